@@ -8,7 +8,8 @@ import { n, Where, type Raw } from './trading-rows.ts';
 
 const COLUMNS =
   'id, client_order_id, account_id, symbol, side, position_side, position_action, type, price_ticks, qty_lots, tif, ' +
-  'reduce_only, leverage, margin_mode, trigger_ticks, direction, working_type, status, order_id, reject_code, ' +
+  'reduce_only, leverage, margin_mode, trigger_ticks, direction, working_type, callback_tenths, activation_ticks, ' +
+  'peak_ticks, activated_at, status, order_id, reject_code, ' +
   'reject_reason, created_at, updated_at, triggered_at';
 
 function fromRaw(r: Raw): ConditionalState {
@@ -30,6 +31,10 @@ function fromRaw(r: Raw): ConditionalState {
     triggerTicks: n(r.trigger_ticks),
     direction: n(r.direction),
     workingType: n(r.working_type),
+    callbackTenths: n(r.callback_tenths),
+    activationTicks: n(r.activation_ticks),
+    peakTicks: n(r.peak_ticks),
+    activatedAt: n(r.activated_at),
     status: n(r.status),
     orderId: n(r.order_id),
     rejectCode: n(r.reject_code),
@@ -56,11 +61,12 @@ export class ConditionalRepo implements ConditionalStorePort {
       st.setReadBigInts(true);
       return st;
     };
-    // only what changes after the insert is updated: the rest of a conditional order never moves
+    // only what changes after the insert is updated (a trailing stop's trigger and peak move too)
     this.upsert = prep(`INSERT INTO conditional_orders (${COLUMNS}) VALUES (${COLUMNS.split(',')
       .map(() => '?')
       .join(',')})
       ON CONFLICT(id) DO UPDATE SET status = excluded.status, order_id = excluded.order_id,
+      trigger_ticks = excluded.trigger_ticks, peak_ticks = excluded.peak_ticks, activated_at = excluded.activated_at,
       reject_code = excluded.reject_code, reject_reason = excluded.reject_reason, updated_at = excluded.updated_at,
       triggered_at = excluded.triggered_at`);
     this.waiting = prep('SELECT * FROM conditional_orders WHERE status = 1 ORDER BY id');
@@ -87,6 +93,10 @@ export class ConditionalRepo implements ConditionalStorePort {
       c.triggerTicks,
       c.direction,
       c.workingType,
+      c.callbackTenths,
+      c.activationTicks,
+      c.peakTicks,
+      c.activatedAt,
       c.status,
       c.orderId,
       c.rejectCode,

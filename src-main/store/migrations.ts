@@ -439,8 +439,9 @@ export const MIGRATIONS: readonly string[] = [
   `,
   // 17: conditional orders (trading/conditional.ts): an order held until a watched price reaches its
   // trigger, then placed (order_id). Ticks and lots as the orders table; qty_lots 0 closes the
-  // whole position, leverage and margin_mode 0 take the account's setting when it fires. Ids come
-  // from the orders' sequence. The waiting ones (status 1) are loaded at start.
+  // whole position, leverage and margin_mode 0 take the account's setting when it fires; a trailing
+  // stop (callback_tenths > 0) keeps its activation and peak (0: none yet), its trigger following
+  // the peak. Ids come from the orders' sequence. The waiting ones (status 1) are loaded at start.
   `
   CREATE TABLE conditional_orders (
     id INTEGER PRIMARY KEY,
@@ -460,6 +461,10 @@ export const MIGRATIONS: readonly string[] = [
     trigger_ticks INTEGER NOT NULL,
     direction INTEGER NOT NULL,
     working_type INTEGER NOT NULL,
+    callback_tenths INTEGER NOT NULL,
+    activation_ticks INTEGER NOT NULL,
+    peak_ticks INTEGER NOT NULL,
+    activated_at INTEGER NOT NULL,
     status INTEGER NOT NULL,
     order_id INTEGER NOT NULL,
     reject_code INTEGER NOT NULL,

@@ -37,6 +37,7 @@ import { checkClientOrderId, checkShape } from './order-checks.ts';
 import { placeUserOrder } from './orders.ts';
 import type { PairState } from './pair-state.ts';
 import type { ConditionalState } from './ports.ts';
+import { trail, trailingDirection, trailingSpec, trailingTrigger } from './trailing.ts';
 
 /** Waiting conditional orders an account may have on one pair (Binance's MAX_NUM_ALGO_ORDERS). */
 export const MAX_CONDITIONALS_PER_PAIR = 10;
@@ -71,22 +72,10 @@ export function placeConditional(core: TradingCore, a: AccountLive, input: Condi
   const mm: number | undefined = input.margin_mode;
   if (mm !== undefined && mm !== MarginMode.ISOLATED && mm !== MarginMode.CROSS)
     reject(Errors.INVALID_PARAMETER, 'margin_mode must be 1 (isolated) or 2 (cross)');
-  const direction: number = input.trigger_direction;
-  if (direction !== TriggerDirection.RISES_TO && direction !== TriggerDirection.FALLS_TO)
-    reject(Errors.INVALID_PARAMETER, 'trigger_direction must be 1 (rises to) or 2 (falls to)');
   const workingType: number = input.working_type ?? WorkingType.MARK_PRICE;
   if (workingType !== WorkingType.MARK_PRICE && workingType !== WorkingType.LAST_PRICE)
     reject(Errors.INVALID_PARAMETER, 'working_type must be 1 (mark price) or 2 (last price)');
-  const t = math.price.toUnits(input.trigger_price);
-  if (!t.ok) {
-    if (t.reason === 'off_step')
-      reject(
-        Errors.PRICE_OFF_TICK,
-        `trigger_price ${input.trigger_price} is not a multiple of the tick ${row.tickSize}`,
-      );
-    reject(Errors.INVALID_PARAMETER, `trigger_price must be a positive decimal string (got '${input.trigger_price}')`);
-  }
-  const triggerTicks = t.value;
+  const trigger = triggerOf(pair, input, watchedTicks(pair, workingType));
   checkClientOrderId(input.client_order_id);
   const waiting = waitingOf(core, a, row.symbol);
   const cid = input.client_order_id;
@@ -104,11 +93,18 @@ export function placeConditional(core: TradingCore, a: AccountLive, input: Condi
       `At most ${MAX_CONDITIONALS_PER_PAIR} waiting conditional orders per account on ${row.symbol}`,
     );
   const watched = watchedPrice(pair, workingType);
-  if (reached(direction, watched, triggerTicks * math.tickValue)) {
+  // a trailing stop's trigger is its own peak's: only its activation price can be already reached,
+  // from the other side (a trailing sell activates as the price rises to it)
+  const plain = trigger.callbackTenths === 0;
+  const reachedAt = plain ? trigger.triggerTicks : trigger.activationTicks;
+  const toward = plain ? trigger.direction : TriggerDirection.RISES_TO + TriggerDirection.FALLS_TO - trigger.direction;
+  if (reachedAt !== 0 && reached(toward, watched, reachedAt * math.tickValue)) {
     const name = workingType === WorkingType.LAST_PRICE ? 'last price' : 'mark price';
+    const what = plain ? 'trigger' : 'activation price';
+    const where = toward === TriggerDirection.RISES_TO ? 'at or above' : 'at or below';
     reject(
       Errors.TRIGGER_ALREADY_REACHED,
-      `The ${name} ${math.formatPrice(math.ticksRound(watched))} is already ${direction === TriggerDirection.RISES_TO ? 'at or above' : 'at or below'} the trigger ${math.formatPrice(triggerTicks)}`,
+      `The ${name} ${math.formatPrice(math.ticksRound(watched))} is already ${where} the ${what} ${math.formatPrice(reachedAt)}`,
     );
   }
   const id = core.takeOrderId();
@@ -128,8 +124,8 @@ export function placeConditional(core: TradingCore, a: AccountLive, input: Condi
     reduceOnly: s.reduceOnly,
     leverage: input.leverage ?? 0,
     marginMode: mm ?? 0,
-    triggerTicks,
-    direction,
+    ...trigger,
+    activatedAt: trigger.peakTicks === 0 ? 0 : time,
     workingType,
     status: ConditionalStatus.NEW,
     orderId: 0,
@@ -203,8 +199,11 @@ export function checkConditionals(core: TradingCore, pair: PairState): void {
   if (pair.conditionals === 0) return;
   for (const c of [...core.conditionals.values()]) {
     if (c.symbol !== pair.row.symbol || c.status !== ConditionalStatus.NEW) continue;
-    if (reached(c.direction, watchedPrice(pair, c.workingType), c.triggerTicks * pair.math.tickValue))
+    const active = c.callbackTenths === 0 || c.peakTicks !== 0;
+    if (active && reached(c.direction, watchedPrice(pair, c.workingType), c.triggerTicks * pair.math.tickValue))
       fire(core, pair, c);
+    // a trailing stop not fired follows the price it watches (its new trigger cannot be reached by it)
+    else if (c.callbackTenths !== 0 && trail(c, watchedTicks(pair, c.workingType), core.now())) store(core, c);
   }
 }
 
@@ -219,12 +218,26 @@ export function fireConditionalsInRange(core: TradingCore, pair: PairState, high
     if (c.symbol !== pair.row.symbol || c.workingType !== WorkingType.LAST_PRICE || c.status !== ConditionalStatus.NEW)
       continue;
     const rises = c.direction === TriggerDirection.RISES_TO;
-    if (rises ? high >= c.triggerTicks : low <= c.triggerTicks) {
+    const active = c.callbackTenths === 0 || c.peakTicks !== 0;
+    if (active && (rises ? high >= c.triggerTicks : low <= c.triggerTicks)) {
       fire(core, pair, c);
       continue;
     }
-    if (rises && c.triggerTicks < above) above = c.triggerTicks;
-    if (!rises && c.triggerTicks > below) below = c.triggerTicks;
+    if (c.callbackTenths !== 0 && trail(c, rises ? low : high, core.now())) {
+      // the new peak's trigger, against where the price ended
+      const last = pair.lastPriceTicks;
+      if (rises ? last >= c.triggerTicks : last <= c.triggerTicks) {
+        fire(core, pair, c);
+        continue;
+      }
+      store(core, c);
+    }
+    // what may fire it next, or (a trailing stop) move its peak or activate it: the range must reach it
+    const next = c.callbackTenths === 0 ? 0 : c.peakTicks === 0 ? c.activationTicks : c.peakTicks + (rises ? -1 : 1);
+    const up = rises ? c.triggerTicks : next;
+    const down = rises ? next : c.triggerTicks;
+    if (up !== 0 && up < above) above = up;
+    if (down > below) below = down;
   }
   if (above < pair.fireAtOrAbove) pair.fireAtOrAbove = above;
   if (below > pair.fireAtOrBelow) pair.fireAtOrBelow = below;
@@ -262,6 +275,9 @@ export function conditionalRecord(core: TradingCore, c: ConditionalState): Condi
     trigger_price: m.formatPrice(c.triggerTicks),
     trigger_direction: c.direction as ConditionalOrderRecord['trigger_direction'],
     working_type: c.workingType as ConditionalOrderRecord['working_type'],
+    callback_rate: c.callbackTenths === 0 ? null : (c.callbackTenths / 10).toFixed(1),
+    activation_price: c.activationTicks === 0 ? null : m.formatPrice(c.activationTicks),
+    peak_price: c.peakTicks === 0 ? null : m.formatPrice(c.peakTicks),
     status: c.status as ConditionalOrderRecord['status'],
     order_id: c.orderId === 0 ? null : String(c.orderId),
     reject_code: c.rejectCode === 0 ? null : c.rejectCode,
@@ -271,6 +287,70 @@ export function conditionalRecord(core: TradingCore, c: ConditionalState): Condi
     triggered_at: c.triggeredAt === 0 ? null : c.triggeredAt,
     user_id: String(c.accountId),
   };
+}
+
+/** The trigger of a conditional order being placed: a price and direction, or a trailing stop's. */
+function triggerOf(
+  pair: PairState,
+  input: ConditionalInput,
+  watched: number,
+): Pick<ConditionalState, 'triggerTicks' | 'direction' | 'callbackTenths' | 'activationTicks' | 'peakTicks'> {
+  const { row, math } = pair;
+  if (input.callback_rate !== undefined) {
+    if (input.trigger_price !== undefined)
+      reject(
+        Errors.INVALID_PARAMETER,
+        "trigger_price must not be sent with callback_rate: a trailing stop's follows the price",
+      );
+    if (input.type !== OrderType.MARKET || input.close_position === true)
+      reject(
+        Errors.INVALID_PARAMETER,
+        'A trailing stop (callback_rate) places a market order of its qty: type 2, no close_position',
+      );
+    const spec = trailingSpec(pair, { callback_rate: input.callback_rate, activation_price: input.activation_price });
+    const direction = trailingDirection(input.side);
+    const given: number | undefined = input.trigger_direction;
+    if (given !== undefined && given !== direction)
+      reject(
+        Errors.INVALID_PARAMETER,
+        `A trailing ${direction === TriggerDirection.FALLS_TO ? 'sell fires as the price falls: trigger_direction 2' : 'buy fires as the price rises: trigger_direction 1'}, or none`,
+      );
+    const c = { side: input.side, callbackTenths: spec.tenths };
+    const peakTicks = spec.activationTicks === 0 ? watched : 0;
+    const base = peakTicks === 0 ? spec.activationTicks : peakTicks;
+    return {
+      triggerTicks: trailingTrigger(c, base),
+      direction,
+      callbackTenths: spec.tenths,
+      activationTicks: spec.activationTicks,
+      peakTicks,
+    };
+  }
+  if (input.activation_price !== undefined)
+    reject(Errors.INVALID_PARAMETER, 'activation_price is for a trailing stop: send callback_rate with it');
+  if (input.trigger_price === undefined)
+    reject(Errors.MISSING_PARAMETER, 'trigger_price is required (or callback_rate, for a trailing stop)');
+  const direction: number | undefined = input.trigger_direction;
+  if (direction === undefined) reject(Errors.MISSING_PARAMETER, 'trigger_direction is required with trigger_price');
+  if (direction !== TriggerDirection.RISES_TO && direction !== TriggerDirection.FALLS_TO)
+    reject(Errors.INVALID_PARAMETER, 'trigger_direction must be 1 (rises to) or 2 (falls to)');
+  const t = math.price.toUnits(input.trigger_price);
+  if (!t.ok) {
+    if (t.reason === 'off_step')
+      reject(
+        Errors.PRICE_OFF_TICK,
+        `trigger_price ${input.trigger_price} is not a multiple of the tick ${row.tickSize}`,
+      );
+    reject(Errors.INVALID_PARAMETER, `trigger_price must be a positive decimal string (got '${input.trigger_price}')`);
+  }
+  return { triggerTicks: t.value, direction, callbackTenths: 0, activationTicks: 0, peakTicks: 0 };
+}
+
+/** The price a trigger watches, in whole ticks (the mark rounded to the tick). */
+function watchedTicks(pair: PairState, workingType: number): number {
+  return workingType === WorkingType.LAST_PRICE
+    ? pair.lastPriceTicks
+    : Math.max(1, pair.math.ticksRound(pair.markPrice));
 }
 
 /** The price a trigger watches, as a price: the mark, or the last trade. */

@@ -66,9 +66,17 @@ export interface ConditionalState {
   /** 0: the account's setting when it fires. */
   leverage: number;
   marginMode: number;
+  /** Where it fires (a trailing stop's moves with its peak, trailing.ts). */
   triggerTicks: number;
   /** 1 fires at or above the trigger, 2 at or below. */
   direction: number;
+  /** A trailing stop's callback rate in tenths of a percent (1 = 0.1 %); 0 for a plain trigger. */
+  callbackTenths: number;
+  /** A trailing stop's activation price (0: active from placement). */
+  activationTicks: number;
+  /** The best price a trailing stop has seen since it activated (0: not active yet). */
+  peakTicks: number;
+  activatedAt: number;
   workingType: number;
   status: number;
   /** The order it placed (0 until it fired, and when that order was refused). */

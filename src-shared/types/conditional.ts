@@ -21,10 +21,16 @@ import type {
 export interface ConditionalOrderRequest extends Omit<OrderRequest, 'qty'> {
   qty?: string;
   close_position?: boolean;
-  trigger_price: string;
-  trigger_direction: TriggerDirection;
+  /** Required unless `callback_rate` makes it a trailing stop (whose trigger follows the price). */
+  trigger_price?: string;
+  /** Required with trigger_price; a trailing stop's is its side's (a sell falls to, a buy rises to). */
+  trigger_direction?: TriggerDirection;
   /** Default 1 (mark price). */
   working_type?: WorkingType;
+  /** A trailing stop: the percent (0.1 to 10, one decimal) the price must come back from its best to fire it. */
+  callback_rate?: string;
+  /** A trailing stop's activation price (absent: it trails from placement). */
+  activation_price?: string;
 }
 
 /** A conditional order as the routes and the `user` stream's `conditional` event show it. */
@@ -49,6 +55,12 @@ export interface ConditionalOrderRecord {
   trigger_price: string;
   trigger_direction: TriggerDirection;
   working_type: WorkingType;
+  /** A trailing stop's percent; null for a plain trigger. */
+  callback_rate: string | null;
+  /** A trailing stop's activation price; null when none. */
+  activation_price: string | null;
+  /** The best price a trailing stop has seen since it activated (its trigger follows it); null before. */
+  peak_price: string | null;
   status: ConditionalStatus;
   /** The order it placed when it fired (null before, and when that order was refused). */
   order_id: string | null;

@@ -36,12 +36,26 @@ const conditionalBody = Type.Object(
           'Close the whole position when it fires (whatever it holds then), by a reduce-only market order: type 2, no qty',
       }),
     ),
-    trigger_price: decimalField('Trigger price, on the tick'),
-    trigger_direction: intEnum(
-      [1, 2] as const,
-      '1 fires when the watched price rises to trigger_price or above, 2 when it falls to it or below',
+    trigger_price: Type.Optional(decimalField('Trigger price, on the tick; required unless callback_rate')),
+    trigger_direction: Type.Optional(
+      intEnum(
+        [1, 2] as const,
+        '1 fires when the watched price rises to trigger_price or above, 2 when it falls to it or below; required with trigger_price',
+      ),
     ),
     working_type: Type.Optional(intEnum([1, 2] as const, 'The price watched: 1 mark price (default), 2 last price')),
+    callback_rate: Type.Optional(
+      Type.String({
+        pattern: '^[0-9]{1,2}(\\.[0-9])?$',
+        description:
+          'A trailing stop (type 2, no trigger_price): the percent, 0.1 to 10, the price must come back from its best since activation to fire it',
+      }),
+    ),
+    activation_price: Type.Optional(
+      decimalField(
+        "A trailing stop's activation price (a sell's above the watched price, a buy's below); absent: it trails at once",
+      ),
+    ),
   },
   { additionalProperties: false },
 );
@@ -69,6 +83,12 @@ const conditionalRecordSchema = Type.Object({
   trigger_price: Type.String(),
   trigger_direction: Type.Integer({ description: '1 rises to, 2 falls to' }),
   working_type: Type.Integer({ description: '1 mark price, 2 last price' }),
+  callback_rate: nullable('string', "A trailing stop's percent; null for a plain trigger"),
+  activation_price: nullable('string', "A trailing stop's activation price; null when none"),
+  peak_price: nullable(
+    'string',
+    "A trailing stop's best price since it activated (trigger_price follows it); null before",
+  ),
   status: Type.Integer({
     description: '1 waiting, 2 triggered (order_id placed), 3 cancelled, 4 refused when it fired',
   }),
