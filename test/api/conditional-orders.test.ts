@@ -111,6 +111,41 @@ describe('conditional order routes', () => {
     setPrices(t.venue.exchange, 'BTCUSDT', { mark: 96000 });
   });
 
+  it('a trailing stop through the route: its trigger follows the mark and the record says where it fires', async () => {
+    const api = client('cond-api-5');
+    const c = await api.conditionals.place({
+      symbol: 'BTCUSDT',
+      side: Side.BUY,
+      position_side: PositionSide.LONG,
+      position_action: PositionAction.OPEN,
+      type: OrderType.MARKET,
+      qty: '0.010',
+      callback_rate: '0.5',
+    });
+    expect(c).toMatchObject({
+      callback_rate: '0.5',
+      activation_price: null,
+      peak_price: '96000.0',
+      trigger_price: '96480.0',
+      trigger_direction: TriggerDirection.RISES_TO,
+    });
+    setPrices(t.venue.exchange, 'BTCUSDT', { mark: 95500 });
+    expect(await api.conditionals.get({ id: c.id })).toMatchObject({ peak_price: '95500.0', trigger_price: '95977.5' });
+    setPrices(t.venue.exchange, 'BTCUSDT', { mark: 95900 }); // back up, short of the trigger
+    expect(await api.conditionals.get({ id: c.id })).toMatchObject({
+      status: ConditionalStatus.NEW,
+      peak_price: '95500.0',
+    });
+    setPrices(t.venue.exchange, 'BTCUSDT', { mark: 96000 }); // through it
+    expect((await api.conditionals.get({ id: c.id })).status).toBe(ConditionalStatus.TRIGGERED);
+    const u = makeAccount(t.venue, 'cond-api-6');
+    const bad = await signed(t.app, u, 'POST', '/fapi/v1/conditional/order', {
+      json: { ...stop(), trigger_price: undefined, trigger_direction: undefined, callback_rate: '1.25' },
+    });
+    expectError(bad, Errors.INVALID_PARAMETER);
+    expect(bad.body.message).toContain('callback_rate');
+  });
+
   it('bad input: typed fields, unknown fields, a missing trigger, a reached trigger; nothing is placed', async () => {
     const u = makeAccount(t.venue, 'cond-api-4');
     const body = { ...stop() } as Record<string, unknown>;
