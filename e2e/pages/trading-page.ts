@@ -222,7 +222,8 @@ export class OrderForm {
   readonly preview: Locator;
   constructor(page: Page) {
     this.root = page.getByTestId('order-entry');
-    this.price = this.root.getByRole('textbox', { name: 'Price' });
+    // exact: the Stop kind's "Trigger price" is a field of its own
+    this.price = this.root.getByRole('textbox', { name: 'Price', exact: true });
     this.size = this.root.getByRole('textbox', { name: 'Size', exact: true });
     this.error = page.getByTestId('order-error');
     this.notice = page.getByTestId('order-notice');

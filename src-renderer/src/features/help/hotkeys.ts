@@ -57,11 +57,11 @@ export function installHotkeys(s: Services): () => void {
         break;
       case 'l':
       case 'L':
-        form.set({ type: OrderType.LIMIT });
+        form.set({ type: OrderType.LIMIT, stop: false });
         break;
       case 'm':
       case 'M':
-        form.set({ type: OrderType.MARKET });
+        form.set({ type: OrderType.MARKET, stop: false });
         break;
       case 'o':
         form.setAction('open');

@@ -1,4 +1,4 @@
-// Order entry: open or close, limit or market, time in force, reduce-only (one-way mode only),
+// Order entry: open or close, limit, market or stop (stop-fields.tsx, stop-order.ts), time in force, reduce-only (one-way mode only),
 // leverage and margin mode, size as a quantity or a share of margin (or of the position), and
 // each side's preview. The math is order-model.ts, the form's state order-form-store.ts, the
 // mirrored sides order-side.tsx, the size field size-field.tsx.
@@ -9,9 +9,12 @@ import { useEffect, useRef, useState } from 'react';
 import {
   MarginMode,
   OrderType,
+  PositionAction,
+  PositionSide,
   Side,
   SymbolStatus,
   TimeInForce,
+  WorkingType,
   nameOf,
   valuesOf,
 } from '../../../../src-shared/enums.ts';
@@ -28,6 +31,8 @@ import { priceCheck } from './input-checks.ts';
 import { NOT_A_NUMBER } from './order-model.ts';
 import { SidePreview, SideButton } from './order-side.tsx';
 import { SizeField } from './size-field.tsx';
+import { StopTrigger, StopWhen } from './stop-fields.tsx';
+import { stopAction, stopRequest, stopTrigger } from './stop-order.ts';
 import { useOrderModel } from './use-order-model.ts';
 import './order-entry.css';
 
@@ -37,6 +42,13 @@ const TIF_TITLES: Record<TimeInForce, string> = {
   [TimeInForce.FOK]: 'Fill or kill: fills completely at once, or is refused',
   [TimeInForce.GTX]: 'Post only: refused if any part would take liquidity',
 };
+
+/** The order kinds' tabs: [kind, name, title]. */
+const KINDS = [
+  [OrderType.LIMIT, 'Limit', 'Limit order: rests at its price (L)'],
+  [OrderType.MARKET, 'Market', 'Market order: fills now at the book (M)'],
+  ['stop', 'Stop', 'Stop: an order the venue holds until the mark or last price reaches a trigger'],
+] as const;
 
 export function OrderEntry() {
   const s = useServices();
@@ -49,6 +61,7 @@ export function OrderEntry() {
   const down = useSel(s.connection, (c) => marketDown(c.state));
   const replayEnded = useSel(s.replay, (r) => r.link === 'ended');
   const last = useSel(s.tickers, (t) => t.tickers[symbol]?.last);
+  const mark = useSel(s.tickers, (t) => t.tickers[symbol]?.mark);
   const model = useOrderModel();
   const [editLeverage, setEditLeverage] = useState(false);
   const sizeInput = useRef<HTMLInputElement>(null);
@@ -58,6 +71,9 @@ export function OrderEntry() {
   // a paused or delisted pair takes no new orders (the API would answer 3001)
   const halted = entry !== undefined && entry.general.status !== SymbolStatus.TRADING;
   const { leverage, maxLeverage, marginMode, oneWay, priceIn, buy, sell } = model;
+  // a stop's price field is its optional limit price (empty: a stop-market)
+  const priced = f.stop || f.type === OrderType.LIMIT;
+  const watched = f.working === WorkingType.LAST_PRICE ? last : mark;
 
   useEffect(() => {
     if (loggedIn)
@@ -82,7 +98,9 @@ export function OrderEntry() {
   }, [symbol, a]);
 
   const fut = entry?.futures;
-  const offTick = fut && f.type === OrderType.LIMIT ? priceCheck(priceIn, fut.price_step) : null;
+  const base = entry?.general.base_asset ?? '';
+  const quote = entry?.general.quote_asset ?? 'USDT';
+  const offTick = fut && priced ? priceCheck(priceIn, fut.price_step) : null;
   // the cap of the leverage in force (once per pair and leverage)
   useEffect(() => {
     if (loggedIn && setting !== undefined) void s.notionalCaps.getState().actions.probe(symbol);
@@ -91,13 +109,19 @@ export function OrderEntry() {
   const submit = async (side: Side): Promise<unknown> => {
     if (!fut || halted) return;
     if (down) return a.marketLost();
+    // a stop's trigger is said first, as it is the first field
+    const t = f.stop ? stopTrigger(model.triggerIn, f.working, watched) : null;
+    if (t !== null && !t.ok) return a.fail(t.error);
     const r = model.order(side);
     if (!r.ok) return a.fail(r.error);
+    const st = f.stop ? stopRequest(r.order, model.triggerIn, f.working, watched) : null;
+    if (st !== null && !st.ok) return a.fail(st.error);
     // The order goes out: the focus leaves the form now (a field or the button clicked), not when
     // the answer comes, so what is typed meanwhile is the next order's (B / S arm it, "/" and
     // "1"-"9" are shortcuts) and a stray Enter sends nothing. The store disarms the side as it sends.
     const el = document.activeElement;
     if (el instanceof HTMLElement && root.current?.contains(el)) el.blur();
+    if (st !== null) return a.submitStop(st.request, { pd, qd, base });
     await a.submit(r.order, { pd, qd, oneWay, trimmedTo: (side === Side.BUY ? model.buy : model.sell).trimmedTo });
   };
 
@@ -122,9 +146,28 @@ export function OrderEntry() {
     }
   };
 
-  const base = entry?.general.base_asset ?? '';
-  const quote = entry?.general.quote_asset ?? 'USDT';
   const sides = [buy, sell] as const;
+  // what a side's stop places when it fires, in its preview column ("buy 0.010 BTC at market")
+  const stopDoes = (side: Side): string => {
+    const m = side === Side.BUY ? buy : sell;
+    const r = model.order(side);
+    return stopAction(
+      r.ok
+        ? r.order
+        : {
+            side,
+            position_side: PositionSide.LONG,
+            position_action: f.action === 'open' ? PositionAction.OPEN : PositionAction.CLOSE,
+            reduce_only: f.action === 'open' && oneWay && f.reduceOnly,
+            type: model.type,
+            price: priceIn.kind === 'ok' ? priceIn.value : '',
+            qty: m.qty,
+          },
+      pd,
+      qd,
+      base,
+    );
+  };
 
   return (
     <div className="order-entry" data-testid="order-entry" data-size-mode={f.sizeMode} onKeyDown={onKeyDown} ref={root}>
@@ -191,40 +234,51 @@ export function OrderEntry() {
       )}
 
       <div className="oe-types" role="tablist" aria-label="Order type" onKeyDown={tablistKeys}>
-        {[OrderType.LIMIT, OrderType.MARKET].map((t) => (
-          <button
-            key={t}
-            role="tab"
-            aria-selected={f.type === t}
-            tabIndex={tabStop(f.type === t)}
-            className={f.type === t ? 'active' : ''}
-            onClick={() => a.set({ type: t })}
-            disabled={t === OrderType.MARKET && entry?.general.allow_market === false}
-          >
-            {t === OrderType.LIMIT ? 'Limit' : 'Market'}
-          </button>
-        ))}
-        <span className="avail" title="Available margin">
+        {KINDS.map(([kind, name, title]) => {
+          const on = kind === 'stop' ? f.stop : !f.stop && f.type === kind;
+          return (
+            <button
+              key={kind}
+              role="tab"
+              aria-selected={on}
+              tabIndex={tabStop(on)}
+              className={on ? 'active' : ''}
+              title={title}
+              onClick={() => a.set(kind === 'stop' ? { stop: true } : { type: kind, stop: false })}
+              disabled={kind === OrderType.MARKET && entry?.general.allow_market === false}
+            >
+              {name}
+            </button>
+          );
+        })}
+        <span className="avail" title={`Available margin: ${fmt(summary?.available_balance, 2)} ${quote}`}>
           Avail <b data-testid="available-balance">{fmt(summary?.available_balance, 2)}</b> {quote}
         </span>
       </div>
 
+      {f.stop && (
+        <StopTrigger f={f} triggerIn={model.triggerIn} watched={watched} tick={fut?.price_step} pd={pd} quote={quote} />
+      )}
+
       <label className="field">
         <span className="field-label">Price</span>
-        {f.type === OrderType.LIMIT ? (
+        {priced ? (
           <input
             aria-label="Price"
             inputMode="decimal"
             value={f.price}
             aria-invalid={priceIn.kind === 'invalid' || priceIn.kind === 'negative' || offTick !== null}
-            placeholder={fmt(last, pd)}
+            placeholder={f.stop ? 'Market' : fmt(last, pd)}
+            title={
+              f.stop ? 'Empty: a market order when the trigger is reached; a price: a limit order there' : undefined
+            }
             onChange={(e) => a.set({ price: e.target.value })}
           />
         ) : (
           <input aria-label="Price" disabled value="Market price" readOnly />
         )}
         <span className="unit">
-          {f.type === OrderType.LIMIT && (
+          {priced && (
             <button
               className="link"
               type="button"
@@ -239,12 +293,12 @@ export function OrderEntry() {
         </span>
       </label>
 
-      {priceIn.kind === 'invalid' && f.type === OrderType.LIMIT && (
+      {priceIn.kind === 'invalid' && priced && (
         <p className="warn-text" data-testid="price-invalid">
           Not a price: {NOT_A_NUMBER}.
         </p>
       )}
-      {priceIn.kind === 'negative' && f.type === OrderType.LIMIT && (
+      {priceIn.kind === 'negative' && priced && (
         <p className="warn-text" data-testid="price-invalid">
           A price is above 0.
         </p>
@@ -258,7 +312,7 @@ export function OrderEntry() {
       <SizeField f={f} model={model} futures={fut} base={base} inputRef={sizeInput} />
 
       <div className="oe-options">
-        {f.type === OrderType.LIMIT && (
+        {model.type === OrderType.LIMIT && (
           <label className="inline">
             <span>TIF</span>
             <select
@@ -314,6 +368,8 @@ export function OrderEntry() {
         ))}
       </div>
 
+      {f.stop && <StopWhen f={f} triggerIn={model.triggerIn} watched={watched} pd={pd} />}
+
       {/* nothing to close on either side: one line, no figures; on one side: that side's
           column says so in place of its figures */}
       {buy.nothingToClose !== null && sell.nothingToClose !== null ? (
@@ -323,7 +379,15 @@ export function OrderEntry() {
       ) : (
         <div className="oe-preview" data-testid="order-preview">
           {sides.map((m) => (
-            <SidePreview key={m.side} m={m} action={f.action} pd={pd} qd={qd} base={base} />
+            <SidePreview
+              key={m.side}
+              m={m}
+              action={f.action}
+              pd={pd}
+              qd={qd}
+              base={base}
+              stopDoes={f.stop ? stopDoes(m.side) : undefined}
+            />
           ))}
         </div>
       )}

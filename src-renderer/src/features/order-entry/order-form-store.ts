@@ -11,12 +11,21 @@
 // next action or after `noticeMs`. A request that never reached the service is not called a
 // refusal ("Not sent: ..."); neither is an order kept back because the market connection is
 // lost (marketLost). Both go away once the connection is back (connectionRestored); a refusal stays.
+// The Stop kind (`stop`) keeps the limit / market choice it was switched from: a stop's own type
+// follows its limit price field (empty: stop-market), and a price picked on the book or the chart
+// goes to its trigger; submitStop sends a conditional order and says it in stop-order.ts' words.
 import { createStore } from 'zustand/vanilla';
-import type { OrderRequest, PlacementResult } from '../../../../src-shared/types.ts';
-import { OrderType, Side, TimeInForce } from '../../../../src-shared/enums.ts';
+import type {
+  ConditionalOrderRecord,
+  ConditionalOrderRequest,
+  OrderRequest,
+  PlacementResult,
+} from '../../../../src-shared/types.ts';
+import { OrderType, Side, TimeInForce, WorkingType } from '../../../../src-shared/enums.ts';
 import { PerpdeskApiError, type RestClient } from '../../../../src-shared/sdk/rest-client.ts';
 import { isNetworkFailure, MARKET_LOST_TEXT, NOT_SENT_TEXT } from '../../lib/network-failure.ts';
-import { placementNotice } from './placement-notice.ts';
+import { placementNotice, type PlacementNotice } from './placement-notice.ts';
+import { stopSentence } from './stop-order.ts';
 
 export type FormAction = 'open' | 'close';
 export type FormType = OrderType;
@@ -29,6 +38,12 @@ export const ENTER_HINT =
 export interface OrderFormState {
   action: FormAction;
   type: FormType;
+  /** The Stop kind: the order waits at the venue for its trigger (stop-order.ts). */
+  stop: boolean;
+  /** A stop's trigger price, as typed. */
+  trigger: string;
+  /** The price a stop's trigger watches: the mark (default) or the last trade. */
+  working: WorkingType;
   price: string;
   qty: string;
   sizeMode: SizeMode;
@@ -53,11 +68,16 @@ export interface OrderFormState {
   focus: { side: Side; seq: number } | null;
   actions: {
     set(
-      change: Partial<Pick<OrderFormState, 'type' | 'price' | 'qty' | 'sizeMode' | 'pct' | 'tif' | 'reduceOnly'>>,
+      change: Partial<
+        Pick<
+          OrderFormState,
+          'type' | 'stop' | 'trigger' | 'working' | 'price' | 'qty' | 'sizeMode' | 'pct' | 'tif' | 'reduceOnly'
+        >
+      >,
     ): void;
     /** The Open / Close switch: the size goes back to a quantity. */
     setAction(action: FormAction): void;
-    /** A price picked on the ladder or chart: switches to a limit order at that price. */
+    /** A price picked on the ladder or chart: switches to a limit order at that price (a stop: its trigger). */
     pickPrice(price: string): void;
     focusSide(side: Side): void;
     /** Esc or a new symbol: clears what was typed, the armed side and any message. */
@@ -82,6 +102,11 @@ export interface OrderFormState {
       order: OrderRequest,
       display?: { pd: number; qd: number; oneWay?: boolean; trimmedTo?: number },
     ): Promise<PlacementResult | null>;
+    /** Sends a stop (a conditional order); `pd` / `qd` / `base` for the notice's sentence. */
+    submitStop(
+      request: ConditionalOrderRequest,
+      display: { pd: number; qd: number; base: string },
+    ): Promise<ConditionalOrderRecord | null>;
   };
 }
 
@@ -128,9 +153,49 @@ export function createOrderFormStore(api: RestClient, opts: OrderFormOptions = {
       dropTimer();
       set({ ...NO_MESSAGES, ...change });
     };
+    /**
+     * One request of the form on its way: the side disarmed as it goes out (the answer leaves
+     * alone a side armed while it was on its way), then its notice, or the refusal's message.
+     */
+    const send = async <R>(
+      side: Side,
+      call: () => Promise<R>,
+      notice: (r: R) => PlacementNotice,
+    ): Promise<R | null> => {
+      if (get().submitting !== null) return null;
+      act({ submitting: side, focus: null });
+      try {
+        const r = await call();
+        const n = notice(r);
+        set({
+          submitting: null,
+          notice: n.text,
+          noticeKind: n.kind,
+          qty: get().sizeMode === 'qty' ? get().qty : '',
+        });
+        dropTimer();
+        cancelNotice = schedule(() => {
+          cancelNotice = null;
+          set({ notice: null });
+        }, noticeMs);
+        return r;
+      } catch (err) {
+        const down = isNetworkFailure(err);
+        set({
+          submitting: null,
+          error: down ? NOT_SENT_TEXT : errorText(err),
+          errorCode: !down && err instanceof PerpdeskApiError ? err.code : null,
+          notSent: down,
+        });
+        return null;
+      }
+    };
     return {
       action: 'open',
       type: OrderType.LIMIT,
+      stop: false,
+      trigger: '',
+      working: WorkingType.MARK_PRICE,
       price: '',
       qty: '',
       sizeMode: 'qty',
@@ -149,9 +214,9 @@ export function createOrderFormStore(api: RestClient, opts: OrderFormOptions = {
       actions: {
         set: (change) => act(change),
         setAction: (action) => act({ action, sizeMode: 'qty', pct: 0 }),
-        pickPrice: (price) => act({ price, type: OrderType.LIMIT }),
+        pickPrice: (price) => act(get().stop ? { trigger: price } : { price, type: OrderType.LIMIT }),
         focusSide: (side) => act({ focus: { side, seq: ++seq } }),
-        reset: () => act({ price: '', qty: '', pct: 0, sizeMode: 'qty', focus: null }),
+        reset: () => act({ price: '', trigger: '', qty: '', pct: 0, sizeMode: 'qty', focus: null }),
         clearMessages: () => act({}),
         fail: (message) => act({ error: message }),
         marketLost: () => act({ error: MARKET_LOST_TEXT, notSent: true }),
@@ -168,36 +233,25 @@ export function createOrderFormStore(api: RestClient, opts: OrderFormOptions = {
           if (get().notSent) set({ error: null, errorCode: null, notSent: false });
         },
         async submit(order, display = { pd: 2, qd: 3 }) {
-          if (get().submitting !== null) return null;
-          // disarmed as it goes out: the answer leaves alone a side armed while it was on its way
-          act({ submitting: order.side, focus: null });
-          try {
-            const r = await api.placeOrder(order);
-            const t = display.trimmedTo;
-            const placed = t !== undefined && Number.isFinite(t) ? { ...order, qty: String(t) } : order;
-            const n = placementNotice(placed, r, display.pd, display.qd, display.oneWay);
-            set({
-              submitting: null,
-              notice: n.text,
-              noticeKind: n.kind,
-              qty: get().sizeMode === 'qty' ? get().qty : '',
-            });
-            dropTimer();
-            cancelNotice = schedule(() => {
-              cancelNotice = null;
-              set({ notice: null });
-            }, noticeMs);
-            return r;
-          } catch (err) {
-            const down = isNetworkFailure(err);
-            set({
-              submitting: null,
-              error: down ? NOT_SENT_TEXT : errorText(err),
-              errorCode: !down && err instanceof PerpdeskApiError ? err.code : null,
-              notSent: down,
-            });
-            return null;
-          }
+          return send(
+            order.side,
+            () => api.placeOrder(order),
+            (r) => {
+              const t = display.trimmedTo;
+              const placed = t !== undefined && Number.isFinite(t) ? { ...order, qty: String(t) } : order;
+              return placementNotice(placed, r, display.pd, display.qd, display.oneWay);
+            },
+          );
+        },
+        async submitStop(request, display) {
+          return send(
+            request.side,
+            () => api.conditionals.place(request),
+            (r) => ({
+              kind: 'ok',
+              text: `Stop ${r.symbol} #${r.id} placed. ${stopSentence(r, display)}.`,
+            }),
+          );
         },
       },
     };

@@ -49,6 +49,10 @@ export interface OrderModelInput {
     pct: number;
     tif: TimeInForce;
     reduceOnly: boolean;
+    /** The Stop kind: its order is a market one without a limit price, estimated at the trigger. */
+    stop?: boolean;
+    /** A stop's trigger price, as typed. */
+    trigger?: string;
   };
   /** The pair's futures filters (undefined until the catalogue is loaded). */
   futures:
@@ -96,6 +100,10 @@ export interface OrderModel {
   oneWay: boolean;
   priceIn: DecimalInput;
   qtyIn: DecimalInput;
+  /** A stop's trigger price as typed. */
+  triggerIn: DecimalInput;
+  /** The order's type: the form's, or a stop's (limit with a limit price, else market). */
+  type: OrderType;
   buy: SideModel;
   sell: SideModel;
   /** What the size percentage is a share of (sizePctBasis). */
@@ -140,13 +148,22 @@ export function orderModel(i: OrderModelInput): OrderModel {
   const mmr = num(fut?.maintenance_margin_rate);
   const priceIn = parseDecimalInput(f.price);
   const qtyIn = parseDecimalInput(f.qty);
+  const triggerIn = parseDecimalInput(f.trigger ?? '');
+  const stop = f.stop === true;
+  // a stop without a limit price is a stop-market
+  const type = stop ? (priceIn.kind === 'empty' ? OrderType.MARKET : OrderType.LIMIT) : f.type;
+  // a stop-market's price is where it fires: its trigger, not the book now (NaN: not typed yet)
+  const stopMarket = stop && type === OrderType.MARKET;
+  const triggerPrice = triggerIn.kind === 'ok' && triggerIn.n > 0 ? triggerIn.n : NaN;
   const maxQty = fut?.max_qty ?? '';
   const open = f.action === 'open';
 
   const refPrice = (side: Side): number => {
-    if (f.type === OrderType.LIMIT && priceIn.kind === 'ok') return priceIn.n;
+    // (none typed yet: the book, as a limit price not typed yet, so Max and % still size it)
+    if (stopMarket && triggerIn.kind !== 'empty') return triggerPrice;
+    if (type === OrderType.LIMIT && priceIn.kind === 'ok') return priceIn.n;
     // a price that is not a number estimates nothing (never the market price in its place)
-    if (f.type === OrderType.LIMIT && priceIn.kind !== 'empty') return NaN;
+    if (type === OrderType.LIMIT && priceIn.kind !== 'empty') return NaN;
     const book = side === Side.BUY ? bestAsk : bestBid;
     return book > 0 ? book : (last ?? NaN);
   };
@@ -155,7 +172,7 @@ export function orderModel(i: OrderModelInput): OrderModel {
   // in the book it then fills; so a market sell's Max is not measured at a bid below the mark,
   // which the venue would refuse (3009)
   const marginPriceOf = (side: Side): number => {
-    const mark = f.type === OrderType.MARKET ? i.markOf(symbol) : undefined;
+    const mark = type === OrderType.MARKET && !stop ? i.markOf(symbol) : undefined;
     return mark !== undefined && mark > 0 ? mark : refPrice(side);
   };
   // long or short from the record (positionDirection reads the side and the quantity's sign)
@@ -185,7 +202,7 @@ export function orderModel(i: OrderModelInput): OrderModel {
    * beside the side's position and open orders (nothing more for a one-way reduce-only order).
    */
   const openableQty = (side: Side): number => {
-    const price = marginPriceOf(side) * (f.type === OrderType.MARKET ? 1 + MARKET_MAX_HEADROOM : 1);
+    const price = marginPriceOf(side) * (type === OrderType.MARKET ? 1 + MARKET_MAX_HEADROOM : 1);
     const m = meets(side);
     if (oneWay && f.reduceOnly) return m.cover;
     const opens = Math.min(
@@ -246,9 +263,12 @@ export function orderModel(i: OrderModelInput): OrderModel {
     if (none !== null) return { ...NO_PREVIEW, side, label, qty: '', max: 0, nothingToClose: none };
     // no limit price, no estimate: the order would not be sent at the market's price (Max and
     // the % sizes still read it, to size the order before the price is typed)
-    const price = f.type === OrderType.LIMIT && priceIn.kind === 'empty' ? NaN : refPrice(side);
+    const unpriced =
+      (type === OrderType.LIMIT && priceIn.kind === 'empty') || (stopMarket && triggerIn.kind === 'empty');
+    const price = unpriced ? NaN : refPrice(side);
     const qty = qtyFor(side);
-    const taker = f.type === OrderType.MARKET || (side === Side.BUY ? price >= bestAsk : price <= bestBid);
+    // a stop fires when the price is at its trigger: estimated as taking liquidity then
+    const taker = stop || type === OrderType.MARKET || (side === Side.BUY ? price >= bestAsk : price <= bestBid);
     const p = preview({
       side,
       action: f.action,
@@ -283,11 +303,11 @@ export function orderModel(i: OrderModelInput): OrderModel {
     const qty = side === Side.BUY ? buy.qty : sell.qty;
     // Only what the API cannot say better is checked here: that something was typed at all,
     // and that it is a number (the API would answer with its pattern, not with what to do).
-    if (f.type === OrderType.LIMIT && priceIn.kind === 'empty')
+    if (type === OrderType.LIMIT && priceIn.kind === 'empty')
       return { ok: false, error: 'Enter a limit price (or click a price in the order book).' };
-    if (f.type === OrderType.LIMIT && priceIn.kind === 'invalid')
+    if (type === OrderType.LIMIT && priceIn.kind === 'invalid')
       return { ok: false, error: `Price "${priceIn.text}" is not a number: ${NOT_A_NUMBER}.` };
-    if (f.type === OrderType.LIMIT && (priceIn.kind === 'negative' || (priceIn.kind === 'ok' && !(priceIn.n > 0))))
+    if (type === OrderType.LIMIT && (priceIn.kind === 'negative' || (priceIn.kind === 'ok' && !(priceIn.n > 0))))
       return { ok: false, error: 'Enter a limit price above 0.' };
     if (f.sizeMode === 'qty' && qtyIn.kind === 'invalid')
       return { ok: false, error: `Size "${qtyIn.text}" is not a number: ${NOT_A_NUMBER}.` };
@@ -304,10 +324,10 @@ export function orderModel(i: OrderModelInput): OrderModel {
       side,
       position_side: oneWay || long ? PositionSide.LONG : PositionSide.SHORT,
       position_action: open ? PositionAction.OPEN : PositionAction.CLOSE,
-      type: f.type,
+      type,
       qty,
     };
-    if (f.type === OrderType.LIMIT && priceIn.kind === 'ok') {
+    if (type === OrderType.LIMIT && priceIn.kind === 'ok') {
       req.price = priceIn.value;
       req.time_in_force = f.tif;
     }
@@ -326,7 +346,7 @@ export function orderModel(i: OrderModelInput): OrderModel {
   };
 
   const pctOf = sizePctBasis(open, oneWay, f.reduceOnly);
-  return { leverage, maxLeverage, marginMode, oneWay, priceIn, qtyIn, buy, sell, pctOf, order };
+  return { leverage, maxLeverage, marginMode, oneWay, priceIn, qtyIn, triggerIn, type, buy, sell, pctOf, order };
 }
 
 /** A side with nothing to close or reduce estimates nothing. */

@@ -33,7 +33,7 @@ export function SideButton({ m, focused, disabled, sending, pct, onClick }: Side
 }
 
 /**
- * A side's preview: cost, margin, fee, liquidation price, Max (and, for a one-way open against the
+ * A side's preview (a stop's first says what it places when it fires): cost, margin, fee, liquidation price, Max (and, for a one-way open against the
  * position, the PnL of what it closes) to open; position, fee and PnL to close; last, for a close
  * or reduce-only order larger than the position, the position it is trimmed to. A side with
  * nothing to close or reduce says so instead, and shows no figures.
@@ -44,12 +44,15 @@ export function SidePreview({
   pd,
   qd,
   base,
+  stopDoes,
 }: {
   m: SideModel;
   action: FormAction;
   pd: number;
   qd: number;
   base: string;
+  /** A stop: what this side places when it fires ("buy 0.010 BTC at market"), above its figures. */
+  stopDoes?: string;
 }) {
   // nothing this side could close or reduce: it says so, with no size or fee of an order the venue would refuse
   if (m.nothingToClose !== null)
@@ -60,6 +63,11 @@ export function SidePreview({
     );
   return (
     <dl>
+      {stopDoes !== undefined && (
+        <div className="oe-stop-does" data-testid="stop-does">
+          {stopDoes}
+        </div>
+      )}
       {action === 'open' ? (
         <>
           <div>

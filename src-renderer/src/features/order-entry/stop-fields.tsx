@@ -1,0 +1,89 @@
+// The Stop kind's own fields: the trigger price with the price it watches (Mark, the default, or
+// Last), what the venue will refuse in it said under it as for a limit price (input-checks.ts),
+// and the sentence of what the stop does ("When the mark price rises to 97,000.0:"; each side's
+// column of the preview then says what it places, order-side.tsx). The direction is the trigger's
+// side of the watched price now (stop-order.ts); at the price itself the form says to move it.
+import { WorkingType } from '../../../../src-shared/enums.ts';
+import { fmt } from '../../lib/format.ts';
+import type { DecimalInput } from './decimal-input.ts';
+import { priceCheck } from './input-checks.ts';
+import type { OrderFormState } from './order-form-store.ts';
+import { NOT_A_NUMBER } from './order-model.ts';
+import { triggerClause, triggerDirection, WATCHED_NAMES } from './stop-order.ts';
+
+export interface StopFieldsProps {
+  f: OrderFormState;
+  triggerIn: DecimalInput;
+  /** The price the trigger watches now (the screen's mark or last). */
+  watched: number | undefined;
+  /** The pair's tick (undefined until the catalogue is loaded). */
+  tick: string | undefined;
+  pd: number;
+  quote: string;
+}
+
+export function StopTrigger({ f, triggerIn, watched, tick, pd, quote }: StopFieldsProps) {
+  const a = f.actions;
+  const offTick = tick === undefined ? null : priceCheck(triggerIn, tick);
+  return (
+    <>
+      <label className="field">
+        <span className="field-label">Trigger</span>
+        <input
+          aria-label="Trigger price"
+          inputMode="decimal"
+          value={f.trigger}
+          aria-invalid={triggerIn.kind === 'invalid' || triggerIn.kind === 'negative' || offTick !== null}
+          placeholder={fmt(watched, pd)}
+          onChange={(e) => a.set({ trigger: e.target.value })}
+        />
+        <span className="unit">
+          <select
+            className="oe-working"
+            aria-label="Trigger watches"
+            title="The price the trigger watches: the mark price (as liquidations do) or the last trade"
+            value={f.working}
+            onChange={(e) => a.set({ working: Number(e.target.value) as WorkingType })}
+          >
+            <option value={WorkingType.MARK_PRICE}>Mark</option>
+            <option value={WorkingType.LAST_PRICE}>Last</option>
+          </select>
+          {quote}
+        </span>
+      </label>
+      {triggerIn.kind === 'invalid' && (
+        <p className="warn-text" data-testid="trigger-invalid">
+          Not a price: {NOT_A_NUMBER}.
+        </p>
+      )}
+      {triggerIn.kind === 'negative' && (
+        <p className="warn-text" data-testid="trigger-invalid">
+          A price is above 0.
+        </p>
+      )}
+      {offTick !== null && (
+        <p className="warn-text" data-testid="trigger-check">
+          {offTick}
+        </p>
+      )}
+    </>
+  );
+}
+
+/** The trigger in words, above the two sides' columns; or how the direction is chosen. */
+export function StopWhen({ f, triggerIn, watched, pd }: Omit<StopFieldsProps, 'tick' | 'quote'>) {
+  const name = WATCHED_NAMES[f.working];
+  const ok = triggerIn.kind === 'ok' && triggerIn.n > 0;
+  const direction = ok ? triggerDirection(triggerIn.n, watched) : null;
+  let text: string;
+  if (ok && direction !== null) text = `${triggerClause(f.working, direction, triggerIn.value, pd)}:`;
+  else if (ok && watched !== undefined && watched > 0)
+    text = `The trigger is at the ${name} now: set it above or below, where it is to fire.`;
+  else
+    text = `The order waits at the venue until the ${name} reaches the trigger (above it now: rises to it; below: falls to it).`;
+  return (
+    <p className={`oe-stop-when${direction === null ? ' muted' : ''}`} data-testid="stop-sentence">
+      {text}
+    </p>
+  );
+}

@@ -1,0 +1,184 @@
+// The order form's Stop kind (stop-order.ts, order-model.ts): the trigger's direction from the
+// watched price, the sentence the form says, and the conditional order a click builds: a
+// stop-market without a limit price, a stop-limit with one, a Close stop reduce-only; and the
+// form's own refusals (no trigger, a trigger at the watched price).
+import { describe, expect, it } from 'vitest';
+import type { PositionRecord } from '../../src-shared/types.ts';
+import { orderModel, type OrderModelInput } from '../../src-renderer/src/features/order-entry/order-model.ts';
+import { parseDecimalInput } from '../../src-renderer/src/features/order-entry/decimal-input.ts';
+import {
+  stopAction,
+  stopRequest,
+  stopSentence,
+  stopTrigger,
+  triggerDirection,
+} from '../../src-renderer/src/features/order-entry/stop-order.ts';
+
+const MARK = 1;
+const LAST = 2;
+const RISES = 1;
+const FALLS = 2;
+
+function model(form: Partial<OrderModelInput['form']>, positions: PositionRecord[] = []) {
+  return orderModel({
+    symbol: 'BTCUSDT',
+    form: {
+      action: 'open',
+      type: 1,
+      price: '',
+      qty: '0.010',
+      sizeMode: 'qty',
+      pct: 0,
+      tif: 1,
+      reduceOnly: false,
+      stop: true,
+      trigger: '97000',
+      ...form,
+    },
+    futures: {
+      taker_fee_rate: '0.0005',
+      maker_fee_rate: '0.0002',
+      maintenance_margin_rate: '0.004',
+      max_qty: '1000',
+      qty_step: '0.001',
+      max_leverage: 125,
+    },
+    summary: { available_balance: '10000', wallet_balance: '10000', position_mode: 'hedge' },
+    setting: { leverage: 20, marginMode: 2, maxLeverage: 125 },
+    positions,
+    openOrders: [],
+    markOf: () => 95_000,
+    bestBid: 94_990,
+    bestAsk: 95_000,
+    last: 94_995,
+    maxNotional: 1_000_000,
+    loggedIn: true,
+    positionsLoaded: true,
+  });
+}
+
+const long = {
+  symbol: 'BTCUSDT',
+  position_side: 1,
+  margin_mode: 2,
+  quantity: 0.05,
+  entry_price: 94_000,
+  margin: 235,
+} as PositionRecord;
+const display = { pd: 1, qd: 3, base: 'BTC' };
+
+describe('the trigger direction, from the watched price now', () => {
+  it('above the price: fires as it rises to it; below: as it falls to it', () => {
+    expect(triggerDirection(97_000, 95_000)).toBe(RISES);
+    expect(triggerDirection(93_000, 95_000)).toBe(FALLS);
+  });
+
+  it('at the price itself, or with no price known, there is no direction (the venue would answer 3026)', () => {
+    expect(triggerDirection(95_000, 95_000)).toBeNull();
+    expect(triggerDirection(95_000, undefined)).toBeNull();
+    expect(stopTrigger(parseDecimalInput('95000'), MARK, 95_000)).toEqual({
+      ok: false,
+      error: 'The trigger is at the mark price now: set it above or below, where it is to fire.',
+    });
+  });
+
+  it("an empty or unreadable trigger is the form's own refusal, naming the watched price", () => {
+    expect(stopTrigger(parseDecimalInput(''), LAST, 95_000)).toEqual({
+      ok: false,
+      error: 'Enter a trigger price: the order goes when the last price reaches it.',
+    });
+    const bad = stopTrigger(parseDecimalInput('97k'), MARK, 95_000);
+    expect(bad.ok === false && bad.error.startsWith('Trigger price "97k" is not a number')).toBe(true);
+  });
+});
+
+describe('the sentence', () => {
+  it('says the watched price, the way it moves, the trigger and what is placed', () => {
+    const buy = { side: 1, position_side: 1, position_action: 1, type: 2, qty: '0.010' } as const;
+    expect(
+      stopSentence({ ...buy, trigger_price: '97000', trigger_direction: RISES, working_type: MARK }, display),
+    ).toBe('When the mark price rises to 97,000.0: buy 0.010 BTC at market');
+    const sell = { side: 2, position_side: 1, position_action: 2, type: 1, price: '92950', qty: '0.05' } as const;
+    expect(
+      stopSentence({ ...sell, trigger_price: '93000', trigger_direction: FALLS, working_type: LAST }, display),
+    ).toBe('When the last price falls to 93,000.0: sell 0.050 BTC at 92,950.0 (limit, reduce-only)');
+  });
+
+  it('a stop that closes the whole position says so, with no size', () => {
+    expect(
+      stopAction(
+        { side: 2, position_side: 1, position_action: 2, type: 2, qty: null, close_position: true },
+        1,
+        3,
+        'BTC',
+      ),
+    ).toBe('close the whole long at market');
+  });
+});
+
+describe('the request a click builds', () => {
+  it('no limit price: a stop-market, no price, the trigger above the mark rising to it; the leverage the one in force when it fires', () => {
+    const m = model({});
+    expect(m.type).toBe(2);
+    const r = m.order(1);
+    if (!r.ok) throw new Error(r.error);
+    const st = stopRequest(r.order, m.triggerIn, MARK, 95_000);
+    expect(st).toEqual({
+      ok: true,
+      request: {
+        symbol: 'BTCUSDT',
+        side: 1,
+        position_side: 1,
+        position_action: 1,
+        type: 2,
+        qty: '0.010',
+        trigger_price: '97000',
+        trigger_direction: RISES,
+        working_type: MARK,
+      },
+    });
+  });
+
+  it('a stop-market is estimated at its trigger (0.010 x 97 000 = 970 notional), not at the book', () => {
+    expect(model({}).buy.notional).toBeCloseTo(970, 6);
+  });
+
+  it('a limit price typed: a stop-limit at that price with its time in force', () => {
+    const m = model({ price: '97100', tif: 3 });
+    const r = m.order(1);
+    if (!r.ok) throw new Error(r.error);
+    const st = stopRequest(r.order, m.triggerIn, LAST, 94_995);
+    expect(st.ok && st.request).toMatchObject({
+      type: 1,
+      price: '97100',
+      time_in_force: 3,
+      trigger_price: '97000',
+      trigger_direction: RISES,
+      working_type: LAST,
+    });
+  });
+
+  it('Close: a reduce-only close of the long, falling to a trigger under the mark', () => {
+    const m = model({ action: 'close', trigger: '93000' }, [long]);
+    const r = m.order(2);
+    if (!r.ok) throw new Error(r.error);
+    const st = stopRequest(r.order, m.triggerIn, MARK, 95_000);
+    expect(st.ok && st.request).toMatchObject({
+      side: 2,
+      position_side: 1,
+      position_action: 2,
+      reduce_only: true,
+      type: 2,
+      trigger_direction: FALLS,
+    });
+    expect(st.ok && 'price' in st.request).toBe(false);
+  });
+
+  it('an open is never sent reduce-only', () => {
+    const m = model({});
+    const r = m.order(2);
+    if (!r.ok) throw new Error(r.error);
+    const st = stopRequest(r.order, m.triggerIn, MARK, 95_000);
+    expect(st.ok && st.request.reduce_only).toBeUndefined();
+  });
+});
