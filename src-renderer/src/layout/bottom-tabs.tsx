@@ -1,4 +1,4 @@
-// The bottom tabs: positions, open orders, order / trade / position history, account, price alerts
+// The bottom tabs: positions, open orders, waiting stops, order / trade / position history, account, price alerts
 // (the screen's own, so shown without an account too). A row too wide for the window scrolls,
 // the selected tab kept in view.
 import { AccountPanel } from '../features/account/account-panel.tsx';
@@ -9,6 +9,7 @@ import { TradeHistory } from '../features/history/trade-history.tsx';
 import { LoginHint } from '../features/order-entry/login-hint.tsx';
 import { OpenOrdersTable } from '../features/orders/open-orders-table.tsx';
 import { PositionsTable } from '../features/positions/positions-table.tsx';
+import { StopsTable } from '../features/stops/stops-table.tsx';
 import { ReplayReport } from '../features/replay/replay-report.tsx';
 import { useServices, useSel } from '../lib/use-services.ts';
 import type { BottomTab } from '../lib/workspace-store.ts';
@@ -19,6 +20,7 @@ import './bottom-tabs.css';
 const TABS: ReadonlyArray<readonly [BottomTab, string]> = [
   ['positions', 'Positions'],
   ['open-orders', 'Open orders'],
+  ['stops', 'Stops'],
   ['order-history', 'Order history'],
   ['trade-history', 'Trade history'],
   ['position-history', 'Position history'],
@@ -31,6 +33,7 @@ export function BottomTabs() {
   const tab = useSel(s.workspace, (w) => w.tab);
   const nPositions = useSel(s.positions, (x) => x.positions.length);
   const nOrders = useSel(s.orders, (x) => x.orders.length);
+  const nStops = useSel(s.stopOrders, (x) => x.stops.length);
   const nAlerts = useSel(s.alerts, (x) => x.alerts.filter((a) => a.fired === undefined).length);
   const session = useSel(s.session, (x) => x.status);
   // a replay venue adds its session report
@@ -41,7 +44,15 @@ export function BottomTabs() {
     bar.current?.querySelector('[aria-selected="true"]')?.scrollIntoView({ block: 'nearest', inline: 'nearest' });
   }, [tab, replay]);
   const count = (t: BottomTab): string =>
-    session !== 'ready' ? '' : t === 'positions' ? ` (${nPositions})` : t === 'open-orders' ? ` (${nOrders})` : '';
+    session !== 'ready'
+      ? ''
+      : t === 'positions'
+        ? ` (${nPositions})`
+        : t === 'open-orders'
+          ? ` (${nOrders})`
+          : t === 'stops'
+            ? ` (${nStops})`
+            : '';
   return (
     <div className="bottom-tabs">
       <div className="tab-bar" ref={bar} role="tablist" aria-label="Account views" onKeyDown={tablistKeys}>
@@ -70,6 +81,8 @@ export function BottomTabs() {
           <PositionsTable />
         ) : tab === 'open-orders' ? (
           <OpenOrdersTable />
+        ) : tab === 'stops' ? (
+          <StopsTable />
         ) : tab === 'order-history' ? (
           <OrderHistory />
         ) : tab === 'trade-history' ? (

@@ -15,6 +15,7 @@ import { createHistoryStores } from '../features/history/history-stores.ts';
 import { createNotionalCapsStore } from '../features/order-entry/notional-caps-store.ts';
 import { createOrderFormStore } from '../features/order-entry/order-form-store.ts';
 import { createOpenOrdersStore } from '../features/orders/open-orders-store.ts';
+import { createStopsStore } from '../features/stops/stops-store.ts';
 import { watchMarkJumps } from '../features/positions/mark-refresh.ts';
 import { watchMarginCalls } from '../features/positions/margin-calls.ts';
 import { createPositionsStore } from '../features/positions/positions-store.ts';
@@ -73,6 +74,7 @@ export function createServices(opts: { baseUrl?: string; wsUrl?: string } = {}) 
   const account = createAccountStore(api);
   const positions = createPositionsStore(api);
   const orders = createOpenOrdersStore(api);
+  const stopOrders = createStopsStore(api);
   const toasts = createToastsStore();
   const alerts = createAlertsStore();
   const indicators = createIndicatorsStore();
@@ -112,6 +114,7 @@ export function createServices(opts: { baseUrl?: string; wsUrl?: string } = {}) 
     account,
     positions,
     orders,
+    stopOrders,
     toasts,
     alerts,
     indicators,
@@ -144,7 +147,17 @@ export function createServices(opts: { baseUrl?: string; wsUrl?: string } = {}) 
       stops.push(watchMarginCalls({ positions, symbols, toasts }));
       bookFeed = startBookFeed({ api, ws, workspace, symbols, store: book });
       stops.push(() => bookFeed?.stop());
-      user = startUserFeed({ api, wsUrl: opts.wsUrl ?? wsUrl(), session, symbols, account, positions, orders, toasts });
+      user = startUserFeed({
+        api,
+        wsUrl: opts.wsUrl ?? wsUrl(),
+        session,
+        symbols,
+        account,
+        positions,
+        orders,
+        stops: stopOrders,
+        toasts,
+      });
       stops.push(() => user?.stop());
       // liquidation price, margin ratio and the balance again at once when the mark jumps (a
       // replay's step or seek), not up to 5 s later

@@ -1,7 +1,8 @@
 // The account's live data: a WebSocket of its own, logged in with the API key (LOGIN params
 // {api_key, timestamp, recv_window, signature}, signature = HMAC-SHA256(secret,
 // "api_key=..&timestamp=..&recv_window=..")), subscribed to `user`, dispatching order, fill,
-// position, balance, liquidation, margin call and funding events into the stores and toasts. It is a
+// position, balance, liquidation, margin call, funding and conditional-order (stop) events into the
+// stores and toasts (a stop that fires toasts the order it placed, or the venue's refusal of it). It is a
 // separate connection from the market data on purpose: a LOGIN replayed after a reconnect may
 // be refused as stale, and a refused `user` subscription must not take the market streams
 // down with it. After each reconnect it logs in afresh and reloads everything over REST,
@@ -12,10 +13,12 @@ import type { StoreApi } from 'zustand/vanilla';
 import { hmacSha256Hex, loginPayload } from '../../../src-shared/sign.ts';
 import { PerpdeskApiError, type RestClient } from '../../../src-shared/sdk/rest-client.ts';
 import { WsClient } from '../../../src-shared/sdk/ws-client.ts';
-import type { OrderRecord, PositionRecord, TradeRecord } from '../../../src-shared/types.ts';
+import type { ConditionalOrderRecord, OrderRecord, PositionRecord, TradeRecord } from '../../../src-shared/types.ts';
 import type { AccountState } from '../features/account/account-store.ts';
 import type { OpenOrdersState } from '../features/orders/open-orders-store.ts';
 import type { PositionsState } from '../features/positions/positions-store.ts';
+import type { StopsState } from '../features/stops/stops-store.ts';
+import { stopToast } from '../features/stops/stop-labels.ts';
 import type { SymbolsState } from '../features/symbols/symbols-store.ts';
 import type { ToastsState } from '../features/toasts/toasts-store.ts';
 import { createStore } from 'zustand/vanilla';
@@ -27,7 +30,16 @@ import { dropServiceFailure, reportBugs } from './service-failure.ts';
 import { pacedSocket } from './paced-socket.ts';
 
 interface UserEvent {
-  kind: 'order' | 'fill' | 'position' | 'balance' | 'liquidation' | 'funding' | 'margin_call' | 'logged_out';
+  kind:
+    | 'order'
+    | 'fill'
+    | 'position'
+    | 'balance'
+    | 'liquidation'
+    | 'funding'
+    | 'margin_call'
+    | 'conditional'
+    | 'logged_out';
   data: unknown;
 }
 
@@ -64,9 +76,10 @@ export function startUserFeed(deps: {
   account: StoreApi<AccountState>;
   positions: StoreApi<PositionsState>;
   orders: StoreApi<OpenOrdersState>;
+  stops: StoreApi<StopsState>;
   toasts: StoreApi<ToastsState>;
 }): { state: StoreApi<UserFeedState>; stop(): void } {
-  const { api, session, account, positions, orders, toasts, symbols } = deps;
+  const { api, session, account, positions, orders, stops, toasts, symbols } = deps;
   const state = createStore<UserFeedState>()(() => ({
     status: 'off',
     error: null,
@@ -99,7 +112,11 @@ export function startUserFeed(deps: {
     // window's regenerate) makes their 2002 stale, not a reason to log out
     const used = session.getState().apiKey;
     try {
-      await Promise.all([positions.getState().actions.refresh(), orders.getState().actions.refresh()]);
+      await Promise.all([
+        positions.getState().actions.refresh(),
+        orders.getState().actions.refresh(),
+        stops.getState().actions.refresh(),
+      ]);
     } catch (err) {
       if (err instanceof PerpdeskApiError && err.code === 2002 && session.getState().apiKey !== used) return;
       // 2002: the key is unknown here (the service was reset); keeping it would only fail again.
@@ -178,6 +195,16 @@ export function startUserFeed(deps: {
       case 'balance':
         account.getState().actions.apply(e.data as Record<string, string>);
         break;
+      case 'conditional': {
+        const c = e.data as ConditionalOrderRecord;
+        stops.getState().actions.apply(c);
+        const entry = symbols.getState().bySymbol[c.symbol];
+        const oneWay = account.getState().summary?.position_mode === 'one_way';
+        const d = { pd: entry?.priceDecimals ?? 2, qd: entry?.qtyDecimals ?? 3, base: entry?.general.base_asset ?? '' };
+        const t = stopToast(c, d, oneWay);
+        if (t !== null) toasts.getState().actions.push({ key: `stop:${c.id}`, ...t });
+        break;
+      }
       case 'fill': {
         const t = e.data as TradeRecord;
         state.setState({ fills: state.getState().fills + 1 });
@@ -289,6 +316,7 @@ export function startUserFeed(deps: {
       account.getState().actions.clear();
       positions.getState().actions.clear();
       orders.getState().actions.clear();
+      stops.getState().actions.clear();
     }
   };
   follow(session.getState());

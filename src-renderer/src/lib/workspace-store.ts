@@ -9,6 +9,7 @@ import type { OrderRecord, PositionRecord } from '../../../src-shared/types.ts';
 export type BottomTab =
   | 'positions'
   | 'open-orders'
+  | 'stops'
   | 'order-history'
   | 'trade-history'
   | 'position-history'

@@ -1,0 +1,151 @@
+// The Stops tab: the account's waiting conditional orders (stops-store.ts), each with its pair,
+// direction, trigger (≥ / ≤ and the price it watches, Mark or Last), the order it places (market,
+// or limit at its price), its size ("Close position" for one that closes it all) and its time; a
+// Cancel per row and Cancel all (which asks first, naming how many), optionally the current pair
+// only. A stop that fires or is cancelled leaves the list by the user channel's `conditional` event.
+import { useRef, useState } from 'react';
+import type { ConditionalOrderRecord } from '../../../../src-shared/types.ts';
+import { OrderType } from '../../../../src-shared/enums.ts';
+import { fmt } from '../../lib/format.ts';
+import { errorText } from '../../lib/frame.ts';
+import { useServices, useSel } from '../../lib/use-services.ts';
+import { useDecimals } from '../../lib/use-symbol.ts';
+import { RecordTable, NarrowPair, When, type Column } from '../../layout/record-table.tsx';
+import { ConfirmBar } from '../orders/confirm-bar.tsx';
+import { directionName, sideClass } from '../orders/order-labels.ts';
+import { WATCHED_NAMES } from '../order-entry/stop-order.ts';
+import { triggerText, watchedShort } from './stop-labels.ts';
+
+type Row = { c: ConditionalOrderRecord; pd: number; qd: number };
+
+export function StopsTable() {
+  const s = useServices();
+  const all = useSel(s.stopOrders, (x) => x.stops);
+  const symbol = useSel(s.workspace, (w) => w.symbol);
+  const oneWay = useSel(s.account, (x) => x.summary?.position_mode === 'one_way');
+  const decimals = useDecimals();
+  const [onlyCurrent, setOnlyCurrent] = useState(false);
+  const [busy, setBusy] = useState<string | null>(null);
+  const [confirmAll, setConfirmAll] = useState(false);
+  const cancelAllButton = useRef<HTMLButtonElement>(null);
+  const stops = onlyCurrent ? all.filter((c) => c.symbol === symbol) : all;
+  const n = stops.length;
+
+  const size = (c: ConditionalOrderRecord, qd: number): string =>
+    c.close_position ? 'Close position' : fmt(c.qty, qd);
+  const placed = (c: ConditionalOrderRecord, pd: number): string =>
+    c.type === OrderType.MARKET ? 'Market' : `Limit ${fmt(c.price, pd)}`;
+
+  const cancel = async (c: ConditionalOrderRecord): Promise<void> => {
+    setBusy(c.id);
+    try {
+      await s.stopOrders.getState().actions.cancel(c);
+    } catch (e) {
+      s.toasts
+        .getState()
+        .actions.push({ kind: 'error', title: `Cancel stop ${c.symbol} #${c.id} refused`, body: errorText(e) });
+    } finally {
+      setBusy(null);
+    }
+  };
+  const cancelAll = async (): Promise<void> => {
+    setConfirmAll(false);
+    setBusy('all');
+    try {
+      const k = await s.stopOrders.getState().actions.cancelAll(onlyCurrent ? symbol : undefined);
+      s.toasts.getState().actions.push({ kind: 'success', title: `${k} stop${k === 1 ? '' : 's'} cancelled` });
+    } catch (e) {
+      s.toasts.getState().actions.push({ kind: 'error', title: 'Cancel all stops refused', body: errorText(e) });
+    } finally {
+      setBusy(null);
+    }
+  };
+
+  const columns: Column<Row>[] = [
+    { head: 'Time', cls: 'dim', cell: ({ c }) => <When ms={c.created_at} /> },
+    { head: 'Symbol', cls: 'sym', cell: ({ c }) => c.symbol },
+    { head: 'Direction', cls: ({ c }) => sideClass(c.side), cell: ({ c }) => directionName(c, oneWay) },
+    {
+      head: (
+        <span title="The order is placed when the watched price reaches the trigger: ≥ as it rises to it, ≤ as it falls to it">
+          Trigger
+        </span>
+      ),
+      headClass: 'num',
+      cls: 'num',
+      attrs: ({ c }) => ({
+        title: `Fires when the ${WATCHED_NAMES[c.working_type]} is ${triggerText(c, decimals(c.symbol).pd)}`,
+      }),
+      cell: ({ c, pd }) => (
+        <>
+          {triggerText(c, pd)} <span className="dim">{watchedShort(c.working_type)}</span>
+        </>
+      ),
+    },
+    {
+      head: <NarrowPair top="Order" sub="Amount" />,
+      headClass: 'num',
+      cls: 'num',
+      cell: ({ c, pd, qd }) => <NarrowPair top={placed(c, pd)} sub={size(c, qd)} />,
+    },
+    { head: 'Amount', headClass: 'num wide-only', cls: 'num wide-only', cell: ({ c, qd }) => size(c, qd) },
+    {
+      head: (
+        <button
+          ref={cancelAllButton}
+          className="btn-small"
+          disabled={n === 0 || busy !== null}
+          aria-expanded={confirmAll}
+          onClick={() => setConfirmAll(true)}
+        >
+          {busy === 'all' ? '…' : 'Cancel all…'}
+        </button>
+      ),
+      headClass: 'num actions',
+      cls: 'num actions',
+      cell: ({ c, pd, qd }) => (
+        <button
+          className="btn-small"
+          disabled={busy !== null}
+          onClick={() => void cancel(c)}
+          aria-label={`Cancel stop ${c.id}: ${c.symbol} ${directionName(c, oneWay)} ${size(c, qd)} when ${triggerText(c, pd)}`}
+        >
+          {busy === c.id ? '…' : 'Cancel'}
+        </button>
+      ),
+    },
+  ];
+
+  return (
+    <>
+      <div className="table-tools">
+        <label className="inline check">
+          <input type="checkbox" checked={onlyCurrent} onChange={(e) => setOnlyCurrent(e.target.checked)} />
+          <span>{symbol} only</span>
+        </label>
+      </div>
+      {confirmAll && n > 0 && (
+        <ConfirmBar
+          testId="cancel-all-stops-confirm"
+          text={`Cancel ${n} waiting stop${n === 1 ? '' : 's'}${onlyCurrent ? ` on ${symbol}` : ''}?`}
+          action={`Cancel ${n} stop${n === 1 ? '' : 's'}`}
+          dismiss="Keep stops"
+          busy={busy !== null}
+          onConfirm={() => void cancelAll()}
+          onCancel={() => {
+            setConfirmAll(false);
+            cancelAllButton.current?.focus();
+          }}
+        />
+      )}
+      <RecordTable
+        testId="stops-table"
+        columns={columns}
+        rows={stops.map((c) => ({ c, ...decimals(c.symbol) }))}
+        rowKey={(r) => r.c.id}
+        rowAttrs={(r) => ({ 'data-testid': `stop-row-${r.c.id}`, 'data-symbol': r.c.symbol })}
+        empty={<p className="empty">No waiting stops. The order form's Stop tab places one.</p>}
+      />
+    </>
+  );
+}
