@@ -5,7 +5,9 @@
 // price, which modifies the order (line-drag.ts, move-order.ts); so can the take-profit's and the
 // stop-loss' lines, which move that trigger (move-trigger.ts). A double-click on an order's line
 // opens its Modify dialog, on a trigger's the position's TP/SL dialog. The pair's waiting price
-// alerts have lines too, dragged to move the alert, double-clicked to show the Alerts tab. The "+"
+// alerts have lines too, dragged to move the alert, double-clicked to show the Alerts tab. A waiting
+// stop (a conditional order) is a dashed line at its trigger, not dragged: the venue has no modify
+// for one, and a cancel and a new one is not a move (it could fire or be refused in between). The "+"
 // at the crosshair puts its price in the order form, the bell beside it sets an alert there
 // (price-pick.ts). Over the candles, the trader's indicators (the Indicators dialog, key I), the
 // account's fills (fill-layer.ts, chart-fills.ts) and the pair's drawings (the tools at the left
@@ -272,6 +274,7 @@ function usePriceLines(symbol: string, pd: number, qd: number): PriceLineSpec[] 
   const tpsl = useSel(s.positions, (x) => x.tpsl);
   const orders = useSel(s.orders, (x) => x.orders);
   const alerts = useSel(s.alerts, (x) => x.alerts);
+  const stops = useSel(s.stopOrders, (x) => x.stops);
   return useMemo(() => {
     const out: PriceLineSpec[] = [];
     for (const a of alerts) {
@@ -338,7 +341,18 @@ function usePriceLines(symbol: string, pd: number, qd: number): PriceLineSpec[] 
         movable: g.ids.length === 1,
       });
     }
+    for (const c of stops) {
+      if (c.symbol !== symbol) continue;
+      out.push({
+        id: `stop:${c.id}`,
+        price: Number(c.trigger_price),
+        // violet: not the side's green or red, which the last price's line and TP / SL wear too
+        color: '#b388ff',
+        title: `Stop ${c.side === Side.BUY ? 'Buy' : 'Sell'} ${c.close_position ? 'close' : fmt(c.qty, qd)}`,
+        style: 'dashed',
+      });
+    }
     void pd;
     return out;
-  }, [positions, tpsl, orders, alerts, symbol, pd, qd]);
+  }, [positions, tpsl, orders, alerts, stops, symbol, pd, qd]);
 }
