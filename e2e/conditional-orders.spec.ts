@@ -1,0 +1,141 @@
+// Stops on the trading screen: the order form's Stop kind places a conditional order (its trigger
+// direction taken from the watched price, the form saying what will happen), the Stops tab lists
+// it with a dashed line at its trigger on the chart, Cancel takes both away; a stop the market
+// reaches fires, with a toast naming the order it placed, and its row and line go.
+import type { Page } from 'playwright/test';
+import { test, expect } from './support/fixtures.ts';
+import { openTrading } from './support/desk.ts';
+import { onTick } from './support/prices.ts';
+import { setPaused } from './support/sim.ts';
+import type { TradingPage } from './pages/trading-page.ts';
+
+const SYMBOL = 'BTCUSDT';
+
+test.afterEach(async ({ service }) => {
+  await setPaused(service.url, false);
+});
+
+/** A price as the screen writes it: grouped, with the pair's decimals. */
+const shown = (x: string, decimals: number): string =>
+  Number(x).toLocaleString('en-US', { minimumFractionDigits: decimals, maximumFractionDigits: decimals });
+
+function stopsTab(page: Page) {
+  return page.getByRole('tablist', { name: 'Account views' }).getByRole('tab', { name: /^Stops/ });
+}
+
+/** The Stop kind picked from the keyboard, as a trader would: the order-type row's arrow keys. */
+async function pickStop(screen: TradingPage): Promise<void> {
+  await screen.form.type('Limit').click();
+  await screen.page.keyboard.press('ArrowRight');
+  await screen.page.keyboard.press('ArrowRight');
+  const stop = screen.form.root.getByRole('tablist', { name: 'Order type' }).getByRole('tab', { name: 'Stop' });
+  await expect(stop).toBeFocused();
+  await expect(stop).toHaveAttribute('aria-selected', 'true');
+}
+
+test('a stop from the form: said in words, listed in Stops with its line on the chart, cancelled', async ({
+  page,
+  service,
+  trader,
+  market,
+}) => {
+  const { s, price: trigger } = await market.priceOffMid(SYMBOL, 1.05);
+  const screen = await openTrading(page, service.url, trader, SYMBOL);
+  await expect(screen.form.button('Open long')).toBeEnabled();
+  await expect(screen.chart.box).toHaveAttribute('data-status', 'ready');
+  await pickStop(screen);
+
+  const triggerField = screen.form.root.getByRole('textbox', { name: 'Trigger price' });
+  await expect(screen.form.root.getByRole('combobox', { name: 'Trigger watches' })).toHaveValue('1');
+  await expect(screen.form.price).toHaveValue('');
+  // off the tick: said under the field, as for a limit price
+  await triggerField.fill((Number(trigger) + Number(s.price_step) / 2).toFixed(s.price_precision + 1));
+  await expect(page.getByTestId('trigger-check')).toContainText('Not on the tick');
+  await triggerField.fill(trigger);
+  await expect(page.getByTestId('trigger-check')).toHaveCount(0);
+  await screen.form.size.fill('0.010');
+  await expect(page.getByTestId('stop-sentence')).toHaveText(
+    `When the mark price rises to ${shown(trigger, s.price_precision)}:`,
+  );
+  await expect(page.getByTestId('stop-does').first()).toHaveText('buy 0.010 BTC at market');
+  await expect(page.getByTestId('stop-does').last()).toHaveText('sell 0.010 BTC at market');
+
+  // B arms the buy side, Enter sends it, as for the other kinds
+  await page.locator('body').click({ position: { x: 2, y: 2 } });
+  await page.keyboard.press('b');
+  await expect(screen.form.size).toBeFocused();
+  await page.keyboard.type('0.010');
+  await page.keyboard.press('Enter');
+  await expect(screen.form.notice).toContainText(
+    `placed. When the mark price rises to ${shown(trigger, s.price_precision)}: buy 0.010 BTC at market.`,
+  );
+  const [c] = await trader.api.conditionals.open(SYMBOL);
+  expect(c).toMatchObject({ type: 2, side: 1, qty: '0.010', trigger_direction: 1, working_type: 1, status: 1 });
+  expect(Number(c.trigger_price)).toBe(Number(trigger));
+  // nothing rests in the book for it
+  expect(await trader.api.openOrders(SYMBOL)).toEqual([]);
+
+  await stopsTab(page).click();
+  await expect(stopsTab(page)).toHaveText('Stops (1)');
+  const row = page.getByTestId(`stop-row-${c.id}`);
+  await expect(row).toContainText(`≥ ${shown(trigger, s.price_precision)}`);
+  await expect(row).toContainText('Mark');
+  await expect(row).toContainText('Market');
+  await expect(row).toContainText('Open long');
+  await expect.poll(() => screen.chart.lines()).toContain(`stop:${c.id}`);
+
+  await row.getByRole('button', { name: new RegExp(`^Cancel stop ${c.id}:`) }).click();
+  await expect(row).toHaveCount(0);
+  await expect(page.getByText('No waiting stops.')).toBeVisible();
+  expect(await trader.api.conditionals.open(SYMBOL)).toEqual([]);
+  await expect.poll(() => screen.chart.lines()).not.toContain(`stop:${c.id}`);
+});
+
+test('a stop the last price reaches fires: a toast names its order, its row and line go', async ({
+  page,
+  service,
+  trader,
+  market,
+}) => {
+  // a still market: the last price moves only by the trades made here
+  await setPaused(service.url, true);
+  await market.ensureBook(SYMBOL, 15);
+  const s = await market.symbol(SYMBOL);
+  // a sell at the bid: the last price is under the best ask, which a buy then reaches
+  await market.take(SYMBOL, 2, 1);
+  const ask = (await market.api.depth(SYMBOL, 5)).asks[0][0];
+  const trigger = onTick(Number(ask), s.price_step);
+
+  const screen = await openTrading(page, service.url, trader, SYMBOL);
+  await expect(screen.form.button('Open long')).toBeEnabled();
+  await pickStop(screen);
+  await screen.form.root.getByRole('combobox', { name: 'Trigger watches' }).selectOption('2');
+  await screen.form.root.getByRole('textbox', { name: 'Trigger price' }).fill(trigger);
+  await screen.form.size.fill('0.010');
+  await expect(page.getByTestId('stop-sentence')).toHaveText(
+    `When the last price rises to ${shown(trigger, s.price_precision)}:`,
+  );
+  await screen.form.button('Open long').click();
+  await expect(screen.form.notice).toContainText('placed.');
+  const [c] = await trader.api.conditionals.open(SYMBOL);
+  expect(c).toMatchObject({ working_type: 2, trigger_direction: 1 });
+  await stopsTab(page).click();
+  const row = page.getByTestId(`stop-row-${c.id}`);
+  await expect(row).toContainText('Last');
+  await expect.poll(() => screen.chart.lines()).toContain(`stop:${c.id}`);
+
+  // a buy at the ask: the last price reaches the trigger
+  await market.take(SYMBOL, 1, 1);
+  const toast = page.getByTestId('toast-info').filter({ hasText: 'Stop triggered' });
+  await expect(toast).toContainText(`Stop triggered: ${SYMBOL} Open long`);
+  await expect(toast).toContainText(`The last price rose to ${shown(trigger, s.price_precision)}: order #`);
+  await expect(row).toHaveCount(0);
+  await expect.poll(() => screen.chart.lines()).not.toContain(`stop:${c.id}`);
+  const fired = await trader.api.conditionals.get({ id: c.id });
+  expect(fired.status).toBe(2);
+  await expect(toast).toContainText(`order #${fired.order_id} placed, buy 0.010 BTC at market.`);
+  // its order bought: the long it opened
+  await expect
+    .poll(async () => (await trader.api.positions()).map((p) => [p.position_side, p.quantity]))
+    .toEqual([[1, 0.01]]);
+});
