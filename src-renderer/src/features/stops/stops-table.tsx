@@ -1,5 +1,6 @@
 // The Stops tab: the account's waiting conditional orders (stops-store.ts), each with its pair,
-// direction, trigger (≥ / ≤ and the price it watches, Mark or Last), the order it places (market,
+// direction, trigger (≥ / ≤ and the price it watches, Mark or Last; a trailing stop, whose trigger
+// follows the price, its callback rate too), the order it places (market,
 // or limit at its price), its size ("Close position" for one that closes it all) and its time; a
 // Cancel per row and Cancel all (which asks first, naming how many), optionally the current pair
 // only. A stop that fires or is cancelled leaves the list by the user channel's `conditional` event.
@@ -78,7 +79,11 @@ export function StopsTable() {
       }),
       cell: ({ c, pd }) => (
         <>
-          {triggerText(c, pd)} <span className="dim">{watchedShort(c.working_type)}</span>
+          {triggerText(c, pd)}{' '}
+          <span className="dim">
+            {watchedShort(c.working_type)}
+            {c.callback_rate !== null && ` · trailing ${c.callback_rate}%`}
+          </span>
         </>
       ),
     },
