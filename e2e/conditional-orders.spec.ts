@@ -28,7 +28,7 @@ async function pickStop(screen: TradingPage): Promise<void> {
   await screen.form.type('Limit').click();
   await screen.page.keyboard.press('ArrowRight');
   await screen.page.keyboard.press('ArrowRight');
-  const stop = screen.form.root.getByRole('tablist', { name: 'Order type' }).getByRole('tab', { name: 'Stop' });
+  const stop = screen.form.type('Stop');
   await expect(stop).toBeFocused();
   await expect(stop).toHaveAttribute('aria-selected', 'true');
 }
@@ -108,7 +108,9 @@ test('a stop the last price reaches fires: a toast names its order, its row and 
 
   const screen = await openTrading(page, service.url, trader, SYMBOL);
   await expect(screen.form.button('Open long')).toBeEnabled();
-  await pickStop(screen);
+  // T picks the Stop kind from anywhere but a text field, as L and M pick theirs
+  await page.keyboard.press('t');
+  await expect(screen.form.type('Stop')).toHaveAttribute('aria-selected', 'true');
   await screen.form.root.getByRole('combobox', { name: 'Trigger watches' }).selectOption('2');
   await screen.form.root.getByRole('textbox', { name: 'Trigger price' }).fill(trigger);
   await screen.form.size.fill('0.010');

@@ -5,7 +5,7 @@ export const SHORTCUTS: ReadonlyArray<readonly [keys: string, action: string]> =
   ['S', 'Sell side: focus its size field (hedge mode: open short, or close long in Close)'],
   ['Enter', 'In the order form after B / S: send that side once (then B / S again for another order)'],
   ['Esc', 'Clear the order form / close the open panel'],
-  ['L / M', 'Limit / market order'],
+  ['L / M / T', 'Limit / market order / stop (an order that waits for its trigger price)'],
   ['O / C', 'Open / close tab of the order form'],
   ['/', 'Search pairs'],
   ['1 … 9', 'Chart interval: 1m 5m 15m 1h 4h 1d 1w 1M 1s'],

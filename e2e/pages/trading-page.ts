@@ -232,7 +232,7 @@ export class OrderForm {
   tab(name: 'Open' | 'Close'): Locator {
     return this.root.getByRole('tablist', { name: 'Open or close' }).getByRole('tab', { name });
   }
-  type(name: 'Limit' | 'Market'): Locator {
+  type(name: 'Limit' | 'Market' | 'Stop'): Locator {
     return this.root.getByRole('tablist', { name: 'Order type' }).getByRole('tab', { name });
   }
   button(name: FormButton): Locator {

@@ -63,6 +63,10 @@ export function installHotkeys(s: Services): () => void {
       case 'M':
         form.set({ type: OrderType.MARKET, stop: false });
         break;
+      case 't':
+      case 'T':
+        form.set({ stop: true });
+        break;
       case 'o':
         form.setAction('open');
         break;
