@@ -141,6 +141,11 @@ const BINANCE_NAMES: Record<string, string> = {
   step_size: 'stepSize',
   tick_size: 'tickSize',
   min_notional: 'notional',
+  trigger_price: 'triggerPrice',
+  working_type: 'workingType',
+  close_position: 'closePosition',
+  callback_rate: 'callbackRate',
+  activation_price: 'activatePrice',
 };
 const NATIVE_NAME = new RegExp(`\\b(${Object.keys(BINANCE_NAMES).join('|')})\\b`, 'g');
 
@@ -256,6 +261,11 @@ export function fromNative(err: ApiError, ctx: ErrorContext = {}): BinanceError 
       return new BinanceError(-2020, 'Unable to fill.');
     case Errors.TOO_MANY_OPEN_ORDERS.code:
       return new BinanceError(-2025, MSG.MAX_OPEN);
+    // conditional orders (the algo order routes): Binance's own codes and texts
+    case Errors.TRIGGER_ALREADY_REACHED.code:
+      return new BinanceError(-2021, `Order would immediately trigger. ${d}`);
+    case Errors.TOO_MANY_CONDITIONAL_ORDERS.code:
+      return new BinanceError(-4045, `Reach max stop order limit. ${d}`);
     case Errors.POST_ONLY_WOULD_TAKE.code:
       return new BinanceError(-5022, MSG.POST_ONLY);
     case Errors.FOK_NOT_FILLABLE.code:
@@ -330,8 +340,8 @@ const ENUM_CODES: Record<string, [number, string]> = {
   positionSide: [-4006, 'Position side is invalid.'],
   interval: [-1120, 'Invalid interval.'],
 };
-/** Binance's order types and time in force the venue does not serve yet, named as such. */
-const NOT_YET = new Set(['STOP', 'STOP_MARKET', 'TAKE_PROFIT', 'TAKE_PROFIT_MARKET', 'TRAILING_STOP_MARKET', 'GTD']);
+/** Binance's time in force the venue does not serve yet, named as such. */
+const NOT_YET = new Set(['GTD']);
 
 /**
  * A schema refusal in Binance's terms; `values` are the request's parameters (the refused value

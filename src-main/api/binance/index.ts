@@ -19,6 +19,7 @@ import { ListenKeys } from './listen-keys.ts';
 import { addFormParams, duplicated } from './params.ts';
 import { accountByKey } from './signing.ts';
 import { registerAccount } from './routes/account.ts';
+import { registerAlgoOrders } from './routes/algo-orders.ts';
 import { registerCountdown } from './routes/countdown.ts';
 import { registerHistory } from './routes/history.ts';
 import { registerInsuranceBalance } from './routes/insurance-balance.ts';
@@ -163,6 +164,7 @@ export default async function binanceApi(app: FastifyInstance, opts: BinanceApiO
   registerFuturesData(app, ctx);
   registerStreams(app, ctx, limits.perIp !== null);
   registerOrders(app, ctx);
+  registerAlgoOrders(app, ctx);
   registerCountdown(app, ctx);
   registerHistory(app, ctx);
   registerAccount(app, ctx);

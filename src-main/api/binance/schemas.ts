@@ -40,12 +40,23 @@ const SIGNED: TProperties = {
   }),
 };
 
+/** Binance's conditional order types: algo orders (POST /fapi/v1/algoOrder); POST /fapi/v1/order refuses them (-4120). */
+export const CONDITIONAL_TYPES = [
+  'STOP',
+  'STOP_MARKET',
+  'TAKE_PROFIT',
+  'TAKE_PROFIT_MARKET',
+  'TRAILING_STOP_MARKET',
+] as const;
 const SIDE = oneOf(['BUY', 'SELL'], 'BUY or SELL');
 const POSITION_SIDE = oneOf(['BOTH', 'LONG', 'SHORT'], 'BOTH (one-way account), LONG or SHORT (hedge account)');
 const NEW_ORDER: TProperties = {
   symbol,
   side: SIDE,
-  type: oneOf(['LIMIT', 'MARKET'], 'LIMIT or MARKET (conditional orders are not served yet)'),
+  type: oneOf(
+    ['LIMIT', 'MARKET', ...CONDITIONAL_TYPES],
+    'LIMIT or MARKET; the conditional types are -4120 here, as on Binance: they go to POST /fapi/v1/algoOrder',
+  ),
   quantity: text(DECIMAL, 'Quantity, on the pair step (LIMIT and MARKET: mandatory)'),
   price: text(DECIMAL, 'Limit price, on the pair tick (LIMIT only)'),
   timeInForce: oneOf(['GTC', 'IOC', 'FOK', 'GTX'], 'LIMIT only: GTC, IOC, FOK or GTX (post-only)'),
@@ -56,9 +67,9 @@ const NEW_ORDER: TProperties = {
   newClientOrderId: clientId,
   newOrderRespType: oneOf(['ACK', 'RESULT'], 'ACK (default): the order as accepted; RESULT: as it left matching'),
   closePosition: bool(
-    'Close-All, for STOP_MARKET / TAKE_PROFIT_MARKET (not served yet): true on LIMIT or MARKET is -4136',
+    'Close-All, for STOP_MARKET / TAKE_PROFIT_MARKET (algo orders): true on LIMIT or MARKET is -4136',
   ),
-  workingType: oneOf(['MARK_PRICE', 'CONTRACT_PRICE'], 'Accepted, not used (no conditional orders)'),
+  workingType: oneOf(['MARK_PRICE', 'CONTRACT_PRICE'], 'Accepted, not used (conditional orders are algo orders)'),
   priceProtect: bool('Accepted, not used'),
   priceMatch: oneOf(['NONE'], 'Only NONE (price matching is not served yet)'),
   selfTradePreventionMode: oneOf(
@@ -68,6 +79,44 @@ const NEW_ORDER: TProperties = {
   goodTillDate: time('Accepted, not used (no GTD)'),
 };
 const ORDER_REF: TProperties = { symbol, orderId, origClientOrderId: clientId };
+const algoId = int(1, Number.MAX_SAFE_INTEGER, 'The algo order id');
+const ALGO_REF: TProperties = { algoId, clientAlgoId: clientId };
+const algoType = oneOf(['CONDITIONAL'], 'CONDITIONAL (the only algo type)');
+/** POST /fapi/v1/algoOrder (translate/algo-orders.ts parseAlgoOrder checks what depends on the type). */
+const NEW_ALGO_ORDER: TProperties = {
+  algoType,
+  symbol,
+  side: SIDE,
+  type: oneOf(CONDITIONAL_TYPES, 'STOP / TAKE_PROFIT (limit), STOP_MARKET / TAKE_PROFIT_MARKET, TRAILING_STOP_MARKET'),
+  positionSide: POSITION_SIDE,
+  timeInForce: oneOf(['GTC', 'IOC', 'FOK', 'GTX'], 'STOP / TAKE_PROFIT: GTC (default), IOC, FOK or GTX'),
+  quantity: text(DECIMAL, 'Quantity, on the pair step (mandatory unless closePosition=true)'),
+  price: text(DECIMAL, 'Limit price of STOP / TAKE_PROFIT, on the pair tick'),
+  triggerPrice: text(DECIMAL, 'Trigger price, on the pair tick (mandatory but for TRAILING_STOP_MARKET)'),
+  workingType: oneOf(
+    ['MARK_PRICE', 'CONTRACT_PRICE'],
+    'The price watched: CONTRACT_PRICE (default, the last price) or MARK_PRICE',
+  ),
+  priceMatch: oneOf(
+    ['NONE', 'OPPONENT', 'OPPONENT_5', 'OPPONENT_10', 'OPPONENT_20', 'QUEUE', 'QUEUE_5', 'QUEUE_10', 'QUEUE_20'],
+    'Only NONE (price matching is refused by name)',
+  ),
+  closePosition: bool(
+    'Close-All (STOP_MARKET / TAKE_PROFIT_MARKET, no quantity): closes the whole position when it fires',
+  ),
+  priceProtect: bool('Only FALSE (price protection is refused by name)'),
+  reduceOnly: bool('One-way accounts only (sent on a hedge account, any value: -1106)'),
+  activatePrice: text(DECIMAL, 'TRAILING_STOP_MARKET: activation price (absent: it trails at once)'),
+  activationPrice: text(DECIMAL, "activatePrice under the order route's name, as ccxt sends it"),
+  callbackRate: text('^[0-9]{1,2}(\\.[0-9])?$', 'TRAILING_STOP_MARKET: percent, 0.1 to 10, one decimal'),
+  clientAlgoId: clientId,
+  newOrderRespType: oneOf(['ACK', 'RESULT'], 'Either: the answer is the algo order as placed'),
+  selfTradePreventionMode: oneOf(
+    ['NONE', 'EXPIRE_TAKER', 'EXPIRE_MAKER', 'EXPIRE_BOTH'],
+    'Accepted; the venue applies EXPIRE_TAKER',
+  ),
+  goodTillDate: time('Accepted, not used (no GTD)'),
+};
 
 /** Binance's income types, in its documentation's order (the income route answers [] for those the venue never produces). */
 export const INCOME_TYPES = [
@@ -166,6 +215,12 @@ const SIGNED_ROUTES: Record<string, RouteParams> = {
     },
     ['symbol', 'side', 'quantity', 'price'],
   ),
+  'POST /fapi/v1/algoOrder': p(NEW_ALGO_ORDER, ['algoType', 'symbol', 'side', 'type']),
+  'GET /fapi/v1/algoOrder': p(ALGO_REF),
+  'DELETE /fapi/v1/algoOrder': p(ALGO_REF),
+  'GET /fapi/v1/openAlgoOrders': p({ algoType, symbol, algoId }),
+  'GET /fapi/v1/allAlgoOrders': p({ symbol, algoId, ...window, limit: limit(1000, 500) }, ['symbol']),
+  'DELETE /fapi/v1/algoOpenOrders': p({ symbol }, ['symbol']),
   'GET /fapi/v1/order': p(ORDER_REF, ['symbol']),
   'DELETE /fapi/v1/order': p(ORDER_REF, ['symbol']),
   'GET /fapi/v1/openOrder': p(ORDER_REF, ['symbol']),

@@ -241,12 +241,12 @@ describe('orders, hedge account', () => {
     expect(String(err.message)).toContain(
       '{"code":-4136,"msg":"Target strategy invalid for orderType MARKET,closePosition true"}',
     );
-    // the Close-All types are refused as not served here, closePosition or not
+    // the Close-All types are algo orders: POST order refuses them with Binance's -4120, closePosition or not
     const stop = await ex
       .fapiPrivatePostOrder({ ...closeAll, type: 'STOP_MARKET', stopPrice: String(px(-500)) })
       .catch((e: Error) => e);
-    expect(stop).toBeInstanceOf(ccxt.BadRequest);
-    expect(String(stop.message)).toMatch(/-1116.*STOP_MARKET is not supported by this venue yet/);
+    expect(stop).toBeInstanceOf(ccxt.ExchangeError);
+    expect(String(stop.message)).toMatch(/-4120.*Please use the Algo Order API endpoints instead/);
     // a MARKET order without quantity and without closePosition still lacks its quantity
     const { closePosition: _, ...plain } = closeAll;
     await expect(ex.fapiPrivatePostOrder({ ...plain, type: 'MARKET' })).rejects.toThrow(/-1102.*'quantity'/);

@@ -102,7 +102,8 @@ describe('new order parameters -> native place input', () => {
 
   it.each([
     [{ side: 'HOLD' }, -1117],
-    [{ type: 'STOP_MARKET' }, -1116],
+    [{ type: 'STOP_MARKET' }, -4120],
+    [{ type: 'TRAILING_STOP' }, -1116],
     [{ timeInForce: 'GTD' }, -1115],
     [{ newClientOrderId: 'has space' }, -1100],
     [{ positionSide: 'UP' }, -4006],
@@ -164,8 +165,8 @@ describe('new order parameters -> native place input', () => {
         const e = refusal(() => parseNewOrder(params(p), validated));
         expect([e.code, e.msg]).toEqual([-4136, `Target strategy invalid for orderType ${p.type},closePosition true`]);
       }
-    // a conditional type is refused as such (not served yet), closePosition or not
-    expect(refusal(() => parseNewOrder(params({ ...market, type: 'STOP_MARKET' }))).code).toBe(-1116);
+    // a conditional type is refused as such (an algo order: -4120, as Binance), closePosition or not
+    expect(refusal(() => parseNewOrder(params({ ...market, type: 'STOP_MARKET' }))).code).toBe(-4120);
     // without closePosition the quantity is still mandatory
     const { closePosition: _, ...plain } = market;
     expect(refusal(() => parseNewOrder(params(plain), true)).msg).toMatch(/^Mandatory parameter 'quantity'/);

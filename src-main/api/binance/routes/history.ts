@@ -15,7 +15,7 @@ import { BinanceError } from '../errors.ts';
 import type { Params } from '../params.ts';
 import { binanceOrder, binanceTrade, forcedOrder } from '../translate/orders.ts';
 
-const HISTORY_PAGE = 500;
+export const HISTORY_PAGE = 500;
 const WEEK = 7 * 86_400_000;
 
 /** The income types the venue produces; the others always answer []. */
@@ -51,7 +51,7 @@ interface OnlyOf<T> {
  * Binance's history window: from fromId / startTime oldest first, else the newest `limit`;
  * answered oldest first. `only` narrows the rows before `limit` counts them, as Binance does.
  */
-function history<T extends { id: number; createdAt: number }>(
+export function history<T extends { id: number; createdAt: number }>(
   q: Params,
   idName: string,
   fetch: Fetch<T>,

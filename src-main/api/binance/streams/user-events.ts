@@ -14,16 +14,35 @@
 // (MARGIN_TRANSFER: the position's new iw), never for an order placement or a setting change
 // (leverage, margin type, take-profit / stop-loss); MARGIN_CALL for the venue's margin call
 // (trading/margin-call.ts); with a replay's response latency every event is held for it, in order.
+// ALGO_UPDATE for each change of a conditional order (placed NEW, CANCELED, fired TRIGGERED or
+// REJECTED), a fired one's before its order's ORDER_TRADE_UPDATEs, and FINISHED once the order it
+// placed has ended (in that batch, or a later one while the stream stays open).
 import { Decimal } from 'decimal.js';
-import { MarginMode, OrderStatus, OrderType, PositionSide, Side, TradeRole } from '../../../../src-shared/enums.ts';
-import type { AccountSummary, OrderRecord, PositionRecord, TradeRecord } from '../../../../src-shared/types.ts';
+import {
+  ConditionalStatus,
+  MarginMode,
+  OrderStatus,
+  OrderType,
+  PositionSide,
+  Side,
+  TradeRole,
+} from '../../../../src-shared/enums.ts';
+import type {
+  AccountSummary,
+  ConditionalOrderRecord,
+  OrderRecord,
+  PositionRecord,
+  TradeRecord,
+} from '../../../../src-shared/types.ts';
 import type { AccountEvent } from '../../../trading/events.ts';
+import type { OrderState } from '../../../trading/ports.ts';
 import type { PairView } from '../../../trading/pair-state.ts';
 import type { BinanceContext } from '../context.ts';
 import { moneyText } from '../../../trading/pair-figures.ts';
 import { LatencyGate } from '../../ws/latency-gate.ts';
 import { crossFigures } from '../translate/account.ts';
 import { isForcedCloseClientId } from '../../../trading/liquidation-client-id.ts';
+import { algoStatus, algoUpdate } from '../translate/algo-orders.ts';
 import { averagePrice, positionSideName, STATUS, TIF, type Mode } from '../translate/orders.ts';
 import { openNotionals, orderTradeUpdate, type OrderUpdate } from './order-update.ts';
 
@@ -106,6 +125,8 @@ export class UserEvents {
   private readonly known = new Map<number, Map<number, string>>();
   private readonly sentPositions = new Map<number, Map<string, string>>();
   private readonly sentWallet = new Map<number, string>();
+  /** Per account with a stream: its fired conditional orders whose order is open, by that order's id. */
+  private readonly firing = new Map<number, Map<number, ConditionalOrderRecord>>();
   /** A replay's response latency (ms of market time, 0: none) and the sends it holds (ws/latency-gate.ts). */
   private readonly gate: LatencyGate<() => void>;
 
@@ -139,6 +160,7 @@ export class UserEvents {
     this.sentPositions.delete(accountId);
     this.sentWallet.delete(accountId);
     this.known.delete(accountId);
+    this.firing.delete(accountId);
   }
 
   clear(): void {
@@ -192,6 +214,7 @@ export class UserEvents {
     const fills: TradeRecord[] = [];
     let positions: PositionRecord[] | undefined;
     let balance: AccountSummary | undefined;
+    const algos: ConditionalOrderRecord[] = [];
     for (const e of events) {
       if (e.kind === 'margin_call')
         send(marginCallEvent(e.data as MarginCallData, mode, now, exchange.pair.bind(exchange)));
@@ -200,8 +223,13 @@ export class UserEvents {
         fills.push(e.data as TradeRecord);
       } else if (e.kind === 'position') positions = e.data as PositionRecord[];
       else if (e.kind === 'balance') balance = e.data as AccountSummary;
+      else if (e.kind === 'conditional') algos.push(e.data as ConditionalOrderRecord);
     }
+    const finished = this.algoEvents(accountId, algos, (r, status, actual) =>
+      send(algoUpdate(exchange.pair(r.symbol)!.math, r, mode, { now, status, actual })),
+    );
     this.orderEvents({ accountId, mode, now, orders, fills, send });
+    finished();
     const B = balance === undefined ? [] : this.walletChange(accountId, balance, positions);
     // Binance's reasons: a fill, a funding payment, isolated margin moved by hand, or a wallet
     // moved from outside trading (deposit, reset). Positions and balance pushed for anything else
@@ -221,6 +249,36 @@ export class UserEvents {
     if (m === undefined) return;
     const P = positions === undefined ? [] : this.positionChanges(accountId, positions, mode, fills);
     if (B.length > 0 || P.length > 0) send({ e: 'ACCOUNT_UPDATE', E: now, T: now, a: { m, B, P } });
+  }
+
+  /**
+   * ALGO_UPDATE of each conditional record of the batch (sent now, before the orders' events), and
+   * what sends FINISHED, after them, for the fired ones whose order has ended (this batch's or before).
+   */
+  private algoEvents(
+    accountId: number,
+    algos: ConditionalOrderRecord[],
+    send: (r: ConditionalOrderRecord, status: string, actual?: Readonly<OrderState>) => void,
+  ): () => void {
+    const { exchange } = this.ctx.venue;
+    let firing = this.firing.get(accountId);
+    for (const r of algos) {
+      const actual = r.order_id === null ? undefined : exchange.liveOrder(accountId, Number(r.order_id));
+      // a fired one is TRIGGERED first, whatever its order did since (FINISHED follows)
+      send(r, r.status === ConditionalStatus.TRIGGERED ? 'TRIGGERED' : algoStatus(r, actual), actual);
+      if (actual === undefined) continue;
+      if (firing === undefined) this.firing.set(accountId, (firing = new Map()));
+      firing.set(actual.id, r);
+    }
+    return () => {
+      if (firing === undefined) return;
+      for (const [id, r] of firing) {
+        const actual = exchange.liveOrder(accountId, id);
+        if (actual !== undefined && algoStatus(r, actual) === 'TRIGGERED') continue;
+        firing.delete(id);
+        send(r, 'FINISHED', actual);
+      }
+    };
   }
 
   private orderEvents(o: {

@@ -6,10 +6,22 @@ import { Decimal } from 'decimal.js';
 import { Side, SymbolStatus } from '../../../../src-shared/enums.ts';
 import type { Ticker24h } from '../../../market/ticker-24h.ts';
 import type { PriceCandle } from '../../../market/price-klines.ts';
+import { MAX_CONDITIONALS_PER_PAIR } from '../../../trading/conditional.ts';
 import { liquidationFeeRate, markText, moneyText } from '../../../trading/pair-figures.ts';
 import type { PairView } from '../../../trading/pair-state.ts';
 import type { TradeEvent } from '../../../trading/events.ts';
 import { toPriceLevels } from '../../ws/depth-feed.ts';
+
+/** Binance's order types, in its exchangeInfo's order (the *MARKET ones only where market orders are allowed). */
+const ORDER_TYPES = [
+  'LIMIT',
+  'MARKET',
+  'STOP',
+  'STOP_MARKET',
+  'TAKE_PROFIT',
+  'TAKE_PROFIT_MARKET',
+  'TRAILING_STOP_MARKET',
+];
 
 /** Binance's symbol status for a native one. */
 function symbolStatus(status: number): string {
@@ -54,6 +66,8 @@ export function exchangeInfoSymbol(
       { filterType: 'MIN_NOTIONAL', notional: r.minNotional },
       // the core's per-account, per-pair open-order limit (native 3021, -2025 here)
       { filterType: 'MAX_NUM_ORDERS', limit: limits.maxOrders },
+      // the core's waiting conditional orders per account and pair (native 3027, -4045 here)
+      { filterType: 'MAX_NUM_ALGO_ORDERS', limit: MAX_CONDITIONALS_PER_PAIR },
       {
         filterType: 'PERCENT_PRICE',
         multiplierUp: new Decimal(1).plus(ratio).toFixed(decimals),
@@ -61,7 +75,8 @@ export function exchangeInfoSymbol(
         multiplierDecimal: String(decimals),
       },
     ],
-    orderTypes: r.allowMarket ? ['LIMIT', 'MARKET'] : ['LIMIT'],
+    // the conditional types are algo orders (POST /fapi/v1/algoOrder); ccxt refuses a type not listed
+    orderTypes: r.allowMarket ? ORDER_TYPES : ORDER_TYPES.filter((t) => !t.includes('MARKET')),
     timeInForce: ['GTC', 'IOC', 'FOK', 'GTX'],
   };
 }

@@ -22,7 +22,7 @@ import { moneyText, type SymbolMath } from '../../../trading/pair-figures.ts';
 import type { OrderState, TradeState } from '../../../trading/ports.ts';
 import { BinanceError, MSG, illegal, invalidValue, mandatory, notRequired, positionSideMessage } from '../errors.ts';
 import type { Params } from '../params.ts';
-import type { FORCE_ORDER, ORDER_ANSWER } from '../schemas.ts';
+import { CONDITIONAL_TYPES, type FORCE_ORDER, type ORDER_ANSWER } from '../schemas.ts';
 
 export type Mode = 'hedge' | 'one_way';
 
@@ -31,8 +31,6 @@ export const TIF = ['', 'GTC', 'IOC', 'FOK', 'GTX'] as const;
 export const SIDES = ['BUY', 'SELL'] as const;
 const TIME_IN_FORCE = ['GTC', 'IOC', 'FOK', 'GTX'] as const;
 export const POSITION_SIDES = ['BOTH', 'LONG', 'SHORT'] as const;
-/** Binance's order types the venue does not take yet (refused with -1116 and that reason). */
-const UNSUPPORTED_TYPES = ['STOP', 'STOP_MARKET', 'TAKE_PROFIT', 'TAKE_PROFIT_MARKET', 'TRAILING_STOP_MARKET'];
 
 /** Binance's client order id characters (reference a.5). */
 export const CLIENT_ID = /^[.A-Z:/a-z0-9_-]{1,36}$/;
@@ -78,11 +76,14 @@ export function parseNewOrder(q: Params, validated = false): NewOrder {
     : q.oneOf('side', SIDES, () => new BinanceError(-1117, 'Invalid side.'));
   if (side === undefined) throw mandatory('side');
   const type = q.required('type');
-  if (type !== 'LIMIT' && type !== 'MARKET') {
-    const reason = UNSUPPORTED_TYPES.includes(type) ? ` ${type} orders are not supported by this venue yet.` : '';
-    throw new BinanceError(-1116, MSG.INVALID_ORDER_TYPE + reason);
-  }
-  // Close-All goes with STOP_MARKET / TAKE_PROFIT_MARKET only (not served yet, refused above); on a
+  // Binance's conditional types: since its move of them to the Algo Service, POST order refuses them
+  if ((CONDITIONAL_TYPES as readonly string[]).includes(type))
+    throw new BinanceError(
+      -4120,
+      `Order type not supported for this endpoint. Please use the Algo Order API endpoints instead. ${type} orders go to POST /fapi/v1/algoOrder with algoType=CONDITIONAL.`,
+    );
+  if (type !== 'LIMIT' && type !== 'MARKET') throw new BinanceError(-1116, MSG.INVALID_ORDER_TYPE);
+  // Close-All goes with STOP_MARKET / TAKE_PROFIT_MARKET only (algo orders, refused above); on a
   // LIMIT or MARKET order Binance refuses it with -4136 before it asks for the quantity such an
   // order needs, as a bot sending closePosition=true sends none
   const closePosition = q.str('closePosition');
