@@ -367,20 +367,29 @@ describe('through a fire', () => {
     setPrices(ex(), 'BTCUSDT', { mark: MARK });
   });
 
-  it('REJECTED when its order is refused as it fires (a reduce-only stop with no position): the order route code', async () => {
+  it('REJECTED when its order is refused as it fires (a reduce-only stop with no position): rm the order route refusal', async () => {
     const c = account(svc.venue, 'algorej', 100_000, 'one_way');
-    const r = await algo(c, {
-      side: 'SELL',
-      type: 'STOP_MARKET',
-      quantity: '0.010',
-      triggerPrice: '95500',
-      reduceOnly: 'true',
-      workingType: 'MARK_PRICE',
-    });
-    setPrices(ex(), 'BTCUSDT', { mark: 95450 });
-    const q = await call(c, 'GET', '/fapi/v1/algoOrder', { algoId: r.body.algoId });
-    expect(q.body).toMatchObject({ algoStatus: 'REJECTED', actualOrderId: '' });
-    setPrices(ex(), 'BTCUSDT', { mark: MARK });
+    const ws = await userStream(svc.base, c);
+    try {
+      const r = await algo(c, {
+        side: 'SELL',
+        type: 'STOP_MARKET',
+        quantity: '0.010',
+        triggerPrice: '95500',
+        reduceOnly: 'true',
+        workingType: 'MARK_PRICE',
+      });
+      setPrices(ex(), 'BTCUSDT', { mark: 95450 });
+      const q = await call(c, 'GET', '/fapi/v1/algoOrder', { algoId: r.body.algoId });
+      expect(q.body).toMatchObject({ algoStatus: 'REJECTED', actualOrderId: '' });
+      await until(() => ws.got.filter((m) => m.e === 'ALGO_UPDATE').length === 2);
+      const rejected = ws.got.filter((m) => m.e === 'ALGO_UPDATE')[1].o;
+      expect(rejected).toMatchObject({ aid: r.body.algoId, X: 'REJECTED', ai: '' });
+      expect(rejected.rm).toMatch(/^-2022 ReduceOnly Order is rejected\./);
+    } finally {
+      await ws.close();
+      setPrices(ex(), 'BTCUSDT', { mark: MARK });
+    }
   });
 });
 

@@ -53,13 +53,29 @@ describe('ccxt stop orders (one-way account)', () => {
     await expect(ex.cancelOrder(o.id, BTC, { trigger: true })).rejects.toThrow(/-2011/);
   });
 
-  it('a trigger already reached is OrderImmediatelyFillable (-2021); a take-profit below the mark is taken', async () => {
+  it('a trigger already reached is OrderImmediatelyFillable (-2021); a take-profit and a trailing stop are taken; cancelAllOrders', async () => {
     await expect(
       ex.createOrder(BTC, 'market', 'sell', 0.02, undefined, { stopLossPrice: 97000, reduceOnly: true }),
     ).rejects.toBeInstanceOf(ccxt.OrderImmediatelyFillable);
     const tp = await ex.createOrder(BTC, 'limit', 'sell', 0.02, 98000, { takeProfitPrice: 97500, reduceOnly: true });
     expect(tp).toMatchObject({ type: 'limit', price: 98000, triggerPrice: 97500, status: 'open' });
     expect(tp.info.orderType).toBe('TAKE_PROFIT');
+    // trailingPercent: a TRAILING_STOP_MARKET (ccxt sends its activation as activationPrice)
+    const trail = await ex.createOrder(BTC, 'market', 'sell', 0.02, undefined, {
+      trailingPercent: 1,
+      trailingTriggerPrice: 97000,
+      reduceOnly: true,
+      workingType: 'MARK_PRICE',
+    });
+    expect(trail.info).toMatchObject({
+      orderType: 'TRAILING_STOP_MARKET',
+      callbackRate: '1.0',
+      activatePrice: '97000.0',
+    });
+    expect(svc.venue.exchange.conditional(c.id, { id: Number(trail.id) })).toMatchObject({
+      callback_rate: '1.0',
+      activation_price: '97000.0',
+    });
     await ex.cancelAllOrders(BTC, { trigger: true });
     expect(svc.venue.exchange.openConditionals(c.id)).toEqual([]);
   });
