@@ -37,6 +37,13 @@ export interface AmendTarget extends CancelTarget {
   qty: string;
 }
 
+/** A waiting conditional order and what to change: at least one of the three (conditional-amend.ts). */
+export interface ConditionalAmendTarget extends CancelTarget {
+  trigger_price?: string;
+  price?: string;
+  qty?: string;
+}
+
 /** A field of a wire request as it arrives: enum fields are any number until the exchange checks them. */
 type Unchecked<T> = { [K in keyof T]: T[K] extends number | undefined ? number | Extract<T[K], undefined> : T[K] };
 
@@ -57,6 +64,8 @@ export type Command =
   /** A conditional order: held until its trigger is reached, then placed (conditional.ts). */
   | { kind: 'placeConditional'; accountId: number; input: ConditionalInput }
   | ({ kind: 'cancelConditional'; accountId: number } & CancelTarget)
+  /** Modifies a waiting conditional order in place: trigger, limit price, qty (conditional-amend.ts). */
+  | ({ kind: 'amendConditional'; accountId: number } & ConditionalAmendTarget)
   /** Cancels every waiting conditional order of the account (on `symbol` when given). */
   | { kind: 'cancelAllConditionals'; accountId: number; symbol?: string }
   /**
@@ -147,6 +156,7 @@ interface CommandResults {
   cancelAll: number;
   placeConditional: ConditionalOrderRecord;
   cancelConditional: ConditionalOrderRecord;
+  amendConditional: ConditionalOrderRecord;
   /** How many were cancelled. */
   cancelAllConditionals: number;
   cancelBot: { order_id: string; status: number };

@@ -33,7 +33,7 @@ import {
 import type { ConditionalOrderRecord } from '../../src-shared/types.ts';
 import type { ConditionalInput, CancelTarget, OrderInput } from './commands.ts';
 import { reducibleLots, reject, type AccountLive, type TradingCore } from './core.ts';
-import { checkClientOrderId, checkShape } from './order-checks.ts';
+import { checkClientOrderId, checkShape, type CheckedShape } from './order-checks.ts';
 import { placeUserOrder } from './orders.ts';
 import type { PairState } from './pair-state.ts';
 import type { ConditionalState } from './ports.ts';
@@ -42,8 +42,27 @@ import { trail, trailingDirection, trailingSpec, trailingTrigger } from './trail
 /** Waiting conditional orders an account may have on one pair (Binance's MAX_NUM_ALGO_ORDERS). */
 export const MAX_CONDITIONALS_PER_PAIR = 10;
 
-/** Places a conditional order of `a` (not fired now: a trigger already reached is refused). */
-export function placeConditional(core: TradingCore, a: AccountLive, input: ConditionalInput): ConditionalOrderRecord {
+/** What the checks of a conditional order established: its order's shape and its trigger. */
+export interface CheckedConditional {
+  pair: PairState;
+  shape: CheckedShape;
+  close: boolean;
+  marginMode: number;
+  workingType: number;
+  trigger: Pick<ConditionalState, 'triggerTicks' | 'direction' | 'callbackTenths' | 'activationTicks' | 'peakTicks'>;
+}
+
+/**
+ * Checks a conditional order of `a` as placed (`self`: the waiting one it would replace, not
+ * counted against the client id and the pair's limit): refuses what its order would be refused
+ * for but the band, margin and position, and a trigger already reached (3026). Changes nothing.
+ */
+export function checkConditional(
+  core: TradingCore,
+  a: AccountLive,
+  input: ConditionalInput,
+  self?: ConditionalState,
+): CheckedConditional {
   core.checkHealthy();
   const pair = core.requirePair(input.symbol);
   const { row, math } = pair;
@@ -66,7 +85,7 @@ export function placeConditional(core: TradingCore, a: AccountLive, input: Condi
     time_in_force: input.time_in_force,
     reduce_only: close ? true : input.reduce_only,
   };
-  const s = checkShape(pair, probe, a.mode, false);
+  const shape = checkShape(pair, probe, a.mode, false);
   if (input.leverage !== undefined && (input.leverage < 1 || input.leverage > row.maxLeverage))
     reject(Errors.LEVERAGE_INVALID, `leverage must be from 1 to ${row.maxLeverage} on ${row.symbol}`);
   const mm: number | undefined = input.margin_mode;
@@ -77,7 +96,7 @@ export function placeConditional(core: TradingCore, a: AccountLive, input: Condi
     reject(Errors.INVALID_PARAMETER, 'working_type must be 1 (mark price) or 2 (last price)');
   const trigger = triggerOf(pair, input, watchedTicks(pair, workingType));
   checkClientOrderId(input.client_order_id);
-  const waiting = waitingOf(core, a, row.symbol);
+  const waiting = waitingOf(core, a, row.symbol).filter((c) => c !== self);
   const cid = input.client_order_id;
   if (cid !== undefined) {
     const same = waiting.find((c) => c.clientOrderId === cid);
@@ -107,13 +126,20 @@ export function placeConditional(core: TradingCore, a: AccountLive, input: Condi
       `The ${name} ${math.formatPrice(math.ticksRound(watched))} is already ${where} the ${what} ${math.formatPrice(reachedAt)}`,
     );
   }
+  return { pair, shape, close, marginMode: mm ?? 0, workingType, trigger };
+}
+
+/** Places a conditional order of `a` (not fired now: a trigger already reached is refused). */
+export function placeConditional(core: TradingCore, a: AccountLive, input: ConditionalInput): ConditionalOrderRecord {
+  const { pair, shape: s, close, marginMode, workingType, trigger } = checkConditional(core, a, input);
+  const cid = input.client_order_id;
   const id = core.takeOrderId();
   const time = core.now();
   const c: ConditionalState = {
     id,
     clientOrderId: cid ?? `api.${id}`,
     accountId: a.id,
-    symbol: row.symbol,
+    symbol: pair.row.symbol,
     side: input.side,
     positionSide: s.positionSide,
     positionAction: s.action,
@@ -123,7 +149,7 @@ export function placeConditional(core: TradingCore, a: AccountLive, input: Condi
     tif: s.tif,
     reduceOnly: s.reduceOnly,
     leverage: input.leverage ?? 0,
-    marginMode: mm ?? 0,
+    marginMode,
     ...trigger,
     activatedAt: trigger.peakTicks === 0 ? 0 : time,
     workingType,
@@ -139,16 +165,32 @@ export function placeConditional(core: TradingCore, a: AccountLive, input: Condi
   pair.conditionals++;
   if (workingType === WorkingType.LAST_PRICE) {
     pair.lastConditionals++;
-    // the next trade looks at every last-price trigger again (and bounds them anew)
-    pair.fireAtOrAbove = 0;
-    pair.fireAtOrBelow = Number.MAX_SAFE_INTEGER;
+    rebound(pair);
   }
   return store(core, c);
+}
+
+/** The next trade on the pair looks at every last-price trigger again (and bounds them anew). */
+export function rebound(pair: PairState): void {
+  pair.fireAtOrAbove = 0;
+  pair.fireAtOrBelow = Number.MAX_SAFE_INTEGER;
 }
 
 /** Cancels a waiting conditional order of `a` by id or client id. */
 export function cancelConditional(core: TradingCore, a: AccountLive, by: CancelTarget): ConditionalOrderRecord {
   core.checkHealthy();
+  const c = waitingTarget(core, a, by);
+  unwait(core, c);
+  c.status = ConditionalStatus.CANCELED;
+  c.updatedAt = core.now();
+  return store(core, c);
+}
+
+/**
+ * The waiting conditional order of `a` a request names (by id, or client id; `symbol` narrows):
+ * 3019 for one of its own that no longer waits (named by id), 1102 for none.
+ */
+export function waitingTarget(core: TradingCore, a: AccountLive, by: CancelTarget): ConditionalState {
   let c: ConditionalState | undefined;
   if (by.orderId !== undefined) {
     c = core.conditionals.get(by.orderId);
@@ -156,19 +198,14 @@ export function cancelConditional(core: TradingCore, a: AccountLive, by: CancelT
   } else if (by.clientOrderId !== undefined) {
     c = waitingOf(core, a, by.symbol).find((x) => x.clientOrderId === by.clientOrderId);
   } else reject(Errors.MISSING_PARAMETER, 'id or client_order_id is required');
-  if (c === undefined) {
-    const stored = by.orderId !== undefined ? core.deps.conditionals.byId(by.orderId) : undefined;
-    if (stored !== undefined && stored.accountId === a.id && (by.symbol === undefined || stored.symbol === by.symbol))
-      reject(
-        Errors.ORDER_NOT_CANCELLABLE,
-        `Conditional order ${stored.id} is no longer waiting (status ${stored.status})`,
-      );
-    reject(Errors.ORDER_NOT_FOUND, 'No waiting conditional order of this account has that id');
-  }
-  unwait(core, c);
-  c.status = ConditionalStatus.CANCELED;
-  c.updatedAt = core.now();
-  return store(core, c);
+  if (c !== undefined) return c;
+  const stored = by.orderId !== undefined ? core.deps.conditionals.byId(by.orderId) : undefined;
+  if (stored !== undefined && stored.accountId === a.id && (by.symbol === undefined || stored.symbol === by.symbol))
+    reject(
+      Errors.ORDER_NOT_CANCELLABLE,
+      `Conditional order ${stored.id} is no longer waiting (status ${stored.status})`,
+    );
+  reject(Errors.ORDER_NOT_FOUND, 'No waiting conditional order of this account has that id');
 }
 
 /** Cancels every waiting conditional order of `a` (on `symbol` when given); answers how many. */
@@ -422,7 +459,7 @@ function orderOf(pair: PairState, a: AccountLive, c: ConditionalState): OrderInp
 }
 
 /** Stores the conditional order with the command's writes and announces it after their commit. */
-function store(core: TradingCore, c: ConditionalState): ConditionalOrderRecord {
+export function store(core: TradingCore, c: ConditionalState): ConditionalOrderRecord {
   const snapshot = { ...c };
   core.deps.repo.group.defer(() => core.deps.conditionals.save(snapshot));
   const rec = conditionalRecord(core, c);

@@ -22,6 +22,7 @@ import type { AccountSummary, ConditionalOrderRecord, OrderRecord, PositionRecor
 import { parseFixed } from '../../src-shared/decimal.ts';
 import { setLeverage, setMarginMode, setPositionMode } from './account-settings.ts';
 import type { Command, ResultOf } from './commands.ts';
+import { amendConditional } from './conditional-amend.ts';
 import {
   cancelAllConditionals,
   cancelConditional,
@@ -176,6 +177,8 @@ export class Exchange {
         return placeConditional(core, core.requireAccount(c.accountId), c.input);
       case 'cancelConditional':
         return cancelConditional(core, core.requireAccount(c.accountId), c);
+      case 'amendConditional':
+        return amendConditional(core, core.requireAccount(c.accountId), c);
       case 'cancelAllConditionals':
         return cancelAllConditionals(core, core.requireAccount(c.accountId), c.symbol);
       case 'cancelBot':

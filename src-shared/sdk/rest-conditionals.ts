@@ -48,6 +48,18 @@ export class ConditionalOrders {
     return this.signed('DELETE', '/fapi/v1/conditional/allOpenOrders', { symbol });
   }
 
+  /**
+   * Modifies a waiting one in place (`PUT /fapi/v1/conditional/order`): a new trigger price, a
+   * stop-limit's limit price, a quantity; all or nothing. Answers it as modified.
+   */
+  amend(
+    ref: ConditionalRef,
+    change: { trigger_price?: string; price?: string; qty?: string },
+  ): Promise<ConditionalOrderRecord> {
+    const id = 'id' in ref ? { id: Number(ref.id) } : { client_order_id: ref.clientOrderId };
+    return this.signed('PUT', '/fapi/v1/conditional/order', undefined, { ...id, ...change });
+  }
+
   /** One, any status (`GET /fapi/v1/conditional/order`). */
   get(ref: ConditionalRef, symbol?: string): Promise<ConditionalOrderRecord> {
     return this.signed('GET', '/fapi/v1/conditional/order', { ...refQuery(ref), symbol });

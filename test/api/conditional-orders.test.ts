@@ -146,6 +146,38 @@ describe('conditional order routes', () => {
     expect(bad.body.message).toContain('callback_rate');
   });
 
+  it('modify: a new trigger, limit price or qty in place, all or nothing; it fires at the new trigger', async () => {
+    const api = client('cond-api-7');
+    const c = await api.conditionals.place(stop({ client_order_id: 'moving', trigger_price: '97000.0' }));
+    const moved = await api.conditionals.amend({ clientOrderId: 'moving' }, { trigger_price: '96800.0', qty: '0.020' });
+    expect(moved).toMatchObject({ id: c.id, client_order_id: 'moving', trigger_price: '96800.0', qty: '0.020' });
+    expect(moved.created_at).toBe(c.created_at);
+    const code = async (p: Promise<unknown>) => (await apiError(p)).code;
+    // its direction stays: rising to a price under the mark is reached; refused, it stays as it was
+    expect(await code(api.conditionals.amend({ id: c.id }, { trigger_price: '95000.0' }))).toBe(3026);
+    expect(await code(api.conditionals.amend({ id: c.id }, { trigger_price: '96800.0' }))).toBe(1001); // no change
+    expect(await code(api.conditionals.amend({ id: c.id }, { price: '97000.0' }))).toBe(3017); // a stop-market
+    expect(await code(api.conditionals.amend({ id: c.id }, { qty: '0.0105' }))).toBe(3004);
+    expect(await code(api.conditionals.amend({ id: c.id }, {}))).toBe(1002);
+    expect(await api.conditionals.get({ id: c.id })).toEqual(moved);
+    // a stop-limit's limit price; a trailing stop is not modified
+    const limit = await api.conditionals.place(stop({ type: 1, price: '97100.0' }));
+    expect(await api.conditionals.amend({ id: limit.id }, { price: '97200.0' })).toMatchObject({ price: '97200.0' });
+    const trail = await api.conditionals.place(
+      stop({ trigger_price: undefined, trigger_direction: undefined, callback_rate: '1.0' }),
+    );
+    expect(await code(api.conditionals.amend({ id: trail.id }, { qty: '0.020' }))).toBe(1001);
+    await api.conditionals.cancelAll();
+    expect(await code(api.conditionals.amend({ id: c.id }, { trigger_price: '96900.0' }))).toBe(3019);
+    // placed again, moved down and fired there
+    const again = await api.conditionals.place(stop({ trigger_price: '97500.0' }));
+    await api.conditionals.amend({ id: again.id }, { trigger_price: '96200.0' });
+    houseLimit(t.venue.exchange, 2, '96210.0', '0.010');
+    setPrices(t.venue.exchange, 'BTCUSDT', { mark: 96200 });
+    expect(await api.conditionals.get({ id: again.id })).toMatchObject({ status: ConditionalStatus.TRIGGERED });
+    setPrices(t.venue.exchange, 'BTCUSDT', { mark: 96000 });
+  });
+
   it('bad input: typed fields, unknown fields, a missing trigger, a reached trigger; nothing is placed', async () => {
     const u = makeAccount(t.venue, 'cond-api-4');
     const body = { ...stop() } as Record<string, unknown>;

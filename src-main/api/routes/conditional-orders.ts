@@ -104,13 +104,30 @@ const conditionalRecordSchema = Type.Object({
 const signedErrors = () => standardErrors(401);
 
 /** One conditional order named by exactly one of its ids: 1002 for neither, 1001 for both. */
-function oneRef(id: number | undefined, clientOrderId: string | undefined): { id: number } | { clientOrderId: string } {
+function oneRef(
+  id: number | undefined,
+  clientOrderId: string | undefined,
+  where: 'query parameter' | 'body field' = 'query parameter',
+): { id: number } | { clientOrderId: string } {
   if (id !== undefined && clientOrderId === undefined) return { id };
   if (clientOrderId !== undefined && id === undefined) return { clientOrderId };
   if (id === undefined)
-    throw new ApiError(Errors.MISSING_PARAMETER, "Missing required query parameter: one of 'id' or 'client_order_id'");
-  throw new ApiError(Errors.INVALID_PARAMETER, "Invalid query parameters: give 'id' or 'client_order_id', not both");
+    throw new ApiError(Errors.MISSING_PARAMETER, `Missing required ${where}: one of 'id' or 'client_order_id'`);
+  const plural = where === 'query parameter' ? 'query parameters' : 'body fields';
+  throw new ApiError(Errors.INVALID_PARAMETER, `Invalid ${plural}: give 'id' or 'client_order_id', not both`);
 }
+
+const amendBody = Type.Object(
+  {
+    symbol: Type.Optional(symbolField),
+    id: Type.Optional(idField('Conditional order id (give this or client_order_id)')),
+    client_order_id: Type.Optional(clientOrderIdField),
+    trigger_price: Type.Optional(decimalField('New trigger price, on the tick')),
+    price: Type.Optional(decimalField("A stop-limit's new limit price, on the tick")),
+    qty: Type.Optional(decimalField('New quantity, on the step (not for a close_position stop)')),
+  },
+  { additionalProperties: false },
+);
 
 export default async function conditionalOrderRoutes(app: ApiInstance, opts: { venue: Venue }): Promise<void> {
   const { venue } = opts;
@@ -166,6 +183,37 @@ export default async function conditionalOrderRoutes(app: ApiInstance, opts: { v
       const symbol = req.query.symbol === undefined ? undefined : listedSymbol(venue, req.query.symbol);
       const target = 'id' in r ? { orderId: r.id } : { clientOrderId: r.clientOrderId };
       return ok(await venue.submit({ kind: 'cancelConditional', accountId: accountIdOf(req), symbol, ...target }));
+    },
+  );
+
+  app.put(
+    '/fapi/v1/conditional/order',
+    {
+      config: { auth: 'signed' },
+      preValidation: strictJsonBody(amendBody),
+      schema: {
+        tags: ['trading'],
+        summary: 'Modify a waiting conditional order: trigger, limit price, qty (signed; extension)',
+        description:
+          'Give exactly one of id and client_order_id and at least one of trigger_price, price (a stop-limit) and ' +
+          'qty (not a close_position stop). It keeps its id, client id, trigger direction and working type, and is ' +
+          'checked as a new one would be: all or nothing. 3026 when the new trigger is already reached in its ' +
+          'direction; the same values as it has, or a trailing stop, 1001; one no longer waiting 3019, an unknown ' +
+          'one 1102. Answers the record as modified (Binance has no modify for its algo orders: this saves the ' +
+          'cancel and place, and the moment between them when no stop waits).',
+        querystring: signedQuerystring(),
+        body: amendBody,
+        response: { 200: envelopeSchema(conditionalRecordSchema), ...signedErrors() },
+      },
+    },
+    async (req) => {
+      const { id, client_order_id: cid, symbol: sym, ...change } = req.body;
+      const r = oneRef(id, cid, 'body field');
+      const symbol = sym === undefined ? undefined : listedSymbol(venue, sym);
+      const target = 'id' in r ? { orderId: r.id } : { clientOrderId: r.clientOrderId };
+      return ok(
+        await venue.submit({ kind: 'amendConditional', accountId: accountIdOf(req), symbol, ...target, ...change }),
+      );
     },
   );
 
