@@ -46,7 +46,7 @@ export function amendConditional(core: TradingCore, a: AccountLive, t: Condition
     qty: c.qtyLots === 0 ? undefined : (qty ?? m.formatQty(c.qtyLots)),
     close_position: c.qtyLots === 0 ? true : undefined,
     leverage: c.leverage === 0 ? undefined : c.leverage,
-    margin_mode: c.marginMode === 0 ? undefined : c.marginMode,
+    margin_mode: !c.marginMode ? undefined : c.marginMode,
     time_in_force: c.tif,
     reduce_only: c.reduceOnly,
     // (its client id stays: not checked again, a generated api.<id> among them)
