@@ -385,14 +385,16 @@ function triggerOf(
 
 /** The price a trigger watches, in whole ticks (the mark rounded to the tick). */
 function watchedTicks(pair: PairState, workingType: number): number {
-  return workingType === WorkingType.LAST_PRICE
+  return workingType === WorkingType.LAST_PRICE && pair.lastPriceTicks > 0
     ? pair.lastPriceTicks
     : Math.max(1, pair.math.ticksRound(pair.markPrice));
 }
 
-/** The price a trigger watches, as a price: the mark, or the last trade. */
+/** The price a trigger watches, as a price: the mark, or the last trade (the mark while there is none, as TP/SL). */
 function watchedPrice(pair: PairState, workingType: number): number {
-  return workingType === WorkingType.LAST_PRICE ? pair.lastPriceTicks * pair.math.tickValue : pair.markPrice;
+  return workingType === WorkingType.LAST_PRICE && pair.lastPriceTicks > 0
+    ? pair.lastPriceTicks * pair.math.tickValue
+    : pair.markPrice;
 }
 
 /** Whether `price` has reached a trigger at `trigger` in `direction` (a relative 1e-12 for the float of the trigger's ticks). */
