@@ -4,8 +4,8 @@
 //
 // It reads the book, sets 5x leverage, quotes a post-only bid 0.5% under the mid, watches its
 // orders on the user stream, moves the bid to 0.3% under (editOrder), takes 0.002 BTC at
-// market, prints the open interest, the position and the balance,
-// then cancels what is left and closes the position, in one-way mode (Binance's default; the bot
+// market, protects it with a stop-loss 2% under (an algo order, as on Binance), prints the open
+// interest, the position and the balance, then cancels what is left and closes the position, in one-way mode (Binance's default; the bot
 // switches a hedge-mode account first). It ends itself: ccxt's close() leaves the user stream's
 // listen-key keep-alive timer running (see the end), so the script exits once it is done.
 //
@@ -92,6 +92,14 @@ console.log(`bid ${moved.id} moved to ${moved.price}`);
 
 const taken = await ex.createOrder(SYMBOL, 'market', 'buy', 0.002);
 console.log(`market buy ${taken.id} filled ${taken.filled} at ${taken.average}`);
+// a stop-loss: ccxt sends it to Binance's algo order route (a STOP_MARKET that fires on the last price)
+const stopPrice = Number(ex.priceToPrecision(SYMBOL, Number(taken.average) * 0.98));
+const stop = await ex.createOrder(SYMBOL, 'market', 'sell', 0.002, undefined, {
+  stopLossPrice: stopPrice,
+  reduceOnly: true,
+});
+const waiting = await ex.fetchOpenOrders(SYMBOL, undefined, undefined, { trigger: true });
+console.log(`stop-loss ${stop.id} at ${stopPrice}; ${waiting.length} stop waiting`);
 console.log(`open interest ${(await ex.fetchOpenInterest(SYMBOL)).openInterestAmount} BTC`);
 for (const p of await ex.fetchPositions([SYMBOL]))
   console.log(`position ${p.side} ${p.contracts} @ ${p.entryPrice}, uPnL ${p.unrealizedPnl}`);
@@ -99,6 +107,7 @@ const bal = await ex.fetchBalance();
 console.log(`USDT free ${bal.USDT.free} used ${bal.USDT.used} total ${bal.USDT.total}`);
 
 await ex.cancelAllOrders(SYMBOL);
+await ex.cancelAllOrders(SYMBOL, { trigger: true });
 await ex.createOrder(SYMBOL, 'market', 'sell', 0.002, undefined, { reduceOnly: true });
 const fills = await ex.fetchMyTrades(SYMBOL, undefined, 5);
 console.log('last fills', fills.map((t) => `${t.side} ${t.amount}@${t.price} fee ${t.fee?.cost}`).join(', '));

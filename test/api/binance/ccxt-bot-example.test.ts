@@ -48,6 +48,7 @@ describe('examples/ccxt-bot.ts', () => {
     expect(Date.now() - started).toBeLessThan(EXIT_WITHIN_MS);
     expect(lines[0]).toMatch(/^BTC\/USDT:USDT bid [\d.]+ ask [\d.]+ \(book id \d+\)$/);
     expect(lines).toContain('leverage 5');
+    expect(lines.find((l) => l.startsWith('stop-loss '))).toMatch(/^stop-loss \d+ at [\d.]+; 1 stop waiting$/);
     expect(lines.find((l) => l.startsWith('bid ') && l.includes('stream says'))).toMatch(
       /^bid (\d+) open at [\d.]+; stream says .*\b\1:open\b/,
     );
