@@ -1,10 +1,12 @@
 // The Stops tab's list (stops-store.ts) from the user channel's `conditional` events and its REST
 // refresh, and what a fired stop toasts (stop-labels.ts): placed and kept, fired or cancelled and
-// gone, an event during a refresh not undone by its answer; the order it placed, or the refusal.
+// gone, an event during a refresh not undone by its answer, a modify's answer applied unless the
+// stop fired meanwhile; the order it placed, or the refusal.
 import { describe, expect, it } from 'vitest';
 import type { ConditionalOrderRecord } from '../../src-shared/types.ts';
 import { createStopsStore } from '../../src-renderer/src/features/stops/stops-store.ts';
 import { stopToast, triggerText } from '../../src-renderer/src/features/stops/stop-labels.ts';
+import type { StopChange } from '../../src-renderer/src/features/stops/stop-amend.ts';
 
 const stop = (
   id: string,
@@ -48,8 +50,13 @@ function deferred<T>(): { promise: Promise<T>; resolve(v: T): void } {
   return { promise, resolve };
 }
 
-function setup(open: () => Promise<ConditionalOrderRecord[]> = async () => []) {
+function setup(
+  open: () => Promise<ConditionalOrderRecord[]> = async () => [],
+  amended: (id: string, change: StopChange) => Promise<ConditionalOrderRecord> = async (id, change) =>
+    stop(id, 1, change),
+) {
   const cancelled: string[] = [];
+  const amends: Array<[string, StopChange]> = [];
   const store = createStopsStore({
     conditionals: {
       open,
@@ -59,9 +66,14 @@ function setup(open: () => Promise<ConditionalOrderRecord[]> = async () => []) {
         return stop(id, 3);
       },
       cancelAll: async () => ({ symbol: null, cancelled: 2 }),
+      amend: async (ref, change) => {
+        const id = String('id' in ref ? ref.id : ref.clientOrderId);
+        amends.push([id, change]);
+        return amended(id, change);
+      },
     },
   });
-  return { store, a: store.getState().actions, cancelled };
+  return { store, a: store.getState().actions, cancelled, amends };
 }
 
 const ids = (s: { getState(): { stops: readonly ConditionalOrderRecord[] } }): string[] =>
@@ -92,6 +104,28 @@ describe('the waiting stops from the conditional events', () => {
     a.apply(stop('5', 1));
     await a.cancel(store.getState().stops[0]);
     expect(cancelled).toEqual(['5']);
+    expect(ids(store)).toEqual([]);
+  });
+
+  it("Modify sends the change by the stop's id and applies the venue's answer: the row is the modified stop", async () => {
+    const { store, a, amends } = setup();
+    a.apply(stop('5', 1));
+    a.apply(stop('6', 1));
+    const r = await a.amend(store.getState().stops[1], { trigger_price: '97500.0', qty: '0.020' });
+    expect(amends).toEqual([['5', { trigger_price: '97500.0', qty: '0.020' }]]);
+    expect(r).toMatchObject({ id: '5', trigger_price: '97500.0', qty: '0.020' });
+    expect(ids(store)).toEqual(['6', '5']);
+    expect(store.getState().stops[1]).toMatchObject({ trigger_price: '97500.0', qty: '0.020' });
+  });
+
+  it('a Modify answered after the stop fired (the channel took it away meanwhile) does not bring it back', async () => {
+    const answer = deferred<ConditionalOrderRecord>();
+    const { store, a } = setup(undefined, () => answer.promise);
+    a.apply(stop('5', 1));
+    const sent = a.amend(store.getState().stops[0], { trigger_price: '97500.0' });
+    a.apply(stop('5', 2, { order_id: '9' }));
+    answer.resolve(stop('5', 1, { trigger_price: '97500.0' }));
+    await sent;
     expect(ids(store)).toEqual([]);
   });
 

@@ -15,7 +15,8 @@ export type AmendFields = { ok: true; price: string; qty: string } | { ok: false
 
 const NOT_A_NUMBER = 'use digits and a decimal point (thousands separators are fine)';
 
-function field(name: string, text: string): { value: string; n: number } | { error: string } {
+/** A typed decimal above 0 named `name` in its message (the stops' Modify dialog reads its fields so too). */
+export function positiveField(name: string, text: string): { value: string; n: number } | { error: string } {
   const r = parseDecimalInput(text);
   if (r.kind === 'empty') return { error: `${name} is empty.` };
   if (r.kind === 'invalid') return { error: `${name} "${r.text}" is not a number: ${NOT_A_NUMBER}.` };
@@ -25,9 +26,9 @@ function field(name: string, text: string): { value: string; n: number } | { err
 
 /** The two fields as the API's decimals, or why they cannot be sent. */
 export function amendFields(priceText: string, qtyText: string, o: Pick<OrderRecord, 'price' | 'qty'>): AmendFields {
-  const p = field('Price', priceText);
+  const p = positiveField('Price', priceText);
   if ('error' in p) return { ok: false, error: p.error };
-  const q = field('Amount', qtyText);
+  const q = positiveField('Amount', qtyText);
   if ('error' in q) return { ok: false, error: q.error };
   if (p.n === Number(o.price) && q.n === Number(o.qty))
     return { ok: false, error: 'The price and the amount are the order’s own: nothing to change.' };

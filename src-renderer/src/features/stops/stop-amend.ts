@@ -1,0 +1,121 @@
+// Modifying a waiting stop in place (PUT /fapi/v1/conditional/order, `conditionals.amend`): from
+// the Stops tab's ✎ (stop-amend-dialog.tsx) or its line dragged on the chart (move-stop.ts). What
+// may be modified (a waiting stop that does not trail: a trailing stop's trigger follows the price,
+// and the venue refuses to modify one), which fields the dialog shows (the limit price of a
+// stop-limit alone, the amount unless it closes the whole position), what it sends (only the
+// fields changed: the venue answers 1001 for a change of nothing, refused here first with a
+// message) and what the toast says of the venue's answer. The direction is the stop's own (a stop
+// that fires as the price rises stays one): a new trigger already reached in it is the venue's to
+// refuse (3026), its message shown with its code. Pure: the dialog, the chart and the tests share it.
+import type { ConditionalOrderRecord } from '../../../../src-shared/types.ts';
+import { ConditionalStatus, OrderType, TriggerDirection } from '../../../../src-shared/enums.ts';
+import { PerpdeskApiError } from '../../../../src-shared/sdk/rest-client.ts';
+import { positiveField } from '../orders/amend-input.ts';
+import { fmt } from '../../lib/format.ts';
+import { stopSentence, WATCHED_NAMES } from '../order-entry/stop-order.ts';
+import type { PairDisplay } from './stop-labels.ts';
+
+/** What `conditionals.amend` takes: the fields to change, as the API's decimals. */
+export interface StopChange {
+  trigger_price?: string;
+  price?: string;
+  qty?: string;
+}
+
+type Stop = Pick<ConditionalOrderRecord, 'status' | 'callback_rate' | 'type' | 'close_position'>;
+
+/** Whether the stop can be modified (its line dragged, its ✎ shown): waiting and not trailing. */
+export const stopModifiable = (c: Pick<Stop, 'status' | 'callback_rate'>): boolean =>
+  c.status === ConditionalStatus.NEW && c.callback_rate === null;
+
+/** Whether the dialog asks for a limit price: the stop places a limit order. */
+export const hasLimitPrice = (c: Pick<Stop, 'type'>): boolean => c.type === OrderType.LIMIT;
+
+/** Whether the dialog asks for an amount: not for a stop that closes the whole position. */
+export const hasAmount = (c: Pick<Stop, 'close_position'>): boolean => !c.close_position;
+
+/** The dialog's fields as typed (a field the stop does not have is ignored). */
+export interface StopFieldTexts {
+  trigger: string;
+  price: string;
+  qty: string;
+}
+
+type StopFields = { ok: true; change: StopChange } | { ok: false; error: string };
+
+/** The names of the fields the stop has, for "nothing to change". */
+function fieldNames(c: Stop): string {
+  const names = ['trigger', ...(hasLimitPrice(c) ? ['price'] : []), ...(hasAmount(c) ? ['amount'] : [])];
+  return names.length === 1 ? 'The trigger is' : `The ${names.slice(0, -1).join(', ')} and ${names.at(-1)} are`;
+}
+
+/** The typed fields as the change to send (only what differs from the stop), or why nothing is sent. */
+export function stopAmendFields(
+  t: StopFieldTexts,
+  c: Stop & Pick<ConditionalOrderRecord, 'trigger_price' | 'price' | 'qty'>,
+): StopFields {
+  const change: StopChange = {};
+  const trigger = positiveField('Trigger', t.trigger);
+  if ('error' in trigger) return { ok: false, error: trigger.error };
+  if (trigger.n !== Number(c.trigger_price)) change.trigger_price = trigger.value;
+  if (hasLimitPrice(c)) {
+    const p = positiveField('Price', t.price);
+    if ('error' in p) return { ok: false, error: p.error };
+    if (p.n !== Number(c.price)) change.price = p.value;
+  }
+  if (hasAmount(c)) {
+    const q = positiveField('Amount', t.qty);
+    if ('error' in q) return { ok: false, error: q.error };
+    if (q.n !== Number(c.qty)) change.qty = q.value;
+  }
+  if (Object.keys(change).length === 0)
+    return { ok: false, error: `${fieldNames(c)} the stop’s own: nothing to change.` };
+  return { ok: true, change };
+}
+
+/** The toast of a stop the venue modified: its title and what it now does. */
+export function stopModified(r: ConditionalOrderRecord, d: PairDisplay): { title: string; body: string } {
+  return { title: `Stop ${r.symbol} #${r.id} modified`, body: `${stopSentence(r, d)}.` };
+}
+
+/** The venue's refusal with its code, "(3026) The mark price …"; other failures as their message. */
+export function refusalText(e: unknown): string {
+  if (e instanceof PerpdeskApiError && e.code > 0) return `(${e.code}) ${e.message}`;
+  return e instanceof Error ? e.message : String(e);
+}
+
+/** The stop as the typed fields would make it (its sentence in the dialog); a field not yet a number keeps the stop's. */
+export function amendedStop<T extends Stop & Pick<ConditionalOrderRecord, 'trigger_price' | 'price' | 'qty'>>(
+  t: StopFieldTexts,
+  c: T,
+): T {
+  const typed = (text: string, was: string): string => {
+    const f = positiveField('', text);
+    return 'error' in f ? was : f.value;
+  };
+  return {
+    ...c,
+    trigger_price: typed(t.trigger, c.trigger_price),
+    price: hasLimitPrice(c) ? typed(t.price, c.price) : c.price,
+    qty: hasAmount(c) && c.qty !== null ? typed(t.qty, c.qty) : c.qty,
+  };
+}
+
+/**
+ * Why the venue will refuse a trigger: the watched price (the screen's, which may lag the venue's
+ * by a moment) is already at or past it in the stop's direction. Null when it is not, or either is
+ * unknown. The dialog says it under the field and still sends: the venue's answer decides.
+ */
+export function reachedText(
+  c: Pick<ConditionalOrderRecord, 'trigger_direction' | 'working_type'>,
+  triggerText: string,
+  watched: number | undefined,
+  pd: number,
+): string | null {
+  const f = positiveField('', triggerText);
+  if ('error' in f || watched === undefined || !(watched > 0)) return null;
+  const rises = c.trigger_direction === TriggerDirection.RISES_TO;
+  if (rises ? f.n > watched : f.n < watched) return null;
+  const name = WATCHED_NAMES[c.working_type];
+  return `The ${name} is ${fmt(watched, pd)}: this stop fires as it ${rises ? 'rises' : 'falls'}, so its trigger must be ${rises ? 'above' : 'below'} it.`;
+}
