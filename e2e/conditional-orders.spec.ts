@@ -1,7 +1,9 @@
 // Stops on the trading screen: the order form's Stop kind places a conditional order (its trigger
 // direction taken from the watched price, the form saying what will happen), the Stops tab lists
 // it with a dashed line at its trigger on the chart, Cancel takes both away; a stop the market
-// reaches fires, with a toast naming the order it placed, and its row and line go.
+// reaches fires, with a toast naming the order it placed, and its row and line go. ✎ on a stop's
+// row modifies it in place (trigger and amount), the venue's refusal shown in the dialog; a
+// trailing stop has no ✎ and its line does not drag.
 import type { Page } from 'playwright/test';
 import { test, expect } from './support/fixtures.ts';
 import { openTrading } from './support/desk.ts';
@@ -140,4 +142,85 @@ test('a stop the last price reaches fires: a toast names its order, its row and 
   await expect
     .poll(async () => (await trader.api.positions()).map((p) => [p.position_side, p.quantity]))
     .toEqual([[1, 0.01]]);
+});
+
+test("Modify on a stop's row: the trigger and the amount in place; a trigger the mark has passed is refused in the dialog", async ({
+  page,
+  service,
+  trader,
+  market,
+}) => {
+  await setPaused(service.url, true);
+  const s = await market.symbol(SYMBOL);
+  const mark = Number((await trader.api.completePrice(SYMBOL)).mark_price);
+  const order = { symbol: SYMBOL, side: 1, position_side: 1, position_action: 1, type: 2, qty: '0.010' } as const;
+  const trigger = onTick(mark * 1.003, s.price_step);
+  const c = await trader.api.conditionals.place({ ...order, trigger_price: trigger, trigger_direction: 1 });
+  // a trailing stop's trigger follows the price: the venue never modifies one, so it has no ✎
+  const trail = await trader.api.conditionals.place({ ...order, callback_rate: '1.0' });
+  const screen = await openTrading(page, service.url, trader, SYMBOL);
+  await expect(screen.chart.box).toHaveAttribute('data-status', 'ready');
+  await stopsTab(page).click();
+  await expect(stopsTab(page)).toHaveText('Stops (2)');
+  const modify = (id: string) =>
+    page.getByTestId(`stop-row-${id}`).getByRole('button', { name: new RegExp(`^Modify stop ${id}:`) });
+  await expect(page.getByTestId(`stop-row-${trail.id}`)).toContainText('trailing 1.0%');
+  await expect(modify(trail.id)).toHaveCount(0);
+
+  await modify(c.id).click();
+  const dialog = page.getByRole('dialog', { name: 'Modify stop' });
+  await expect(dialog).toContainText(`Modify stop · ${SYMBOL} Open long`);
+  const field = dialog.getByRole('textbox', { name: 'New trigger price' });
+  const amount = dialog.getByRole('textbox', { name: 'New amount' });
+  // a stop-market: no limit price asked
+  await expect(dialog.getByRole('textbox', { name: 'New limit price' })).toHaveCount(0);
+  await expect(field).toBeFocused();
+  await expect(field).toHaveValue(shown(trigger, s.price_precision));
+  await expect(amount).toHaveValue('0.010');
+  await page.screenshot({ path: test.info().outputPath('stop-modify-dialog.png') });
+
+  // typed over (the text was selected): under the mark, which this stop must stay above
+  const under = onTick(mark * 0.997, s.price_step);
+  await page.keyboard.type(under);
+  await expect(field).toHaveValue(under);
+  await expect(dialog.getByTestId('stop-amend-reached')).toContainText('this stop fires as it rises');
+  await page.keyboard.press('Enter');
+  await expect(dialog.getByRole('alert')).toContainText('(3026) The mark price');
+  await expect(dialog).toBeVisible();
+  expect(await trader.api.conditionals.get({ id: c.id })).toMatchObject({ trigger_price: trigger, qty: '0.010' });
+
+  // a trigger further up and twice the amount: sent, the dialog closes and the row follows
+  const higher = onTick(mark * 1.004, s.price_step);
+  await field.fill(higher);
+  await amount.fill('0.020');
+  await expect(dialog.getByTestId('stop-amend-reached')).toHaveCount(0);
+  await expect(dialog.getByTestId('stop-amend-sentence')).toHaveText(
+    `When the mark price rises to ${shown(higher, s.price_precision)}: buy 0.020 BTC at market.`,
+  );
+  await amount.press('Enter');
+  await expect(dialog).toHaveCount(0);
+  await expect(page.getByText(`Stop ${SYMBOL} #${c.id} modified`)).toBeVisible();
+  const row = page.getByTestId(`stop-row-${c.id}`);
+  await expect(row).toContainText(`≥ ${shown(higher, s.price_precision)}`);
+  await expect(row).toContainText('0.020');
+  const moved = await trader.api.conditionals.get({ id: c.id });
+  expect(moved).toMatchObject({ id: c.id, status: 1, trigger_direction: 1, qty: '0.020' });
+  expect(Number(moved.trigger_price)).toBe(Number(higher));
+  // the focus is back on the ✎ it was opened from
+  await expect(modify(c.id)).toBeFocused();
+
+  // the trailing stop's line alone on the chart: in view, but the cursor never takes it
+  await trader.api.conditionals.cancel({ id: c.id });
+  await expect.poll(() => screen.chart.lines()).not.toContain(`stop:${c.id}`);
+  const line = `stop:${trail.id}`;
+  for (let i = 0; i < 5 && !(await screen.chart.labelled()).includes(line); i++) {
+    await screen.chart.widenPrices();
+    await expect
+      .poll(() => screen.chart.labelled(), { timeout: 1000 })
+      .toContain(line)
+      .catch(() => undefined);
+  }
+  await expect.poll(() => screen.chart.labelled()).toContain(line);
+  const b = (await screen.chart.box.boundingBox())!;
+  expect(await screen.chart.grabY(b.x + b.width * 0.6)).toBeNull();
 });

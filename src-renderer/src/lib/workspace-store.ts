@@ -1,10 +1,11 @@
 // What the trader is looking at: the symbol, the chart interval, the bottom tab, which of the
 // order book and the recent trades a narrow window shows (they share a column there) and which
-// overlay is open, with the order the Modify dialog is on and the position the TP/SL dialog is
-// on (opened from their rows or from their lines on the chart). Symbol, interval and that choice survive a reload (localStorage).
+// overlay is open, with the order the Modify dialog is on, the stop the stops' Modify dialog is on
+// and the position the TP/SL dialog is on (opened from their rows or from their lines on the
+// chart). Symbol, interval and that choice survive a reload (localStorage).
 import { createStore } from 'zustand/vanilla';
 import { isInterval, type Interval } from '../../../src-shared/intervals.ts';
-import type { OrderRecord, PositionRecord } from '../../../src-shared/types.ts';
+import type { ConditionalOrderRecord, OrderRecord, PositionRecord } from '../../../src-shared/types.ts';
 
 export type BottomTab =
   | 'positions'
@@ -27,6 +28,7 @@ type Overlay =
   | 'tpsl'
   | 'margin'
   | 'amend'
+  | 'amend-stop'
   | 'data'
   | 'replay'
   | 'sweeps'
@@ -42,6 +44,8 @@ export interface WorkspaceState {
   amending: OrderRecord | null;
   /** The position the TP/SL dialog opened on; null while it is closed. */
   tpslOf: PositionRecord | null;
+  /** The stop the stops' Modify dialog opened on, as it was then; null while it is closed. */
+  amendingStop: ConditionalOrderRecord | null;
   actions: {
     setSymbol(symbol: string): void;
     setInterval(interval: Interval): void;
@@ -52,6 +56,8 @@ export interface WorkspaceState {
     openAmend(order: OrderRecord): void;
     /** The TP/SL dialog of `position`, over the Positions tab (where it is hosted). */
     openTpSl(position: PositionRecord): void;
+    /** The stops' Modify dialog on `stop`, over the Stops tab (where it is hosted). */
+    openStopAmend(stop: ConditionalOrderRecord): void;
     close(): void;
   };
 }
@@ -84,6 +90,7 @@ export function createWorkspaceStore(initial: { symbol?: string; interval?: Inte
     overlay: null,
     amending: null,
     tpslOf: null,
+    amendingStop: null,
     actions: {
       setSymbol: (symbol) => set({ symbol, overlay: null }),
       setInterval: (interval) => set({ interval }),
@@ -92,7 +99,8 @@ export function createWorkspaceStore(initial: { symbol?: string; interval?: Inte
       open: (overlay) => set({ overlay }),
       openAmend: (order) => set({ overlay: 'amend', amending: order, tab: 'open-orders' }),
       openTpSl: (position) => set({ overlay: 'tpsl', tpslOf: position, tab: 'positions' }),
-      close: () => set({ overlay: null, amending: null, tpslOf: null }),
+      openStopAmend: (stop) => set({ overlay: 'amend-stop', amendingStop: stop, tab: 'stops' }),
+      close: () => set({ overlay: null, amending: null, tpslOf: null, amendingStop: null }),
     },
   }));
   store.subscribe((s, prev) => {

@@ -3,7 +3,10 @@
 // follows the price, its callback rate too), the order it places (market,
 // or limit at its price), its size ("Close position" for one that closes it all) and its time; a
 // Cancel per row and Cancel all (which asks first, naming how many), optionally the current pair
-// only. A stop that fires or is cancelled leaves the list by the user channel's `conditional` event.
+// only. ✎ beside a trigger (not a trailing stop's) opens the Modify dialog (stop-amend-dialog.tsx,
+// hosted here: a double-click on the stop's line on the chart opens it too, the workspace naming
+// its stop). A stop that fires or is cancelled leaves the list by the user channel's `conditional`
+// event; one modified is replaced by it.
 import { useRef, useState } from 'react';
 import type { ConditionalOrderRecord } from '../../../../src-shared/types.ts';
 import { OrderType } from '../../../../src-shared/enums.ts';
@@ -13,9 +16,13 @@ import { useServices, useSel } from '../../lib/use-services.ts';
 import { useDecimals } from '../../lib/use-symbol.ts';
 import { RecordTable, NarrowPair, When, type Column } from '../../layout/record-table.tsx';
 import { ConfirmBar } from '../orders/confirm-bar.tsx';
+// the ✎ beside the trigger, as beside an open order's price
+import '../orders/open-orders.css';
 import { directionName, sideClass } from '../orders/order-labels.ts';
 import { WATCHED_NAMES } from '../order-entry/stop-order.ts';
 import { triggerText, watchedShort } from './stop-labels.ts';
+import { stopModifiable } from './stop-amend.ts';
+import { StopAmendDialog } from './stop-amend-dialog.tsx';
 
 type Row = { c: ConditionalOrderRecord; pd: number; qd: number };
 
@@ -29,6 +36,17 @@ export function StopsTable() {
   const [busy, setBusy] = useState<string | null>(null);
   const [confirmAll, setConfirmAll] = useState(false);
   const cancelAllButton = useRef<HTMLButtonElement>(null);
+  const amending = useSel(s.workspace, (w) => (w.overlay === 'amend-stop' ? w.amendingStop : null));
+  const tools = useRef<HTMLDivElement>(null);
+  // where the focus goes when the modified stop's row is gone (it fired meanwhile) or the dialog
+  // was opened from the chart: the view's tab, as open-orders-table.tsx does
+  const tab = useRef({
+    get current(): HTMLElement | null {
+      return (
+        tools.current?.closest('.bottom-tabs')?.querySelector<HTMLElement>('[role="tab"][aria-selected="true"]') ?? null
+      );
+    },
+  }).current;
   const stops = onlyCurrent ? all.filter((c) => c.symbol === symbol) : all;
   const n = stops.length;
 
@@ -77,14 +95,26 @@ export function StopsTable() {
       attrs: ({ c }) => ({
         title: `Fires when the ${WATCHED_NAMES[c.working_type]} is ${triggerText(c, decimals(c.symbol).pd)}`,
       }),
-      cell: ({ c, pd }) => (
-        <>
-          {triggerText(c, pd)}{' '}
+      cell: ({ c, pd, qd }) => (
+        <span className="oo-price">
+          <span>{triggerText(c, pd)}</span>
           <span className="dim">
             {watchedShort(c.working_type)}
             {c.callback_rate !== null && ` · trailing ${c.callback_rate}%`}
           </span>
-        </>
+          {stopModifiable(c) && (
+            <button
+              className="btn-small ghost"
+              disabled={busy !== null}
+              // the dialog is an overlay: the global shortcuts stay inert while it is open
+              onClick={() => s.workspace.getState().actions.openStopAmend(c)}
+              aria-label={`Modify stop ${c.id}: ${c.symbol} ${directionName(c, oneWay)} ${size(c, qd)} when ${triggerText(c, pd)}`}
+              title="Modify trigger, price or amount"
+            >
+              ✎
+            </button>
+          )}
+        </span>
       ),
     },
     {
@@ -123,7 +153,7 @@ export function StopsTable() {
 
   return (
     <>
-      <div className="table-tools">
+      <div className="table-tools" ref={tools}>
         <label className="inline check">
           <input type="checkbox" checked={onlyCurrent} onChange={(e) => setOnlyCurrent(e.target.checked)} />
           <span>{symbol} only</span>
@@ -151,6 +181,9 @@ export function StopsTable() {
         rowAttrs={(r) => ({ 'data-testid': `stop-row-${r.c.id}`, 'data-symbol': r.c.symbol })}
         empty={<p className="empty">No waiting stops. The order form's Stop tab places one.</p>}
       />
+      {amending && (
+        <StopAmendDialog stop={amending} opener={tab} onClose={() => s.workspace.getState().actions.close()} />
+      )}
     </>
   );
 }
