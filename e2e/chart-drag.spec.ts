@@ -5,7 +5,9 @@
 // orders; a double-click on it opens its Modify dialog. Escape while held, or a press that does
 // not move, sends nothing. A take-profit's line
 // dragged moves that trigger alone; one the venue refuses (beyond the mark) goes back; a
-// double-click on it opens the TP/SL dialog. The "+" at
+// double-click on it opens the TP/SL dialog. A waiting stop's line dragged moves its trigger in
+// place (PUT /fapi/v1/conditional/order); across the mark, where it would fire at once, the venue
+// refuses (3026) and it goes back; a double-click on it opens its Modify dialog. The "+" at
 // the crosshair puts its price in the order form.
 import { test, expect } from './support/fixtures.ts';
 import { openChart, openTrading, restingBuy } from './support/desk.ts';
@@ -229,4 +231,132 @@ test('the "+" at the crosshair puts its price in the order form as a limit price
   // off the chart it goes
   await page.mouse.move(b.x + b.width / 2, b.y - 60);
   await expect(plus).not.toHaveClass(/shown/);
+});
+
+test("a stop's line dragged up moves its trigger in place; across the mark it is refused (3026) and goes back", async ({
+  page,
+  service,
+  trader,
+  market,
+}) => {
+  // a still market: the chart does not rescale under the pointer, and the mark stays where it is
+  await setPaused(service.url, true);
+  const s = await market.symbol(SYMBOL);
+  const mark = Number((await trader.api.completePrice(SYMBOL)).mark_price);
+  const trigger = onTick(mark * 1.002, s.price_step);
+  // fires as the mark rises to it: it cannot be moved under the mark
+  const c = await trader.api.conditionals.place({
+    symbol: SYMBOL,
+    side: 1,
+    position_side: 1,
+    position_action: 1,
+    type: 2,
+    qty: '0.010',
+    trigger_price: trigger,
+    trigger_direction: 1,
+    working_type: 1,
+  });
+  const line = `stop:${c.id}`;
+  const screen = await openTrading(page, service.url, trader, SYMBOL);
+  const chart = screen.chart;
+  await expect(chart.box).toHaveAttribute('data-status', 'ready');
+  await expect.poll(() => chart.candles()).toBeGreaterThan(0);
+  await expect.poll(() => chart.lines()).toContain(line);
+  // 0.2 % over the mark may be off a quiet hour's range: widen it until the line is in view, and
+  // once more so that the drag up below does not start at the pane's top edge
+  for (let i = 0; i < 5 && !(await chart.labelled()).includes(line); i++) {
+    await chart.widenPrices();
+    await expect
+      .poll(() => chart.labelled(), { timeout: 1000 })
+      .toContain(line)
+      .catch(() => undefined);
+  }
+  await chart.widenPrices();
+  await expect.poll(() => chart.labelled()).toContain(line);
+  const puts: string[] = [];
+  page.on('request', (r) => {
+    if (r.method() === 'PUT' && r.url().includes('/fapi/v1/conditional/order')) puts.push(r.postData() ?? '');
+  });
+  const record = async (): Promise<[number, string | null, number]> => {
+    const r = await trader.api.conditionals.get({ id: c.id });
+    return [Number(r.trigger_price), r.qty, r.status];
+  };
+  const b = (await chart.box.boundingBox())!;
+  // right of the middle: toasts sit over the chart's bottom-left corner
+  const x = b.x + b.width * 0.6;
+
+  // Escape while the line is held, and a press that does not move: it stays, nothing is sent
+  let y = await chart.grabY(x);
+  expect(y, "the cursor finds the stop's line").not.toBeNull();
+  await expect(chart.box).toHaveAttribute('title', /^Drag to a new price/);
+  await page.mouse.down();
+  await expect(chart.box).toHaveClass(/line-dragging/);
+  await page.mouse.move(x, y! - 30, { steps: 6 });
+  await page.keyboard.press('Escape');
+  await expect(chart.box).not.toHaveClass(/line-dragging/);
+  await page.mouse.up();
+  expect(await chart.grabY(x)).not.toBeNull();
+  await page.mouse.down();
+  await page.mouse.up();
+  expect(puts).toEqual([]);
+  expect(await record()).toEqual([Number(trigger), '0.010', 1]);
+
+  // dragged 30 px up and dropped: the same stop, its new trigger on the tick, its amount kept
+  y = await chart.grabY(x);
+  expect(y).not.toBeNull();
+  await page.mouse.down();
+  await page.mouse.move(x, y! - 30, { steps: 8 });
+  await page.screenshot({ path: test.info().outputPath('stop-line-held.png') });
+  await page.mouse.up();
+  await expect(page.getByText(`Stop ${SYMBOL} #${c.id} modified`)).toBeVisible();
+  expect(puts).toHaveLength(1);
+  const sent = JSON.parse(puts[0]) as Record<string, unknown>;
+  expect(Object.keys(sent).sort()).toEqual(['id', 'trigger_price']);
+  expect(String(sent.id)).toBe(c.id);
+  const moved = Number(sent.trigger_price);
+  expect(moved).toBeGreaterThan(Number(trigger));
+  const steps = moved / Number(s.price_step);
+  expect(Math.abs(steps - Math.round(steps))).toBeLessThan(1e-6);
+  await expect.poll(record).toEqual([moved, '0.010', 1]);
+  await expect(
+    page.getByText(
+      `When the mark price rises to ${moved.toLocaleString('en-US', {
+        minimumFractionDigits: s.price_precision,
+      })}: buy 0.010 BTC at market.`,
+    ),
+  ).toBeVisible();
+
+  // dropped near the pane's bottom, far under the mark: the venue refuses (3026), the line goes back
+  y = await chart.grabY(x);
+  expect(y).not.toBeNull();
+  await page.mouse.down();
+  await page.mouse.move(x, b.y + b.height - 60, { steps: 10 });
+  await page.mouse.up();
+  const refused = page.getByTestId('toast-error').filter({ hasText: `Move of stop ${SYMBOL} #${c.id} refused` });
+  await expect(refused).toContainText('(3026) The mark price');
+  await expect(refused).toContainText('is already at or above the trigger');
+  expect(puts).toHaveLength(2);
+  expect(await record()).toEqual([moved, '0.010', 1]);
+  await expect.poll(() => chart.labelled()).toContain(line);
+  const back = await chart.grabY(x);
+  expect(Math.abs(back! - y!)).toBeLessThan(10);
+
+  // a double-click on it opens its Modify dialog over the Stops tab, the trigger's text selected
+  await page.mouse.dblclick(x, back!);
+  const dialog = page.getByRole('dialog', { name: 'Modify stop' });
+  await expect(dialog).toBeVisible();
+  await expect(dialog).toContainText(`#${c.id}`);
+  const field = dialog.getByRole('textbox', { name: 'New trigger price' });
+  await expect(field).toBeFocused();
+  expect(Number((await field.inputValue()).replace(/,/g, ''))).toBe(moved);
+  expect(
+    await field.evaluate((el: { selectionStart: number | null; selectionEnd: number | null; value: string }) => [
+      el.selectionStart,
+      el.selectionEnd === el.value.length,
+    ]),
+  ).toEqual([0, true]);
+  await expect(page.getByRole('tab', { name: /^Stops/ })).toHaveAttribute('aria-selected', 'true');
+  await page.keyboard.press('Escape');
+  await expect(dialog).toHaveCount(0);
+  expect(puts).toHaveLength(2);
 });

@@ -13,9 +13,9 @@
 // all of which have an event) and turns each label on only while its price is in view; the
 // container's data-axis-labels lists the lines whose label the chart is told to draw.
 //
-// A line given as `movable` (an open order's, a take-profit's, a stop-loss') can be dragged to a
-// new price (line-drag.ts), which goes to `onLineMoved`; the model shows it where it is held until
-// told otherwise. The "+" and the bell at the crosshair are price-pick.ts.
+// A line given as `movable` (an open order's, a waiting stop's, a take-profit's, a stop-loss') can
+// be dragged to a new price (line-drag.ts), which goes to `onLineMoved`; the model shows it where
+// it is held until told otherwise. The "+" and the bell at the crosshair are price-pick.ts.
 //
 // Times: candles carry ms open times; the chart gets seconds (UTC). Candles given to it must
 // be ascending by open time; an update older than the last bar is ignored (lightweight-charts

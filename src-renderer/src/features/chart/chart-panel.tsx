@@ -6,8 +6,9 @@
 // stop-loss' lines, which move that trigger (move-trigger.ts). A double-click on an order's line
 // opens its Modify dialog, on a trigger's the position's TP/SL dialog. The pair's waiting price
 // alerts have lines too, dragged to move the alert, double-clicked to show the Alerts tab. A waiting
-// stop (a conditional order) is a dashed line at its trigger, not dragged: the venue has no modify
-// for one, and a cancel and a new one is not a move (it could fire or be refused in between). The "+"
+// stop (a conditional order) is a dashed line at its trigger, dragged to a new trigger (the venue's
+// modify in place, move-stop.ts; not a trailing stop's, whose trigger follows the price) and
+// double-clicked to open its Modify dialog over the Stops tab. The "+"
 // at the crosshair puts its price in the order form, the bell beside it sets an alert there
 // (price-pick.ts). Over the candles, the trader's indicators (the Indicators dialog, key I), the
 // account's fills (fill-layer.ts, chart-fills.ts) and the pair's drawings (the tools at the left
@@ -21,6 +22,8 @@ import { useSymbolView } from '../../lib/use-symbol.ts';
 import { positionKey } from '../positions/positions-store.ts';
 import { moveOrder } from '../orders/move-order.ts';
 import { moveTrigger, type TriggerKind } from '../positions/move-trigger.ts';
+import { moveStop } from '../stops/move-stop.ts';
+import { stopModifiable } from '../stops/stop-amend.ts';
 import { alertAt, moveAlertTo } from '../alerts/alert-actions.ts';
 import { condition } from '../alerts/alert-rules.ts';
 import type { Services } from '../../lib/services.ts';
@@ -41,6 +44,8 @@ export const HOTKEY_INTERVALS: readonly Interval[] = ['1m', '5m', '15m', '1h', '
 const ORDER_LINE = 'order:';
 /** The id prefix of a price alert's line (`alert:<id>`). */
 const ALERT_LINE = 'alert:';
+/** The id prefix of a waiting stop's line (`stop:<id>`). */
+const STOP_LINE = 'stop:';
 
 /** The price of the selected drawing when it is a horizontal line, on the pair's decimals; else null. */
 function hlineAt(drawings: readonly Drawing[], id: string | null, pd: number): string | null {
@@ -54,20 +59,26 @@ function triggerLine(id: string): { kind: TriggerKind; symbol: string; side: Pos
   return kind === 'tp' || kind === 'sl' ? { kind, symbol, side: Number(side) as PositionSide } : null;
 }
 
-/** A movable line dropped at `price`: its order modified, its position's trigger or its alert moved. */
+/** A movable line dropped at `price`: its order or stop modified, its position's trigger or its alert moved. */
 function moveLine(s: Services, id: string, price: string): Promise<void> {
   if (id.startsWith(ORDER_LINE)) return moveOrder(s, id.slice(ORDER_LINE.length), price);
+  if (id.startsWith(STOP_LINE)) return moveStop(s, id.slice(STOP_LINE.length), price);
   if (id.startsWith(ALERT_LINE)) return moveAlertTo(s, id.slice(ALERT_LINE.length), price);
   const t = triggerLine(id);
   if (t === null) return Promise.reject(new Error(`not a movable line: ${id}`));
   return moveTrigger(s, t.kind, t, price);
 }
 
-/** A movable line double-clicked: an order's opens its Modify dialog, a trigger's its position's TP/SL dialog, an alert's the Alerts tab. */
+/** A movable line double-clicked: an order's or a stop's opens its Modify dialog, a trigger's its position's TP/SL dialog, an alert's the Alerts tab. */
 function openLine(s: Services, id: string): void {
   const ws = s.workspace.getState().actions;
   if (id.startsWith(ALERT_LINE)) {
     ws.setTab('alerts');
+    return;
+  }
+  if (id.startsWith(STOP_LINE)) {
+    const stop = s.stopOrders.getState().stops.find((c) => c.id === id.slice(STOP_LINE.length));
+    if (stop !== undefined) ws.openStopAmend(stop);
     return;
   }
   if (id.startsWith(ORDER_LINE)) {
@@ -344,12 +355,14 @@ function usePriceLines(symbol: string, pd: number, qd: number): PriceLineSpec[] 
     for (const c of stops) {
       if (c.symbol !== symbol) continue;
       out.push({
-        id: `stop:${c.id}`,
+        id: `${STOP_LINE}${c.id}`,
         price: Number(c.trigger_price),
         // violet: not the side's green or red, which the last price's line and TP / SL wear too
         color: '#b388ff',
         title: `Stop ${c.side === Side.BUY ? 'Buy' : 'Sell'} ${c.close_position ? 'close' : fmt(c.qty, qd)}`,
         style: 'dashed',
+        // a trailing stop's trigger follows the price: the venue does not modify one
+        movable: stopModifiable(c),
       });
     }
     void pd;

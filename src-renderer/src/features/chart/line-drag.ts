@@ -1,19 +1,22 @@
 // Dragging a price line on the chart moves what it stands for (a trading screen's usual gesture):
-// an order's line amends the order, a take-profit's or stop-loss' line moves that trigger. Over a
+// an order's line amends the order, a stop's line its trigger, a take-profit's or stop-loss' line
+// moves that trigger. Over a
 // movable line the cursor turns to ns-resize; pressing there takes the line, which follows the
 // mouse snapped to the pair's tick, with its price on the axis; releasing it hands the new price
-// to `onMove` (the panel sends it: PUT /fapi/v1/order, POST /fapi/v1/position/tpsl). Escape, or
+// to `onMove` (the panel sends it: PUT /fapi/v1/order, PUT /fapi/v1/conditional/order, POST
+// /fapi/v1/position/tpsl). Escape, or
 // releasing it where it started, puts it back, and so does the window losing the focus. A line
 // that leaves the chart while held (its order filled or cancelled) is let go with nothing sent.
-// A double-click on a line goes to `onOpen` (an order's line opens its Modify dialog, a
-// trigger's the TP/SL dialog). The chart does not pan while a line is held: the press is stopped
+// A double-click on a line goes to `onOpen` (an order's or a stop's line opens its Modify dialog,
+// a trigger's the TP/SL dialog). The chart does not pan while a line is held: the press is stopped
 // before lightweight-charts sees it (a capture listener on the container).
 //
 // While the move is in flight the line stays where it was dropped. If the venue refuses it, the
 // line goes back at once; if it takes it, the panel tells the model the new price, and a second
 // on the line is put back to what the model was last told in any case.
 //
-// The mouse only: the rows' ✎ and TP/SL buttons are the keyboard's way to the same changes.
+// The mouse only: the rows' ✎ (Open orders, Stops) and TP/SL buttons are the keyboard's way to
+// the same changes.
 // The geometry (which line is under the pointer, the snapped price) is line-geometry.ts.
 import { lineAt, type MovableLine } from './line-geometry.ts';
 

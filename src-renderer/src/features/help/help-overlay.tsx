@@ -10,11 +10,11 @@ import { SHORTCUTS } from '../../../../src-shared/shortcuts.ts';
 const MOUSE: readonly (readonly [string, string])[] = [
   [
     'Drag a line on the chart',
-    'An open order’s line moves the order to the price it is dropped at; the take-profit’s or stop-loss’ line moves that trigger, an alert’s line the alert (Esc while held: back). ✎ in Open orders does the same from the keyboard.',
+    'An open order’s line moves the order to the price it is dropped at, a stop’s line its trigger; the take-profit’s or stop-loss’ line moves that trigger, an alert’s line the alert (Esc while held: back). ✎ in Open orders and Stops does the same from the keyboard.',
   ],
   [
     'Double-click a line on the chart',
-    'An order’s: its Modify dialog; the take-profit’s or stop-loss’: the TP/SL dialog; an alert’s: the Alerts tab',
+    'An order’s or a stop’s: its Modify dialog; the take-profit’s or stop-loss’: the TP/SL dialog; an alert’s: the Alerts tab',
   ],
   ['Drag / wheel on the chart', 'Scroll back in time / zoom; older candles load as you go'],
   ['Click a price in the order book', 'Put that price in the order form'],
