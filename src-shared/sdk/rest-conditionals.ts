@@ -55,9 +55,10 @@ export class ConditionalOrders {
   amend(
     ref: ConditionalRef,
     change: { trigger_price?: string; price?: string; qty?: string },
+    symbol?: string,
   ): Promise<ConditionalOrderRecord> {
     const id = 'id' in ref ? { id: Number(ref.id) } : { client_order_id: ref.clientOrderId };
-    return this.signed('PUT', '/fapi/v1/conditional/order', undefined, { ...id, ...change });
+    return this.signed('PUT', '/fapi/v1/conditional/order', undefined, { symbol, ...id, ...change });
   }
 
   /** One, any status (`GET /fapi/v1/conditional/order`). */

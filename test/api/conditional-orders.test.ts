@@ -149,7 +149,13 @@ describe('conditional order routes', () => {
   it('modify: a new trigger, limit price or qty in place, all or nothing; it fires at the new trigger', async () => {
     const api = client('cond-api-7');
     const c = await api.conditionals.place(stop({ client_order_id: 'moving', trigger_price: '97000.0' }));
-    const moved = await api.conditionals.amend({ clientOrderId: 'moving' }, { trigger_price: '96800.0', qty: '0.020' });
+    const moved = await api.conditionals.amend(
+      { clientOrderId: 'moving' },
+      { trigger_price: '96800.0', qty: '0.020' },
+      'BTCUSDT',
+    );
+    // another pair does not name it
+    expect((await apiError(api.conditionals.amend({ id: c.id }, { qty: '0.030' }, 'ETHUSDT'))).code).toBe(1102);
     expect(moved).toMatchObject({ id: c.id, client_order_id: 'moving', trigger_price: '96800.0', qty: '0.020' });
     expect(moved.created_at).toBe(c.created_at);
     const code = async (p: Promise<unknown>) => (await apiError(p)).code;
