@@ -186,6 +186,12 @@ function buildVenue(opts: VenueOptions, lock: DataLock | null): LocalVenue {
   });
   // the public tape survives a restart (a replay's ends with it)
   const recentTrades = new RecentTrades(exchange.events, replay === undefined ? new TapeRepo(db) : null);
+  // each pair's last price is its newest stored trade's, not its listing price: the last-price
+  // triggers (TP/SL, conditional orders) are checked against it
+  for (const symbol of exchange.pairs.keys()) {
+    const [last] = recentTrades.newest(symbol, 1);
+    if (last !== undefined) exchange.restoreLastPrice(symbol, last.priceTicks);
+  }
   const priceKlines = new PriceKlines(exchange.events, new PriceKlinesRepo(db));
   const openInterestHistory = new OpenInterestHistory(
     exchange.events,

@@ -10,10 +10,10 @@
 //   conditional order REJECTED with the code and message the route would have answered.
 // - It never fires on placement: a trigger the watched price already reached is refused (3026).
 // - A mark-price trigger is checked at every mark (after liquidations and the positions'
-//   take-profits / stop-losses, liquidation.ts checkRisk); a last-price one at every mark too, and
-//   after every command that traded on its pair against the highest and lowest price traded
-//   (tpsl.ts fireTradeTriggers), as the positions' last-price triggers are. A range reaching
-//   several fires them in the order they were placed.
+//   take-profits / stop-losses, liquidation.ts checkRisk); a last-price one only on trades: after
+//   every command that traded on its pair, against the highest and lowest price traded (tpsl.ts
+//   fireTradeTriggers), never at a mark (a restart's first marks come before any trade). A range
+//   reaching several fires them in the order they were placed.
 // - It fires once: it leaves the waiting set before its order is placed, so the order's own trades
 //   cannot fire it again; its order gets the venue's generated client id (api.<order id>).
 // - Nothing is frozen while it waits (Binance freezes nothing for a conditional order either).
@@ -231,16 +231,21 @@ export function waitingOf(core: TradingCore, a: AccountLive, symbol?: string): C
   return out.sort((x, y) => x.id - y.id);
 }
 
-/** Fires the pair's waiting conditional orders its mark and last price reach (checkRisk, at each mark). */
+/** Fires the pair's waiting mark-price conditional orders the mark reaches, and trails its trailing ones (checkRisk, at each mark). */
 export function checkConditionals(core: TradingCore, pair: PairState): void {
   if (pair.conditionals === 0) return;
   for (const c of [...core.conditionals.values()]) {
-    if (c.symbol !== pair.row.symbol || c.status !== ConditionalStatus.NEW) continue;
+    // a last-price trigger fires on trades only (fireConditionalsInRange): a mark is no trade
+    if (c.symbol !== pair.row.symbol || c.status !== ConditionalStatus.NEW || c.workingType !== WorkingType.MARK_PRICE)
+      continue;
     const active = c.callbackTenths === 0 || c.peakTicks !== 0;
     if (active && reached(c.direction, watchedPrice(pair, c.workingType), c.triggerTicks * pair.math.tickValue))
       fire(core, pair, c);
     // a trailing stop not fired follows the price it watches (its new trigger cannot be reached by it)
-    else if (c.callbackTenths !== 0 && trail(c, watchedTicks(pair, c.workingType), core.now())) store(core, c);
+    else if (c.callbackTenths !== 0 && trail(c, watchedTicks(pair, c.workingType), core.now())) {
+      c.updatedAt = core.now();
+      store(core, c);
+    }
   }
 }
 
@@ -267,6 +272,7 @@ export function fireConditionalsInRange(core: TradingCore, pair: PairState, high
         fire(core, pair, c);
         continue;
       }
+      c.updatedAt = core.now();
       store(core, c);
     }
     // what may fire it next, or (a trailing stop) move its peak or activate it: the range must reach it

@@ -92,6 +92,14 @@ export class Exchange {
     }
   }
 
+  /**
+   * Venue set-up (not a command of the market): a pair's last traded price as the stored tape has it
+   * (a start after a stop; until then the pair's listing price stands in).
+   */
+  restoreLastPrice(symbol: string, priceTicks: number): void {
+    if (Number.isSafeInteger(priceTicks) && priceTicks > 0) this.core.requirePair(symbol).lastPriceTicks = priceTicks;
+  }
+
   /** Keeps the stored book update ids ahead of the live ones (the venue's market checkpoint): TradingCore.checkpointBookIds. */
   checkpointBookIds(): void {
     this.core.checkpointBookIds();

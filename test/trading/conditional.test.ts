@@ -277,6 +277,25 @@ describe('conditional orders', () => {
     expect(change()).toEqual({ position_mode: 'one_way' });
   });
 
+  it("on the last price, after a restart it waits for a trade: the last price is the stored tape's, and a mark is no trade", async () => {
+    const dir = dataDir('perpdesk-cond-last-');
+    const v1 = venue(dir);
+    const u = user(v1, 'cond-keep2');
+    openLong(v1, u, '96000.0', '0.010');
+    print(v1, '96800.0');
+    const c = place(v1.exchange, u, { working_type: WorkingType.LAST_PRICE, trigger_price: '96500.0' });
+    await v1.close();
+    const v2 = venue(dir);
+    // the listing price (96,000) would be under the trigger: the newest stored trade is not
+    expect(v2.exchange.pair('BTCUSDT')!.lastPriceTicks).toBe(968_000);
+    setPrices(v2.exchange, 'BTCUSDT', { mark: 96000 });
+    expect(v2.exchange.conditional(u, { id: Number(c.id) })!.status).toBe(ConditionalStatus.NEW);
+    houseLimit(v2.exchange, 1, '96400.0', '0.010');
+    print(v2, '96450.0');
+    expect(v2.exchange.conditional(u, { id: Number(c.id) })!.status).toBe(ConditionalStatus.TRIGGERED);
+    expect(longQty(v2, u)).toBe(0);
+  });
+
   it('waits across a restart, fires after it, and the ids go on past it', async () => {
     const dir = dataDir('perpdesk-cond-');
     const v1 = venue(dir);

@@ -145,7 +145,7 @@ export default async function conditionalOrderRoutes(app: ApiInstance, opts: { v
         description:
           'The body is an order of POST /fapi/v1/orders plus its trigger. The venue holds it, freezing nothing, ' +
           'until the watched price (working_type 1 mark, the default, checked at every mark; 2 last price, checked ' +
-          'at every mark and after every command that traded, against the highest and lowest price traded) reaches ' +
+          'only on trades: after every command that traded, against the highest and lowest price traded) reaches ' +
           'trigger_price in trigger_direction (1 rises to it or above, 2 falls to it or below); then it places the ' +
           'order as POST /fapi/v1/orders would, with every check of that route (the price band, margin, the position ' +
           'a reduce-only order reduces): accepted, the record is status 2 with order_id; refused, status 4 with the ' +
