@@ -33,6 +33,7 @@ import {
 import type { ConditionalOrderRecord } from '../../src-shared/types.ts';
 import type { ConditionalInput, CancelTarget, OrderInput } from './commands.ts';
 import { reducibleLots, reject, type AccountLive, type TradingCore } from './core.ts';
+import { MAX_PRICE_TICKS } from '../engine/types.ts';
 import { checkClientOrderId, checkShape, type CheckedShape } from './order-checks.ts';
 import { placeUserOrder } from './orders.ts';
 import type { PairState } from './pair-state.ts';
@@ -386,6 +387,12 @@ function triggerOf(
       );
     reject(Errors.INVALID_PARAMETER, `trigger_price must be a positive decimal string (got '${input.trigger_price}')`);
   }
+  if (t.value > MAX_PRICE_TICKS)
+    reject(
+      Errors.INVALID_PARAMETER,
+      `trigger_price ${input.trigger_price} is out of range: above the maximum ${math.formatPrice(MAX_PRICE_TICKS)}`,
+      'too_large',
+    );
   return { triggerTicks: t.value, direction, callbackTenths: 0, activationTicks: 0, peakTicks: 0 };
 }
 

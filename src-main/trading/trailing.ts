@@ -16,6 +16,7 @@
 //   that sets a new peak cannot fire the trigger it sets.
 import { Errors } from '../../src-shared/errors.ts';
 import { Side, TriggerDirection } from '../../src-shared/enums.ts';
+import { MAX_PRICE_TICKS } from '../engine/types.ts';
 import { reject } from './core.ts';
 import type { PairState } from './pair-state.ts';
 import type { ConditionalState } from './ports.ts';
@@ -59,6 +60,12 @@ export function trailingSpec(pair: PairState, t: TrailingInput): TrailingSpec {
         `activation_price must be a positive decimal string (got '${t.activation_price}')`,
       );
     }
+    if (r.value > MAX_PRICE_TICKS)
+      reject(
+        Errors.INVALID_PARAMETER,
+        `activation_price ${t.activation_price} is out of range: above the maximum ${pair.math.formatPrice(MAX_PRICE_TICKS)}`,
+        'too_large',
+      );
     activationTicks = r.value;
   }
   return { tenths, activationTicks };

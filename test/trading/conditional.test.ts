@@ -153,6 +153,10 @@ describe('conditional orders', () => {
       'The mark price 96000.0 is already at or above the trigger 95000.0',
     );
     expect(code({ trigger_price: '95000.05' })).toBe(Errors.PRICE_OFF_TICK.code);
+    // above the highest price a book takes (as a limit price is): 1001, not a stop that can never fire
+    expect(code({ trigger_price: '99999999999.0', trigger_direction: RISES, side: 1, position_side: 2 })).toBe(
+      Errors.INVALID_PARAMETER.code,
+    );
     expect(code({ qty: '0.0105' })).toBe(Errors.QTY_OFF_STEP.code);
     expect(code({ close_position: true })).toBe(Errors.INVALID_PARAMETER.code); // qty with close_position
     expect(code({ qty: undefined })).toBe(Errors.MISSING_PARAMETER.code);

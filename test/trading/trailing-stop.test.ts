@@ -157,6 +157,7 @@ describe('trailing stops', () => {
     expect(code({ qty: undefined, close_position: true })).toBe(Errors.INVALID_PARAMETER.code);
     expect(code({ trigger_direction: TriggerDirection.RISES_TO })).toBe(Errors.INVALID_PARAMETER.code);
     expect(code({ activation_price: '97000.05' })).toBe(Errors.PRICE_OFF_TICK.code);
+    expect(code({ activation_price: '99999999999.0' })).toBe(Errors.INVALID_PARAMETER.code);
     expect(code({ callback_rate: undefined, activation_price: '97000.0', trigger_price: '95000.0' })).toBe(
       Errors.INVALID_PARAMETER.code,
     );
