@@ -3,7 +3,8 @@
 // it with a dashed line at its trigger on the chart, Cancel takes both away; a stop the market
 // reaches fires, with a toast naming the order it placed, and its row and line go. ✎ on a stop's
 // row modifies it in place (trigger and amount), the venue's refusal shown in the dialog; a
-// trailing stop has no ✎ and its line does not drag.
+// trailing stop has no ✎ and its line does not drag. Cancel all asks first, and keeps to the
+// current pair when the filter says so.
 import type { Page } from 'playwright/test';
 import { test, expect } from './support/fixtures.ts';
 import { openTrading } from './support/desk.ts';
@@ -223,4 +224,56 @@ test("Modify on a stop's row: the trigger and the amount in place; a trigger the
   await expect.poll(() => screen.chart.labelled()).toContain(line);
   const b = (await screen.chart.box.boundingBox())!;
   expect(await screen.chart.grabY(b.x + b.width * 0.6)).toBeNull();
+});
+
+test("Cancel all stops asks first, naming how many; with the pair filter it takes the current pair's only", async ({
+  page,
+  service,
+  trader,
+  market,
+}) => {
+  await setPaused(service.url, true);
+  const other = 'ETHUSDT';
+  const placeAbove = async (symbol: string, f: number) => {
+    const s = await market.symbol(symbol);
+    const mark = Number((await trader.api.completePrice(symbol)).mark_price);
+    return trader.api.conditionals.place({
+      symbol,
+      side: 1,
+      position_side: 1,
+      position_action: 1,
+      type: 2,
+      qty: s.min_qty,
+      trigger_price: onTick(mark * f, s.price_step),
+      trigger_direction: 1,
+    });
+  };
+  const mine = [await placeAbove(SYMBOL, 1.01), await placeAbove(SYMBOL, 1.02)];
+  const theirs = await placeAbove(other, 1.01);
+  await openTrading(page, service.url, trader, SYMBOL);
+  await stopsTab(page).click();
+  await expect(stopsTab(page)).toHaveText('Stops (3)');
+  const confirm = page.getByTestId('cancel-all-stops-confirm');
+  const cancelAll = page.getByRole('button', { name: 'Cancel all…' });
+
+  // asked, then kept: nothing cancelled, the focus back on the button
+  await cancelAll.click();
+  await expect(confirm).toContainText('Cancel 3 waiting stops?');
+  await confirm.getByRole('button', { name: 'Keep stops' }).click();
+  await expect(confirm).toHaveCount(0);
+  await expect(cancelAll).toBeFocused();
+  expect(await trader.api.conditionals.open()).toHaveLength(3);
+
+  // this pair only: two asked for and cancelled, the other pair's stop still waits
+  await page.getByRole('checkbox', { name: `${SYMBOL} only` }).check();
+  await expect(page.getByTestId(`stop-row-${theirs.id}`)).toHaveCount(0);
+  await cancelAll.click();
+  await expect(confirm).toContainText(`Cancel 2 waiting stops on ${SYMBOL}?`);
+  await confirm.getByRole('button', { name: 'Cancel 2 stops' }).click();
+  await expect(page.getByText('2 stops cancelled')).toBeVisible();
+  for (const c of mine) await expect(page.getByTestId(`stop-row-${c.id}`)).toHaveCount(0);
+  expect((await trader.api.conditionals.open()).map((c) => c.id)).toEqual([theirs.id]);
+  await page.getByRole('checkbox', { name: `${SYMBOL} only` }).uncheck();
+  await expect(page.getByTestId(`stop-row-${theirs.id}`)).toBeVisible();
+  await expect(stopsTab(page)).toHaveText('Stops (1)');
 });

@@ -3,15 +3,13 @@
 // cancel-all (which asks first, naming how many orders it cancels); optionally only the current
 // pair. Margin is what each order holds (order-margin.ts), its margin mode and leverage in the
 // cell's title.
-import { useRef, useState } from 'react';
 import type { OrderRecord } from '../../../../src-shared/types.ts';
 import { fmt, num } from '../../lib/format.ts';
-import { errorText } from '../../lib/frame.ts';
 import { useServices, useSel } from '../../lib/use-services.ts';
 import { useDecimals } from '../../lib/use-symbol.ts';
 import { RecordTable, ClientId, NarrowPair, When, type Column } from '../../layout/record-table.tsx';
 import { AmendDialog } from './amend-dialog.tsx';
-import { ConfirmBar } from './confirm-bar.tsx';
+import { useCancelTools } from './cancel-tools.tsx';
 import './open-orders.css';
 import { directionName, sideClass, TYPE_NAMES } from './order-labels.ts';
 import { MarginMode, OrderType, PositionAction } from '../../../../src-shared/enums.ts';
@@ -20,57 +18,28 @@ import { orderMargins, type OrderMargin } from './order-margin.ts';
 export function OpenOrdersTable() {
   const s = useServices();
   const all = useSel(s.orders, (x) => x.orders);
-  const symbol = useSel(s.workspace, (w) => w.symbol);
   const oneWay = useSel(s.account, (x) => x.summary?.position_mode === 'one_way');
   const decimals = useDecimals();
   const positions = useSel(s.positions, (x) => x.positions);
   const bySymbol = useSel(s.symbols, (x) => x.bySymbol);
-  const [onlyCurrent, setOnlyCurrent] = useState(false);
-  const [busy, setBusy] = useState<string | null>(null);
-  const [confirmAll, setConfirmAll] = useState(false);
   const amending = useSel(s.workspace, (w) => (w.overlay === 'amend' ? w.amending : null));
-  const tools = useRef<HTMLDivElement>(null);
-  // where the focus goes when the modified order's row is gone (it filled or was cancelled): the
-  // view's tab, as when a Cancel removes the last row (record-table.tsx)
-  const tab = useRef({
-    get current(): HTMLElement | null {
-      return (
-        tools.current?.closest('.bottom-tabs')?.querySelector<HTMLElement>('[role="tab"][aria-selected="true"]') ?? null
-      );
-    },
-  }).current;
-  const cancelAllButton = useRef<HTMLButtonElement>(null);
-  const orders = onlyCurrent ? all.filter((o) => o.symbol === symbol) : all;
-  const n = orders.length;
+  const {
+    rows: orders,
+    busy,
+    cancel,
+    head,
+    tools,
+    tab,
+  } = useCancelTools(
+    all,
+    { long: 'open order', short: 'order', testId: 'cancel-all-confirm' },
+    s.orders.getState().actions,
+  );
   // worked out over all the account's orders: in one-way mode an order's opening part depends on the older ones
   const margins = orderMargins(all, positions, oneWay, (sym) => num(bySymbol[sym]?.futures.taker_fee_rate));
 
-  const cancel = async (o: OrderRecord): Promise<void> => {
-    setBusy(o.id);
-    try {
-      await s.orders.getState().actions.cancel(o);
-    } catch (e) {
-      s.toasts
-        .getState()
-        .actions.push({ kind: 'error', title: `Cancel ${o.symbol} #${o.id} refused`, body: errorText(e) });
-    } finally {
-      setBusy(null);
-    }
-  };
   // the dialog is an overlay: the global shortcuts stay inert while it is open
   const amend = (o: OrderRecord): void => s.workspace.getState().actions.openAmend(o);
-  const cancelAll = async (): Promise<void> => {
-    setConfirmAll(false);
-    setBusy('all');
-    try {
-      const n = await s.orders.getState().actions.cancelAll(onlyCurrent ? symbol : undefined);
-      s.toasts.getState().actions.push({ kind: 'success', title: `${n} order${n === 1 ? '' : 's'} cancelled` });
-    } catch (e) {
-      s.toasts.getState().actions.push({ kind: 'error', title: 'Cancel all refused', body: errorText(e) });
-    } finally {
-      setBusy(null);
-    }
-  };
 
   const columns: Column<{ o: OrderRecord; pd: number; qd: number }>[] = [
     { head: 'Time', cls: 'dim', cell: ({ o }) => <When ms={o.created_at} /> },
@@ -127,17 +96,7 @@ export function OpenOrdersTable() {
     },
     { head: 'Client ID', cls: 'dim', cell: ({ o }) => <ClientId id={o.client_order_id} /> },
     {
-      head: (
-        <button
-          ref={cancelAllButton}
-          className="btn-small"
-          disabled={orders.length === 0 || busy !== null}
-          aria-expanded={confirmAll}
-          onClick={() => setConfirmAll(true)}
-        >
-          {busy === 'all' ? '…' : 'Cancel all…'}
-        </button>
-      ),
+      head,
       headClass: 'num actions',
       cls: 'num actions',
       cell: ({ o, pd, qd }) => (
@@ -157,26 +116,7 @@ export function OpenOrdersTable() {
 
   return (
     <>
-      <div className="table-tools" ref={tools}>
-        <label className="inline check">
-          <input type="checkbox" checked={onlyCurrent} onChange={(e) => setOnlyCurrent(e.target.checked)} />
-          <span>{symbol} only</span>
-        </label>
-      </div>
-      {confirmAll && n > 0 && (
-        <ConfirmBar
-          testId="cancel-all-confirm"
-          text={`Cancel ${n} open order${n === 1 ? '' : 's'}${onlyCurrent ? ` on ${symbol}` : ''}?`}
-          action={`Cancel ${n} order${n === 1 ? '' : 's'}`}
-          dismiss="Keep orders"
-          busy={busy !== null}
-          onConfirm={() => void cancelAll()}
-          onCancel={() => {
-            setConfirmAll(false);
-            cancelAllButton.current?.focus();
-          }}
-        />
-      )}
+      {tools}
       <RecordTable
         testId="open-orders-table"
         columns={columns}

@@ -7,15 +7,13 @@
 // hosted here: a double-click on the stop's line on the chart opens it too, the workspace naming
 // its stop). A stop that fires or is cancelled leaves the list by the user channel's `conditional`
 // event; one modified is replaced by it.
-import { useRef, useState } from 'react';
 import type { ConditionalOrderRecord } from '../../../../src-shared/types.ts';
 import { OrderType } from '../../../../src-shared/enums.ts';
 import { fmt } from '../../lib/format.ts';
-import { errorText } from '../../lib/frame.ts';
 import { useServices, useSel } from '../../lib/use-services.ts';
 import { useDecimals } from '../../lib/use-symbol.ts';
 import { RecordTable, NarrowPair, When, type Column } from '../../layout/record-table.tsx';
-import { ConfirmBar } from '../orders/confirm-bar.tsx';
+import { useCancelTools } from '../orders/cancel-tools.tsx';
 // the ✎ beside the trigger, as beside an open order's price
 import '../orders/open-orders.css';
 import { directionName, sideClass } from '../orders/order-labels.ts';
@@ -29,56 +27,28 @@ type Row = { c: ConditionalOrderRecord; pd: number; qd: number };
 export function StopsTable() {
   const s = useServices();
   const all = useSel(s.stopOrders, (x) => x.stops);
-  const symbol = useSel(s.workspace, (w) => w.symbol);
   const oneWay = useSel(s.account, (x) => x.summary?.position_mode === 'one_way');
   const decimals = useDecimals();
-  const [onlyCurrent, setOnlyCurrent] = useState(false);
-  const [busy, setBusy] = useState<string | null>(null);
-  const [confirmAll, setConfirmAll] = useState(false);
-  const cancelAllButton = useRef<HTMLButtonElement>(null);
   const amending = useSel(s.workspace, (w) => (w.overlay === 'amend-stop' ? w.amendingStop : null));
-  const tools = useRef<HTMLDivElement>(null);
-  // where the focus goes when the modified stop's row is gone (it fired meanwhile) or the dialog
-  // was opened from the chart: the view's tab, as open-orders-table.tsx does
-  const tab = useRef({
-    get current(): HTMLElement | null {
-      return (
-        tools.current?.closest('.bottom-tabs')?.querySelector<HTMLElement>('[role="tab"][aria-selected="true"]') ?? null
-      );
-    },
-  }).current;
-  const stops = onlyCurrent ? all.filter((c) => c.symbol === symbol) : all;
-  const n = stops.length;
+  // the view's tab is where the focus goes when the modified stop's row is gone (it fired
+  // meanwhile) or the dialog was opened from the chart
+  const {
+    rows: stops,
+    busy,
+    cancel,
+    head,
+    tools,
+    tab,
+  } = useCancelTools(
+    all,
+    { long: 'waiting stop', short: 'stop', testId: 'cancel-all-stops-confirm' },
+    s.stopOrders.getState().actions,
+  );
 
   const size = (c: ConditionalOrderRecord, qd: number): string =>
     c.close_position ? 'Close position' : fmt(c.qty, qd);
   const placed = (c: ConditionalOrderRecord, pd: number): string =>
     c.type === OrderType.MARKET ? 'Market' : `Limit ${fmt(c.price, pd)}`;
-
-  const cancel = async (c: ConditionalOrderRecord): Promise<void> => {
-    setBusy(c.id);
-    try {
-      await s.stopOrders.getState().actions.cancel(c);
-    } catch (e) {
-      s.toasts
-        .getState()
-        .actions.push({ kind: 'error', title: `Cancel stop ${c.symbol} #${c.id} refused`, body: errorText(e) });
-    } finally {
-      setBusy(null);
-    }
-  };
-  const cancelAll = async (): Promise<void> => {
-    setConfirmAll(false);
-    setBusy('all');
-    try {
-      const k = await s.stopOrders.getState().actions.cancelAll(onlyCurrent ? symbol : undefined);
-      s.toasts.getState().actions.push({ kind: 'success', title: `${k} stop${k === 1 ? '' : 's'} cancelled` });
-    } catch (e) {
-      s.toasts.getState().actions.push({ kind: 'error', title: 'Cancel all stops refused', body: errorText(e) });
-    } finally {
-      setBusy(null);
-    }
-  };
 
   const columns: Column<Row>[] = [
     { head: 'Time', cls: 'dim', cell: ({ c }) => <When ms={c.created_at} /> },
@@ -125,17 +95,7 @@ export function StopsTable() {
     },
     { head: 'Amount', headClass: 'num wide-only', cls: 'num wide-only', cell: ({ c, qd }) => size(c, qd) },
     {
-      head: (
-        <button
-          ref={cancelAllButton}
-          className="btn-small"
-          disabled={n === 0 || busy !== null}
-          aria-expanded={confirmAll}
-          onClick={() => setConfirmAll(true)}
-        >
-          {busy === 'all' ? '…' : 'Cancel all…'}
-        </button>
-      ),
+      head,
       headClass: 'num actions',
       cls: 'num actions',
       cell: ({ c, pd, qd }) => (
@@ -153,26 +113,7 @@ export function StopsTable() {
 
   return (
     <>
-      <div className="table-tools" ref={tools}>
-        <label className="inline check">
-          <input type="checkbox" checked={onlyCurrent} onChange={(e) => setOnlyCurrent(e.target.checked)} />
-          <span>{symbol} only</span>
-        </label>
-      </div>
-      {confirmAll && n > 0 && (
-        <ConfirmBar
-          testId="cancel-all-stops-confirm"
-          text={`Cancel ${n} waiting stop${n === 1 ? '' : 's'}${onlyCurrent ? ` on ${symbol}` : ''}?`}
-          action={`Cancel ${n} stop${n === 1 ? '' : 's'}`}
-          dismiss="Keep stops"
-          busy={busy !== null}
-          onConfirm={() => void cancelAll()}
-          onCancel={() => {
-            setConfirmAll(false);
-            cancelAllButton.current?.focus();
-          }}
-        />
-      )}
+      {tools}
       <RecordTable
         testId="stops-table"
         columns={columns}
