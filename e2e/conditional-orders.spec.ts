@@ -234,6 +234,8 @@ test("Cancel all stops asks first, naming how many; with the pair filter it take
 }) => {
   await setPaused(service.url, true);
   const other = 'ETHUSDT';
+  // sizes worth more than the pairs' minimum notional at their triggers
+  const qty: Record<string, string> = { [SYMBOL]: '0.010', [other]: '0.10' };
   const placeAbove = async (symbol: string, f: number) => {
     const s = await market.symbol(symbol);
     const mark = Number((await trader.api.completePrice(symbol)).mark_price);
@@ -243,7 +245,7 @@ test("Cancel all stops asks first, naming how many; with the pair filter it take
       position_side: 1,
       position_action: 1,
       type: 2,
-      qty: s.min_qty,
+      qty: qty[symbol],
       trigger_price: onTick(mark * f, s.price_step),
       trigger_direction: 1,
     });

@@ -6,7 +6,8 @@
 // - A conditional order is checked when it is placed as its order would be (type, side, position
 //   side and action, time in force, tick, step, minimum and maximum quantity, client id), except
 //   what depends on the moment it fires: the price band, the margin, the position a reduce-only
-//   order reduces. Those are the order route's checks when it fires; a refusal then ends the
+//   order reduces (the minimum notional of an order that is not reduce-only is checked at the
+//   price it will go at: its limit price, or the trigger). Those are the order route's checks when it fires; a refusal then ends the
 //   conditional order REJECTED with the code and message the route would have answered.
 // - It never fires on placement: a trigger the watched price already reached is refused (3026).
 // - A mark-price trigger is checked at every mark (after liquidations and the positions'
@@ -34,7 +35,7 @@ import type { ConditionalOrderRecord } from '../../src-shared/types.ts';
 import type { ConditionalInput, CancelTarget, OrderInput } from './commands.ts';
 import { reducibleLots, reject, type AccountLive, type TradingCore } from './core.ts';
 import { MAX_PRICE_TICKS } from '../engine/types.ts';
-import { checkClientOrderId, checkShape, type CheckedShape } from './order-checks.ts';
+import { checkClientOrderId, checkMinNotional, checkShape, type CheckedShape } from './order-checks.ts';
 import { placeUserOrder } from './orders.ts';
 import type { PairState } from './pair-state.ts';
 import type { ConditionalState } from './ports.ts';
@@ -126,6 +127,13 @@ export function checkConditional(
       Errors.TRIGGER_ALREADY_REACHED,
       `The ${name} ${math.formatPrice(math.ticksRound(watched))} is already ${where} the ${what} ${math.formatPrice(reachedAt)}`,
     );
+  }
+  // the minimum notional at the price its order will go at (a limit's own; a market's the trigger,
+  // a trailing stop's activation or the watched price): known now, so not left to fail when it
+  // fires; checked again then, at the order route's price
+  if (!shape.reduceOnly) {
+    const at = input.type === OrderType.LIMIT ? shape.priceTicks : plain ? trigger.triggerTicks : reachedAt;
+    checkMinNotional(pair, at !== 0 ? at : watchedTicks(pair, workingType), shape.qtyLots);
   }
   return { pair, shape, close, marginMode: mm ?? 0, workingType, trigger };
 }

@@ -382,7 +382,7 @@ function exactNotional(units: bigint): string {
 }
 
 /** 3007 when priceTicks x qtyLots is below the pair's minimum notional. */
-function checkMinNotional(pair: PairState, priceTicks: number, qtyLots: number): void {
+export function checkMinNotional(pair: PairState, priceTicks: number, qtyLots: number): void {
   if (priceTicks * qtyLots < pair.minNotionalTickLots) {
     reject(
       Errors.NOTIONAL_BELOW_MIN,

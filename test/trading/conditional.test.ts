@@ -169,6 +169,39 @@ describe('conditional orders', () => {
     expect(code({ working_type: 3 })).toBe(Errors.INVALID_PARAMETER.code);
     expect(code({ leverage: 1000 })).toBe(Errors.LEVERAGE_INVALID.code);
     expect(code({ client_order_id: 'api.12' })).toBe(Errors.INVALID_PARAMETER.code);
+    // the minimum notional (100 USDT) of an opening order, at the price it will go at: the trigger
+    // of a stop-market, the limit of a stop-limit, a trailing stop's activation or the mark
+    const buy = { side: 1, position_side: 1, position_action: 1, trigger_direction: RISES } as const;
+    const small = refusal(() => place(v.exchange, u, { ...buy, qty: '0.001', trigger_price: '97000.0' }));
+    expect(small.def).toBe(Errors.NOTIONAL_BELOW_MIN);
+    expect(small.message).toBe('Order notional 97.00 is below the minimum 100 USDT');
+    expect(code({ ...buy, qty: '0.001', trigger_price: '97000.0', type: 1, price: '99000.0' })).toBe(
+      Errors.NOTIONAL_BELOW_MIN.code,
+    );
+    expect(code({ ...buy, qty: '0.001', trigger_price: undefined, callback_rate: '1.0' })).toBe(
+      Errors.NOTIONAL_BELOW_MIN.code,
+    );
+    const trailing = {
+      ...buy,
+      qty: '0.001',
+      trigger_price: undefined,
+      callback_rate: '1.0',
+      activation_price: '95000.0',
+    };
+    expect(code({ ...trailing, trigger_direction: undefined })).toBe(Errors.NOTIONAL_BELOW_MIN.code);
+    expect(v.exchange.openConditionals(u)).toEqual([]);
+    // ... passed at a price where it is worth the minimum; a reduce-only one is not held to it
+    const dear = place(v.exchange, u, { ...buy, qty: '0.001', trigger_price: '100000.0' });
+    const stopLimit = place(v.exchange, u, {
+      ...buy,
+      qty: '0.001',
+      trigger_price: '97000.0',
+      type: 1,
+      price: '100100.0',
+    });
+    const close = place(v.exchange, u, { qty: '0.001' }); // the default: a sell that closes a long, at 95 USDT
+    for (const c of [dear, stopLimit, close])
+      v.exchange.execute({ kind: 'cancelConditional', accountId: u, orderId: Number(c.id) });
     expect(v.exchange.openConditionals(u)).toEqual([]);
     // a client id is unique among the waiting ones; ten wait on a pair at most
     place(v.exchange, u, { client_order_id: 'dup' });

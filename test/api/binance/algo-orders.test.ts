@@ -244,6 +244,8 @@ describe('one-way account', () => {
       [{ positionSide: 'LONG' }, -4061, /one-way mode/],
       [{ triggerPrice: '95000.05' }, -4014, /triggerPrice/],
       [{ clientAlgoId: 'api.7' }, -1130],
+      // an opening stop worth under the minimum (100 USDT) at its trigger: known now, not when it fires
+      [{ quantity: '0.001' }, -4164, /^Order's notional must be no smaller than 100 /],
     ];
     for (const [over, code, msg] of refused) {
       const p: Record<string, string> = { ...base, ...over };
