@@ -17,6 +17,7 @@ import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError, Errors, type ErrorDef } from '../../src-shared/errors.ts';
 import { binanceRefusal, isBinanceUrl } from './binance/errors.ts';
+import { patternWords } from './pattern-words.ts';
 import { drainRefusedBody } from './raw-body.ts';
 
 type ErrorStyle = 'envelope' | 'klines' | 'price';
@@ -86,6 +87,9 @@ function describeValidation(
       };
   }
   if (field === '') return { kind: 'invalid', message: `Invalid ${where}: ${first.message ?? 'invalid value'}` };
+  const words = first.keyword === 'pattern' ? patternWords(String(first.params.pattern)) : undefined;
+  if (words !== undefined)
+    return { kind: 'invalid', message: `Invalid ${where} parameter '${field}': must be ${words}` };
   return { kind: 'invalid', message: `Invalid ${where} parameter '${field}': ${first.message ?? 'invalid value'}` };
 }
 
