@@ -380,6 +380,20 @@ describe('history paging and filters (myTrades, allOrders)', () => {
     ]) {
       expectError(await signed(t.app, a, 'GET', '/fapi/v1/myTrades', { query: { cursor } }), Errors.INVALID_PARAMETER);
     }
+    // a cursor of this list sent with other filters would skip the rows it did not see: 1001; with
+    // the same filters it pages on, whatever the page size
+    const first = dataOf(await signed(t.app, a, 'GET', '/fapi/v1/myTrades', { query: { limit: 1 } }));
+    expect(first.has_more).toBe(true);
+    const other = await signed(t.app, a, 'GET', '/fapi/v1/myTrades', {
+      query: { cursor: first.next_cursor, symbol: 'ETHUSDT' },
+    });
+    expectError(other, Errors.INVALID_PARAMETER);
+    expect(other.body.message).toContain('with these filters');
+    const next = dataOf(
+      await signed(t.app, a, 'GET', '/fapi/v1/myTrades', { query: { cursor: first.next_cursor, limit: 2 } }),
+    );
+    expect(next.items.length).toBeGreaterThan(0);
+    expect(next.items.every((x: { id: string }) => Number(x.id) < Number(first.items[0].id))).toBe(true);
   });
 
   it('allOrders: every status, newest first, paged, filtered by status and symbol', async () => {

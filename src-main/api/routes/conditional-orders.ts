@@ -314,10 +314,10 @@ export default async function conditionalOrderRoutes(app: ApiInstance, opts: { v
       },
     },
     async (req) => {
-      const { status, cursor, limit } = req.query;
+      const { status, limit } = req.query;
       const symbol = req.query.symbol === undefined ? undefined : listedSymbol(venue, req.query.symbol);
       const accountId = accountIdOf(req);
-      const p = page('conditionals', cursor, limit, (beforeId, n) =>
+      const p = page('conditionals', req.query, limit, (beforeId, n) =>
         ex
           .conditionalHistory({ accountId, symbol, status, beforeId, limit: n })
           .map((rec: ConditionalOrderRecord) => ({ id: Number(rec.id), rec })),

@@ -186,10 +186,10 @@ export default async function orderRoutes(app: ApiInstance, opts: { venue: Venue
       },
     },
     async (req) => {
-      const { status, cursor, limit } = req.query;
+      const { status, limit } = req.query;
       const symbol = req.query.symbol === undefined ? undefined : listedSymbol(venue, req.query.symbol);
       const accountId = accountIdOf(req);
-      const p = page('orders', cursor, limit, (beforeId, n) =>
+      const p = page('orders', req.query, limit, (beforeId, n) =>
         venue.trading.orders({ accountId, symbol, status, beforeId, limit: n }),
       );
       return ok({
@@ -223,11 +223,11 @@ export default async function orderRoutes(app: ApiInstance, opts: { venue: Venue
       },
     },
     async (req) => {
-      const { side, start_time: startTime, end_time: endTime, cursor, limit } = req.query;
+      const { side, start_time: startTime, end_time: endTime, limit } = req.query;
       checkTimeRange(startTime, endTime, ['start_time', 'end_time']);
       const symbol = req.query.symbol === undefined ? undefined : listedSymbol(venue, req.query.symbol);
       const accountId = accountIdOf(req);
-      const p = page('trades', cursor, limit, (beforeId, n) =>
+      const p = page('trades', req.query, limit, (beforeId, n) =>
         venue.trading.trades({ accountId, symbol, side, startTime, endTime, beforeId, limit: n }),
       );
       return ok({

@@ -182,7 +182,7 @@ export default async function positionMarginRoutes(app: ApiInstance, opts: { ven
       checkTimeRange(q.start_time, q.end_time, ['start_time', 'end_time']);
       const symbol = q.symbol === undefined ? undefined : listedSymbol(venue, q.symbol);
       const accountId = accountIdOf(req);
-      const p = page('margins', q.cursor, q.limit, (beforeId, n) =>
+      const p = page('margins', q, q.limit, (beforeId, n) =>
         venue.trading.marginChanges({
           accountId,
           symbol,

@@ -89,7 +89,7 @@ export default async function positionRoutes(app: ApiInstance, opts: { venue: Ve
       checkTimeRange(q.startTime, q.endTime, ['startTime', 'endTime']);
       const symbol = q.symbol === undefined ? undefined : listedSymbol(venue, q.symbol);
       const accountId = accountIdOf(req);
-      const p = page('positions', q.cursor, q.limit, (beforeId, n) =>
+      const p = page('positions', q, q.limit, (beforeId, n) =>
         venue.trading.closedPositions({
           accountId,
           symbol,
