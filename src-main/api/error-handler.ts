@@ -63,6 +63,9 @@ function describeValidation(
   const where = err.validationContext === 'body' ? 'body' : err.validationContext === 'params' ? 'path' : 'query';
   if (!first) return { kind: 'invalid', message: err.message };
   const field = first.instancePath.replace(/^\//, '').replace(/\//g, '.');
+  // a parameter sent twice arrives as a list, which no query field takes: say so, not its type
+  if (where === 'query' && field !== '' && Array.isArray((req.query as Record<string, unknown> | undefined)?.[field]))
+    return { kind: 'invalid', message: `Duplicate query parameter '${field}': send it once` };
   if (first.keyword === 'additionalProperties') {
     const extra = String(first.params.additionalProperty);
     return { kind: 'unknown', message: `Unknown ${where} parameter '${extra}'` };

@@ -48,6 +48,10 @@ describe('bad input', () => {
     expect(r.body.message).toContain("'status'");
     const u = await getJson(t.app, '/api/v1/symbols?limit=3');
     expect(u.body.message).toContain("'limit'");
+    // sent twice: said so, not "must be integer" for the list it arrives as
+    const twice = await getJson(t.app, '/api/v1/symbols?status=1&status=1');
+    expect([twice.status, twice.body.code]).toEqual([400, Errors.INVALID_PARAMETER.code]);
+    expect(twice.body.message).toBe("Duplicate query parameter 'status': send it once");
   });
 
   it('every registry code is unique within its error style', () => {
