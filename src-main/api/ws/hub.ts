@@ -18,7 +18,7 @@ import { depthSnapshotPayload, depthUpdatePayload, klinePayload, pricePayload, t
 import { ApiError } from '../../../src-shared/errors.ts';
 import { isLoopbackIp } from '../../accounts/whitelist.ts';
 import { readAction } from '../routes/replay.ts';
-import { errorReply, parseRequest, unknownMethod, type Reply, type Request } from './protocol.ts';
+import { errorReply, noParams, parseRequest, unknownMethod, type Reply, type Request } from './protocol.ts';
 import { readReplayParams } from './replay-params.ts';
 import { Subscriptions, type KlineSource } from './subscriptions.ts';
 
@@ -335,9 +335,9 @@ export class Hub {
       case 'UNSUBSCRIBE':
         return this.subs.unsubscribe(conn, id, params);
       case 'LIST_SUBSCRIPTIONS':
-        return { id, result: [...conn.names] };
+        return noParams(id, req.method, params) ?? { id, result: [...conn.names] };
       case 'PING':
-        return { id, result: 'PONG' };
+        return noParams(id, req.method, params) ?? { id, result: 'PONG' };
       case 'LOGIN': {
         // A failed LOGIN leaves an earlier login in place; a successful one replaces it.
         const r = checkLogin({ accounts: this.accounts, now: this.now }, id, params);

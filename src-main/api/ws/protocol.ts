@@ -53,6 +53,7 @@ export function parseRequest(data: RawData, isBinary: boolean): Request | { erro
   }
   const m = msg as { method?: unknown; params?: unknown; id?: unknown };
   const id = m.id;
+  const extra = Object.keys(m).find((k) => k !== 'method' && k !== 'params' && k !== 'id');
   const idOk =
     (typeof id === 'number' && Number.isSafeInteger(id)) || (typeof id === 'string' && id.length <= MAX_ID_LENGTH);
   if (!idOk) {
@@ -64,7 +65,22 @@ export function parseRequest(data: RawData, isBinary: boolean): Request | { erro
       ),
     };
   }
+  // as a REST body's: a key the protocol does not have is refused, never silently dropped
+  if (extra !== undefined)
+    return {
+      error: errorReply(
+        id as RequestId,
+        Errors.UNKNOWN_PARAMETER,
+        `Unknown key '${extra.slice(0, 32)}': a message is {"method":...,"params":[...],"id":n}`,
+      ),
+    };
   return { id: id as RequestId, method: m.method, params: m.params };
+}
+
+/** 1003 for params sent to a method that takes none (PING, LIST_SUBSCRIPTIONS); an empty array is none. */
+export function noParams(id: RequestId, method: string, params: unknown): Reply | null {
+  if (params === undefined || (Array.isArray(params) && params.length === 0)) return null;
+  return errorReply(id, Errors.UNKNOWN_PARAMETER, `${method} takes no params`);
 }
 
 /** The answer to a method that is not one of METHODS. */

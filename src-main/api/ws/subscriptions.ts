@@ -198,6 +198,10 @@ export class Subscriptions {
     for (const name of names) {
       if (typeof name !== 'string')
         return errorReply(id, Errors.BAD_REQUEST, 'UNSUBSCRIBE takes stream names (strings)');
+      // a name SUBSCRIBE would refuse is refused here too, all or nothing (one not subscribed is fine)
+      if (conn.names.has(name)) continue;
+      const p = parseStream(name, (s) => this.venue.exchange.pairs.has(s));
+      if (!p.ok) return errorReply(id, p.error, p.message);
     }
     for (const name of names) if (conn.names.has(name)) this.remove(conn, name);
     return { id, result: null };

@@ -90,7 +90,12 @@ describe('requests and answers', () => {
       'depth@ETHUSDT,20',
       'trade@BTCUSDT',
     ]);
-    expect(await c.request('UNSUBSCRIBE', ['depth@ETHUSDT,20', 'never@subscribed'])).toMatchObject({ result: null });
+    // a stream not subscribed is fine to leave; a name SUBSCRIBE would refuse is refused, all or nothing
+    expect(await c.request('UNSUBSCRIBE', ['depth@ETHUSDT,20', 'never@subscribed'])).toMatchObject({
+      error: { code: 1100 },
+    });
+    expect((await c.request('LIST_SUBSCRIPTIONS')).result).toHaveLength(3);
+    expect(await c.request('UNSUBSCRIBE', ['depth@ETHUSDT,20', 'trade@ETHUSDT'])).toMatchObject({ result: null });
     expect((await c.request('LIST_SUBSCRIPTIONS')).result).toEqual(['price@BTCUSDT', 'trade@BTCUSDT']);
   });
 
@@ -117,6 +122,11 @@ describe('requests and answers', () => {
     ['a bad kline interval', '{"method":"SUBSCRIBE","params":["kline@BTCUSDT,7m"],"id":16}', 16, 1001],
     ['user before LOGIN', '{"method":"SUBSCRIBE","params":["user"],"id":17}', 17, 2001],
     ['UNSUBSCRIBE of a number', '{"method":"UNSUBSCRIBE","params":[1],"id":18}', 18, 1000],
+    ['UNSUBSCRIBE of a name no stream has', '{"method":"UNSUBSCRIBE","params":["nonsense"],"id":19}', 19, 1100],
+    ['UNSUBSCRIBE of an unknown symbol', '{"method":"UNSUBSCRIBE","params":["trade@NOPEUSDT"],"id":20}', 20, 1101],
+    ['a key the protocol has not', '{"method":"PING","id":21,"parms":[]}', 21, 1003],
+    ['params on PING', '{"method":"PING","params":["x"],"id":22}', 22, 1003],
+    ['params on LIST_SUBSCRIPTIONS', '{"method":"LIST_SUBSCRIPTIONS","params":{"a":1},"id":23}', 23, 1003],
   ])('refuses %s', async (_what, text, id, code) => {
     const c = await client();
     c.sendRaw(text);
