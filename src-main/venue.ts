@@ -32,6 +32,7 @@ import { MemoryCandleStore } from './store/memory-candle-store.ts';
 import { PriceKlinesRepo } from './store/price-klines-repo.ts';
 import { OpenInterestRepo } from './store/open-interest-repo.ts';
 import { DatasetsRepo } from './store/datasets-repo.ts';
+import { ListenKeysRepo } from './store/listen-keys-repo.ts';
 import { diskSpaceOf } from './store/disk-space.ts';
 import { Checkpointer } from './store/checkpointer.ts';
 import { lockDataFolder, type DataLock } from './store/data-lock.ts';
@@ -290,6 +291,7 @@ function buildVenue(opts: VenueOptions, lock: DataLock | null): LocalVenue {
     exchange,
     accounts: new AccountService(accounts),
     whitelist: new BotWhitelist(settings),
+    listenKeyStore: new ListenKeysRepo(db),
     symbols,
     trading,
     durability: trading.group,

@@ -14,7 +14,7 @@ import type { PriceKlines } from '../market/price-klines.ts';
 import type { OpenInterestHistory } from '../market/open-interest-history.ts';
 import type { RecentTrades } from '../market/recent-trades.ts';
 import type { Exchange, Command, ResultOf } from '../trading/exchange.ts';
-import type { DurabilityPort, SettingsPort, TradeHistoryPort } from '../trading/ports.ts';
+import type { DurabilityPort, ListenKeyStorePort, SettingsPort, TradeHistoryPort } from '../trading/ports.ts';
 import type { PairView } from '../trading/pair-state.ts';
 
 /** The data folder's free-space guard: null while changes may go on, else how low the disk is. */
@@ -44,6 +44,8 @@ export interface Venue {
   readonly trading: TradeHistoryPort;
   /** Key/value settings kept with the venue's data (seed, market time, the Binance countdowns). */
   readonly settings: SettingsPort;
+  /** The Binance dialect's listenKeys, kept with the venue's data so a restart keeps them. */
+  readonly listenKeyStore: ListenKeyStorePort;
   readonly durability: DurabilityPort;
   /** The data folder's free-space guard (store/disk-space.ts); undefined for an in-memory venue. */
   readonly disk: DiskGuard | undefined;

@@ -476,4 +476,13 @@ export const MIGRATIONS: readonly string[] = [
   CREATE INDEX conditional_orders_account ON conditional_orders (account_id, id);
   CREATE INDEX conditional_orders_waiting ON conditional_orders (status) WHERE status = 1;
   `,
+  // 18: the Binance dialect's listenKeys (api/binance/listen-keys.ts), one an account, and when each
+  // expires (wall-clock ms): a restart keeps the key a client holds; an expired one is dropped at start.
+  `
+  CREATE TABLE listen_keys (
+    account_id INTEGER PRIMARY KEY REFERENCES accounts(id),
+    listen_key TEXT NOT NULL UNIQUE,
+    expires_at INTEGER NOT NULL
+  );
+  `,
 ];

@@ -23,6 +23,8 @@ import type {
   FundingRateState,
   FundingRecordState,
   LiquidationFeeState,
+  ListenKeyState,
+  ListenKeyStorePort,
   MarginChangeState,
   TransferState,
   OrderState,
@@ -436,5 +438,22 @@ export class MemoryConditionalStore implements ConditionalStorePort {
     let m = 0;
     for (const id of this.rows.keys()) if (id > m) m = id;
     return m;
+  }
+}
+
+/** listenKeys in memory (the SQLite one: store/listen-keys-repo.ts). */
+export class MemoryListenKeyStore implements ListenKeyStorePort {
+  readonly rows = new Map<number, ListenKeyState>();
+
+  loadAll(): ListenKeyState[] {
+    return [...this.rows.values()].map((k) => ({ ...k }));
+  }
+
+  save(k: ListenKeyState): void {
+    this.rows.set(k.accountId, { ...k });
+  }
+
+  remove(accountId: number): void {
+    this.rows.delete(accountId);
   }
 }

@@ -111,6 +111,22 @@ export interface ConditionalStorePort {
   maxId(): number;
 }
 
+/** A listenKey of the Binance dialect's user data stream: its account's one, valid until `expiresAt` (wall ms). */
+export interface ListenKeyState {
+  accountId: number;
+  key: string;
+  expiresAt: number;
+}
+
+/** Where listenKeys are kept (SQLite store/listen-keys-repo.ts, or memory-store.ts), so a restart keeps them. */
+export interface ListenKeyStorePort {
+  /** Every key stored, expired ones too (api/binance/listen-keys.ts drops those). */
+  loadAll(): ListenKeyState[];
+  /** Stores the account's key and expiry (a unit of the group commit), replacing the account's one. */
+  save(k: ListenKeyState): void;
+  remove(accountId: number): void;
+}
+
 /** One fill of one account (the user's side of a trade, or a bankruptcy / ADL close). */
 export interface TradeState {
   id: number;

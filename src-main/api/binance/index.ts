@@ -68,7 +68,7 @@ export default async function binanceApi(app: FastifyInstance, opts: BinanceApiO
   const ctx: BinanceContext = {
     venue: opts.venue,
     auth: opts.auth,
-    listenKeys: new ListenKeys(opts.auth.now),
+    listenKeys: new ListenKeys(opts.venue.listenKeyStore, opts.auth.now),
     tickers: new Ticker24hService(opts.venue.klines, opts.venue.recentTrades),
   };
 

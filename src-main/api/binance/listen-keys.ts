@@ -1,32 +1,51 @@
 // listenKeys of the user data stream (reference d.2 item 4): one per account, valid 60 minutes
 // from its last POST or PUT; a second POST answers the same key; a DELETE ends the key and its
-// streams (the hub closes them, onClosed); a regenerated API key ends it as an expiry does. In memory: a restart ends
-// every key, as Binance's keys end with a session (clients create one at start).
+// streams (the hub closes them, onClosed); a regenerated API key ends it as an expiry does.
+// Kept with the venue's data (the venue's ListenKeyStorePort, store/listen-keys-repo.ts), each
+// change written as it is made: a service started again on the data folder takes back the keys
+// still valid, with their expiry, so a client that reconnects with the key it holds (ccxt does, and
+// gets a new one only at its 20-minute keep-alive) is served; one that expired meanwhile is dropped.
 import { randomBytes } from 'node:crypto';
+import type { ListenKeyStorePort } from '../../trading/ports.ts';
 
 const LISTEN_KEY_MS = 60 * 60 * 1000;
 
 export class ListenKeys {
   private readonly byAccount = new Map<number, { key: string; expires: number }>();
   private readonly byKey = new Map<string, number>();
+  private readonly store: ListenKeyStorePort;
   private readonly now: () => number;
   private readonly closedListeners: Array<(key: string) => void> = [];
 
-  constructor(now: () => number) {
+  /** Takes back the keys `store` holds (wall clock `now`); an expired one is removed. */
+  constructor(store: ListenKeyStorePort, now: () => number) {
+    this.store = store;
     this.now = now;
+    const t = now();
+    for (const k of store.loadAll()) {
+      if (k.expiresAt <= t) {
+        store.remove(k.accountId);
+        continue;
+      }
+      this.byAccount.set(k.accountId, { key: k.key, expires: k.expiresAt });
+      this.byKey.set(k.key, k.accountId);
+    }
   }
 
   /** The account's key, created when it has none; its life starts again. */
   open(accountId: number): string {
     this.expire();
-    let k = this.byAccount.get(accountId);
-    if (k === undefined) {
-      k = { key: randomBytes(48).toString('base64url').slice(0, 64), expires: 0 };
-      this.byAccount.set(accountId, k);
-      this.byKey.set(k.key, accountId);
+    const had = this.byAccount.get(accountId);
+    const key = had?.key ?? randomBytes(48).toString('base64url').slice(0, 64);
+    const expires = this.now() + LISTEN_KEY_MS;
+    // stored first: a write that fails changes nothing here either
+    this.store.save({ accountId, key, expiresAt: expires });
+    if (had !== undefined) had.expires = expires;
+    else {
+      this.byAccount.set(accountId, { key, expires });
+      this.byKey.set(key, accountId);
     }
-    k.expires = this.now() + LISTEN_KEY_MS;
-    return k.key;
+    return key;
   }
 
   /** Extends the account's live key; undefined when it has none. */
@@ -34,7 +53,9 @@ export class ListenKeys {
     this.expire();
     const k = this.byAccount.get(accountId);
     if (k === undefined) return undefined;
-    k.expires = this.now() + LISTEN_KEY_MS;
+    const expires = this.now() + LISTEN_KEY_MS;
+    this.store.save({ accountId, key: k.key, expiresAt: expires });
+    k.expires = expires;
     return k.key;
   }
 
@@ -42,6 +63,7 @@ export class ListenKeys {
     this.expire();
     const k = this.byAccount.get(accountId);
     if (k === undefined) return false;
+    this.store.remove(accountId);
     this.byAccount.delete(accountId);
     this.byKey.delete(k.key);
     for (const fn of this.closedListeners) fn(k.key);
@@ -56,6 +78,7 @@ export class ListenKeys {
   revoke(accountId: number): string | undefined {
     const k = this.byAccount.get(accountId);
     if (k === undefined) return undefined;
+    this.store.remove(accountId);
     this.byAccount.delete(accountId);
     this.byKey.delete(k.key);
     return k.key;
@@ -77,6 +100,7 @@ export class ListenKeys {
     const gone: string[] = [];
     for (const [id, k] of this.byAccount) {
       if (k.expires > now) continue;
+      this.store.remove(id);
       this.byAccount.delete(id);
       this.byKey.delete(k.key);
       gone.push(k.key);
