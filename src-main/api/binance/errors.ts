@@ -134,6 +134,8 @@ const BINANCE_NAMES: Record<string, string> = {
   position_action: 'reduceOnly',
   reduce_only: 'reduceOnly',
   order_id: 'orderId',
+  start_time: 'startTime',
+  end_time: 'endTime',
   margin_mode: 'marginType',
   position_mode: 'dualSidePosition',
   min_qty: 'minQty',
