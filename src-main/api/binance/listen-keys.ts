@@ -1,6 +1,9 @@
 // listenKeys of the user data stream (reference d.2 item 4): one per account, valid 60 minutes
 // from its last POST or PUT; a second POST answers the same key; a DELETE ends the key and its
 // streams (the hub closes them, onClosed); a regenerated API key ends it as an expiry does.
+// Every expiry reaches the hub (onExpired), whichever call finds it: a POST, PUT or DELETE, a
+// stream opening, or the hub's own 1 s round. (Found by a POST it was dropped unheard, and the
+// expired key's open streams went on receiving the account's events.)
 // Kept with the venue's data (the venue's ListenKeyStorePort, store/listen-keys-repo.ts), each
 // change written as it is made: a service started again on the data folder takes back the keys
 // still valid, with their expiry, so a client that reconnects with the key it holds (ccxt does, and
@@ -16,6 +19,7 @@ export class ListenKeys {
   private readonly store: ListenKeyStorePort;
   private readonly now: () => number;
   private readonly closedListeners: Array<(key: string) => void> = [];
+  private readonly expiredListeners: Array<(keys: readonly string[]) => void> = [];
 
   /** Takes back the keys `store` holds (wall clock `now`); an expired one is removed. */
   constructor(store: ListenKeyStorePort, now: () => number) {
@@ -89,22 +93,31 @@ export class ListenKeys {
     this.closedListeners.push(fn);
   }
 
+  /** `fn` runs with the keys that expired, whichever call found them (their streams say listenKeyExpired and close). */
+  onExpired(fn: (keys: readonly string[]) => void): void {
+    this.expiredListeners.push(fn);
+  }
+
   accountOf(key: string): number | undefined {
     this.expire();
     return this.byKey.get(key);
   }
 
-  /** Drops expired keys; answers them (the streams send listenKeyExpired). */
-  expire(): string[] {
+  /** Drops the expired keys and tells the expired listeners (every call above does this first). */
+  expire(): void {
     const now = this.now();
     const gone: string[] = [];
-    for (const [id, k] of this.byAccount) {
-      if (k.expires > now) continue;
-      this.store.remove(id);
-      this.byAccount.delete(id);
-      this.byKey.delete(k.key);
-      gone.push(k.key);
+    try {
+      for (const [id, k] of this.byAccount) {
+        if (k.expires > now) continue;
+        this.store.remove(id);
+        this.byAccount.delete(id);
+        this.byKey.delete(k.key);
+        gone.push(k.key);
+      }
+    } finally {
+      // those dropped before a failed write are told too: they are gone
+      if (gone.length > 0) for (const fn of this.expiredListeners) fn(gone);
     }
-    return gone;
   }
 }

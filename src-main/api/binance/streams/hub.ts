@@ -12,7 +12,8 @@
 // The hub listens to the exchange's level and trade events and the candles only while at least
 // one connection is open (every order pays for each listener otherwise); with the last one gone
 // it drops its depth windows too, so the next subscription starts a new window (U = pu + 1).
-// A DELETE of a listenKey closes its streams: nothing is delivered after it. A user stream opened
+// A DELETE of a listenKey closes its streams: nothing is delivered after it. An expired key's
+// streams get listenKeyExpired and close as soon as any call finds it expired. A user stream opened
 // with `events=A/B` gets only those events; a private path without a listenKey is closed (1008).
 // SUBSCRIBE refuses a stream of a symbol that is not listed, so LIST_SUBSCRIPTIONS is what was acked.
 // Client messages are read by requests.ts (Binance's error codes); Binance's limit of 10 messages a
@@ -116,6 +117,9 @@ export class BinanceStreams {
         c.socket.close(1000, 'listenKey deleted');
       }
     });
+    // an expired key's streams say listenKeyExpired and close, whichever call found it expired
+    // (a POST or PUT, a stream opening, the 1 s round): until then they get the account's events
+    ctx.listenKeys.onExpired((keys) => this.endStreams(keys, ctx.venue.clock.now()));
     // a regenerated API key ends the account's listenKey as an expiry does: what it streams is
     // private to the key's holder
     this.offRevoked = ctx.auth.accounts.onRevoked((_apiKey, accountId) => {
@@ -366,7 +370,7 @@ export class BinanceStreams {
 
   private tick1000(): void {
     const now = this.ctx.venue.clock.now();
-    this.endStreams(this.ctx.listenKeys.expire(), now);
+    this.ctx.listenKeys.expire(); // the expired keys' streams end through onExpired
     if (this.conns.size > 0) this.market.tick1000(now);
   }
 
