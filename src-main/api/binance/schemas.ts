@@ -29,6 +29,7 @@ const orderId = int(1, Number.MAX_SAFE_INTEGER, 'The order id');
 const clientId = text(PATTERNS.clientId, 'Client order id: 1 to 36 of letters, digits, . : / _ -');
 const KLINE_INTERVALS = INTERVALS.filter((i) => i !== '1s');
 const window = { startTime: time('From (inclusive)'), endTime: time('Up to (inclusive)') };
+const page = int(1, 1_000_000, 'Page of `limit` rows, default 1: page p skips the (p - 1) x limit before it');
 
 /** Parameters every signed route takes (in the query or the form body). */
 const SIGNED: TProperties = {
@@ -219,7 +220,7 @@ const SIGNED_ROUTES: Record<string, RouteParams> = {
   'GET /fapi/v1/algoOrder': p(ALGO_REF),
   'DELETE /fapi/v1/algoOrder': p(ALGO_REF),
   'GET /fapi/v1/openAlgoOrders': p({ algoType, symbol, algoId }),
-  'GET /fapi/v1/allAlgoOrders': p({ symbol, algoId, ...window, limit: limit(1000, 500) }, ['symbol']),
+  'GET /fapi/v1/allAlgoOrders': p({ symbol, algoId, ...window, page, limit: limit(1000, 500) }, ['symbol']),
   'DELETE /fapi/v1/algoOpenOrders': p({ symbol }, ['symbol']),
   'GET /fapi/v1/order': p(ORDER_REF, ['symbol']),
   'DELETE /fapi/v1/order': p(ORDER_REF, ['symbol']),
@@ -273,7 +274,7 @@ const SIGNED_ROUTES: Record<string, RouteParams> = {
     incomeType: oneOf(INCOME_TYPES, 'Income type'),
     ...window,
     limit: limit(1000, 100),
-    page: int(1, 1_000_000, 'Accepted, not used'),
+    page,
   }),
   'GET /fapi/v2/positionRisk': optionalSymbol,
   'GET /fapi/v3/positionRisk': optionalSymbol,

@@ -79,15 +79,21 @@ export function registerAlgoOrders(app: FastifyInstance, ctx: BinanceContext): v
       .map((r) => answer(s, r, 'list'));
   });
 
-  // Binance's window: from algoId / startTime oldest first, else the newest `limit`; 7 days at most
+  // Binance's window: from algoId / startTime oldest first, else the newest `limit`; 7 days at most,
+  // the last 7 when neither startTime nor endTime is sent (and no algoId); `page` p skips the
+  // (p - 1) x `limit` before it
   app.get('/fapi/v1/allAlgoOrders', routeSchema('GET', '/fapi/v1/allAlgoOrders'), async (req) => {
     const s = signedRequest(ctx, req);
     const symbol = pairOf(ctx, s.q.required('symbol')).row.symbol;
-    const rows = history(s.q, 'algoId', (beforeId) =>
-      ex
-        .conditionalHistory({ accountId: s.account.id, symbol, beforeId, limit: HISTORY_PAGE })
-        .map((r) => ({ id: Number(r.id), createdAt: r.created_at, r })),
-    );
+    const rows = history(s.q, {
+      idName: 'algoId',
+      fetch: (beforeId) =>
+        ex
+          .conditionalHistory({ accountId: s.account.id, symbol, beforeId, limit: HISTORY_PAGE })
+          .map((r) => ({ id: Number(r.id), createdAt: r.created_at, r })),
+      now: venue.clock.now(),
+      page: s.q.int('page', 1, 1_000_000),
+    });
     return rows.map((x) => answer(s, x.r, 'list'));
   });
 

@@ -1,6 +1,8 @@
 // Order and trade history of the facade (signed): allOrders, userTrades, forceOrders and income, read from
 // the trading repository's newest-first pages and answered in Binance's windows (from fromId /
-// startTime oldest first, else the newest `limit`; oldest first either way).
+// startTime oldest first, else the newest `limit`; oldest first either way), each route's time
+// rule from one piece (historyWindow: the last 7 days when no time is sent; 7 days at most
+// between startTime and endTime but on income) and Binance's `page` where it documents one.
 //
 // Income: REALIZED_PNL and COMMISSION per fill (tranId = trade id x 10 + 1 / 2), FUNDING_FEE per
 // stored funding payment (payment id x 10 + 3), TRANSFER and INSURANCE_CLEAR per stored transfer
@@ -38,6 +40,47 @@ function scan<T extends { id: number }>(fetch: Fetch<T>, keep: (r: T) => boolean
   }
 }
 
+/** A history route's time window, both bounds inclusive (undefined: open on that side). */
+export interface HistoryWindow<Bound = number | undefined> {
+  start: Bound;
+  end: Bound;
+  /** startTime was sent: the first `limit` from it; else the newest `limit` up to `end`. */
+  fromStart: boolean;
+}
+
+/**
+ * Binance's window of a history route, one rule for all of them: neither startTime nor endTime
+ * sent is the last 7 days up to `now` (market time); `capped` routes (allOrders, userTrades,
+ * allAlgoOrders, forceOrders) take at most 7 days between the two (-1127) and reach 7 days from
+ * the one sent alone; the others (income) are open on the side not sent. -1023 for a reversed
+ * window (Params.timeWindow).
+ */
+export function historyWindow(q: Params, now: number, capped: true): HistoryWindow<number>;
+export function historyWindow(q: Params, now: number, capped: false): HistoryWindow;
+export function historyWindow(q: Params, now: number, capped: boolean): HistoryWindow {
+  const { start, end } = q.timeWindow();
+  if (start === undefined && end === undefined) return { start: now - WEEK, end: now, fromStart: false };
+  if (!capped) return { start, end, fromStart: start !== undefined };
+  if (start !== undefined && end !== undefined && end - start > WEEK)
+    throw new BinanceError(-1127, 'More than 7 days between startTime and endTime.');
+  return {
+    start: start ?? Math.max(0, end! - WEEK),
+    end: end ?? Math.min(start! + WEEK, Number.MAX_SAFE_INTEGER),
+    fromStart: start !== undefined,
+  };
+}
+
+/**
+ * Rows `page` (1 = the first) of `limit` among `rows`, counted in the window's direction: from
+ * the oldest when it counts forward, else from the newest; `rows` and the answer oldest first.
+ */
+export function pageOf<T>(rows: T[], w: { forward: boolean; limit: number; page: number }): T[] {
+  const skip = (w.page - 1) * w.limit;
+  if (w.forward) return rows.slice(skip, skip + w.limit);
+  const to = rows.length - skip;
+  return to <= 0 ? [] : rows.slice(Math.max(0, to - w.limit), to);
+}
+
 /**
  * Rows of one order only (userTrades' orderId): `keep` picks them, and none is older than `since`
  * (the order's creation), where the scan stops.
@@ -47,21 +90,42 @@ interface OnlyOf<T> {
   since: number;
 }
 
+/** What a history route reads: its rows (newest first, by pages), and how Binance lets it be asked. */
+export interface HistorySource<T> {
+  /** The parameter of the first id (orderId, fromId, algoId): from it, that id included. */
+  idName: string;
+  fetch: Fetch<T>;
+  /** Market now, for the window when neither startTime nor endTime is sent. */
+  now: number;
+  /** `limit` counts only these rows (userTrades' orderId), as Binance does. */
+  only?: OnlyOf<T>;
+  /** The first id refuses startTime / endTime beside it (userTrades' fromId, -1128). */
+  idAlone?: boolean;
+  /** Binance's `page`, where the route documents one (allAlgoOrders): 1, the default, is the first `limit`. */
+  page?: number;
+}
+
 /**
- * Binance's history window: from fromId / startTime oldest first, else the newest `limit`;
- * answered oldest first. `only` narrows the rows before `limit` counts them, as Binance does.
+ * Binance's history window: from the first id (fromId / orderId / algoId) or startTime the first
+ * `limit`, oldest first, else the newest `limit`; answered oldest first. With the first id or a
+ * named order (`only`) and no startTime / endTime no window applies (the id or the order is
+ * where the rows start); otherwise historyWindow's (the last 7 days when neither is sent).
  */
-export function history<T extends { id: number; createdAt: number }>(
-  q: Params,
-  idName: string,
-  fetch: Fetch<T>,
-  only?: OnlyOf<T>,
-): T[] {
-  const fromId = q.int(idName, 0);
-  const { start, end } = q.timeWindow();
+export function history<T extends { id: number; createdAt: number }>(q: Params, src: HistorySource<T>): T[] {
+  const { fetch, only } = src;
+  const fromId = q.int(src.idName, 0);
+  const timed = q.has('startTime') || q.has('endTime');
+  if (src.idAlone === true && fromId !== undefined && timed)
+    throw new BinanceError(
+      -1128,
+      `Combination of optional parameters invalid. ${src.idName} cannot be sent with startTime or endTime.`,
+    );
+  const anchored = (fromId !== undefined || only !== undefined) && !timed;
+  const { start, end, fromStart } = anchored
+    ? { start: undefined, end: undefined, fromStart: false }
+    : historyWindow(q, src.now, true);
   const limit = q.int('limit', 1, 1000) ?? 500;
-  if (start !== undefined && end !== undefined && end - start > WEEK)
-    throw new BinanceError(-1127, 'More than 7 days between startTime and endTime.');
+  const page = src.page ?? 1;
   const keep = (r: T) =>
     (fromId === undefined || r.id >= fromId) &&
     (start === undefined || r.createdAt >= start) &&
@@ -71,21 +135,23 @@ export function history<T extends { id: number; createdAt: number }>(
     (fromId !== undefined && r.id < fromId) ||
     (start !== undefined && r.createdAt < start) ||
     (only !== undefined && r.createdAt < only.since);
-  if (fromId === undefined && start === undefined) {
-    // the newest `limit` matching rows
+  const forward = fromId !== undefined || fromStart;
+  if (!forward) {
+    // the newest `limit` x `page` matching rows
+    const wanted = limit * page;
     const out: T[] = [];
     let before: number | undefined;
     for (;;) {
       const rows = fetch(before);
       for (const r of rows) {
-        if (stop(r)) return out.reverse();
-        if (keep(r) && out.push(r) >= limit) return out.reverse();
+        if (stop(r)) return pageOf(out.reverse(), { forward, limit, page });
+        if (keep(r) && out.push(r) >= wanted) return pageOf(out.reverse(), { forward, limit, page });
       }
-      if (rows.length < HISTORY_PAGE) return out.reverse();
+      if (rows.length < HISTORY_PAGE) return pageOf(out.reverse(), { forward, limit, page });
       before = rows[rows.length - 1].id;
     }
   }
-  return scan(fetch, keep, stop).reverse().slice(0, limit);
+  return pageOf(scan(fetch, keep, stop).reverse(), { forward, limit, page });
 }
 
 interface IncomeEntry {
@@ -106,9 +172,11 @@ export function registerHistory(app: FastifyInstance, ctx: BinanceContext): void
     const s = signedRequest(ctx, req);
     const pair = pairOf(ctx, s.q.required('symbol'));
     const symbol = pair.row.symbol;
-    const rows = history<OrderState>(s.q, 'orderId', (beforeId) =>
-      venue.trading.orders({ accountId: s.account.id, symbol, beforeId, limit: HISTORY_PAGE }),
-    );
+    const rows = history<OrderState>(s.q, {
+      idName: 'orderId',
+      fetch: (beforeId) => venue.trading.orders({ accountId: s.account.id, symbol, beforeId, limit: HISTORY_PAGE }),
+      now: venue.clock.now(),
+    });
     return rows.map((o) => binanceOrder(pair.math, o, s.mode));
   });
 
@@ -123,38 +191,37 @@ export function registerHistory(app: FastifyInstance, ctx: BinanceContext): void
     if (orderId !== undefined && (order === undefined || order.accountId !== s.account.id || order.symbol !== symbol))
       return [];
     const only = order && { keep: (t: TradeState) => t.orderId === order.id, since: order.createdAt };
-    const rows = history<TradeState>(
-      s.q,
-      'fromId',
-      (beforeId) => venue.trading.trades({ accountId: s.account.id, symbol, beforeId, limit: HISTORY_PAGE }),
+    // fromId with startTime / endTime is refused, as Binance documents ("cannot be sent with")
+    const rows = history<TradeState>(s.q, {
+      idName: 'fromId',
+      fetch: (beforeId) => venue.trading.trades({ accountId: s.account.id, symbol, beforeId, limit: HISTORY_PAGE }),
+      now: venue.clock.now(),
       only,
-    );
+      idAlone: true,
+    });
     return rows.map((t) => binanceTrade(pair.math, t, s.mode));
   });
 
   // forceOrders: the account's liquidation and ADL close orders (told apart by their client ids,
-  // so across a restart too), in Binance's window: at most 7 days, the last 7 when neither bound is
-  // sent; from startTime oldest first, else the newest `limit`; answered oldest first
+  // so across a restart too), in Binance's window (historyWindow, capped: at most 7 days, the last 7
+  // when neither bound is sent); from startTime oldest first, else the newest `limit`; answered
+  // oldest first
   app.get('/fapi/v1/forceOrders', routeSchema('GET', '/fapi/v1/forceOrders'), async (req) => {
     const s = signedRequest(ctx, req);
     const q = s.q;
     const symbolText = q.str('symbol');
     const symbol = symbolText === undefined ? undefined : pairOf(ctx, symbolText).row.symbol;
     const type = q.oneOf('autoCloseType', ['LIQUIDATION', 'ADL'] as const);
-    const { start, end } = q.timeWindow();
+    const w = historyWindow(q, venue.clock.now(), true);
     const limit = q.int('limit', 1, 100) ?? 50;
-    if (start !== undefined && end !== undefined && end - start > WEEK)
-      throw new BinanceError(-1127, 'More than 7 days between startTime and endTime.');
-    const endTime = end ?? (start === undefined ? venue.clock.now() : start + WEEK);
-    const startTime = start ?? endTime - WEEK;
     const kind = type === undefined ? undefined : type === 'ADL' ? 'adl' : 'liquidation';
-    const order = start === undefined ? 'desc' : 'asc';
+    const order = w.fromStart ? 'asc' : 'desc';
     const rows = venue.trading.forcedOrders({
       accountId: s.account.id,
       kind,
       symbol,
-      startTime,
-      endTime,
+      startTime: w.start,
+      endTime: w.end,
       order,
       limit,
     });
@@ -168,16 +235,19 @@ export function registerHistory(app: FastifyInstance, ctx: BinanceContext): void
     const symbolText = q.str('symbol');
     const symbol = symbolText === undefined ? undefined : pairOf(ctx, symbolText).row.symbol;
     const type = q.oneOf('incomeType', INCOME_TYPES);
-    const { start: startTime, end: endTime } = q.timeWindow();
+    // Binance's window (historyWindow): the last 7 days when neither bound is sent, else open on
+    // the side not sent (no cap between the two); `page` p skips the (p - 1) x `limit` before it
+    const { start: startTime, end: endTime, fromStart } = historyWindow(q, venue.clock.now(), false);
     const limit = q.int('limit', 1, 1000) ?? 100;
-    q.int('page', 1);
+    const page = q.int('page', 1, 1_000_000) ?? 1;
     const wants = (t: string) => type === undefined || type === t;
     if (!PRODUCED.some(wants)) return [];
     const accountId = s.account.id;
-    // each stored list gives at most the first / newest `limit` of its own: all the merge below can keep
-    const order = startTime === undefined ? 'desc' : 'asc';
-    const oldestFirst = <T>(rows: T[]) => (startTime === undefined ? rows.reverse() : rows);
-    const window = { accountId, startTime, endTime, limit, order } as const;
+    // each stored list gives at most the first / newest `limit` x `page` of its own: all the merge
+    // below can keep
+    const order = fromStart ? 'asc' : 'desc';
+    const oldestFirst = <T>(rows: T[]) => (fromStart ? rows : rows.reverse());
+    const window = { accountId, startTime, endTime, limit: limit * page, order } as const;
     const entry = (e: Omit<IncomeEntry, 'asset' | 'info'> & { info?: string }): IncomeEntry => ({
       ...e,
       asset: 'USDT',
@@ -247,6 +317,6 @@ export function registerHistory(app: FastifyInstance, ctx: BinanceContext): void
       (x, y) => x.time - y.time,
     );
     // Binance: without startTime the most recent `limit`, with it the first `limit` from it
-    return startTime === undefined ? out.slice(Math.max(0, out.length - limit)) : out.slice(0, limit);
+    return pageOf(out, { forward: fromStart, limit, page });
   });
 }
