@@ -159,9 +159,22 @@ test('a price off the tick and a size off the step are said under their fields a
   await screen.form.button('Open long').click();
   await expect(screen.form.error).toContainText('3004');
   expect(await trader.api.openOrders(symbol)).toEqual([]);
-  // typed right: nothing said
+  // the smallest size is on the step, but worth less than an opening order's minimum: said with its value
   await screen.form.price.fill(price);
   await screen.form.size.fill(s.min_qty);
+  await expect(sizeCheck).toHaveText(
+    new RegExp(
+      `^Worth \\d+\\.\\d\\d USDT at this price: the venue takes at least ${s.min_notional} USDT for an order that opens\\.$`,
+    ),
+  );
+  await expect(screen.form.size).toHaveAttribute('aria-invalid', 'true');
+  // far more than margin and the leverage's cap allow: said at each side's Max before it is sent
+  await screen.form.size.fill('1000');
+  await expect(page.getByTestId('over-max')).toHaveCount(2);
+  await expect(page.getByTestId('over-max').first()).toContainText('size over');
+  // typed right: nothing said
+  await screen.form.size.fill('0.050');
+  await expect(page.getByTestId('over-max')).toHaveCount(0);
   await expect(priceCheck).toHaveCount(0);
   await expect(sizeCheck).toHaveCount(0);
   await expect(screen.form.price).toHaveAttribute('aria-invalid', 'false');

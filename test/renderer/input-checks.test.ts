@@ -1,8 +1,9 @@
 // The order form's checks of a typed price and size (input-checks.ts): what the venue's own step
-// arithmetic calls off the tick or step, and a size under the pair's minimum; nothing for what is
+// arithmetic calls off the tick or step, a size under the pair's minimum or over its maximum, an
+// opening order worth less than the minimum notional; nothing for what is
 // fine, empty, not a number or not above 0 (those have their own messages).
 import { describe, expect, it } from 'vitest';
-import { priceCheck, sizeCheck } from '../../src-renderer/src/features/order-entry/input-checks.ts';
+import { notionalCheck, priceCheck, sizeCheck } from '../../src-renderer/src/features/order-entry/input-checks.ts';
 import { parseDecimalInput } from '../../src-renderer/src/features/order-entry/decimal-input.ts';
 
 const typed = parseDecimalInput;
@@ -35,5 +36,23 @@ describe('the order form’s input checks', () => {
     expect(sizeCheck(typed('0.05'), { qty_step: '0.01', min_qty: '0.05' })).toBeNull();
     expect(sizeCheck(typed('1,000'), { qty_step: '1', min_qty: '1' })).toBeNull();
     for (const t of ['', 'x', '-1', '0', '0.000']) expect(sizeCheck(typed(t), BTC)).toBeNull();
+  });
+
+  it('says a size over the maximum of one order', () => {
+    const capped = { ...BTC, max_qty: '120' };
+    expect(sizeCheck(typed('120'), capped)).toBeNull();
+    expect(sizeCheck(typed('120.001'), capped)).toBe('Over the maximum of 120 in one order: the venue refuses it.');
+    // off the step is said first
+    expect(sizeCheck(typed('120.0005'), capped)).toBe('Not on the step: the venue takes multiples of 0.001.');
+  });
+
+  it('says an opening order worth less than the minimum notional, with its value', () => {
+    expect(notionalCheck(95.5, '100')).toBe(
+      'Worth 95.50 USDT at this price: the venue takes at least 100 USDT for an order that opens.',
+    );
+    expect(notionalCheck(100, '100')).toBeNull();
+    // no price yet (NaN), nothing typed (0), or no minimum known: nothing to say
+    for (const n of [NaN, 0]) expect(notionalCheck(n, '100')).toBeNull();
+    expect(notionalCheck(5, undefined)).toBeNull();
   });
 });

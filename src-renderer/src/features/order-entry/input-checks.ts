@@ -1,5 +1,7 @@
 // What the venue will refuse in a price or size as typed, said under the field before anything is
-// sent: a price off the pair's tick (3003), a size off its step (3004) or under its minimum (3005).
+// sent: a price off the pair's tick (3003), a size off its step (3004), under its minimum (3005)
+// or over its maximum (3006), and an opening order worth less than the pair's minimum notional at
+// the price it would go at (3007).
 // The venue's own step arithmetic (src-shared/decimal.ts, the scale its order checks use) decides,
 // so the screen and the venue cannot disagree on what a multiple is. Said, not enforced: the order
 // still goes if sent, and the venue's answer is the last word (one rule at a time; here all of
@@ -25,10 +27,26 @@ export function priceCheck(price: DecimalInput, tick: string): string | null {
   return offStep(price.value, tick) ? `Not on the tick: the venue takes multiples of ${tick}.` : null;
 }
 
-/** A typed size's problem, or null: off the step, or under the pair's minimum. */
-export function sizeCheck(qty: DecimalInput, f: Pick<FuturesSymbol, 'qty_step' | 'min_qty'>): string | null {
+/** A typed size's problem, or null: off the step, under the pair's minimum or over its maximum. */
+export function sizeCheck(
+  qty: DecimalInput,
+  f: Pick<FuturesSymbol, 'qty_step' | 'min_qty'> & Partial<Pick<FuturesSymbol, 'max_qty'>>,
+): string | null {
   if (qty.kind !== 'ok' || !(qty.n > 0)) return null;
   if (offStep(qty.value, f.qty_step)) return `Not on the step: the venue takes multiples of ${f.qty_step}.`;
   if (qty.n < Number(f.min_qty)) return `Under the minimum of ${f.min_qty}: the venue refuses it.`;
+  if (f.max_qty !== undefined && qty.n > Number(f.max_qty))
+    return `Over the maximum of ${f.max_qty} in one order: the venue refuses it.`;
   return null;
+}
+
+/**
+ * An opening order's value under the pair's minimum notional, or null: `notional` is the
+ * smaller of the two sides' at the price each would go at (NaN or 0 when there is none yet).
+ * A reduce-only order and a close are not held to it.
+ */
+export function notionalCheck(notional: number, minNotional: string | undefined): string | null {
+  const min = Number(minNotional);
+  if (!(notional > 0) || !(min > 0) || notional >= min) return null;
+  return `Worth ${notional.toFixed(2)} USDT at this price: the venue takes at least ${minNotional} USDT for an order that opens.`;
 }

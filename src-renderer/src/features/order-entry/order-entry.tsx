@@ -309,7 +309,14 @@ export function OrderEntry() {
         </p>
       )}
 
-      <SizeField f={f} model={model} futures={fut} base={base} inputRef={sizeInput} />
+      <SizeField
+        f={f}
+        model={model}
+        futures={fut}
+        base={base}
+        inputRef={sizeInput}
+        opens={f.action === 'open' && !(oneWay && f.reduceOnly)}
+      />
 
       <div className="oe-options">
         {model.type === OrderType.LIMIT && (

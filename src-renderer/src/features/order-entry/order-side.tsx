@@ -33,7 +33,7 @@ export function SideButton({ m, focused, disabled, sending, pct, onClick }: Side
 }
 
 /**
- * A side's preview (a stop's first says what it places when it fires): cost, margin, fee, liquidation price, Max (and, for a one-way open against the
+ * A side's preview (a stop's first says what it places when it fires): cost, margin, fee, liquidation price, Max (red, "size over", when the size is past it) (and, for a one-way open against the
  * position, the PnL of what it closes) to open; position, fee and PnL to close; last, for a close
  * or reduce-only order larger than the position, the position it is trimmed to. A side with
  * nothing to close or reduce says so instead, and shows no figures.
@@ -54,6 +54,8 @@ export function SidePreview({
   /** A stop: what this side places when it fires ("buy 0.010 BTC at market"), above its figures. */
   stopDoes?: string;
 }) {
+  // an opening size past what margin and the leverage's cap allow now: said at Max, before it is sent
+  const over = action === 'open' && m.qty !== '' && Number(m.qty) > m.max && Number.isFinite(m.max);
   // nothing this side could close or reduce: it says so, with no size or fee of an order the venue would refuse
   if (m.nothingToClose !== null)
     return (
@@ -106,8 +108,17 @@ export function SidePreview({
           )}
           <div>
             <dt>Max</dt>
-            <dd>
+            <dd
+              className={over ? 'down' : ''}
+              data-testid={over ? 'over-max' : undefined}
+              title={
+                over
+                  ? `The size is over Max: the venue refuses an order that needs more margin than is available, or that passes the leverage's notional cap (3009 / 3013)`
+                  : undefined
+              }
+            >
               {fmt(m.max, qd)} {base}
+              {over && <span className="over-max"> · size over</span>}
             </dd>
           </div>
         </>

@@ -6,22 +6,26 @@ import type { FuturesSymbol } from '../../../../src-shared/types.ts';
 import type { OrderFormState } from './order-form-store.ts';
 import { maxOnStep, NOT_A_NUMBER, type OrderModel } from './order-model.ts';
 import { capOf } from './size.ts';
-import { sizeCheck } from './input-checks.ts';
+import { notionalCheck, sizeCheck } from './input-checks.ts';
 import { decimalsOf, fmt } from '../../lib/format.ts';
 
 export interface SizeFieldProps {
   f: OrderFormState;
   model: OrderModel;
-  futures: Pick<FuturesSymbol, 'min_qty' | 'max_qty' | 'qty_step'> | undefined;
+  futures: Pick<FuturesSymbol, 'min_qty' | 'max_qty' | 'qty_step' | 'min_notional'> | undefined;
+  /** Whether the order opens and is not reduce-only: held to the minimum notional. */
+  opens: boolean;
   base: string;
   /** The size input, focused and selected by B / S. */
   inputRef: Ref<HTMLInputElement>;
 }
 
-export function SizeField({ f, model, futures: fut, base, inputRef }: SizeFieldProps) {
+export function SizeField({ f, model, futures: fut, base, inputRef, opens }: SizeFieldProps) {
   const a = f.actions;
   const { qtyIn, buy, sell } = model;
-  const offSize = fut && f.sizeMode === 'qty' ? sizeCheck(qtyIn, fut) : null;
+  const offSize =
+    (fut && f.sizeMode === 'qty' ? sizeCheck(qtyIn, fut) : null) ??
+    (fut && opens ? notionalCheck(Math.min(buy.notional, sell.notional), fut.min_notional) : null);
   const pctMode = f.sizeMode === 'pct';
   const pctOf = model.pctOf.label;
   const maxQty = fut?.max_qty ?? '';
