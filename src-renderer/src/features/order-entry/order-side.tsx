@@ -33,7 +33,8 @@ export function SideButton({ m, focused, disabled, sending, pct, onClick }: Side
 }
 
 /**
- * A side's preview (a stop's first says what it places when it fires): cost, margin, fee, liquidation price, Max (red, "size over", when the size is past it) (and, for a one-way open against the
+ * A side's preview (a stop's first says what it places when it fires): cost, margin, fee,
+ * liquidation price, Max (red, "size over", when the size is past it) (and, for a one-way open against the
  * position, the PnL of what it closes) to open; position, fee and PnL to close; last, for a close
  * or reduce-only order larger than the position, the position it is trimmed to. A side with
  * nothing to close or reduce says so instead, and shows no figures.
