@@ -183,6 +183,36 @@ describe('DELETE batchOrders', () => {
   });
 });
 
+describe('DELETE batchOrders with both lists', () => {
+  it('is refused (-1128, both named) and cancels nothing, whichever spelling of the names', async () => {
+    const c = account(svc.venue, 'batch5', 100_000, 'one_way');
+    const ex = svc.venue.exchange;
+    const ids = [1, 2].map((i) =>
+      Number(
+        limit(svc.venue, c, { side: Side.BUY, price: px(-10 * i - 40), qty: '0.010', clientId: `both.${i}` }).order_id,
+      ),
+    );
+    const refusal = {
+      status: 400,
+      body: {
+        code: -1128,
+        msg: 'Combination of optional parameters invalid. Send orderIdList or origClientOrderIdList, not both.',
+      },
+    };
+    const idList = encodeURIComponent(JSON.stringify([ids[0]]));
+    const cidList = encodeURIComponent(JSON.stringify(['both.2']));
+    for (const [a, b] of [
+      ['orderIdList', 'origClientOrderIdList'],
+      ['orderidlist', 'origclientorderidlist'],
+      ['orderIdList', 'origclientorderidlist'],
+    ]) {
+      const r = await signedRaw(c, 'DELETE', '/fapi/v1/batchOrders', `symbol=BTCUSDT&${a}=${idList}&${b}=${cidList}`);
+      expect(r).toEqual(refusal);
+    }
+    expect(ex.openOrders(c.id).map((o) => Number(o.id))).toEqual(ids);
+  });
+});
+
 describe('through ccxt', () => {
   it('createOrders and cancelOrders', async () => {
     const c = account(svc.venue, 'batchccxt', 100_000, 'one_way');

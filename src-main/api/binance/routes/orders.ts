@@ -172,6 +172,12 @@ export function registerOrders(app: FastifyInstance, ctx: BinanceContext): void 
     const idName = s.q.has('orderIdList') ? 'orderIdList' : 'orderidlist';
     const cidName = s.q.has('origClientOrderIdList') ? 'origClientOrderIdList' : 'origclientorderidlist';
     if (!s.q.has(idName) && !s.q.has(cidName)) throw BOTH_EMPTY('orderIdList', 'origClientOrderIdList');
+    // Binance takes "either" list; both is refused before anything runs, not one of them dropped
+    if (s.q.has(idName) && s.q.has(cidName))
+      throw new BinanceError(
+        -1128,
+        'Combination of optional parameters invalid. Send orderIdList or origClientOrderIdList, not both.',
+      );
     const targets = s.q.has(idName)
       ? jsonList(s.q, idName, BATCH_CANCEL_MAX).map((v) => {
           const id = typeof v === 'number' ? v : typeof v === 'string' && /^\d{1,16}$/.test(v) ? Number(v) : NaN;
