@@ -62,6 +62,7 @@ import { futuresSymbolSchema, generalSymbolSchema } from './schemas.ts';
 import { tradingSchemas } from './trading-schemas.ts';
 import { installWebSocket } from './ws/ws-route.ts';
 import binanceApi from './binance/index.ts';
+import type { HeartbeatLimits } from './ws/heartbeat.ts';
 import { BINANCE_KEY_SCHEME } from './binance/schemas.ts';
 
 export interface AppOptions {
@@ -84,6 +85,8 @@ export interface AppOptions {
   replays?: ReplayHost;
   /** The sweeps of the data folder: GET /api/v1/sweeps (service.ts, docs/sweeps.md). */
   sweeps?: SweepResults;
+  /** The /binance streams' ping period and time without a pong, when not Binance's 3 and 10 minutes (tests). */
+  binanceHeartbeat?: Partial<HeartbeatLimits>;
 }
 
 /**
@@ -363,7 +366,13 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(accountRoutes, { venue });
   await app.register(botOrderRoutes, { venue });
   await app.register(datasetRoutes, { venue });
-  await app.register(binanceApi, { prefix: '/binance', venue, auth, rateLimit: opts.rateLimit });
+  await app.register(binanceApi, {
+    prefix: '/binance',
+    venue,
+    auth,
+    rateLimit: opts.rateLimit,
+    heartbeat: opts.binanceHeartbeat,
+  });
 
   if (opts.uiDir && existsSync(opts.uiDir)) {
     await app.register(fastifyStatic, { root: opts.uiDir, prefix: '/', wildcard: false, index: ['index.html'] });

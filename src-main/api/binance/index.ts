@@ -13,6 +13,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Venue } from '../../services/venue.ts';
 import type { AuthServices } from '../auth.ts';
 import { FixedWindowLimiter, resolveRateLimits, type RateLimitOptions } from '../rate-limit.ts';
+import type { HeartbeatLimits } from '../ws/heartbeat.ts';
 import type { BinanceContext } from './context.ts';
 import { binanceErrorOf, BinanceError, fromSchema, MSG, type ParamRule } from './errors.ts';
 import { ListenKeys } from './listen-keys.ts';
@@ -45,6 +46,8 @@ export interface BinanceApiOptions {
   venue: Venue;
   auth: AuthServices;
   rateLimit?: RateLimitOptions | false;
+  /** The streams' ping period and time without a pong before a close, when not Binance's 3 and 10 minutes (tests). */
+  heartbeat?: Partial<HeartbeatLimits>;
 }
 
 const UNREAD_BODY =
@@ -162,7 +165,7 @@ export default async function binanceApi(app: FastifyInstance, opts: BinanceApiO
 
   registerMarketData(app, ctx);
   registerFuturesData(app, ctx);
-  registerStreams(app, ctx, limits.perIp !== null);
+  registerStreams(app, ctx, limits.perIp !== null, opts.heartbeat);
   registerOrders(app, ctx);
   registerAlgoOrders(app, ctx);
   registerCountdown(app, ctx);

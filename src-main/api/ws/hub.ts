@@ -12,6 +12,7 @@ import type { Account } from '../../core/account.ts';
 import type { Venue } from '../../services/venue.ts';
 import { CloseCode, Conn, WS_OPEN, type Stream, type SymbolFeed } from './conn.ts';
 import { FanOut, type Due, type HubStats } from './fan-out.ts';
+import { Heartbeat } from './heartbeat.ts';
 import { INTERNAL_ERROR } from './isolate.ts';
 import { checkLogin, loggedOutEvent } from './login.ts';
 import { depthSnapshotPayload, depthUpdatePayload, klinePayload, pricePayload, tradesPayload } from './payloads.ts';
@@ -96,7 +97,8 @@ export class Hub {
   private readonly eventTime: () => number;
   private timer: ReturnType<typeof setInterval> | null = null;
   private ticks = 0;
-  private lastPingAt: number;
+  /** Pings and idle closes (heartbeat.ts, shared with the Binance streams). */
+  private readonly heartbeat: Heartbeat;
   private closed = false;
   private readonly offRevoked: () => void;
 
@@ -108,7 +110,7 @@ export class Hub {
     this.eventTime = opts.eventTime ?? (() => opts.venue.clock.now());
     this.limits = { ...DEFAULT_HUB_LIMITS, ...opts.limits };
     const k = opts.klines;
-    this.lastPingAt = this.now();
+    this.heartbeat = new Heartbeat('message or pong', this.now());
     this.out = new FanOut(this.stats, this.limits, (conn, code, reason) => this.drop(conn, code, reason));
     this.subs = new Subscriptions({
       venue: opts.venue,
@@ -411,22 +413,11 @@ export class Hub {
 
   /** Liveness: pings every pingIntervalMs, closes connections idle longer than idleTimeoutMs. */
   sweep(): void {
-    const now = this.now();
-    const ping = now - this.lastPingAt >= this.limits.pingIntervalMs;
-    if (ping) this.lastPingAt = now;
-    for (const conn of [...this.conns]) {
-      if (now - conn.lastSeen > this.limits.idleTimeoutMs) {
-        this.stats.idleClosed++;
-        this.drop(conn, CloseCode.GoingAway, `idle timeout: no message or pong for ${this.limits.idleTimeoutMs} ms`);
-      } else if (ping && conn.socket.readyState === WS_OPEN) {
-        try {
-          conn.socket.ping();
-        } catch (err) {
-          console.error(`perpdesk: ws ping failed; that connection is closed (${INTERNAL_ERROR})`, err);
-          this.drop(conn, INTERNAL_ERROR, 'Internal error: a ping could not be sent');
-        }
-      }
-    }
+    this.stats.idleClosed += this.heartbeat.sweep(this.conns, this.now(), this.limits, (conn, code, reason, err) => {
+      if (err !== undefined)
+        console.error(`perpdesk: ws ping failed; that connection is closed (${INTERNAL_ERROR})`, err);
+      this.drop(conn, code, reason);
+    });
   }
 
   private sendDepthUpdate(f: SymbolFeed, s: Stream, E: number): void {

@@ -9,9 +9,11 @@
 // listenKey or a listenKey that does not exist, and for more than 10 messages a second; 1009 for a
 // frame over 64 KiB; 1011 when the hub fails to serve a request (the connection gets back the
 // streams it had; no other connection is touched) or to send it an event (the others still get
-// it); a malformed request is an error message, the connection staying open.
+// it); 1001 after 10 minutes without a pong (pinged every 3 minutes, as Binance: hub.ts); a
+// malformed request is an error message, the connection staying open.
 import type { FastifyInstance, onRequestHookHandler } from 'fastify';
 import { FixedWindowLimiter, type WindowLimit } from '../../rate-limit.ts';
+import type { HeartbeatLimits } from '../../ws/heartbeat.ts';
 import type { BinanceContext } from '../context.ts';
 import { ERROR } from '../schemas.ts';
 import { BinanceStreams, PATHS } from './hub.ts';
@@ -29,7 +31,8 @@ const DESCRIPTION =
   'every 5 minutes are 429 (while the rate limits are on). ' +
   'Closed after the upgrade with 1008 when the path is private and has no listenKey, when the listenKey does not ' +
   'exist, when the URL names more than 1024 streams, or after more than 10 client messages in a second; with 1009 for a frame over 64 KiB; with 1011 when ' +
-  'the service fails to serve a request or to send an event (that connection only).';
+  'the service fails to serve a request or to send an event (that connection only). As on Binance, the service ' +
+  'pings every connection every 3 minutes and closes it with 1001 after 10 minutes without a pong.';
 
 const RESPONSES = {
   101: { description: 'Switching Protocols: the WebSocket connection is open' },
@@ -54,9 +57,19 @@ const RESPONSES = {
 /**
  * The WebSocket endpoints; a plain GET on one answers -1000. With `limitConnections` (the facade's
  * rate limits are on) an IP's upgrades past Binance's 300 every 5 minutes answer 429 / -1003.
+ * `heartbeat`: other ping and pong periods than Binance's (tests).
  */
-export function registerStreams(app: FastifyInstance, ctx: BinanceContext, limitConnections: boolean): void {
-  const streams = new BinanceStreams(ctx, (err, what) => app.log.error({ err }, `Binance stream hub: ${what}`));
+export function registerStreams(
+  app: FastifyInstance,
+  ctx: BinanceContext,
+  limitConnections: boolean,
+  heartbeat?: Partial<HeartbeatLimits>,
+): void {
+  const streams = new BinanceStreams(
+    ctx,
+    (err, what) => app.log.error({ err }, `Binance stream hub: ${what}`),
+    heartbeat,
+  );
   const onRequest = limitConnections ? connectionLimit(ctx.auth.now) : undefined;
   app.addHook('onClose', (_i, done) => {
     streams.close();

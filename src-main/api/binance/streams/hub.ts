@@ -22,6 +22,8 @@
 // fails to serve closes its connection alone (1011) instead of escaping into ws's event and
 // ending the process; so does a send to one connection that throws (the others still get the
 // event), and a timer's round that throws is logged and runs again at its next (ws/isolate.ts).
+// As Binance, every connection (market or user stream) is pinged every 3 minutes and closed (1001)
+// after 10 minutes without a pong (ws/heartbeat.ts, shared with /ws; tests shorten both).
 import type { FastifyRequest } from 'fastify';
 import type { WebSocket } from 'ws';
 import { SymbolStatus } from '../../../../src-shared/enums.ts';
@@ -31,10 +33,17 @@ import { depthSpeed, MarketFeed } from './market-feed.ts';
 import { parseStream } from './events.ts';
 import { MAX_MESSAGES_PER_SECOND, MAX_STREAMS, readControl } from './requests.ts';
 import { UserEvents } from './user-events.ts';
+import { Heartbeat, type HeartbeatLimits } from '../../ws/heartbeat.ts';
 import { closeInternal, guarded, INTERNAL_ERROR } from '../../ws/isolate.ts';
 import { LatencyGate } from '../../ws/latency-gate.ts';
 
 const OPEN = 1;
+
+/** Binance's ping every 3 minutes, and its 10 minutes without a pong before a connection is dropped. */
+export const BINANCE_HEARTBEAT: Readonly<HeartbeatLimits> = Object.freeze({
+  pingIntervalMs: 3 * 60_000,
+  idleTimeoutMs: 10 * 60_000,
+});
 /** The stream paths under /binance (each also with a `/<streams>` tail: endpoints.ts). */
 export const PATHS = [
   '/ws',
@@ -58,6 +67,8 @@ interface Conn {
   /** Start (wall ms) and count of the messages of the current one-second window. */
   windowStart: number;
   windowCount: number;
+  /** When its last pong came (wall ms; its opening before the first). */
+  lastSeen: number;
 }
 
 export class BinanceStreams {
@@ -76,10 +87,19 @@ export class BinanceStreams {
   private readonly timers: NodeJS.Timeout[];
   /** A replay's market-data latency (ms of market time, 0: none) and the events it holds (ws/latency-gate.ts). */
   private readonly dataGate: LatencyGate<{ name: string; data: unknown }>;
+  /** The ping period and the time without a pong that closes a connection. */
+  private readonly liveness: HeartbeatLimits;
+  private readonly heartbeat = new Heartbeat('pong', Date.now());
 
-  constructor(ctx: BinanceContext, failed: (err: unknown, what: string) => void) {
+  /** `heartbeat`: other ping and pong periods than Binance's (tests). */
+  constructor(
+    ctx: BinanceContext,
+    failed: (err: unknown, what: string) => void,
+    heartbeat: Partial<HeartbeatLimits> = {},
+  ) {
     this.ctx = ctx;
     this.failed = failed;
+    this.liveness = { ...BINANCE_HEARTBEAT, ...heartbeat };
     const st = ctx.venue.replay?.status();
     this.dataGate = new LatencyGate(st?.data_latency ?? 0, () => ctx.venue.clock.now());
     this.market = new MarketFeed(ctx, { subscribed: (n) => this.subscribed(n), push: (n, d) => this.push(n, d) });
@@ -107,6 +127,12 @@ export class BinanceStreams {
       every(250, () => this.market.tickDepth(250, ctx.venue.clock.now())),
       every(500, () => this.market.tickDepth(500, ctx.venue.clock.now())),
       every(1000, () => this.tick1000()),
+      // often enough for both periods: once a second at Binance's
+      every(Math.max(10, Math.min(1000, this.liveness.pingIntervalMs, this.liveness.idleTimeoutMs)), () =>
+        this.heartbeat.sweep(this.conns, Date.now(), this.liveness, (c, code, reason, err) =>
+          this.drop(c, code, reason, err),
+        ),
+      ),
     ];
     for (const t of this.timers) t.unref();
     // a DELETE of the key ends its streams, as on Binance (CLOSING takes no more sends)
@@ -173,6 +199,7 @@ export class BinanceStreams {
       events: null,
       windowStart: 0,
       windowCount: 0,
+      lastSeen: Date.now(),
     };
     const base = PATHS.find((p) => path === p || path.startsWith(p + '/')) ?? '/ws';
     const tail = path.slice(base.length + 1);
@@ -229,8 +256,22 @@ export class BinanceStreams {
       this.offAccount = () => (offAccount(), offSetting());
     }
     socket.on('message', (data, isBinary) => this.onMessage(conn, isBinary ? null : String(data)));
+    socket.on('pong', () => (conn.lastSeen = Date.now()));
     socket.on('close', () => this.onClose(conn));
     socket.on('error', () => socket.terminate());
+  }
+
+  /** A connection the heartbeat closes: idle (no pong), or its ping failed (`err`, logged; 1011). */
+  private drop(conn: Conn, code: number, reason: string, err?: unknown): void {
+    if (err !== undefined) {
+      this.failed(err, `a ping failed; that connection is closed (${INTERNAL_ERROR})`);
+      return closeInternal(conn.socket, reason);
+    }
+    try {
+      conn.socket.close(code, reason);
+    } catch {
+      conn.socket.terminate();
+    }
   }
 
   private onClose(conn: Conn): void {
