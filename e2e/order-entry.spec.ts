@@ -216,6 +216,15 @@ test('Enter sends the armed side once, says how when nothing is armed, and hands
   await screen.form.size.press('Enter');
   await expect(x.hint).toBeVisible();
   expect((await trader.api.openOrders(symbol)).length).toBe(1);
+
+  // the hint read in the field and followed there: S arms the sell side, no "s" typed into the size
+  await page.keyboard.press('s');
+  await expect(screen.form.size).toHaveValue('0.050');
+  await expect(screen.form.size).toBeFocused();
+  await expect(x.hint).toBeHidden();
+  await page.keyboard.press('Enter');
+  // a sell at the buy's price, under the market: it takes the bids at once
+  await expect(screen.form.notice).toContainText('Open short 0.050');
 });
 
 test('behind the help overlay only ? and Esc act', async ({ page, service, trader }) => {

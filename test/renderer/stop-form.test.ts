@@ -79,4 +79,15 @@ describe('a stop from the form', () => {
     a.reset();
     expect(store.getState()).toMatchObject({ trigger: '', price: '' });
   });
+
+  it('into the Stop kind it starts as a stop-market: a limit price typed before is not kept as its own', () => {
+    const { store, a } = setup(async (r) => record(r));
+    a.set({ type: 1, price: '95000.0' });
+    a.set({ stop: true });
+    expect(store.getState()).toMatchObject({ stop: true, price: '' });
+    // a stop-limit's price typed in the Stop kind stays while it is the Stop kind
+    a.set({ price: '96100.0' });
+    a.set({ stop: true, trigger: '96000.0' });
+    expect(store.getState()).toMatchObject({ stop: true, price: '96100.0', trigger: '96000.0' });
+  });
 });

@@ -126,11 +126,19 @@ export function OrderEntry() {
   };
 
   // Enter in the price or size field sends the side armed with B / S, once; with nothing
-  // armed it says how. Buttons, the checkbox and the select keep their own Enter.
+  // armed it says how. Buttons, the checkbox and the select keep their own Enter. B / S arm a side
+  // in those fields too (no number has a letter): the hint's "press B" works where it is read.
   const onKeyDown = (e: React.KeyboardEvent): void => {
-    if (e.key !== 'Enter') return;
     const t = e.target;
     if (!(t instanceof HTMLInputElement) || t.type !== 'text') return;
+    const letter = e.key.toLowerCase();
+    const orderField = ['Price', 'Size', 'Trigger price'].includes(t.getAttribute('aria-label') ?? '');
+    if (orderField && (letter === 'b' || letter === 's') && !e.ctrlKey && !e.metaKey && !e.altKey) {
+      e.preventDefault();
+      a.focusSide(letter === 'b' ? Side.BUY : Side.SELL);
+      return;
+    }
+    if (e.key !== 'Enter') return;
     e.preventDefault();
     if (f.submitting !== null) return;
     if (f.focus) void submit(f.focus.side);

@@ -12,7 +12,8 @@
 // refusal ("Not sent: ..."); neither is an order kept back because the market connection is
 // lost (marketLost). Both go away once the connection is back (connectionRestored); a refusal stays.
 // The Stop kind (`stop`) keeps the limit / market choice it was switched from: a stop's own type
-// follows its limit price field (empty: stop-market), and a price picked on the book or the chart
+// follows its limit price field (empty: stop-market; emptied as the kind is chosen, so a price
+// typed for a limit order is not taken for the stop's), and a price picked on the book or the chart
 // goes to its trigger; submitStop sends a conditional order and says it in stop-order.ts' words.
 import { createStore } from 'zustand/vanilla';
 import type {
@@ -212,7 +213,9 @@ export function createOrderFormStore(api: RestClient, opts: OrderFormOptions = {
       hint: null,
       focus: null,
       actions: {
-        set: (change) => act(change),
+        // into the Stop kind it starts as a stop-market: a limit price typed for a plain limit order
+        // would silently make it a stop-limit at a price meant for now, not for when it fires
+        set: (change) => act(change.stop === true && !get().stop ? { price: '', ...change } : change),
         setAction: (action) => act({ action, sizeMode: 'qty', pct: 0 }),
         pickPrice: (price) => act(get().stop ? { trigger: price } : { price, type: OrderType.LIMIT }),
         focusSide: (side) => act({ focus: { side, seq: ++seq } }),
