@@ -41,7 +41,7 @@ function scan<T extends { id: number }>(fetch: Fetch<T>, keep: (r: T) => boolean
 }
 
 /** A history route's time window, both bounds inclusive (undefined: open on that side). */
-export interface HistoryWindow<Bound = number | undefined> {
+interface HistoryWindow<Bound = number | undefined> {
   start: Bound;
   end: Bound;
   /** startTime was sent: the first `limit` from it; else the newest `limit` up to `end`. */
@@ -55,9 +55,9 @@ export interface HistoryWindow<Bound = number | undefined> {
  * the one sent alone; the others (income) are open on the side not sent. -1023 for a reversed
  * window (Params.timeWindow).
  */
-export function historyWindow(q: Params, now: number, capped: true): HistoryWindow<number>;
-export function historyWindow(q: Params, now: number, capped: false): HistoryWindow;
-export function historyWindow(q: Params, now: number, capped: boolean): HistoryWindow {
+function historyWindow(q: Params, now: number, capped: true): HistoryWindow<number>;
+function historyWindow(q: Params, now: number, capped: false): HistoryWindow;
+function historyWindow(q: Params, now: number, capped: boolean): HistoryWindow {
   const { start, end } = q.timeWindow();
   if (start === undefined && end === undefined) return { start: now - WEEK, end: now, fromStart: false };
   if (!capped) return { start, end, fromStart: start !== undefined };
@@ -74,7 +74,7 @@ export function historyWindow(q: Params, now: number, capped: boolean): HistoryW
  * Rows `page` (1 = the first) of `limit` among `rows`, counted in the window's direction: from
  * the oldest when it counts forward, else from the newest; `rows` and the answer oldest first.
  */
-export function pageOf<T>(rows: T[], w: { forward: boolean; limit: number; page: number }): T[] {
+function pageOf<T>(rows: T[], w: { forward: boolean; limit: number; page: number }): T[] {
   const skip = (w.page - 1) * w.limit;
   if (w.forward) return rows.slice(skip, skip + w.limit);
   const to = rows.length - skip;
