@@ -223,6 +223,23 @@ describe('user data stream', () => {
     for (const s of [orders, account_, both, all]) await closeStream(s);
   });
 
+  it('events= naming an event the user stream does not have is refused: close 1008 naming it', async () => {
+    const a = account(svc.venue, 'useventsx', 50_000, 'one_way');
+    const { listenKey } = await keyCall('POST', a.apiKey);
+    for (const [q, bad] of [
+      ['&events=BOGUS', 'BOGUS'],
+      ['&events=ORDER_TRADE_UPDATE/order_trade_update', 'order_trade_update'],
+    ]) {
+      const ws = new WebSocket(`${svc.base.replace(/^http/, 'ws')}/binance/private/ws?listenKey=${listenKey}${q}`);
+      const closed = await Promise.race([
+        new Promise<string>((r) => ws.once('close', (code, why) => r(`${code} ${String(why)}`))),
+        new Promise<string>((r) => setTimeout(() => r('still open'), 2000)),
+      ]);
+      ws.terminate();
+      expect(closed, q).toBe(`1008 Unknown user event '${bad}' in events=.`);
+    }
+  });
+
   it('/private/ws without a listenKey is refused: close 1008 with a reason', async () => {
     for (const q of ['', '?foo=1', '?events=ACCOUNT_UPDATE']) {
       const ws = new WebSocket(`${svc.base.replace(/^http/, 'ws')}/binance/private/ws${q}`);

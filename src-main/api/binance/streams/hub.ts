@@ -44,6 +44,20 @@ export const BINANCE_HEARTBEAT: Readonly<HeartbeatLimits> = Object.freeze({
   pingIntervalMs: 3 * 60_000,
   idleTimeoutMs: 10 * 60_000,
 });
+/** The events of Binance's user data stream, those `events=` may name (some this venue never sends). */
+const USER_EVENTS: ReadonlySet<string> = new Set([
+  'listenKeyExpired',
+  'ACCOUNT_UPDATE',
+  'MARGIN_CALL',
+  'ORDER_TRADE_UPDATE',
+  'TRADE_LITE',
+  'ACCOUNT_CONFIG_UPDATE',
+  'STRATEGY_UPDATE',
+  'GRID_UPDATE',
+  'CONDITIONAL_ORDER_TRIGGER_REJECT',
+  'ALGO_UPDATE',
+]);
+
 /** The stream paths under /binance (each also with a `/<streams>` tail: endpoints.ts). */
 export const PATHS = [
   '/ws',
@@ -224,6 +238,12 @@ export class BinanceStreams {
           .get('events')
           ?.split('/')
           .filter((e) => e !== '') ?? [];
+      // a name Binance's user stream does not have would filter every event out: refused, said why
+      const unknown = only.find((e) => !USER_EVENTS.has(e));
+      if (unknown !== undefined) {
+        socket.close(1008, `Unknown user event '${unknown.slice(0, 40)}' in events=.`);
+        return;
+      }
       if (only.length > 0) conn.events = new Set(only);
     } else if (base.startsWith('/private/')) {
       // a private stream is a listenKey's: without one it could never send anything
