@@ -74,7 +74,7 @@ test('an alert set in the Alerts tab fires once when the last price reaches it, 
   const decimals = (s.price_step.split('.')[1] ?? '').length;
   await price.fill(`1.${'0'.repeat(decimals + 1)}1`);
   await page.keyboard.press('Enter');
-  await expect(hint).toHaveText(`At most ${decimals} decimals on this pair.`);
+  await expect(hint).toHaveText(`At most ${decimals} decimal${decimals === 1 ? '' : 's'} on this pair.`);
   expect(await stored(page)).toEqual([]);
 
   await bracket(page, s.price_step);

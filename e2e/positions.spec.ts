@@ -338,7 +338,7 @@ test('Close all and Cancel all ask first, by mouse and by keyboard', async ({ pa
   // a click only asks; Esc backs out and nothing closed
   await area.closeAll.click();
   await expect(area.closeAllConfirm).toContainText('Close 2 positions at market?');
-  await expect(area.closeAllConfirm.getByRole('button', { name: 'Cancel' })).toBeFocused();
+  await expect(area.closeAllConfirm.getByRole('button', { name: 'Keep them' })).toBeFocused();
   await page.keyboard.press('Escape');
   await expect(area.closeAllConfirm).toHaveCount(0);
   await expect(area.closeAll).toBeFocused();

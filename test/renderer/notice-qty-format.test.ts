@@ -58,7 +58,7 @@ const cases: Case[] = [
     pd: 2,
     qd: 0,
     oneWay: true,
-    text: 'Sell 2,500 SOLUSDT: placed',
+    text: 'Sell 2,500 SOLUSDT at 185.00: placed',
   },
 ];
 

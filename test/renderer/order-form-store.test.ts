@@ -119,12 +119,12 @@ describe('notice', () => {
     }));
     const reduce: OrderRequest = { ...order, side: 2, type: 1, price: '182.00', qty: '10.00', reduce_only: true };
     await a.submit(reduce, { pd: 2, qd: 2, oneWay: true, trimmedTo: 5 });
-    expect(store.getState().notice).toBe('Sell 5.00 BTCUSDT (reduce-only): placed');
+    expect(store.getState().notice).toBe('Sell 5.00 BTCUSDT at 182.00 (reduce-only): placed');
     // the request itself goes as typed: the venue trims it
     expect(sent[0].qty).toBe('10.00');
     // not trimmed (NaN, as the preview says when the order fits the position): as typed
     await a.submit(reduce, { pd: 2, qd: 2, oneWay: true, trimmedTo: NaN });
-    expect(store.getState().notice).toBe('Sell 10.00 BTCUSDT (reduce-only): placed');
+    expect(store.getState().notice).toBe('Sell 10.00 BTCUSDT at 182.00 (reduce-only): placed');
   });
 
   it('an expired post-only order is a warning', async () => {

@@ -34,7 +34,10 @@ describe('placementNotice', () => {
   });
 
   it('a resting limit is placed; a partial fill says what filled and that the rest rests', () => {
-    expect(placementNotice(limit, result(1), 1, 3)).toEqual({ kind: 'ok', text: 'Open long 0.010 BTCUSDT: placed' });
+    expect(placementNotice(limit, result(1), 1, 3)).toEqual({
+      kind: 'ok',
+      text: 'Open long 0.010 BTCUSDT at 95,000.0: placed',
+    });
     expect(
       placementNotice({ ...limit, side: 2, position_side: 2, position_action: 2 }, result(2, '0.004', '380'), 1, 3),
     ).toEqual({

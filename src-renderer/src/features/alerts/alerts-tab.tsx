@@ -18,7 +18,7 @@ function levelOf(text: string, pd: number): { price: string } | { error: string 
   if (r.kind === 'empty') return { error: 'Type the price to be told of.' };
   if (r.kind !== 'ok' || !(r.n > 0)) return { error: `"${text.trim()}" is not a price above 0.` };
   const [whole, frac = ''] = r.value.split('.');
-  if (frac.length > pd) return { error: `At most ${pd} decimals on this pair.` };
+  if (frac.length > pd) return { error: `At most ${pd} decimal${pd === 1 ? '' : 's'} on this pair.` };
   return { price: pd > 0 ? `${whole}.${frac.padEnd(pd, '0')}` : whole };
 }
 

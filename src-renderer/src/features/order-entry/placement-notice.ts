@@ -1,5 +1,6 @@
 // What the form says after the API accepted an order request: a success line for an order
-// that rests or filled ("Open long 0.050 BTCUSDT: filled 0.050 at 95,810.0"), a warning with
+// that rests, with its price ("Open long 0.050 BTCUSDT at 95,000.0: placed"), or filled ("Open
+// long 0.050 BTCUSDT: filled 0.050 at 95,810.0"), a warning with
 // the reason for one that ended without doing what was asked (a post-only order that would
 // have taken liquidity, an IOC / FOK / market order that found too little, a cancel or a
 // rejection). The average fill price is filled_quote / filled_qty, shown with the pair's
@@ -27,16 +28,18 @@ export function placementNotice(
 ): PlacementNotice {
   // the quantity as every figure on screen: the pair's decimals, thousands grouped ("14,708,927")
   const qty = fmt(order.qty, qd);
-  const what =
+  const named = (at: string): string =>
     (oneWay ?? oneWayOnly(order))
-      ? `${order.side === Side.BUY ? 'Buy' : 'Sell'} ${qty} ${order.symbol}${oneWayTag(order)}`
-      : `${directionName(order)} ${qty} ${order.symbol}`;
+      ? `${order.side === Side.BUY ? 'Buy' : 'Sell'} ${qty} ${order.symbol}${at}${oneWayTag(order)}`
+      : `${directionName(order)} ${qty} ${order.symbol}${at}`;
+  const what = named('');
   const filled = Number(r.filled_qty);
   const fills = filled > 0 ? `filled ${fmt(filled, qd)} at ${fmt(Number(r.filled_quote) / filled, pd)}` : '';
   const tif = order.type === OrderType.MARKET ? 'market' : (order.time_in_force ?? TimeInForce.GTC);
   switch (r.status) {
     case OrderStatus.NEW:
-      return { kind: 'ok', text: `${what}: placed` };
+      // a resting order is said with its price, as it will show in Open orders
+      return { kind: 'ok', text: `${named(order.price ? ` at ${fmt(order.price, pd)}` : '')}: placed` };
     case OrderStatus.PARTIALLY_FILLED:
       return { kind: 'ok', text: `${what}: ${fills}, the rest placed` };
     case OrderStatus.FILLED:

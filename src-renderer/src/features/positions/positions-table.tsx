@@ -235,6 +235,7 @@ export function PositionsTable() {
           testId="close-all-confirm"
           text={`Close ${n} position${n === 1 ? '' : 's'} at market?`}
           action={`Close ${n} position${n === 1 ? '' : 's'}`}
+          dismiss={`Keep ${n === 1 ? 'it' : 'them'}`}
           busy={busy !== null}
           onConfirm={() => void closeAll()}
           onCancel={() => {
