@@ -1,9 +1,16 @@
 // The order form's checks of a typed price and size (input-checks.ts): what the venue's own step
 // arithmetic calls off the tick or step, a size under the pair's minimum or over its maximum, an
 // opening order worth less than the minimum notional; nothing for what is
-// fine, empty, not a number or not above 0 (those have their own messages).
+// fine, empty, not a number or not above 0 (those have their own messages); and the dialogs' field
+// checks, which say those too, one message a field.
 import { describe, expect, it } from 'vitest';
-import { notionalCheck, priceCheck, sizeCheck } from '../../src-renderer/src/features/order-entry/input-checks.ts';
+import {
+  amountFieldCheck,
+  notionalCheck,
+  priceCheck,
+  priceFieldCheck,
+  sizeCheck,
+} from '../../src-renderer/src/features/order-entry/input-checks.ts';
 import { parseDecimalInput } from '../../src-renderer/src/features/order-entry/decimal-input.ts';
 
 const typed = parseDecimalInput;
@@ -54,5 +61,30 @@ describe('the order form’s input checks', () => {
     // no price yet (NaN), nothing typed (0), or no minimum known: nothing to say
     for (const n of [NaN, 0]) expect(notionalCheck(n, '100')).toBeNull();
     expect(notionalCheck(5, undefined)).toBeNull();
+  });
+
+  it('says a dialog’s price field as typed: not a number, not above 0, then the tick', () => {
+    expect(priceFieldCheck(typed('97000.5'), '0.1')).toBeNull();
+    expect(priceFieldCheck(typed('97,000.50'), '0.1')).toBeNull();
+    expect(priceFieldCheck(typed('97000.55'), '0.1')).toBe('Not on the tick: the venue takes multiples of 0.1.');
+    expect(priceFieldCheck(typed('abc'), '0.1')).toMatch(/^Not a price: use digits and a decimal point/);
+    expect(priceFieldCheck(typed('12,34.5'), '0.1')).toMatch(/^Not a price/);
+    for (const t of ['0', '0.0', '-1', '−97,000']) expect(priceFieldCheck(typed(t), '0.1')).toBe('A price is above 0.');
+    // empty: the caller's to judge; no tick known yet: the rest still said
+    expect(priceFieldCheck(typed(''), '0.1')).toBeNull();
+    expect(priceFieldCheck(typed('97000.55'), undefined)).toBeNull();
+    expect(priceFieldCheck(typed('x'), undefined)).toMatch(/^Not a price/);
+  });
+
+  it('says a dialog’s amount field as typed: not a number, not above 0, then the step, minimum and maximum', () => {
+    const capped = { ...BTC, min_qty: '0.002', max_qty: '120' };
+    expect(amountFieldCheck(typed('0.010'), capped)).toBeNull();
+    expect(amountFieldCheck(typed('0.0105'), capped)).toBe('Not on the step: the venue takes multiples of 0.001.');
+    expect(amountFieldCheck(typed('0.001'), capped)).toBe('Under the minimum of 0.002: the venue refuses it.');
+    expect(amountFieldCheck(typed('121'), capped)).toBe('Over the maximum of 120 in one order: the venue refuses it.');
+    expect(amountFieldCheck(typed('abc'), capped)).toMatch(/^Not an amount: use digits and a decimal point/);
+    for (const t of ['0', '-1']) expect(amountFieldCheck(typed(t), capped)).toBe('An amount is above 0.');
+    expect(amountFieldCheck(typed(''), capped)).toBeNull();
+    expect(amountFieldCheck(typed('0.0105'), undefined)).toBeNull();
   });
 });

@@ -9,6 +9,7 @@
 import { createScale } from '../../../../src-shared/decimal.ts';
 import type { FuturesSymbol } from '../../../../src-shared/types.ts';
 import type { DecimalInput } from './decimal-input.ts';
+import { NOT_A_NUMBER } from './order-model.ts';
 
 /** Whether `value` (a decimal string the API accepts) is off the step `step`. */
 function offStep(value: string, step: string): boolean {
@@ -49,4 +50,26 @@ export function notionalCheck(notional: number, minNotional: string | undefined)
   const min = Number(minNotional);
   if (!(notional > 0) || !(min > 0) || notional >= min) return null;
   return `Worth ${notional.toFixed(2)} USDT at this price: the venue takes at least ${minNotional} USDT for an order that opens.`;
+}
+
+// The dialogs' fields (Modify order, Modify stop, TP/SL) say under each field, as it is typed,
+// what the order form says under its own: a text that is not a number, a number not above 0,
+// then the checks above; one message a field. An empty field is the caller's to judge (a
+// removal in TP/SL, "is empty" when a Modify is sent).
+
+/** A typed price's problem in a dialog, or null: not a number, not above 0, off the tick (`tick` undefined: unknown yet). */
+export function priceFieldCheck(price: DecimalInput, tick: string | undefined): string | null {
+  if (price.kind === 'invalid') return `Not a price: ${NOT_A_NUMBER}.`;
+  if (price.kind === 'negative' || (price.kind === 'ok' && !(price.n > 0))) return 'A price is above 0.';
+  return tick === undefined ? null : priceCheck(price, tick);
+}
+
+/** A typed amount's problem in a dialog, or null: not a number, not above 0, then sizeCheck. */
+export function amountFieldCheck(
+  qty: DecimalInput,
+  f: (Pick<FuturesSymbol, 'qty_step' | 'min_qty'> & Partial<Pick<FuturesSymbol, 'max_qty'>>) | undefined,
+): string | null {
+  if (qty.kind === 'invalid') return `Not an amount: ${NOT_A_NUMBER}.`;
+  if (qty.kind === 'negative' || (qty.kind === 'ok' && !(qty.n > 0))) return 'An amount is above 0.';
+  return f === undefined ? null : sizeCheck(qty, f);
 }
