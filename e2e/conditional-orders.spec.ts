@@ -2,7 +2,8 @@
 // direction taken from the watched price, the form saying what will happen), the Stops tab lists
 // it with a dashed line at its trigger on the chart, Cancel takes both away; a stop the market
 // reaches fires, with a toast naming the order it placed, and its row and line go. ✎ on a stop's
-// row modifies it in place (trigger and amount), the venue's refusal shown in the dialog; a
+// row modifies it in place (trigger and amount), what the venue will refuse said under each field as
+// typed, the venue's refusal shown in the dialog with its code; a
 // trailing stop has no ✎ and its line does not drag. Cancel all asks first, and keeps to the
 // current pair when the filter says so.
 import type { Page } from 'playwright/test';
@@ -190,11 +191,48 @@ test("Modify on a stop's row: the trigger and the amount in place; a trigger the
   await expect(dialog).toBeVisible();
   expect(await trader.api.conditionals.get({ id: c.id })).toMatchObject({ trigger_price: trigger, qty: '0.010' });
 
+  // what the venue will refuse is said under each field as typed, the field marked, and the stop is
+  // not put in words: the sentence says only what would be sent, never a value rounded to the tick
+  const sentence = dialog.getByTestId('stop-amend-sentence');
+  const triggerCheck = dialog.getByTestId('stop-amend-trigger-check');
+  const qtyCheck = dialog.getByTestId('stop-amend-qty-check');
+  const offTick = `${onTick(mark * 1.004, s.price_step)}5`;
+  await field.fill(offTick);
+  await expect(triggerCheck).toHaveText(`Not on the tick: the venue takes multiples of ${s.price_step}.`);
+  await expect(field).toHaveAttribute('aria-invalid', 'true');
+  await expect(sentence).toHaveText('—');
+  await amount.fill('0.0105');
+  await expect(qtyCheck).toHaveText(`Not on the step: the venue takes multiples of ${s.qty_step}.`);
+  await expect(amount).toHaveAttribute('aria-invalid', 'true');
+  await page.screenshot({ path: test.info().outputPath('stop-modify-checks.png') });
+  for (const [typed, said] of [
+    ['abc', /^Not a price: use digits/],
+    ['0', 'A price is above 0.'],
+    ['-1', 'A price is above 0.'],
+  ] as const) {
+    await field.fill(typed);
+    await expect(triggerCheck).toHaveText(said);
+    // not the stop's old trigger either
+    await expect(sentence).toHaveText('—');
+  }
+  await amount.fill('0.010');
+  await expect(qtyCheck).toHaveCount(0);
+  await expect(amount).toHaveAttribute('aria-invalid', 'false');
+  // said, not enforced: sent off the tick, the venue's refusal shows with its code
+  await field.fill(offTick);
+  await field.press('Enter');
+  await expect(dialog.getByRole('alert')).toHaveText(
+    `(3003) trigger_price ${offTick} is not a multiple of the tick ${s.price_step}`,
+  );
+  expect(await trader.api.conditionals.get({ id: c.id })).toMatchObject({ trigger_price: trigger, qty: '0.010' });
+
   // a trigger further up and twice the amount: sent, the dialog closes and the row follows
   const higher = onTick(mark * 1.004, s.price_step);
   await field.fill(higher);
   await amount.fill('0.020');
   await expect(dialog.getByTestId('stop-amend-reached')).toHaveCount(0);
+  await expect(triggerCheck).toHaveCount(0);
+  await expect(field).toHaveAttribute('aria-invalid', 'false');
   await expect(dialog.getByTestId('stop-amend-sentence')).toHaveText(
     `When the mark price rises to ${shown(higher, s.price_precision)}: buy 0.020 BTC at market.`,
   );

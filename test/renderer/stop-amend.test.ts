@@ -13,6 +13,7 @@ import {
   reachedText,
   refusalText,
   stopAmendFields,
+  stopFieldChecks,
   stopModifiable,
   stopModified,
 } from '../../src-renderer/src/features/stops/stop-amend.ts';
@@ -52,6 +53,7 @@ const stop = (change: Partial<ConditionalOrderRecord> = {}): ConditionalOrderRec
 const limit = stop({ type: 1, price: '97100.0' });
 const closeAll = stop({ side: 2, position_action: 2, qty: null, close_position: true, trigger_direction: 2 });
 const d = { pd: 1, qd: 3, base: 'BTC' };
+const BTC = { price_step: '0.1', qty_step: '0.001', min_qty: '0.002', max_qty: '120', min_notional: '5' };
 
 describe('which stops are modified', () => {
   it('a waiting stop is; a trailing one (its trigger follows the price) or one no longer waiting is not', () => {
@@ -121,16 +123,87 @@ describe('what the dialog sends', () => {
 });
 
 describe('the dialog’s words', () => {
-  it('the stop as the fields would make it; a field not yet a number keeps the stop’s value', () => {
-    expect(stopSentence(amendedStop({ trigger: '97,500', price: '', qty: '0.02' }, stop()), d)).toBe(
+  it('the stop exactly as the fields would send it; none while a field has a problem', () => {
+    const said = (t: { trigger: string; price: string; qty: string }, c: ConditionalOrderRecord): string | null => {
+      const a = amendedStop(t, c, BTC);
+      return a === null ? null : stopSentence(a, d);
+    };
+    expect(said({ trigger: '97,500', price: '', qty: '0.02' }, stop())).toBe(
       'When the mark price rises to 97,500.0: buy 0.020 BTC at market',
     );
-    expect(stopSentence(amendedStop({ trigger: 'abc', price: '96000', qty: '' }, limit), d)).toBe(
+    expect(said({ trigger: '97000', price: '96000', qty: '0.010' }, limit)).toBe(
       'When the mark price rises to 97,000.0: buy 0.010 BTC at 96,000.0 (limit)',
     );
-    expect(stopSentence(amendedStop({ trigger: '92000', price: '', qty: '5' }, closeAll), d)).toBe(
+    expect(said({ trigger: '92000', price: '', qty: '5' }, closeAll)).toBe(
       'When the mark price falls to 92,000.0: close the whole long at market',
     );
+    // off the tick or the step it would read rounded ("97,000.6", "0.011"): not said at all
+    expect(said({ trigger: '97000.55', price: '', qty: '0.010' }, stop())).toBeNull();
+    expect(said({ trigger: '97000', price: '', qty: '0.0105' }, stop())).toBeNull();
+    expect(said({ trigger: '97000', price: '96000.05', qty: '0.010' }, limit)).toBeNull();
+    // not a number, not above 0, empty: not the stop's old value either
+    for (const trigger of ['abc', '0', '-1', '']) expect(said({ trigger, price: '', qty: '0.010' }, stop())).toBeNull();
+    for (const qty of ['abc', '0', '-1', '']) expect(said({ trigger: '97000', price: '', qty }, stop())).toBeNull();
+    // under the minimum
+    expect(said({ trigger: '97000', price: '', qty: '0.001' }, stop())).toBeNull();
+  });
+
+  it('says each field’s problem as typed, as the order form does', () => {
+    const t = (trigger: string, price: string, qty: string) => ({ trigger, price, qty });
+    expect(stopFieldChecks(t('97000.0', '96000', '0.010'), limit, BTC)).toEqual({
+      trigger: null,
+      price: null,
+      qty: null,
+    });
+    expect(stopFieldChecks(t('97000.55', '96000.05', '0.0105'), limit, BTC)).toEqual({
+      trigger: 'Not on the tick: the venue takes multiples of 0.1.',
+      price: 'Not on the tick: the venue takes multiples of 0.1.',
+      qty: 'Not on the step: the venue takes multiples of 0.001.',
+    });
+    expect(stopFieldChecks(t('abc', '', '0'), stop(), BTC)).toEqual({
+      trigger: expect.stringMatching(/^Not a price: use digits/),
+      price: null,
+      qty: 'An amount is above 0.',
+    });
+    expect(stopFieldChecks(t('-1', '', 'x'), stop(), BTC)).toEqual({
+      trigger: 'A price is above 0.',
+      price: null,
+      qty: expect.stringMatching(/^Not an amount: use digits/),
+    });
+    expect(stopFieldChecks(t('97000', '', '0.001'), stop(), BTC).qty).toBe(
+      'Under the minimum of 0.002: the venue refuses it.',
+    );
+    expect(stopFieldChecks(t('97000', '', '200'), stop(), BTC).qty).toBe(
+      'Over the maximum of 120 in one order: the venue refuses it.',
+    );
+    // empty: said when sent ("is empty"), not as typed; a field the stop has not: never
+    expect(stopFieldChecks(t('', 'x', ''), stop(), BTC)).toEqual({ trigger: null, price: null, qty: null });
+    expect(stopFieldChecks(t('92000', 'x', 'x'), closeAll, BTC)).toEqual({ trigger: null, price: null, qty: null });
+    // the pair not known yet: what is not a number still said, the tick and the step not
+    expect(stopFieldChecks(t('97000.55', '', 'x'), stop(), undefined)).toEqual({
+      trigger: null,
+      price: null,
+      qty: expect.stringMatching(/^Not an amount/),
+    });
+  });
+
+  it('says an opening stop worth less than the minimum notional, at its limit price or its trigger', () => {
+    const cheap = { ...BTC, min_qty: '0.001', min_notional: '100' };
+    expect(stopFieldChecks({ trigger: '97000', price: '', qty: '0.001' }, stop(), cheap).qty).toBe(
+      'Worth 97.00 USDT at this price: the venue takes at least 100 USDT for an order that opens.',
+    );
+    // a stop-limit's order goes at its limit price, not at the trigger
+    expect(stopFieldChecks({ trigger: '97000', price: '50000', qty: '0.002' }, limit, cheap).qty).toBeNull();
+    expect(stopFieldChecks({ trigger: '97000', price: '49000', qty: '0.002' }, limit, cheap).qty).toMatch(
+      /^Worth 98\.00 USDT at this price/,
+    );
+    expect(stopFieldChecks({ trigger: '97000', price: '', qty: '0.002' }, stop(), cheap).qty).toBeNull();
+    // a stop that closes is not held to it
+    const closing = stop({ side: 2, position_action: 2, trigger_direction: 2 });
+    expect(stopFieldChecks({ trigger: '97000', price: '', qty: '0.001' }, closing, cheap).qty).toBeNull();
+    expect(
+      stopFieldChecks({ trigger: '97000', price: '', qty: '0.001' }, stop({ reduce_only: true }), cheap).qty,
+    ).toBeNull();
   });
 
   it('says when the watched price is already past the trigger in the stop’s direction; nothing otherwise', () => {

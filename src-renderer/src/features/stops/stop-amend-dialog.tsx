@@ -2,10 +2,12 @@
 // limit price, its amount (not for a stop that closes the whole position), all or nothing. Opened
 // by the Stops tab's ✎ or a double-click on the stop's line on the chart; hosted by the Stops tab,
 // the workspace naming its stop ('amend-stop' overlay: the global shortcuts are inert). The fields
-// start from the stop's values, the first one's text selected (use-modal.ts); under them the stop
-// in words as the fields would make it, and, when the screen's watched price is already past the
-// typed trigger in the stop's direction, what the venue will answer (it is still sent: the venue
-// decides, and its refusal shows here with its code). Enter sends; success closes it with a toast,
+// start from the stop's values, the first one's text selected (use-modal.ts); under each what the
+// venue will refuse in it as typed (the tick, the step, the minimum: stopFieldChecks, the field
+// marked aria-invalid); under them the stop in words exactly as it would be sent ("—" while a field
+// has a problem), and, when the screen's watched price is already past the typed trigger in the
+// stop's direction, what the venue will answer. All are said, not enforced: it is still sent, the
+// venue decides, and its refusal shows here with its code. Enter sends; success closes it with a toast,
 // and the row follows the answer and the user channel's `conditional` event. A trailing stop is
 // never offered here (stop-amend.ts). The stop may fire or be cancelled meanwhile (the live record
 // is read from the store): the dialog then says so and sends nothing.
@@ -25,33 +27,44 @@ import {
   reachedText,
   refusalText,
   stopAmendFields,
+  stopFieldChecks,
   stopModified,
 } from './stop-amend.ts';
 import { triggerText, watchedShort } from './stop-labels.ts';
 
 const GONE = 'This stop is no longer waiting (it fired or was cancelled meanwhile): there is nothing to modify.';
 
-/** One decimal field of the dialog. */
+/** One decimal field of the dialog, with what the venue will refuse in it said under it. */
 function Field(props: {
   label: string;
   name: string;
   value: string;
   unit: string;
   onChange: (v: string) => void;
+  problem: string | null;
+  testId: string;
   input?: RefObject<HTMLInputElement | null>;
 }) {
   return (
-    <label className="field">
-      <span className="field-label">{props.label}</span>
-      <input
-        ref={props.input}
-        aria-label={props.name}
-        inputMode="decimal"
-        value={props.value}
-        onChange={(e) => props.onChange(e.target.value)}
-      />
-      <span className="unit">{props.unit}</span>
-    </label>
+    <>
+      <label className="field">
+        <span className="field-label">{props.label}</span>
+        <input
+          ref={props.input}
+          aria-label={props.name}
+          inputMode="decimal"
+          value={props.value}
+          aria-invalid={props.problem !== null}
+          onChange={(e) => props.onChange(e.target.value)}
+        />
+        <span className="unit">{props.unit}</span>
+      </label>
+      {props.problem !== null && (
+        <p className="warn-text" data-testid={props.testId}>
+          {props.problem}
+        </p>
+      )}
+    </>
   );
 }
 
@@ -70,6 +83,7 @@ export function StopAmendDialog({
   const gone = live === undefined;
   const oneWay = useSel(s.account, (x) => x.summary?.position_mode === 'one_way');
   const base = useSel(s.symbols, (x) => x.bySymbol[c.symbol]?.general.base_asset) ?? '';
+  const pair = useSel(s.symbols, (x) => x.bySymbol[c.symbol]?.futures);
   const watched = useSel(s.tickers, (x) => {
     const t = x.tickers[c.symbol];
     return c.working_type === WorkingType.LAST_PRICE ? t?.last : t?.mark;
@@ -88,6 +102,8 @@ export function StopAmendDialog({
     setError(null);
   };
   const reached = reachedText(c, texts.trigger, watched, pd);
+  const checks = stopFieldChecks(texts, c, pair);
+  const amended = amendedStop(texts, c, pair);
 
   const save = async (): Promise<void> => {
     if (busy || gone) return;
@@ -134,6 +150,8 @@ export function StopAmendDialog({
         value={texts.trigger}
         unit="USDT"
         onChange={edit('trigger')}
+        problem={checks.trigger}
+        testId="stop-amend-trigger-check"
         input={first}
       />
       {reached !== null && !gone && (
@@ -142,11 +160,29 @@ export function StopAmendDialog({
         </p>
       )}
       {hasLimitPrice(c) && (
-        <Field label="Price" name="New limit price" value={texts.price} unit="USDT" onChange={edit('price')} />
+        <Field
+          label="Price"
+          name="New limit price"
+          value={texts.price}
+          unit="USDT"
+          onChange={edit('price')}
+          problem={checks.price}
+          testId="stop-amend-price-check"
+        />
       )}
-      {hasAmount(c) && <Field label="Amount" name="New amount" value={texts.qty} unit={base} onChange={edit('qty')} />}
-      <p className="small" data-testid="stop-amend-sentence">
-        {stopSentence(amendedStop(texts, c), { pd, qd, base })}.
+      {hasAmount(c) && (
+        <Field
+          label="Amount"
+          name="New amount"
+          value={texts.qty}
+          unit={base}
+          onChange={edit('qty')}
+          problem={checks.qty}
+          testId="stop-amend-qty-check"
+        />
+      )}
+      <p className={amended === null ? 'small muted' : 'small'} data-testid="stop-amend-sentence">
+        {amended === null ? '—' : `${stopSentence(amended, { pd, qd, base })}.`}
       </p>
     </FormDialog>
   );

@@ -6,12 +6,17 @@
 // fields changed: the venue answers 1001 for a change of nothing, refused here first with a
 // message) and what the toast says of the venue's answer. The direction is the stop's own (a stop
 // that fires as the price rises stays one): a new trigger already reached in it is the venue's to
-// refuse (3026), its message shown with its code. Pure: the dialog, the chart and the tests share it.
-import type { ConditionalOrderRecord } from '../../../../src-shared/types.ts';
-import { ConditionalStatus, OrderType, TriggerDirection } from '../../../../src-shared/enums.ts';
+// refuse (3026), its message shown with its code. What the venue will refuse in a field (the tick,
+// the step, the minimum and maximum, an opening stop's minimum notional, what is not a number above
+// 0) is said under it as typed (input-checks.ts, as the order form does), and the stop in words is
+// then not said: it says only what would be sent. Pure: the dialog, the chart and the tests share it.
+import type { ConditionalOrderRecord, FuturesSymbol } from '../../../../src-shared/types.ts';
+import { ConditionalStatus, OrderType, PositionAction, TriggerDirection } from '../../../../src-shared/enums.ts';
 import { PerpdeskApiError } from '../../../../src-shared/sdk/rest-client.ts';
 import { positiveField } from '../orders/amend-input.ts';
 import { fmt } from '../../lib/format.ts';
+import { parseDecimalInput } from '../order-entry/decimal-input.ts';
+import { amountFieldCheck, notionalCheck, priceFieldCheck } from '../order-entry/input-checks.ts';
 import { stopSentence, WATCHED_NAMES } from '../order-entry/stop-order.ts';
 import type { PairDisplay } from './stop-labels.ts';
 
@@ -84,21 +89,60 @@ export function refusalText(e: unknown): string {
   return e instanceof Error ? e.message : String(e);
 }
 
-/** The stop as the typed fields would make it (its sentence in the dialog); a field not yet a number keeps the stop's. */
-export function amendedStop<T extends Stop & Pick<ConditionalOrderRecord, 'trigger_price' | 'price' | 'qty'>>(
-  t: StopFieldTexts,
-  c: T,
-): T {
-  const typed = (text: string, was: string): string => {
+/** The pair's figures the fields are checked against (undefined until the catalogue is loaded). */
+export type StopPair = Pick<FuturesSymbol, 'price_step' | 'qty_step' | 'min_qty' | 'min_notional'> &
+  Partial<Pick<FuturesSymbol, 'max_qty'>>;
+
+/** What the venue will refuse in each field as typed, said under it; null where nothing is (or the stop has no such field). */
+export interface StopFieldChecks {
+  trigger: string | null;
+  price: string | null;
+  qty: string | null;
+}
+
+type Amendable = Stop &
+  Pick<ConditionalOrderRecord, 'trigger_price' | 'price' | 'qty' | 'position_action' | 'reduce_only'>;
+
+/**
+ * The fields' problems as typed: the trigger and the limit price off the tick, the amount off the
+ * step, under the minimum or over the maximum, each not a number or not above 0; and a stop that
+ * opens (not reduce-only) worth less than the pair's minimum notional at the price its order goes
+ * at (its limit price, or the trigger), said under the amount as the order form does.
+ */
+export function stopFieldChecks(t: StopFieldTexts, c: Amendable, pair: StopPair | undefined): StopFieldChecks {
+  const trigger = parseDecimalInput(t.trigger);
+  const price = parseDecimalInput(t.price);
+  const qty = parseDecimalInput(t.qty);
+  const limit = hasLimitPrice(c);
+  const checks: StopFieldChecks = {
+    trigger: priceFieldCheck(trigger, pair?.price_step),
+    price: limit ? priceFieldCheck(price, pair?.price_step) : null,
+    qty: hasAmount(c) ? amountFieldCheck(qty, pair) : null,
+  };
+  const opens = c.position_action === PositionAction.OPEN && !c.reduce_only && hasAmount(c);
+  const at = limit ? price : trigger;
+  if (opens && checks.qty === null && qty.kind === 'ok' && at.kind === 'ok')
+    checks.qty = notionalCheck(at.n * qty.n, pair?.min_notional);
+  return checks;
+}
+
+/**
+ * The stop as the typed fields would make it (its sentence in the dialog), or null while a field it
+ * has is empty or has a problem (stopFieldChecks): the sentence says only what would be sent, never
+ * a value rounded to the screen's decimals.
+ */
+export function amendedStop<T extends Amendable>(t: StopFieldTexts, c: T, pair: StopPair | undefined): T | null {
+  const checks = stopFieldChecks(t, c, pair);
+  if (checks.trigger !== null || checks.price !== null || checks.qty !== null) return null;
+  const typed = (text: string): string | null => {
     const f = positiveField('', text);
-    return 'error' in f ? was : f.value;
+    return 'error' in f ? null : f.value;
   };
-  return {
-    ...c,
-    trigger_price: typed(t.trigger, c.trigger_price),
-    price: hasLimitPrice(c) ? typed(t.price, c.price) : c.price,
-    qty: hasAmount(c) && c.qty !== null ? typed(t.qty, c.qty) : c.qty,
-  };
+  const trigger = typed(t.trigger);
+  const price = hasLimitPrice(c) ? typed(t.price) : c.price;
+  const qty = hasAmount(c) && c.qty !== null ? typed(t.qty) : c.qty;
+  if (trigger === null || price === null || (hasAmount(c) && qty === null)) return null;
+  return { ...c, trigger_price: trigger, price, qty };
 }
 
 /**
