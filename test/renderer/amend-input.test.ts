@@ -1,7 +1,13 @@
 // The Modify dialog's fields (src-renderer/src/features/orders/amend-input.ts): what is sent,
 // and what is refused before anything is sent.
 import { describe, expect, it } from 'vitest';
-import { amendFields, amendedTitle, cancelsOrder } from '../../src-renderer/src/features/orders/amend-input.ts';
+import {
+  amendedTitle,
+  amendFieldChecks,
+  amendFields,
+  cancelsOrder,
+  crossesBook,
+} from '../../src-renderer/src/features/orders/amend-input.ts';
 import type { OrderRecord } from '../../src-shared/types.ts';
 import { OrderStatus } from '../../src-shared/enums.ts';
 
@@ -68,5 +74,75 @@ describe('amendedTitle', () => {
     expect(amendedTitle(rec({ status: OrderStatus.CANCELED, filled_qty: '0.005' }), 1, 3, 'BTC')).toBe(
       'Order #7 cancelled: its total was not above the 0.005 filled',
     );
+  });
+});
+
+describe('amendFieldChecks', () => {
+  const BTC = { price_step: '0.1', qty_step: '0.001', min_qty: '0.002', max_qty: '120', min_notional: '100' };
+  const opens = { position_action: 1 as const };
+  const closes = { position_action: 2 as const };
+
+  it('says nothing of fields the venue takes', () => {
+    expect(amendFieldChecks('95,000.5', '0.010', opens, BTC)).toEqual({ price: null, qty: null });
+  });
+
+  it('says the price off the tick and the total off the step, under the minimum or over the maximum, as typed', () => {
+    expect(amendFieldChecks('95000.55', '0.0105', opens, BTC)).toEqual({
+      price: 'Not on the tick: the venue takes multiples of 0.1.',
+      qty: 'Not on the step: the venue takes multiples of 0.001.',
+    });
+    expect(amendFieldChecks('95000', '0.001', opens, BTC).qty).toBe(
+      'Under the minimum of 0.002: the venue refuses it.',
+    );
+    expect(amendFieldChecks('95000', '121', opens, BTC).qty).toBe(
+      'Over the maximum of 120 in one order: the venue refuses it.',
+    );
+  });
+
+  it('says what is not a number or not above 0; an empty field is left to Modify', () => {
+    expect(amendFieldChecks('abc', '-1', opens, BTC)).toEqual({
+      price: expect.stringMatching(/^Not a price: use digits/),
+      qty: 'An amount is above 0.',
+    });
+    expect(amendFieldChecks('0', 'x', opens, BTC)).toEqual({
+      price: 'A price is above 0.',
+      qty: expect.stringMatching(/^Not an amount/),
+    });
+    expect(amendFieldChecks('', '', opens, BTC)).toEqual({ price: null, qty: null });
+  });
+
+  it('says an opening order worth less than the minimum notional at the typed price; a close is not held to it', () => {
+    expect(amendFieldChecks('40000', '0.002', opens, BTC).qty).toBe(
+      'Worth 80.00 USDT at this price: the venue takes at least 100 USDT for an order that opens.',
+    );
+    expect(amendFieldChecks('50000', '0.002', opens, BTC).qty).toBeNull();
+    expect(amendFieldChecks('40000', '0.002', closes, BTC).qty).toBeNull();
+  });
+});
+
+describe('crossesBook', () => {
+  const book = { bestBid: 94_999.9, bestAsk: 95_000.1 };
+
+  it('warns of a buy at or above the best ask, naming it', () => {
+    expect(crossesBook('95,000.1', 1, book, 1)).toBe(
+      'At or above the best ask (95,000.1): it would trade at once, as a taker.',
+    );
+    expect(crossesBook('96000', 1, book, 1)).not.toBeNull();
+    expect(crossesBook('95000.0', 1, book, 1)).toBeNull();
+  });
+
+  it('warns of a sell at or below the best bid, naming it', () => {
+    expect(crossesBook('94999.9', 2, book, 1)).toBe(
+      'At or below the best bid (94,999.9): it would trade at once, as a taker.',
+    );
+    expect(crossesBook('90000', 2, book, 1)).not.toBeNull();
+    expect(crossesBook('95000.0', 2, book, 1)).toBeNull();
+  });
+
+  it('says nothing while the price is not a number or the book side is unknown', () => {
+    expect(crossesBook('abc', 1, book, 1)).toBeNull();
+    expect(crossesBook('', 2, book, 1)).toBeNull();
+    expect(crossesBook('-1', 2, book, 1)).toBeNull();
+    expect(crossesBook('99000', 1, { bestBid: NaN, bestAsk: NaN }, 1)).toBeNull();
   });
 });

@@ -1,9 +1,12 @@
 // Modify a resting limit order (Binance's modify, PUT /fapi/v1/order): its new price and its new
 // total amount, the filled part included. The order keeps its id and client id and goes to the
 // back of the queue at its price; a price that crosses trades at once, and a total not above the
-// filled part cancels the order (the dialog says so before it is sent). The service checks the
-// tick, the step and the margin: its message is shown as it comes, and the order is then as it
-// was. The fields start from the order's price and total.
+// filled part cancels the order (the dialog says so before it is sent). Under each field, as it is
+// typed, what the venue will refuse in it (the tick, the step, the minimum: amendFieldChecks, the
+// field marked aria-invalid), and under the price a warning when it crosses the book, naming the
+// best price (the live book on the pair on screen, else read every 2 s while the dialog is open).
+// Said, not enforced: the service checks them again, and the margin; its refusal is shown with its
+// code, and the order is then as it was. The fields start from the order's price and total.
 // The dialog owns the keyboard while open: the caller registers it as the workspace's 'amend'
 // overlay (the global shortcuts are inert), keys pressed in it never reach the global handler,
 // and Enter saves from the fields. A modal dialog (use-modal.ts): the focus starts in the price,
@@ -11,17 +14,56 @@
 // (to `opener` when that is gone: the order filled or was cancelled by the change).
 // The order may fill or be cancelled meanwhile (the live record is read from the store): the
 // dialog then says it is no longer open and sends nothing.
-import { useRef, useState, type RefObject } from 'react';
+import { useEffect, useRef, useState, type RefObject } from 'react';
 import type { OrderRecord } from '../../../../src-shared/types.ts';
 import { fmt } from '../../lib/format.ts';
-import { errorText } from '../../lib/frame.ts';
 import { useServices, useSel } from '../../lib/use-services.ts';
 import { useDecimals } from '../../lib/use-symbol.ts';
 import { FormDialog } from '../../layout/form-dialog.tsx';
-import { amendFields, amendedTitle, cancelsOrder } from './amend-input.ts';
+import { refusalText } from '../stops/stop-amend.ts';
+import { amendFieldChecks, amendedTitle, amendFields, cancelsOrder, crossesBook } from './amend-input.ts';
 import { directionName, sideClass } from './order-labels.ts';
 
 const GONE = 'This order is no longer open (filled or cancelled meanwhile): there is nothing to modify.';
+
+/** How often the book of a pair not on screen is read while the dialog is open. */
+const BOOK_READ_MS = 2000;
+
+/**
+ * The best bid and ask of `symbol`: the live book's when it is the pair on screen, else from a
+ * depth read now and every BOOK_READ_MS (NaN until known, or when the read fails).
+ */
+function useBestPrices(symbol: string): { bestBid: number; bestAsk: number } {
+  const s = useServices();
+  const onScreen = useSel(s.book, (b) => b.symbol === symbol && b.sync !== 'idle');
+  const liveBid = useSel(s.book, (b) => b.bestBid);
+  const liveAsk = useSel(s.book, (b) => b.bestAsk);
+  const [read, setRead] = useState({ bestBid: NaN, bestAsk: NaN });
+  useEffect(() => {
+    if (onScreen) return;
+    let live = true;
+    const load = (): void => {
+      s.api
+        .depth(symbol, 5)
+        .then((d) => {
+          const best = (levels: readonly (readonly [string, string])[], pick: (...x: number[]) => number): number =>
+            levels.length === 0 ? NaN : pick(...levels.map((l) => Number(l[0])));
+          if (live) setRead({ bestBid: best(d.bids, Math.max), bestAsk: best(d.asks, Math.min) });
+        })
+        .catch(() => {
+          // no book to compare with: nothing is said
+          if (live) setRead({ bestBid: NaN, bestAsk: NaN });
+        });
+    };
+    load();
+    const timer = setInterval(load, BOOK_READ_MS);
+    return () => {
+      live = false;
+      clearInterval(timer);
+    };
+  }, [s, symbol, onScreen]);
+  return onScreen ? { bestBid: liveBid, bestAsk: liveAsk } : read;
+}
 
 export function AmendDialog({
   order,
@@ -38,6 +80,8 @@ export function AmendDialog({
   const gone = live === undefined;
   const oneWay = useSel(s.account, (x) => x.summary?.position_mode === 'one_way');
   const base = useSel(s.symbols, (x) => x.bySymbol[o.symbol]?.general.base_asset) ?? '';
+  const pair = useSel(s.symbols, (x) => x.bySymbol[o.symbol]?.futures);
+  const book = useBestPrices(o.symbol);
   const { pd, qd } = useDecimals()(o.symbol);
   const [price, setPrice] = useState(fmt(order.price, pd));
   const [qty, setQty] = useState(fmt(order.qty, qd));
@@ -46,6 +90,8 @@ export function AmendDialog({
   const first = useRef<HTMLInputElement>(null);
   const filled = Number(o.filled_qty) > 0;
   const cancels = cancelsOrder(qty, o.filled_qty);
+  const checks = amendFieldChecks(price, qty, o, pair);
+  const crosses = crossesBook(price, o.side, book, pd);
 
   const save = async (): Promise<void> => {
     if (busy || gone) return;
@@ -61,7 +107,7 @@ export function AmendDialog({
       s.toasts.getState().actions.push({ kind: 'success', title: amendedTitle(r, pd, qd, base) });
       onClose();
     } catch (e) {
-      setError(errorText(e));
+      setError(refusalText(e));
     } finally {
       setBusy(false);
     }
@@ -93,20 +139,37 @@ export function AmendDialog({
           aria-label="New price"
           inputMode="decimal"
           value={price}
+          aria-invalid={checks.price !== null}
           onChange={(e) => (setPrice(e.target.value), setError(null))}
         />
         <span className="unit">USDT</span>
       </label>
+      {checks.price !== null && (
+        <p className="warn-text" data-testid="amend-price-check">
+          {checks.price}
+        </p>
+      )}
+      {checks.price === null && crosses !== null && !gone && (
+        <p className="warn-text" data-testid="amend-crosses">
+          {crosses}
+        </p>
+      )}
       <label className="field">
         <span className="field-label">Amount</span>
         <input
           aria-label="New amount"
           inputMode="decimal"
           value={qty}
+          aria-invalid={checks.qty !== null}
           onChange={(e) => (setQty(e.target.value), setError(null))}
         />
         <span className="unit">{base}</span>
       </label>
+      {checks.qty !== null && (
+        <p className="warn-text" data-testid="amend-qty-check">
+          {checks.qty}
+        </p>
+      )}
       {cancels && !gone && (
         <p className="muted small" data-testid="amend-cancels">
           A total of {fmt(o.filled_qty, qd)} {base} or less cancels the order: that much has filled.
