@@ -1,8 +1,9 @@
 // Positions and open orders: one-way shorts read as shorts and close from their row (a one-way
 // sell of the long's size previews no cost); the
 // TP/SL dialog owns the keyboard (shortcuts inert, focus trapped, Esc closes, Enter saves only
-// from a field) and takes thousands separators; an isolated position's margin is added and
-// removed from its row (the dialog's keys as TP/SL's, the API's refusal shown); Close all /
+// from a field), takes thousands separators and says as typed what the venue will refuse (the
+// tick, a trigger on the wrong side of the watched price); an isolated position's margin is added
+// and removed from its row (the dialog's keys as TP/SL's, the API's refusal shown); Close all /
 // Cancel all ask first.
 import type { Page } from 'playwright/test';
 import { test, expect, type Trader } from './support/fixtures.ts';
@@ -10,6 +11,7 @@ import type { BotMarket } from './support/bot-market.ts';
 import { marketOrder, openTrading, restingBuy } from './support/desk.ts';
 import { PositionsArea } from './pages/positions-area.ts';
 import { onTick } from './support/prices.ts';
+import { setPaused } from './support/sim.ts';
 
 const fmtPx = (x: string, decimals: number): string =>
   Number(x).toLocaleString('en-US', { minimumFractionDigits: decimals });
@@ -172,6 +174,78 @@ test('TP/SL prices take thousands separators; a non-number is refused in the dia
   await expect(area.dialog).toBeHidden();
   await expect.poll(async () => (await trader.api.tpslList()).map((t) => t.take_profit_price)).toEqual([tp]);
   await expect(row).toContainText(fmtPx(tp, s.price_precision));
+});
+
+test('the TP/SL dialog says as typed what the venue will refuse: the tick, each trigger on the wrong side of the watched price, both at once', async ({
+  page,
+  service,
+  trader,
+  market,
+}) => {
+  const { symbol, s, area, row } = await openOnLong(page, service, trader, market);
+  const edit = row.getByRole('button', { name: `TP/SL ${symbol} long` });
+  await expect(edit).toBeVisible();
+  // the mark stands still, so the dialog's figures are the API's
+  await setPaused(service.url, true);
+  try {
+    const mark = Number((await trader.api.completePrice(symbol)).mark_price);
+    const markShown = fmtPx(onTick(mark, s.price_step), s.price_precision);
+    const tpCheck = area.dialog.getByTestId('tp-check');
+    const slCheck = area.dialog.getByTestId('sl-check');
+    await edit.click();
+    await expect(area.takeProfit).toHaveAttribute('placeholder', 'above mark');
+    await expect(area.stopLoss).toHaveAttribute('placeholder', 'below mark');
+    await expect(tpCheck).toHaveCount(0);
+    await expect(slCheck).toHaveCount(0);
+
+    // a take profit under the mark and a stop loss over it: both said at once, with the mark's value
+    await area.takeProfit.fill(onTick(mark * 0.95, s.price_step));
+    await area.stopLoss.fill(onTick(mark * 1.05, s.price_step));
+    await expect(tpCheck).toHaveText(`Not above the mark price (${markShown}): a long’s take profit must be above it.`);
+    await expect(slCheck).toHaveText(`Not below the mark price (${markShown}): a long’s stop loss must be below it.`);
+    await expect(area.takeProfit).toHaveAttribute('aria-invalid', 'true');
+    await expect(area.stopLoss).toHaveAttribute('aria-invalid', 'true');
+    await page.screenshot({ path: test.info().outputPath('tpsl-checks.png') });
+
+    // watching the last price: the placeholders and the messages name it
+    await area.dialog.getByRole('button', { name: 'Last price' }).click();
+    await expect(area.takeProfit).toHaveAttribute('placeholder', 'above last');
+    await expect(area.stopLoss).toHaveAttribute('placeholder', 'below last');
+    await expect(tpCheck).toContainText('Not above the last price (');
+    await expect(slCheck).toContainText('Not below the last price (');
+    // said, not enforced: Save sends, and the venue's refusal shows with its code
+    await area.dialog.getByRole('button', { name: 'Save' }).click();
+    await expect(area.dialog.getByRole('alert')).toHaveText(
+      /^\(1001\) A long's take-profit must be above the last price [\d.]+$/,
+    );
+    expect((await trader.api.tpslList()).filter((t) => t.take_profit_price !== null)).toEqual([]);
+
+    // off the tick; what is not a price: Save names both fields
+    const offTick = `${onTick(mark * 1.1, s.price_step)}5`;
+    await area.takeProfit.fill(offTick);
+    await expect(tpCheck).toHaveText(`Not on the tick: the venue takes multiples of ${s.price_step}.`);
+    await area.takeProfit.fill('abc');
+    await area.stopLoss.fill('-1');
+    await expect(tpCheck).toContainText('Not a price');
+    await expect(slCheck).toHaveText('A price is above 0.');
+    await area.dialog.getByRole('button', { name: 'Save' }).click();
+    await expect(area.dialog.getByRole('alert')).toContainText('Take profit "abc" is not a price');
+    await expect(area.dialog.getByRole('alert')).toContainText('Stop loss "-1" is not a price');
+
+    // both on their side of the price and on the tick: nothing said, and saved
+    const tp = onTick(mark * 1.1, s.price_step);
+    const sl = onTick(mark * 0.9, s.price_step);
+    await area.takeProfit.fill(tp);
+    await area.stopLoss.fill(sl);
+    await expect(tpCheck).toHaveCount(0);
+    await expect(slCheck).toHaveCount(0);
+    await expect(area.takeProfit).toHaveAttribute('aria-invalid', 'false');
+    await area.dialog.getByRole('button', { name: 'Save' }).click();
+    await expect(area.dialog).toBeHidden();
+    expect((await trader.api.tpslList()).map((t) => [t.take_profit_price, t.stop_loss_price])).toEqual([[tp, sl]]);
+  } finally {
+    await setPaused(service.url, false);
+  }
 });
 
 test('the TP/SL dialog reads the triggers a bot just set, and will not overwrite triggers changed while it was open', async ({

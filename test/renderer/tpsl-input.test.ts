@@ -1,7 +1,12 @@
 // The TP/SL dialog's fields: thousands separators accepted and removed before sending, a
 // non-number refused locally, PnL signed by direction; and its focus trap's index arithmetic.
 import { describe, expect, it } from 'vitest';
-import { triggerPnl, triggerPrices } from '../../src-renderer/src/features/positions/tpsl-input.ts';
+import {
+  tpslChecks,
+  triggerPnl,
+  triggerPrices,
+  watchedPrice,
+} from '../../src-renderer/src/features/positions/tpsl-input.ts';
 import { trapIndex } from '../../src-renderer/src/layout/focus-order.ts';
 
 describe('triggerPrices', () => {
@@ -32,8 +37,59 @@ describe('triggerPrices', () => {
     expect(triggerPrices('−93,000', '').ok).toBe(false);
     expect(triggerPrices('0', '').ok).toBe(false);
     expect(triggerPrices('', '0.0').ok).toBe(false);
+    // both fields' reasons at once
+    const both = triggerPrices('abc', '-1');
+    expect(!both.ok && both.error).toMatch(/^Take profit "abc" is not a price: .* Stop loss "-1" is not a price: /);
     // empty still removes, both at once too
     expect(triggerPrices('', '  ')).toEqual({ ok: true, take_profit_price: null, stop_loss_price: null });
+  });
+});
+
+describe('tpslChecks', () => {
+  const mark = { name: 'mark price', price: 95_000.04 };
+  const checks = (tp: string, sl: string, long = true, w = mark) => tpslChecks({ tp, sl }, long, w, '0.1', 1);
+
+  it('says nothing of triggers on the right side and on the tick, nor of empty fields (a removal)', () => {
+    expect(checks('99,000', '90000')).toEqual({ tp: null, sl: null });
+    expect(checks('90000', '99000', false)).toEqual({ tp: null, sl: null });
+    expect(checks('', '')).toEqual({ tp: null, sl: null });
+  });
+
+  it('says both wrong sides at once, naming the price watched and its value', () => {
+    expect(checks('90000', '99000')).toEqual({
+      tp: 'Not above the mark price (95,000.0): a long’s take profit must be above it.',
+      sl: 'Not below the mark price (95,000.0): a long’s stop loss must be below it.',
+    });
+    expect(checks('99000', '90000', false)).toEqual({
+      tp: 'Not below the mark price (95,000.0): a short’s take profit must be below it.',
+      sl: 'Not above the mark price (95,000.0): a short’s stop loss must be above it.',
+    });
+    // at the watched price itself: already reached, refused too
+    expect(checks('95100.0', '', true, { name: 'last price', price: 95_100 }).tp).toBe(
+      'Not above the last price (95,100.0): a long’s take profit must be above it.',
+    );
+  });
+
+  it('says off the tick, not a number and not above 0 first', () => {
+    expect(checks('99000.55', 'abc')).toEqual({
+      tp: 'Not on the tick: the venue takes multiples of 0.1.',
+      sl: expect.stringMatching(/^Not a price: use digits/),
+    });
+    expect(checks('0', '-5').tp).toBe('A price is above 0.');
+    expect(checks('0', '-5').sl).toBe('A price is above 0.');
+    // no watched price or tick known yet: the side and the tick are not said
+    const unknown = { name: 'mark price', price: NaN };
+    expect(tpslChecks({ tp: '90000.55', sl: '99000' }, true, unknown, undefined, 1)).toEqual({ tp: null, sl: null });
+  });
+});
+
+describe('watchedPrice', () => {
+  it('is the last price with Last chosen (the mark until the pair has traded), else the mark', () => {
+    expect(watchedPrice(1, 95_000, 95_100)).toEqual({ name: 'mark price', price: 95_000 });
+    expect(watchedPrice(2, 95_000, 95_100)).toEqual({ name: 'last price', price: 95_100 });
+    expect(watchedPrice(2, 95_000, 0)).toEqual({ name: 'mark price', price: 95_000 });
+    expect(watchedPrice(2, 95_000, undefined)).toEqual({ name: 'mark price', price: 95_000 });
+    expect(watchedPrice(1, undefined, 95_100).price).toBeNaN();
   });
 });
 

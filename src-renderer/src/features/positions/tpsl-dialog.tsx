@@ -1,7 +1,10 @@
 // Take-profit / stop-loss of one position: set, change or remove each trigger, watched on
-// the mark or the last price. Shows the PnL each trigger would realise; the API's message
-// when it refuses (e.g. a take-profit on the wrong side of the mark). Prices may carry
-// thousands separators (sent without them); what is still not a number is refused here.
+// the mark or the last price. Shows the PnL each trigger would realise, and under each field as
+// it is typed what the venue will refuse in it (off the tick, not a price above 0, on the wrong
+// side of the watched price, named with its value: tpslChecks; the field marked aria-invalid);
+// the placeholders name the watched price chosen. Said, not enforced: Save still sends, and the
+// API's message shows (with its code) when it refuses. Prices may carry thousands separators
+// (sent without them); what is still not a number is refused here, both fields' at once.
 // The dialog owns the keyboard while open: the caller registers it as the workspace's 'tpsl'
 // overlay (so the global shortcuts are inert even with the focus outside it), keys pressed in
 // it never reach the global handler, and Enter saves only from the price fields (buttons keep
@@ -12,14 +15,15 @@
 // before it saves; when they changed since it opened it saves nothing, says so and shows them.
 import { useEffect, useRef, useState } from 'react';
 import type { PositionRecord } from '../../../../src-shared/types.ts';
+import { WorkingType } from '../../../../src-shared/enums.ts';
 import { fmt, fmtSigned } from '../../lib/format.ts';
-import { errorText } from '../../lib/frame.ts';
 import { useServices, useSel } from '../../lib/use-services.ts';
 import { useDecimals } from '../../lib/use-symbol.ts';
 import { FormDialog } from '../../layout/form-dialog.tsx';
 import { positionDirection } from './position-direction.ts';
 import { positionKey, type TpSl } from './positions-store.ts';
-import { sameTriggers, triggerPnl, triggerPrices } from './tpsl-input.ts';
+import { refusalText } from '../stops/stop-amend.ts';
+import { sameTriggers, tpslChecks, triggerPnl, triggerPrices, watchedPrice } from './tpsl-input.ts';
 
 export function TpSlDialog({ position, onClose }: { position: PositionRecord; onClose: () => void }) {
   const s = useServices();
@@ -30,6 +34,8 @@ export function TpSlDialog({ position, onClose }: { position: PositionRecord; on
   const { pd } = useDecimals()(p.symbol);
   const current = useSel(s.positions, (x) => x.tpsl[key]);
   const mark = useSel(s.tickers, (x) => x.tickers[p.symbol]?.mark ?? p.mark_price);
+  const last = useSel(s.tickers, (x) => x.tickers[p.symbol]?.last);
+  const tick = useSel(s.symbols, (x) => x.bySymbol[p.symbol]?.futures.price_step);
   const [tp, setTp] = useState(current?.takeProfit ?? '');
   const [sl, setSl] = useState(current?.stopLoss ?? '');
   const [working, setWorking] = useState<1 | 2>((current?.workingType as 1 | 2) ?? 1);
@@ -71,6 +77,10 @@ export function TpSlDialog({ position, onClose }: { position: PositionRecord; on
   const pnlAt = (price: string): number => triggerPnl(price, p.entry_price, d);
   const tpPnl = pnlAt(tp);
   const slPnl = pnlAt(sl);
+  const watched = watchedPrice(working, mark, last);
+  const checks = tpslChecks({ tp, sl }, d.long, watched, tick, pd);
+  // "above mark" / "below last": the side each trigger goes, of the price chosen to watch
+  const short = working === WorkingType.LAST_PRICE ? 'last' : 'mark';
 
   const save = async (): Promise<void> => {
     if (busy) return;
@@ -100,7 +110,7 @@ export function TpSlDialog({ position, onClose }: { position: PositionRecord; on
       s.toasts.getState().actions.push({ kind: 'success', title: `TP/SL saved for ${p.symbol} ${d.name}` });
       onClose();
     } catch (e) {
-      setError(errorText(e));
+      setError(refusalText(e));
     } finally {
       setBusy(false);
     }
@@ -123,8 +133,9 @@ export function TpSlDialog({ position, onClose }: { position: PositionRecord; on
         </span>
       </h3>
       <p className="muted small">
-        Entry {fmt(p.entry_price, pd)} · Mark {fmt(mark, pd)} · the whole position closes at market when the trigger is
-        reached.
+        Entry {fmt(p.entry_price, pd)} · Mark {fmt(mark, pd)}
+        {working === WorkingType.LAST_PRICE ? ` · Last ${fmt(last, pd)}` : ''} · the whole position closes at market
+        when the trigger is reached.
       </p>
       <label className="field">
         <span className="field-label">Take profit</span>
@@ -133,7 +144,8 @@ export function TpSlDialog({ position, onClose }: { position: PositionRecord; on
           aria-label="Take profit price"
           inputMode="decimal"
           value={tp}
-          placeholder={d.long ? 'above mark' : 'below mark'}
+          aria-invalid={checks.tp !== null}
+          placeholder={`${d.long ? 'above' : 'below'} ${short}`}
           onChange={(e) => (setTp(e.target.value), edit())}
         />
         <span className="unit">
@@ -142,6 +154,11 @@ export function TpSlDialog({ position, onClose }: { position: PositionRecord; on
           </button>
         </span>
       </label>
+      {checks.tp !== null && (
+        <p className="warn-text" data-testid="tp-check">
+          {checks.tp}
+        </p>
+      )}
       <p className="est">
         Est. PnL{' '}
         <b className={tpPnl >= 0 ? 'up' : 'down'} data-testid="tp-pnl">
@@ -155,7 +172,8 @@ export function TpSlDialog({ position, onClose }: { position: PositionRecord; on
           aria-label="Stop loss price"
           inputMode="decimal"
           value={sl}
-          placeholder={d.long ? 'below mark' : 'above mark'}
+          aria-invalid={checks.sl !== null}
+          placeholder={`${d.long ? 'below' : 'above'} ${short}`}
           onChange={(e) => (setSl(e.target.value), edit())}
         />
         <span className="unit">
@@ -164,6 +182,11 @@ export function TpSlDialog({ position, onClose }: { position: PositionRecord; on
           </button>
         </span>
       </label>
+      {checks.sl !== null && (
+        <p className="warn-text" data-testid="sl-check">
+          {checks.sl}
+        </p>
+      )}
       <p className="est">
         Est. PnL{' '}
         <b className={slPnl >= 0 ? 'up' : 'down'} data-testid="sl-pnl">

@@ -3,8 +3,17 @@
 // parseDecimalInput); an empty field removes the trigger (null); anything else that is not a
 // number is refused here with a message, never sent (the API would answer with its pattern), and
 // so is a number that is not above 0 ("-99000", "0"): only an empty field removes a trigger, so
-// a typo never deletes a stop. Pure: the dialog and the tests share it.
+// a typo never deletes a stop; both fields' refusals are said at once. As typed, under each field:
+// what the venue will refuse in it (not a number, not above 0, off the tick: input-checks.ts, as
+// the order form does), and a trigger on the wrong side of the price it watches (a long's take
+// profit above it, its stop loss below, a short's the other way round: one already reached would
+// fire at once, so the venue refuses it), naming that price and its value. Said, not enforced: the
+// venue checks them again. Pure: the dialog and the tests share it.
+import { WorkingType } from '../../../../src-shared/enums.ts';
+import { fmt } from '../../lib/format.ts';
 import { parseDecimalInput } from '../order-entry/decimal-input.ts';
+import { priceFieldCheck } from '../order-entry/input-checks.ts';
+import { WATCHED_NAMES } from '../order-entry/stop-order.ts';
 import type { PositionDirection } from './position-direction.ts';
 import type { TpSl } from './positions-store.ts';
 
@@ -25,12 +34,51 @@ function trigger(name: string, text: string): { price: string | null } | { error
   return { price: r.value };
 }
 
+/** The two fields as the API takes them, or why they are refused: both fields' reasons at once. */
 export function triggerPrices(tp: string, sl: string): TriggerPrices {
   const t = trigger('Take profit', tp);
-  if ('error' in t) return { ok: false, error: t.error };
   const s = trigger('Stop loss', sl);
-  if ('error' in s) return { ok: false, error: s.error };
+  if ('error' in t || 'error' in s)
+    return { ok: false, error: [t, s].flatMap((x) => ('error' in x ? [x.error] : [])).join(' ') };
   return { ok: true, take_profit_price: t.price, stop_loss_price: s.price };
+}
+
+/** The price a trigger watches, named: "mark price" or "last price". */
+export interface WatchedPrice {
+  name: string;
+  price: number;
+}
+
+/**
+ * The price the triggers are checked against, as the venue does: the last trade's with Last price
+ * chosen (the mark until the pair has traded), else the mark. NaN when unknown.
+ */
+export function watchedPrice(working: WorkingType, mark: number | undefined, last: number | undefined): WatchedPrice {
+  if (working === WorkingType.LAST_PRICE && last !== undefined && last > 0)
+    return { name: WATCHED_NAMES[WorkingType.LAST_PRICE], price: last };
+  return { name: WATCHED_NAMES[WorkingType.MARK_PRICE], price: mark ?? NaN };
+}
+
+/** Each field's problem as typed, or null: not a price above 0, off the tick, on the wrong side of the watched price. */
+export function tpslChecks(
+  texts: { tp: string; sl: string },
+  long: boolean,
+  watched: WatchedPrice,
+  tick: string | undefined,
+  pd: number,
+): { tp: string | null; sl: string | null } {
+  const side = (text: string, profit: boolean): string | null => {
+    const r = parseDecimalInput(text);
+    const own = priceFieldCheck(r, tick);
+    if (own !== null || r.kind !== 'ok' || !(watched.price > 0)) return own;
+    // a long's take profit and a short's stop loss are above the watched price
+    const above = profit === long;
+    if (above ? r.n > watched.price : r.n < watched.price) return null;
+    const what = `${long ? 'a long' : 'a short'}’s ${profit ? 'take profit' : 'stop loss'}`;
+    const at = `the ${watched.name} (${fmt(watched.price, pd)})`;
+    return `Not ${above ? 'above' : 'below'} ${at}: ${what} must be ${above ? 'above' : 'below'} it.`;
+  };
+  return { tp: side(texts.tp, true), sl: side(texts.sl, false) };
 }
 
 /** PnL realised if the whole position closed at the typed price; NaN when it is not a price above 0. */
