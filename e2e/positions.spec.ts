@@ -3,8 +3,8 @@
 // TP/SL dialog owns the keyboard (shortcuts inert, focus trapped, Esc closes, Enter saves only
 // from a field), takes thousands separators and says as typed what the venue will refuse (the
 // tick, a trigger on the wrong side of the watched price); an isolated position's margin is added
-// and removed from its row (the dialog's keys as TP/SL's, the API's refusal shown); Close all /
-// Cancel all ask first.
+// and removed from its row (the dialog's keys as TP/SL's, the most said as money, the API's refusal
+// shown); Close all / Cancel all ask first.
 import type { Page } from 'playwright/test';
 import { test, expect, type Trader } from './support/fixtures.ts';
 import type { BotMarket } from './support/bot-market.ts';
@@ -337,6 +337,16 @@ test("an isolated position's margin dialog: keys inert behind it, Esc closes to 
   await page.keyboard.press('Escape');
   await expect(area.marginDialog).toBeHidden();
   await expect(adjust).toBeFocused();
+
+  // more than may move: the most said as the screen writes money, the figure shown beside Available
+  await adjust.click();
+  await area.marginAmount.fill('1000000');
+  await expect(area.marginDialog.getByRole('alert')).toHaveText(/^At most \d{1,3}(,\d{3})*\.\d\d USDT can move now\.$/);
+  const most = (await area.marginDialog.getByRole('alert').textContent())!.split(' ')[2];
+  await expect(area.marginDialog.getByTestId('margin-max')).toHaveText(`Available ${most} USDT`);
+  await page.screenshot({ path: test.info().outputPath('margin-most.png') });
+  await page.keyboard.press('Escape');
+  await expect(area.marginDialog).toBeHidden();
 
   // Add 25.5 with Enter in the field: the margin and the estimate follow as it is typed
   await adjust.click();

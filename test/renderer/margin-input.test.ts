@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import {
   liquidationAtMargin,
   marginAmountInput,
+  moneyDown,
   trimZeros,
   type MarginPosition,
 } from '../../src-renderer/src/features/positions/margin-input.ts';
@@ -23,7 +24,23 @@ describe('marginAmountInput', () => {
     expect(marginAmountInput('-5', null)).toEqual({ ok: false, error: 'The amount must be above 0.' });
     expect(marginAmountInput('1.123456789', null)).toEqual({ ok: false, error: 'At most 8 decimals (USDT).' });
     expect(marginAmountInput('1,5', null)).toMatchObject({ ok: false, error: expect.stringContaining('"1,5"') });
-    expect(marginAmountInput('600', '596.50000000')).toEqual({ ok: false, error: 'At most 596.5 USDT can move now.' });
+    expect(marginAmountInput('600', '596.50000000')).toEqual({ ok: false, error: 'At most 596.50 USDT can move now.' });
+  });
+
+  it('says the most as money, grouped with 2 decimals, cut down to the cent so it can move', () => {
+    expect(marginAmountInput('10000', '9881.19850258')).toEqual({
+      ok: false,
+      error: 'At most 9,881.19 USDT can move now.',
+    });
+    // 9,881.20 would be more than may move
+    expect(marginAmountInput('9881.2', '9881.19850258')).toMatchObject({
+      error: 'At most 9,881.19 USDT can move now.',
+    });
+    expect(marginAmountInput('9881.1985', '9881.19850258')).toMatchObject({ ok: true });
+    expect(moneyDown('1234567.999')).toBe('1,234,567.99');
+    expect(moneyDown('0.29000000')).toBe('0.29');
+    expect(moneyDown('25')).toBe('25.00');
+    expect(moneyDown('0.00000000')).toBe('0.00');
   });
 
   it('trimZeros', () => {

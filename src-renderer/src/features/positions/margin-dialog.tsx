@@ -2,7 +2,8 @@
 // separators accepted, Max fills in the most that may move now), the margin and liquidation
 // price it would give, the API's message when it refuses. The most comes from
 // GET /fapi/v1/position/margin when the dialog opens and again at Max (the removable part moves
-// with the mark); the service checks the amount again, exactly.
+// with the mark), shown as money (2 decimals, grouped) cut down to the cent so what it says can
+// move; the service checks the amount again, exactly.
 // Like the TP/SL dialog it owns the keyboard while open: the caller registers it as the
 // workspace's 'margin' overlay, keys pressed in it never reach the global handler, Enter sends
 // from the amount field (buttons keep their own Enter), and as a modal (use-modal.ts) the focus
@@ -17,7 +18,7 @@ import { errorText } from '../../lib/frame.ts';
 import { useServices, useSel } from '../../lib/use-services.ts';
 import { useDecimals } from '../../lib/use-symbol.ts';
 import { FormDialog } from '../../layout/form-dialog.tsx';
-import { liquidationAtMargin, marginAmountInput, trimZeros } from './margin-input.ts';
+import { liquidationAtMargin, marginAmountInput, moneyDown, trimZeros } from './margin-input.ts';
 import { positionDirection } from './position-direction.ts';
 import { positionKey } from './positions-store.ts';
 
@@ -147,7 +148,7 @@ export function MarginDialog({ position, onClose }: { position: PositionRecord; 
         </span>
       </label>
       <p className="est" data-testid="margin-max">
-        {adding ? 'Available' : 'Removable'} <b>{max === null ? '…' : fmt(max, 2)}</b> USDT
+        {adding ? 'Available' : 'Removable'} <b>{max === null ? '…' : moneyDown(max)}</b> USDT
       </p>
       <p className="est">
         Margin <b data-testid="margin-now">{fmt(p.margin, 2)}</b> →{' '}

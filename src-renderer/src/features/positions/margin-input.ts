@@ -8,6 +8,7 @@
 // liquidation price and margin it moves by (new margin - margin) / (Q x (MMR - s)), with the
 // tier's cum included exactly; a position without one is estimated from the first tier.
 import type { PositionRecord } from '../../../../src-shared/types.ts';
+import { fmt } from '../../lib/format.ts';
 import { parseDecimalInput } from '../order-entry/decimal-input.ts';
 import { liquidationPrice } from '../order-entry/preview.ts';
 import { positionDirection } from './position-direction.ts';
@@ -30,8 +31,18 @@ export function marginAmountInput(text: string, max: string | null): MarginAmoun
   const decimals = r.value.split('.')[1]?.length ?? 0;
   if (decimals > USDT_DECIMALS) return { ok: false, error: `At most ${USDT_DECIMALS} decimals (USDT).` };
   if (!(r.n > 0)) return { ok: false, error: 'The amount must be above 0.' };
-  if (max !== null && r.n > Number(max)) return { ok: false, error: `At most ${trimZeros(max)} USDT can move now.` };
+  if (max !== null && r.n > Number(max)) return { ok: false, error: `At most ${moneyDown(max)} USDT can move now.` };
   return { ok: true, value: r.value, n: r.n };
+}
+
+/**
+ * A most that may move, as the screen writes money (2 decimals, grouped: "9,881.19"), cut down to
+ * the cent rather than rounded, so the figure said can move: 9881.19850258 is "9,881.19", never
+ * "9,881.20", which is more than may move.
+ */
+export function moneyDown(max: string): string {
+  const [whole, frac = ''] = max.trim().split('.');
+  return fmt(`${whole}.${frac.padEnd(2, '0').slice(0, 2)}`, 2);
 }
 
 /** A decimal string without the zeros that end its fraction ("596.50000000" -> "596.5"). */
