@@ -18,6 +18,7 @@ import type { BinanceContext } from './context.ts';
 import { binanceErrorOf, BinanceError, fromSchema, MSG, type ParamRule } from './errors.ts';
 import { ListenKeys } from './listen-keys.ts';
 import { addFormParams, duplicated } from './params.ts';
+import { DOCUMENTATION, serializesAnswers } from './response-schemas.ts';
 import { accountByKey } from './signing.ts';
 import { registerAccount } from './routes/account.ts';
 import { registerAlgoOrders } from './routes/algo-orders.ts';
@@ -76,10 +77,13 @@ export default async function binanceApi(app: FastifyInstance, opts: BinanceApiO
   };
 
   // Every route has its schema (schemas.ts); the WebSocket endpoints, which take no parameters,
-  // are listed under the same tag here.
+  // are listed under the same tag here. Response schemas are documentation, the answer written as
+  // the handler returns it, but on the routes that serialize through theirs (response-schemas.ts).
   app.addHook('onRoute', (route) => {
-    if ((route.schema as { tags?: unknown } | undefined)?.tags !== undefined) return;
     const path = route.url.startsWith(route.prefix) ? route.url.slice(route.prefix.length) : route.url;
+    if (route.serializerCompiler === undefined && !serializesAnswers(`${String(route.method)} ${path}`))
+      route.serializerCompiler = DOCUMENTATION;
+    if ((route.schema as { tags?: unknown } | undefined)?.tags !== undefined) return;
     route.schema = {
       ...route.schema,
       tags: [BINANCE_TAG],

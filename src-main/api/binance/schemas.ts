@@ -8,6 +8,8 @@
 import { Type, type TProperties, type TSchema } from 'typebox';
 import { INTERVALS } from '../../../src-shared/intervals.ts';
 import { OPEN_INTEREST_PERIODS } from '../../market/open-interest-history.ts';
+import { ERROR } from './response-fields.ts';
+import { ANSWERS } from './response-schemas.ts';
 
 const text = (pattern: string, description: string) => Type.String({ pattern, description });
 const oneOf = (values: readonly string[], description: string) =>
@@ -342,144 +344,44 @@ const KIND_TEXT = {
   apiKey: 'Binance-compatible user-stream key: the X-MBX-APIKEY header only, no signature.' + SEE,
 } as const;
 
-export const ERROR = Type.Object(
-  { code: Type.Integer({ description: "Binance's negative error code" }), msg: Type.String() },
-  { description: "Binance's error: {code, msg}" },
-);
-
-const str = (description: string) => Type.String({ description });
-/**
- * The answer of POST /fapi/v1/order (translate/orders.ts placedOrder), in Binance's field order:
- * the route's serializer is compiled from it, so it writes exactly these fields in this order and
- * types (a field missing here would be dropped, one out of place moved): placedOrder is typed
- * by it, and the facade's tests hold the field order to Binance's.
- */
-export const ORDER_ANSWER = Type.Object(
-  {
-    orderId: Type.Integer({ description: 'Order id' }),
-    symbol: str('Pair'),
-    status: str('NEW (always, for ACK), PARTIALLY_FILLED, FILLED, CANCELED, EXPIRED or EXPIRED_IN_MATCH'),
-    clientOrderId: str('Client order id (the one sent, or the venue-made one)'),
-    price: str("Limit price at the pair's precision; '0' for a market order"),
-    avgPrice: str(
-      "Average fill price (cumQuote / executedQty, 8 decimals, not rounded to the tick); '0' before any fill",
-    ),
-    origQty: str('Quantity ordered'),
-    executedQty: str('Quantity filled'),
-    cumQty: str('Quantity filled'),
-    cumQuote: str('Quote filled (USDT)'),
-    timeInForce: str('GTC, IOC, FOK or GTX'),
-    type: str('LIMIT or MARKET'),
-    reduceOnly: Type.Boolean(),
-    closePosition: Type.Boolean({ description: 'Always false' }),
-    side: str('BUY or SELL'),
-    positionSide: str('BOTH, LONG or SHORT'),
-    stopPrice: str("Always '0'"),
-    workingType: str('Always CONTRACT_PRICE'),
-    priceProtect: Type.Boolean({ description: 'Always false' }),
-    origType: str('LIMIT or MARKET'),
-    priceMatch: str('Always NONE'),
-    selfTradePreventionMode: str('Always EXPIRE_TAKER: the mode the venue applies, whatever was sent'),
-    goodTillDate: Type.Integer({ description: 'Always 0' }),
-    updateTime: Type.Integer({ description: 'Market time of the order, ms' }),
-  },
-  { description: 'The order as accepted (ACK) or as it left matching (RESULT)' },
-);
-
-/**
- * One entry of GET /fapi/v1/forceOrders (translate/orders.ts forcedOrder), in Binance's field order:
- * a liquidation's close order (clientOrderId autoclose-<orderId>) or an auto-deleveraged position's
- * (adl_autoclose), each filled by what it closed.
- */
-export const FORCE_ORDER = Type.Object(
-  {
-    orderId: Type.Integer({ description: 'Order id' }),
-    symbol: str('Pair'),
-    status: str('FILLED (a forced close always closes what it was sent for)'),
-    clientOrderId: str('autoclose-<orderId> (liquidation) or adl_autoclose (auto-deleveraging)'),
-    price: str("The bankruptcy price the close was limited to, at the pair's precision"),
-    avgPrice: str('Average fill price (cumQuote / executedQty, 8 decimals)'),
-    origQty: str('Quantity the close was sent for'),
-    executedQty: str('Quantity closed: its fills in the book and its closes at the bankruptcy price'),
-    cumQuote: str('Quote closed (USDT)'),
-    timeInForce: str('Always IOC'),
-    type: str('Always LIMIT'),
-    reduceOnly: Type.Boolean({ description: 'Always true' }),
-    closePosition: Type.Boolean({ description: 'Always false' }),
-    side: str('BUY or SELL'),
-    positionSide: str('BOTH (one-way account), LONG or SHORT'),
-    stopPrice: str("Always '0'"),
-    workingType: str('Always CONTRACT_PRICE'),
-    origType: str('Always LIMIT'),
-    time: Type.Integer({ description: 'Market time of the liquidation, ms' }),
-    updateTime: Type.Integer({ description: 'Market time of its last fill, ms' }),
-  },
-  { description: "A forced close order, as Binance's forceOrders" },
-);
-
 /** Name of the OpenAPI security scheme of the facade's keyed routes (components.securitySchemes, app.ts). */
 export const BINANCE_KEY_SCHEME = 'binanceApiKey';
 
-const stamp = Type.Integer({ description: 'The sample: a boundary of the period, ms of market time' });
-/** The long/short routes' rows (routes/futures-data.ts), what `long` and `short` count. */
-const LONG_SHORT = (what: string) =>
-  Type.Array(
-    Type.Object({
-      symbol: str('Pair'),
-      longShortRatio: str('longAccount / shortAccount, 4 decimals'),
-      longAccount: str(`Long share of ${what}, 4 decimals`),
-      shortAccount: str(`Short share of ${what}, 4 decimals`),
-      timestamp: stamp,
-    }),
-    { description: 'Ascending; a sample whose short side is empty (nobody short, nobody at all) has no row' },
-  );
-
-/** Routes whose 200 answer has a declared schema (its serializer is compiled from it). */
-const ANSWERS: Record<string, TSchema> = {
-  'POST /fapi/v1/order': ORDER_ANSWER,
-  'GET /futures/data/openInterestHist': Type.Array(
-    Type.Object({
-      symbol: str('Pair'),
-      sumOpenInterest: str('Open interest, base asset'),
-      sumOpenInterestValue: str('Open interest at the mark of the sample, USDT'),
-      timestamp: stamp,
-    }),
-    { description: 'Ascending' },
-  ),
-  'GET /futures/data/globalLongShortAccountRatio': LONG_SHORT(
-    'the accounts holding a position on the pair, by net direction (an account hedged to zero is neither)',
-  ),
-  'GET /futures/data/topLongShortAccountRatio': LONG_SHORT(
-    'the top traders (the fifth, rounded up, of the position holders with the largest margin balance), by net direction',
-  ),
-  'GET /futures/data/topLongShortPositionRatio': LONG_SHORT("the top traders' position lots"),
-  'GET /futures/data/takerlongshortRatio': Type.Array(
-    Type.Object({
-      buySellRatio: str('buyVol / sellVol, 4 decimals'),
-      buyVol: str('Lots bought by takers in the period, base asset'),
-      sellVol: str('Lots sold by takers in the period, base asset'),
-      timestamp: stamp,
-    }),
-    { description: 'Ascending; a period with no taker sell has no row' },
-  ),
-  'GET /fapi/v1/forceOrders': Type.Array(FORCE_ORDER, {
-    description: "The account's forced close orders in the window, oldest first",
-  }),
+const refusal = (description: string) => ({ ...ERROR, description });
+/** The refusals of the service's guards, which answer in Binance's terms under /binance (error-handler.ts sendError). */
+const GUARDS = {
+  403: refusal('-1002: the Host header names another site (the DNS rebinding guard)'),
+  414: refusal('-1000: the request URL is too long'),
+  429: refusal('-1003: too many requests (per IP, or per API key); Retry-After says when to retry'),
+  500: refusal('-1000: the service failed to serve the request'),
 };
+/** What a request that changes something may also be answered (the disk guard, the sequencer). */
+const UNAVAILABLE = refusal(
+  '-1000: the disk of the data folder is nearly full, changes are refused; -1001: the service is starting or shutting down',
+);
+const KEY_REFUSED = refusal('-2014: no X-MBX-APIKEY header, or a malformed key; -2015: an unknown key');
+const ERRORS = {
+  public: { 400: refusal('A refused parameter (-1100 to -1130; -1121 a pair the venue does not list)'), ...GUARDS },
+  signed: {
+    400: refusal('A refused parameter, timestamp (-1021), signature (-1022), order or change'),
+    401: KEY_REFUSED,
+    ...GUARDS,
+  },
+  apiKey: { 400: refusal('-1125: the account has no listenKey (PUT, DELETE)'), 401: KEY_REFUSED, ...GUARDS },
+} as const;
 
 /**
- * A facade route's schema: its parameters (validated), its answers and errors (documented), the
- * `binance` tag. A 200 answer without a declared schema is written as the handler returns it.
+ * A facade route's schema: its parameters (validated), its answer (response-schemas.ts) and
+ * errors (documented), the `binance` tag. A route without an answer schema is a mistake: it
+ * throws, so that every facade route documents what it answers.
  */
 export function routeSchema(method: string, path: string): { schema: Record<string, unknown> } {
   const key = `${method} ${path}`;
   const kind =
     path === '/fapi/v1/listenKey' ? 'apiKey' : key in SIGNED_ROUTES || SIGNED_ONLY.has(key) ? 'signed' : 'public';
   const querystring = kind === 'apiKey' ? undefined : paramsSchema(key, kind === 'signed');
-  const errors =
-    kind === 'public'
-      ? { 400: ERROR, 429: ERROR }
-      : { 400: { ...ERROR, description: 'A refused parameter, signature or order' }, 401: ERROR, 429: ERROR };
+  const answer = ANSWERS[key];
+  if (answer === undefined) throw new Error(`No answer schema for the facade route ${key} (response-schemas.ts)`);
   return {
     schema: {
       tags: ['binance'],
@@ -488,10 +390,7 @@ export function routeSchema(method: string, path: string): { schema: Record<stri
       // the document's security: the X-MBX-APIKEY scheme, or none for public market data
       security: kind === 'public' ? [] : [{ [BINANCE_KEY_SCHEME]: [] }],
       ...(querystring === undefined ? {} : { querystring }),
-      response: {
-        200: ANSWERS[key] ?? { description: "Binance's answer for this route (docs/binance.md)" },
-        ...errors,
-      },
+      response: { 200: answer, ...ERRORS[kind], ...(method === 'GET' ? {} : { 503: UNAVAILABLE }) },
     },
   };
 }

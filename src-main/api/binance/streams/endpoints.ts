@@ -15,7 +15,7 @@ import type { FastifyInstance, onRequestHookHandler } from 'fastify';
 import { FixedWindowLimiter, type WindowLimit } from '../../rate-limit.ts';
 import type { HeartbeatLimits } from '../../ws/heartbeat.ts';
 import type { BinanceContext } from '../context.ts';
-import { ERROR } from '../schemas.ts';
+import { ERROR } from '../response-fields.ts';
 import { BinanceStreams, PATHS } from './hub.ts';
 
 /** Binance's limit of WebSocket connections an IP opens: 300 every 5 minutes (USD-M streams, "general info"). */

@@ -22,7 +22,8 @@ import { moneyText, type SymbolMath } from '../../../trading/pair-figures.ts';
 import type { OrderState, TradeState } from '../../../trading/ports.ts';
 import { BinanceError, MSG, illegal, invalidValue, mandatory, notRequired, positionSideMessage } from '../errors.ts';
 import type { Params } from '../params.ts';
-import { CONDITIONAL_TYPES, type FORCE_ORDER, type ORDER_ANSWER } from '../schemas.ts';
+import type { FORCE_ORDER, ORDER_ANSWER } from '../response-schemas-orders.ts';
+import { CONDITIONAL_TYPES } from '../schemas.ts';
 
 export type Mode = 'hedge' | 'one_way';
 
@@ -191,7 +192,7 @@ export interface Placed {
   time: number;
 }
 
-/** The answer of POST order (schemas.ts ORDER_ANSWER: its serializer writes the fields in Binance's order). */
+/** The answer of POST order (response-schemas-orders.ts ORDER_ANSWER: its serializer writes the fields in Binance's order). */
 export type PlacedAnswer = Static<typeof ORDER_ANSWER>;
 
 /** The answer of POST order: the order as accepted (ACK) or as the command left it (RESULT). */
@@ -264,7 +265,7 @@ export function binanceOrder(m: SymbolMath, o: Readonly<OrderState>, mode: Mode)
 }
 
 /**
- * A liquidation's or an ADL's close order as Binance's forceOrders lists it (schemas.ts
+ * A liquidation's or an ADL's close order as Binance's forceOrders lists it (response-schemas-orders.ts
  * FORCE_ORDER): a reduce-only LIMIT IOC at the bankruptcy price, its fills what closed.
  */
 export function forcedOrder(m: SymbolMath, o: Readonly<OrderState>, mode: Mode): Static<typeof FORCE_ORDER> {
