@@ -15,6 +15,9 @@
 // follows its limit price field (empty: stop-market; emptied as the kind is chosen, so a price
 // typed for a limit order is not taken for the stop's), and a price picked on the book or the chart
 // goes to its trigger; submitStop sends a conditional order and says it in stop-order.ts' words.
+// Its Trailing choice (`trailing`) makes it a trailing stop (trailing-stop.ts): a callback rate and
+// an optional activation price in place of the trigger, a market order; a price picked then goes
+// to the activation price, and Esc clears both as it clears the trigger.
 import { createStore } from 'zustand/vanilla';
 import type {
   ConditionalOrderRecord,
@@ -27,6 +30,7 @@ import { PerpdeskApiError, type RestClient } from '../../../../src-shared/sdk/re
 import { isNetworkFailure, MARKET_LOST_TEXT, NOT_SENT_TEXT } from '../../lib/network-failure.ts';
 import { placementNotice, type PlacementNotice } from './placement-notice.ts';
 import { stopSentence } from './stop-order.ts';
+import { trailingSentence } from './trailing-stop.ts';
 
 export type FormAction = 'open' | 'close';
 export type FormType = OrderType;
@@ -45,6 +49,12 @@ export interface OrderFormState {
   trigger: string;
   /** The price a stop's trigger watches: the mark (default) or the last trade. */
   working: WorkingType;
+  /** The Stop kind's Trailing choice: a trailing stop (trailing-stop.ts) in place of a trigger price. */
+  trailing: boolean;
+  /** A trailing stop's callback rate, a percent, as typed. */
+  callback: string;
+  /** A trailing stop's activation price, as typed (empty: it trails from placement). */
+  activation: string;
   price: string;
   qty: string;
   sizeMode: SizeMode;
@@ -72,13 +82,25 @@ export interface OrderFormState {
       change: Partial<
         Pick<
           OrderFormState,
-          'type' | 'stop' | 'trigger' | 'working' | 'price' | 'qty' | 'sizeMode' | 'pct' | 'tif' | 'reduceOnly'
+          | 'type'
+          | 'stop'
+          | 'trigger'
+          | 'working'
+          | 'trailing'
+          | 'callback'
+          | 'activation'
+          | 'price'
+          | 'qty'
+          | 'sizeMode'
+          | 'pct'
+          | 'tif'
+          | 'reduceOnly'
         >
       >,
     ): void;
     /** The Open / Close switch: the size goes back to a quantity. */
     setAction(action: FormAction): void;
-    /** A price picked on the ladder or chart: switches to a limit order at that price (a stop: its trigger). */
+    /** A price picked on the ladder or chart: switches to a limit order at that price (a stop: its trigger; a trailing one: its activation). */
     pickPrice(price: string): void;
     focusSide(side: Side): void;
     /** Esc or a new symbol: clears what was typed, the armed side and any message. */
@@ -197,6 +219,9 @@ export function createOrderFormStore(api: RestClient, opts: OrderFormOptions = {
       stop: false,
       trigger: '',
       working: WorkingType.MARK_PRICE,
+      trailing: false,
+      callback: '',
+      activation: '',
       price: '',
       qty: '',
       sizeMode: 'qty',
@@ -217,9 +242,13 @@ export function createOrderFormStore(api: RestClient, opts: OrderFormOptions = {
         // would silently make it a stop-limit at a price meant for now, not for when it fires
         set: (change) => act(change.stop === true && !get().stop ? { price: '', ...change } : change),
         setAction: (action) => act({ action, sizeMode: 'qty', pct: 0 }),
-        pickPrice: (price) => act(get().stop ? { trigger: price } : { price, type: OrderType.LIMIT }),
+        pickPrice: (price) => {
+          const g = get();
+          act(g.stop ? (g.trailing ? { activation: price } : { trigger: price }) : { price, type: OrderType.LIMIT });
+        },
         focusSide: (side) => act({ focus: { side, seq: ++seq } }),
-        reset: () => act({ price: '', trigger: '', qty: '', pct: 0, sizeMode: 'qty', focus: null }),
+        reset: () =>
+          act({ price: '', trigger: '', callback: '', activation: '', qty: '', pct: 0, sizeMode: 'qty', focus: null }),
         clearMessages: () => act({}),
         fail: (message) => act({ error: message }),
         marketLost: () => act({ error: MARKET_LOST_TEXT, notSent: true }),
@@ -252,7 +281,10 @@ export function createOrderFormStore(api: RestClient, opts: OrderFormOptions = {
             () => api.conditionals.place(request),
             (r) => ({
               kind: 'ok',
-              text: `Stop ${r.symbol} #${r.id} placed. ${stopSentence(r, display)}.`,
+              text:
+                typeof r.callback_rate === 'string'
+                  ? `Trailing stop ${r.symbol} #${r.id} placed. ${trailingSentence({ ...r, callback_rate: r.callback_rate }, display)}.`
+                  : `Stop ${r.symbol} #${r.id} placed. ${stopSentence(r, display)}.`,
             }),
           );
         },

@@ -13,6 +13,7 @@ import {
   PositionSide,
   Side,
   type TimeInForce,
+  WorkingType,
 } from '../../../../src-shared/enums.ts';
 import type { AccountSummary } from '../../../../src-shared/sdk/rest-client.ts';
 import type { FuturesSymbol, OrderRecord, OrderRequest, PositionRecord } from '../../../../src-shared/types.ts';
@@ -53,6 +54,13 @@ export interface OrderModelInput {
     stop?: boolean;
     /** A stop's trigger price, as typed. */
     trigger?: string;
+    /** The Stop kind's Trailing: a market order, estimated at its activation price or the watched price now. */
+    trailing?: boolean;
+    /** A trailing stop's callback rate and activation price, as typed. */
+    callback?: string;
+    activation?: string;
+    /** The price a stop watches (default the mark). */
+    working?: WorkingType;
   };
   /** The pair's futures filters (undefined until the catalogue is loaded). */
   futures:
@@ -102,7 +110,10 @@ export interface OrderModel {
   qtyIn: DecimalInput;
   /** A stop's trigger price as typed. */
   triggerIn: DecimalInput;
-  /** The order's type: the form's, or a stop's (limit with a limit price, else market). */
+  /** A trailing stop's callback rate and activation price as typed. */
+  callbackIn: DecimalInput;
+  activationIn: DecimalInput;
+  /** The order's type: the form's, or a stop's (limit with a limit price, else market; a trailing stop's market). */
   type: OrderType;
   buy: SideModel;
   sell: SideModel;
@@ -149,16 +160,32 @@ export function orderModel(i: OrderModelInput): OrderModel {
   const priceIn = parseDecimalInput(f.price);
   const qtyIn = parseDecimalInput(f.qty);
   const triggerIn = parseDecimalInput(f.trigger ?? '');
+  const callbackIn = parseDecimalInput(f.callback ?? '');
+  const activationIn = parseDecimalInput(f.activation ?? '');
   const stop = f.stop === true;
+  // a trailing stop places a market order, whatever the price field holds
+  const trailing = stop && f.trailing === true;
   // a stop without a limit price is a stop-market
-  const type = stop ? (priceIn.kind === 'empty' ? OrderType.MARKET : OrderType.LIMIT) : f.type;
+  const type = trailing || (stop && priceIn.kind === 'empty') ? OrderType.MARKET : stop ? OrderType.LIMIT : f.type;
   // a stop-market's price is where it fires: its trigger, not the book now (NaN: not typed yet)
-  const stopMarket = stop && type === OrderType.MARKET;
+  const stopMarket = stop && !trailing && type === OrderType.MARKET;
+  // a trailing stop's: its activation price, else the watched price now, where the venue checks
+  // its minimum notional (it fires the callback rate back from the best price after that)
+  const watched = f.working === WorkingType.LAST_PRICE ? last : i.markOf(symbol);
+  const trailPrice =
+    activationIn.kind === 'empty'
+      ? watched !== undefined && watched > 0
+        ? watched
+        : NaN
+      : activationIn.kind === 'ok' && activationIn.n > 0
+        ? activationIn.n
+        : NaN;
   const triggerPrice = triggerIn.kind === 'ok' && triggerIn.n > 0 ? triggerIn.n : NaN;
   const maxQty = fut?.max_qty ?? '';
   const open = f.action === 'open';
 
   const refPrice = (side: Side): number => {
+    if (trailing) return trailPrice;
     // (none typed yet: the book, as a limit price not typed yet, so Max and % still size it)
     if (stopMarket && triggerIn.kind !== 'empty') return triggerPrice;
     if (type === OrderType.LIMIT && priceIn.kind === 'ok') return priceIn.n;
@@ -346,7 +373,22 @@ export function orderModel(i: OrderModelInput): OrderModel {
   };
 
   const pctOf = sizePctBasis(open, oneWay, f.reduceOnly);
-  return { leverage, maxLeverage, marginMode, oneWay, priceIn, qtyIn, triggerIn, type, buy, sell, pctOf, order };
+  return {
+    leverage,
+    maxLeverage,
+    marginMode,
+    oneWay,
+    priceIn,
+    qtyIn,
+    triggerIn,
+    callbackIn,
+    activationIn,
+    type,
+    buy,
+    sell,
+    pctOf,
+    order,
+  };
 }
 
 /** A side with nothing to close or reduce estimates nothing. */
