@@ -1,4 +1,5 @@
-// Order entry: open or close, limit, market or stop (stop-fields.tsx, stop-order.ts), time in force, reduce-only (one-way mode only),
+// Order entry: open or close, limit, market or stop (stop-fields.tsx, stop-order.ts; trailing: trailing-fields.tsx,
+// trailing-stop.ts), time in force, reduce-only (one-way mode only),
 // leverage and margin mode, size as a quantity or a share of margin (or of the position), and
 // each side's preview. The math is order-model.ts, the form's state order-form-store.ts, the
 // mirrored sides order-side.tsx, the size field size-field.tsx.
@@ -32,7 +33,9 @@ import { NOT_A_NUMBER } from './order-model.ts';
 import { SidePreview, SideButton } from './order-side.tsx';
 import { SizeField } from './size-field.tsx';
 import { StopTrigger, StopWhen } from './stop-fields.tsx';
-import { stopAction, stopRequest, stopTrigger } from './stop-order.ts';
+import { stopAction, stopRequest, stopTrigger, type StopWhat } from './stop-order.ts';
+import { StopMode, TrailingFields, TrailingWhen } from './trailing-fields.tsx';
+import { trailingDoes, trailingRequest, trailingSpec } from './trailing-stop.ts';
 import { useOrderModel } from './use-order-model.ts';
 import './order-entry.css';
 
@@ -71,8 +74,9 @@ export function OrderEntry() {
   // a paused or delisted pair takes no new orders (the API would answer 3001)
   const halted = entry !== undefined && entry.general.status !== SymbolStatus.TRADING;
   const { leverage, maxLeverage, marginMode, oneWay, priceIn, buy, sell } = model;
-  // a stop's price field is its optional limit price (empty: a stop-market)
-  const priced = f.stop || f.type === OrderType.LIMIT;
+  // a stop's price field is its optional limit price (empty: a stop-market); a trailing stop has none
+  const trailing = f.stop && f.trailing;
+  const priced = f.stop ? !f.trailing : f.type === OrderType.LIMIT;
   const watched = f.working === WorkingType.LAST_PRICE ? last : mark;
 
   useEffect(() => {
@@ -101,6 +105,8 @@ export function OrderEntry() {
   const base = entry?.general.base_asset ?? '';
   const quote = entry?.general.quote_asset ?? 'USDT';
   const offTick = fut && priced ? priceCheck(priceIn, fut.price_step) : null;
+  // what a trailing stop's rate, activation and sentences are read against
+  const trailCtx = { working: f.working, watched, tick: fut?.price_step, pd };
   // the cap of the leverage in force (once per pair and leverage)
   useEffect(() => {
     if (loggedIn && setting !== undefined) void s.notionalCaps.getState().actions.probe(symbol);
@@ -109,12 +115,19 @@ export function OrderEntry() {
   const submit = async (side: Side): Promise<unknown> => {
     if (!fut || halted) return;
     if (down) return a.marketLost();
-    // a stop's trigger is said first, as it is the first field
-    const t = f.stop ? stopTrigger(model.triggerIn, f.working, watched) : null;
+    // a stop's trigger (a trailing stop's rate and activation) is said first, as it is the first field
+    const t = f.stop && !trailing ? stopTrigger(model.triggerIn, f.working, watched) : null;
     if (t !== null && !t.ok) return a.fail(t.error);
+    const tr = trailing ? trailingSpec(model.callbackIn, model.activationIn, trailCtx, side) : null;
+    if (tr !== null && !tr.ok) return a.fail(tr.error);
     const r = model.order(side);
     if (!r.ok) return a.fail(r.error);
-    const st = f.stop ? stopRequest(r.order, model.triggerIn, f.working, watched) : null;
+    const st =
+      tr !== null
+        ? { ok: true as const, request: trailingRequest(r.order, tr, f.working) }
+        : f.stop
+          ? stopRequest(r.order, model.triggerIn, f.working, watched)
+          : null;
     if (st !== null && !st.ok) return a.fail(st.error);
     // The order goes out: the focus leaves the form now (a field or the button clicked), not when
     // the answer comes, so what is typed meanwhile is the next order's (B / S arm it, "/" and
@@ -132,7 +145,9 @@ export function OrderEntry() {
     const t = e.target;
     if (!(t instanceof HTMLInputElement) || t.type !== 'text') return;
     const letter = e.key.toLowerCase();
-    const orderField = ['Price', 'Size', 'Trigger price'].includes(t.getAttribute('aria-label') ?? '');
+    const orderField = ['Price', 'Size', 'Trigger price', 'Callback rate', 'Activation price'].includes(
+      t.getAttribute('aria-label') ?? '',
+    );
     if (orderField && (letter === 'b' || letter === 's') && !e.ctrlKey && !e.metaKey && !e.altKey) {
       e.preventDefault();
       a.focusSide(letter === 'b' ? Side.BUY : Side.SELL);
@@ -156,26 +171,27 @@ export function OrderEntry() {
 
   const sides = [buy, sell] as const;
   // what a side's stop places when it fires, in its preview column ("buy 0.010 BTC at market")
-  const stopDoes = (side: Side): string => {
-    const m = side === Side.BUY ? buy : sell;
+  const stopWhat = (side: Side): StopWhat => {
     const r = model.order(side);
-    return stopAction(
-      r.ok
-        ? r.order
-        : {
-            side,
-            position_side: PositionSide.LONG,
-            position_action: f.action === 'open' ? PositionAction.OPEN : PositionAction.CLOSE,
-            reduce_only: f.action === 'open' && oneWay && f.reduceOnly,
-            type: model.type,
-            price: priceIn.kind === 'ok' ? priceIn.value : '',
-            qty: m.qty,
-          },
-      pd,
-      qd,
-      base,
-    );
+    if (r.ok) return r.order;
+    return {
+      side,
+      position_side: PositionSide.LONG,
+      position_action: f.action === 'open' ? PositionAction.OPEN : PositionAction.CLOSE,
+      reduce_only: f.action === 'open' && oneWay && f.reduceOnly,
+      type: model.type,
+      price: priceIn.kind === 'ok' ? priceIn.value : '',
+      qty: (side === Side.BUY ? buy : sell).qty,
+    };
   };
+  // a trailing stop's: how it fires, too ("when it falls 1.0% from its highest, sell ...")
+  const stopDoes = (side: Side): { text: string; warn: boolean } =>
+    trailing
+      ? trailingDoes(stopWhat(side), model.callbackIn, model.activationIn, { ...trailCtx, qd, base })
+      : { text: stopAction(stopWhat(side), pd, qd, base), warn: false };
+  // the side an activation is read for: the one armed, else the only one with something to close
+  const onlySide = buy.nothingToClose !== null ? Side.SELL : sell.nothingToClose !== null ? Side.BUY : null;
+  const trailSide = f.focus?.side ?? onlySide;
 
   return (
     <div className="order-entry" data-testid="order-entry" data-size-mode={f.sizeMode} onKeyDown={onKeyDown} ref={root}>
@@ -264,42 +280,56 @@ export function OrderEntry() {
         </span>
       </div>
 
-      {f.stop && (
+      {f.stop && <StopMode f={f} />}
+      {f.stop && !f.trailing && (
         <StopTrigger f={f} triggerIn={model.triggerIn} watched={watched} tick={fut?.price_step} pd={pd} quote={quote} />
       )}
+      {trailing && (
+        <TrailingFields
+          f={f}
+          callbackIn={model.callbackIn}
+          activationIn={model.activationIn}
+          x={trailCtx}
+          side={trailSide}
+          quote={quote}
+        />
+      )}
 
-      <label className="field">
-        <span className="field-label">Price</span>
-        {priced ? (
-          <input
-            aria-label="Price"
-            inputMode="decimal"
-            value={f.price}
-            aria-invalid={priceIn.kind === 'invalid' || priceIn.kind === 'negative' || offTick !== null}
-            placeholder={f.stop ? 'Market' : fmt(last, pd)}
-            title={
-              f.stop ? 'Empty: a market order when the trigger is reached; a price: a limit order there' : undefined
-            }
-            onChange={(e) => a.set({ price: e.target.value })}
-          />
-        ) : (
-          <input aria-label="Price" disabled value="Market price" readOnly />
-        )}
-        <span className="unit">
-          {priced && (
-            <button
-              className="link"
-              type="button"
-              aria-label="Use the last price"
-              title="Use the last price"
-              onClick={() => last && a.set({ price: last.toFixed(pd) })}
-            >
-              Last
-            </button>
+      {/* a trailing stop has no limit price: no field (its Trigger / Trailing row says it places a market order) */}
+      {!trailing && (
+        <label className="field">
+          <span className="field-label">Price</span>
+          {priced ? (
+            <input
+              aria-label="Price"
+              inputMode="decimal"
+              value={f.price}
+              aria-invalid={priceIn.kind === 'invalid' || priceIn.kind === 'negative' || offTick !== null}
+              placeholder={f.stop ? 'Market' : fmt(last, pd)}
+              title={
+                f.stop ? 'Empty: a market order when the trigger is reached; a price: a limit order there' : undefined
+              }
+              onChange={(e) => a.set({ price: e.target.value })}
+            />
+          ) : (
+            <input aria-label="Price" disabled value="Market price" readOnly />
           )}
-          {quote}
-        </span>
-      </label>
+          <span className="unit">
+            {priced && (
+              <button
+                className="link"
+                type="button"
+                aria-label="Use the last price"
+                title="Use the last price"
+                onClick={() => last && a.set({ price: last.toFixed(pd) })}
+              >
+                Last
+              </button>
+            )}
+            {quote}
+          </span>
+        </label>
+      )}
 
       {priceIn.kind === 'invalid' && priced && (
         <p className="warn-text" data-testid="price-invalid">
@@ -383,7 +413,8 @@ export function OrderEntry() {
         ))}
       </div>
 
-      {f.stop && <StopWhen f={f} triggerIn={model.triggerIn} watched={watched} pd={pd} />}
+      {f.stop && !f.trailing && <StopWhen f={f} triggerIn={model.triggerIn} watched={watched} pd={pd} />}
+      {trailing && <TrailingWhen f={f} callbackIn={model.callbackIn} activationIn={model.activationIn} x={trailCtx} />}
 
       {/* nothing to close on either side: one line, no figures; on one side: that side's
           column says so in place of its figures */}

@@ -52,8 +52,12 @@ export function SidePreview({
   pd: number;
   qd: number;
   base: string;
-  /** A stop: what this side places when it fires ("buy 0.010 BTC at market"), above its figures. */
-  stopDoes?: string;
+  /**
+   * A stop: what this side places when it fires ("buy 0.010 BTC at market"), above its figures;
+   * `warn` when this side cannot send it as the fields stand (a trailing stop's activation on the
+   * other side of the price).
+   */
+  stopDoes?: { text: string; warn: boolean };
 }) {
   // an opening size past what margin and the leverage's cap allow now: said at Max, before it is sent
   const over = action === 'open' && m.qty !== '' && Number(m.qty) > m.max && Number.isFinite(m.max);
@@ -67,8 +71,8 @@ export function SidePreview({
   return (
     <dl>
       {stopDoes !== undefined && (
-        <div className="oe-stop-does" data-testid="stop-does">
-          {stopDoes}
+        <div className={`oe-stop-does${stopDoes.warn ? ' warn' : ''}`} data-testid="stop-does">
+          {stopDoes.text}
         </div>
       )}
       {action === 'open' ? (
