@@ -184,9 +184,7 @@ const INCOME = obj(
     ),
     tradeId: str("Trade id in a string (REALIZED_PNL, COMMISSION); '' for the others"),
   },
-  "An income entry. Its fields are these; their order in the text is not Binance's (symbol, incomeType, income, asset, " +
-    "info, time, tranId, tradeId): a fill's entry sends symbol, time, tradeId, incomeType, income, tranId, asset, info, " +
-    'the others symbol, incomeType, income, time, tranId, tradeId, asset, info',
+  "An income entry, its fields in Binance's order",
 );
 
 const LISTEN_KEY = obj({ listenKey: str("The account's user stream key (one an account, 60 minutes)") }, 'The key');

@@ -248,10 +248,16 @@ export function registerHistory(app: FastifyInstance, ctx: BinanceContext): void
     const order = fromStart ? 'asc' : 'desc';
     const oldestFirst = <T>(rows: T[]) => (fromStart ? rows : rows.reverse());
     const window = { accountId, startTime, endTime, limit: limit * page, order } as const;
+    // in Binance's field order, whatever order the caller named them in
     const entry = (e: Omit<IncomeEntry, 'asset' | 'info'> & { info?: string }): IncomeEntry => ({
-      ...e,
+      symbol: e.symbol,
+      incomeType: e.incomeType,
+      income: e.income,
       asset: 'USDT',
       info: e.info ?? e.incomeType,
+      time: e.time,
+      tranId: e.tranId,
+      tradeId: e.tradeId,
     });
     const funding = wants('FUNDING_FEE') ? oldestFirst(venue.trading.fundingPayments({ ...window, symbol })) : [];
     const fundingEntries = funding.map((f) =>
