@@ -37,19 +37,12 @@ export function StopTrigger({ f, triggerIn, watched, tick, pd, quote }: StopFiel
           placeholder={fmt(watched, pd)}
           onChange={(e) => a.set({ trigger: e.target.value })}
         />
-        <span className="unit">
-          <select
-            className="oe-working"
-            aria-label="Trigger watches"
-            title="The price the trigger watches: the mark price (as liquidations do) or the last trade"
-            value={f.working}
-            onChange={(e) => a.set({ working: Number(e.target.value) as WorkingType })}
-          >
-            <option value={WorkingType.MARK_PRICE}>Mark</option>
-            <option value={WorkingType.LAST_PRICE}>Last</option>
-          </select>
-          {quote}
-        </span>
+        <WatchedUnit
+          f={f}
+          label="Trigger watches"
+          title="The price the trigger watches: the mark price (as liquidations do) or the last trade"
+          quote={quote}
+        />
       </label>
       {triggerIn.kind === 'invalid' && (
         <p className="warn-text" data-testid="trigger-invalid">
@@ -85,5 +78,34 @@ export function StopWhen({ f, triggerIn, watched, pd }: Omit<StopFieldsProps, 't
     <p className={`oe-stop-when${direction === null ? ' muted' : ''}`} data-testid="stop-sentence">
       {text}
     </p>
+  );
+}
+
+/** The unit of a stop's price field: the price it watches (Mark or Last), then the quote asset. */
+export function WatchedUnit({
+  f,
+  label,
+  title,
+  quote,
+}: {
+  f: Pick<OrderFormState, 'working' | 'actions'>;
+  label: string;
+  title: string;
+  quote: string;
+}) {
+  return (
+    <span className="unit">
+      <select
+        className="oe-working"
+        aria-label={label}
+        title={title}
+        value={f.working}
+        onChange={(e) => f.actions.set({ working: Number(e.target.value) as WorkingType })}
+      >
+        <option value={WorkingType.MARK_PRICE}>Mark</option>
+        <option value={WorkingType.LAST_PRICE}>Last</option>
+      </select>
+      {quote}
+    </span>
   );
 }

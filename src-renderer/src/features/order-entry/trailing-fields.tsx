@@ -6,10 +6,11 @@
 // now (96,500.0):"; each side's column then says how it fires and what it places, or, with an
 // activation on the other side of the watched price, that this side's is not there: trailing-stop.ts
 // trailingDoes).
-import { Side, WorkingType } from '../../../../src-shared/enums.ts';
+import { Side } from '../../../../src-shared/enums.ts';
 import type { DecimalInput } from './decimal-input.ts';
 import type { OrderFormState } from './order-form-store.ts';
 import { WATCHED_NAMES } from './stop-order.ts';
+import { WatchedUnit } from './stop-fields.tsx';
 import {
   activationCheck,
   activationDirection,
@@ -106,19 +107,12 @@ export function TrailingFields({ f, callbackIn, activationIn, x, side, quote }: 
           title={`Empty: it trails from now; a price: it starts trailing when the ${name} reaches it (a sell's above the price now, a buy's below)`}
           onChange={(e) => a.set({ activation: e.target.value })}
         />
-        <span className="unit">
-          <select
-            className="oe-working"
-            aria-label="Trailing watches"
-            title="The price the stop trails and its activation watches: the mark price (as liquidations do) or the last trade"
-            value={f.working}
-            onChange={(e) => a.set({ working: Number(e.target.value) as WorkingType })}
-          >
-            <option value={WorkingType.MARK_PRICE}>Mark</option>
-            <option value={WorkingType.LAST_PRICE}>Last</option>
-          </select>
-          {quote}
-        </span>
+        <WatchedUnit
+          f={f}
+          label="Trailing watches"
+          title="The price the stop trails and its activation watches: the mark price (as liquidations do) or the last trade"
+          quote={quote}
+        />
       </label>
       {note !== null && (
         <p className={note.warn ? 'warn-text' : 'muted small oe-field-note'} data-testid="activation-check">
