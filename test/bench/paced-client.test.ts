@@ -100,7 +100,14 @@ describe('the paced (open-loop) bench client', () => {
       return (JSON.parse(body) as { client_order_id: string }).client_order_id;
     });
     expect(new Set(ids).size).toBe(100);
-    // the i-th request sent is the pool's i-th: buys and sells alternate
-    expect(seen.map(({ body }) => (JSON.parse(body) as { side: number }).side).slice(0, 4)).toEqual([1, 2, 1, 2]);
+    // the pool's i-th request (its client id ends -<i>) is a buy for an even i, a sell for an odd
+    // one, and the first 100 of the pool went: 0 to 99 each once (over 4 connections their
+    // arrival order is the network's, not the pool's)
+    const byIndex = seen
+      .map(({ body }) => JSON.parse(body) as { side: number; client_order_id: string })
+      .map((o) => [Number(/-(\d+)$/.exec(o.client_order_id)![1]), o.side] as const)
+      .sort((x, y) => x[0] - y[0]);
+    expect(byIndex.map(([i]) => i)).toEqual([...Array(100).keys()]);
+    expect(byIndex.every(([i, side]) => side === (i % 2 === 0 ? 1 : 2))).toBe(true);
   });
 });
