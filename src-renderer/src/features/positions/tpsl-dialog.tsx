@@ -23,6 +23,7 @@ import { FormDialog } from '../../layout/form-dialog.tsx';
 import { positionDirection } from './position-direction.ts';
 import { positionKey, type TpSl } from './positions-store.ts';
 import { refusalText } from '../stops/stop-amend.ts';
+import { WATCHED_NAMES } from '../order-entry/stop-order.ts';
 import { sameTriggers, tpslChecks, triggerPnl, triggerPrices, watchedPrice } from './tpsl-input.ts';
 
 export function TpSlDialog({ position, onClose }: { position: PositionRecord; onClose: () => void }) {
@@ -107,7 +108,13 @@ export function TpSlDialog({ position, onClose }: { position: PositionRecord; on
         stop_loss_price: prices.stop_loss_price,
         working_type: working,
       });
-      s.toasts.getState().actions.push({ kind: 'success', title: `TP/SL saved for ${p.symbol} ${d.name}` });
+      // what is in force now, said back: each price, or that there is none
+      const said = (x: string | null | undefined): string => (x ? fmt(Number(x), pd) : 'none');
+      s.toasts.getState().actions.push({
+        kind: 'success',
+        title: `TP/SL saved for ${p.symbol} ${d.name}`,
+        body: `TP ${said(prices.take_profit_price)} · SL ${said(prices.stop_loss_price)}, on the ${WATCHED_NAMES[working]}`,
+      });
       onClose();
     } catch (e) {
       setError(refusalText(e));
