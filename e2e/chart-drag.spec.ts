@@ -176,7 +176,10 @@ test('a take-profit line dragged up moves the take-profit alone; dragged past th
   await page.mouse.down();
   await page.mouse.move(x, b.y + b.height - 60, { steps: 10 });
   await page.mouse.up();
-  await expect(page.getByText(`Take-profit move of ${SYMBOL} long refused`)).toBeVisible();
+  const refusal = page.getByTestId('toast-error').filter({ hasText: `Take-profit move of ${SYMBOL} long refused` });
+  await expect(refusal).toBeVisible();
+  // the venue's refusal with its code, as the dialogs show it
+  await expect(refusal).toContainText(/\(\d{4}\) /);
   expect(await triggers()).toEqual([[moved, Number(sl)]]);
   // the line is back where the venue has it: the cursor meets it there again
   await expect.poll(() => chart.labelled()).toContain(line);

@@ -6,12 +6,12 @@ import { describe, expect, it } from 'vitest';
 import type { ConditionalOrderRecord } from '../../src-shared/types.ts';
 import { PerpdeskApiError } from '../../src-shared/sdk/rest-client.ts';
 import { stopSentence } from '../../src-renderer/src/features/order-entry/stop-order.ts';
+import { refusalText } from '../../src-renderer/src/lib/frame.ts';
 import {
   amendedStop,
   hasAmount,
   hasLimitPrice,
   reachedText,
-  refusalText,
   stopAmendFields,
   stopFieldChecks,
   stopModifiable,

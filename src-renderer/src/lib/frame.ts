@@ -1,3 +1,4 @@
+import { PerpdeskApiError } from '../../../src-shared/sdk/rest-client.ts';
 import { reportBugs } from './service-failure.ts';
 
 // Coalesces bursts of feed messages into at most one store write per animation frame, so a
@@ -53,5 +54,11 @@ export function poll(task: () => Promise<unknown>, ms: number, onError: (e: unkn
 
 /** The message of anything thrown. */
 export function errorText(e: unknown): string {
+  return e instanceof Error ? e.message : String(e);
+}
+
+/** The venue's refusal with its code, "(3026) The mark price …"; other failures as their message. */
+export function refusalText(e: unknown): string {
+  if (e instanceof PerpdeskApiError && e.code > 0) return `(${e.code}) ${e.message}`;
   return e instanceof Error ? e.message : String(e);
 }

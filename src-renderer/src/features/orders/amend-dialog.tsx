@@ -20,7 +20,7 @@ import { fmt } from '../../lib/format.ts';
 import { useServices, useSel } from '../../lib/use-services.ts';
 import { useDecimals } from '../../lib/use-symbol.ts';
 import { FormDialog } from '../../layout/form-dialog.tsx';
-import { refusalText } from '../stops/stop-amend.ts';
+import { refusalText } from '../../lib/frame.ts';
 import { amendFieldChecks, amendedTitle, amendFields, cancelsOrder, crossesBook } from './amend-input.ts';
 import { directionName, sideClass } from './order-labels.ts';
 

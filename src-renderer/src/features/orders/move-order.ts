@@ -5,7 +5,7 @@
 // price crossed) or why it refused is a toast; the returned promise rejects on a refusal, so the
 // line goes back.
 import type { Services } from '../../lib/services.ts';
-import { errorText } from '../../lib/frame.ts';
+import { refusalText } from '../../lib/frame.ts';
 import { amendedTitle } from './amend-input.ts';
 
 export async function moveOrder(s: Services, orderId: string, price: string): Promise<void> {
@@ -26,7 +26,7 @@ export async function moveOrder(s: Services, orderId: string, price: string): Pr
     const r = await s.orders.getState().actions.amend(o, price, o.qty);
     toasts.push({ kind: 'success', title: amendedTitle(r, pd, qd, entry?.general.base_asset ?? '') });
   } catch (e) {
-    toasts.push({ kind: 'error', title: `Move of ${o.symbol} #${o.id} refused`, body: errorText(e) });
+    toasts.push({ kind: 'error', title: `Move of ${o.symbol} #${o.id} refused`, body: refusalText(e) });
     throw e;
   }
 }

@@ -5,7 +5,7 @@
 // so the line goes back. A position that closed while its line was held is not sent, and says so.
 import type { Services } from '../../lib/services.ts';
 import type { PositionSide, WorkingType } from '../../../../src-shared/enums.ts';
-import { errorText } from '../../lib/frame.ts';
+import { refusalText } from '../../lib/frame.ts';
 import { fmt } from '../../lib/format.ts';
 import { positionDirection } from './position-direction.ts';
 import { positionKey } from './positions-store.ts';
@@ -43,7 +43,7 @@ export async function moveTrigger(
     });
     toasts.push({ kind: 'success', title: `${NAME[kind]} of ${p.symbol} ${d.name} moved to ${fmt(price, pd)}` });
   } catch (e) {
-    toasts.push({ kind: 'error', title: `${NAME[kind]} move of ${p.symbol} ${d.name} refused`, body: errorText(e) });
+    toasts.push({ kind: 'error', title: `${NAME[kind]} move of ${p.symbol} ${d.name} refused`, body: refusalText(e) });
     throw e;
   }
 }

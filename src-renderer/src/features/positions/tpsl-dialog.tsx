@@ -20,9 +20,9 @@ import { fmt, fmtSigned } from '../../lib/format.ts';
 import { useServices, useSel } from '../../lib/use-services.ts';
 import { useDecimals } from '../../lib/use-symbol.ts';
 import { FormDialog } from '../../layout/form-dialog.tsx';
+import { refusalText } from '../../lib/frame.ts';
 import { positionDirection } from './position-direction.ts';
 import { positionKey, type TpSl } from './positions-store.ts';
-import { refusalText } from '../stops/stop-amend.ts';
 import { WATCHED_NAMES } from '../order-entry/stop-order.ts';
 import { sameTriggers, tpslChecks, triggerPnl, triggerPrices, watchedPrice } from './tpsl-input.ts';
 

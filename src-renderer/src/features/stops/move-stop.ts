@@ -5,7 +5,8 @@
 // made of it, or why it refused (3026: dropped where the watched price already is, past it in the
 // stop's direction), is a toast; the returned promise rejects on a refusal, so the line goes back.
 import type { Services } from '../../lib/services.ts';
-import { refusalText, stopModifiable, stopModified } from './stop-amend.ts';
+import { stopModifiable, stopModified } from './stop-amend.ts';
+import { refusalText } from '../../lib/frame.ts';
 
 export async function moveStop(s: Services, stopId: string, trigger: string): Promise<void> {
   const toasts = s.toasts.getState().actions;

@@ -18,6 +18,7 @@ import { fmt } from '../../lib/format.ts';
 import { useServices, useSel } from '../../lib/use-services.ts';
 import { useDecimals } from '../../lib/use-symbol.ts';
 import { FormDialog } from '../../layout/form-dialog.tsx';
+import { refusalText } from '../../lib/frame.ts';
 import { stopSentence } from '../order-entry/stop-order.ts';
 import { directionName, sideClass } from '../orders/order-labels.ts';
 import {
@@ -25,7 +26,6 @@ import {
   hasAmount,
   hasLimitPrice,
   reachedText,
-  refusalText,
   stopAmendFields,
   stopFieldChecks,
   stopModified,

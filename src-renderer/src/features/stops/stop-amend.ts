@@ -12,7 +12,6 @@
 // then not said: it says only what would be sent. Pure: the dialog, the chart and the tests share it.
 import type { ConditionalOrderRecord, FuturesSymbol } from '../../../../src-shared/types.ts';
 import { ConditionalStatus, OrderType, PositionAction, TriggerDirection } from '../../../../src-shared/enums.ts';
-import { PerpdeskApiError } from '../../../../src-shared/sdk/rest-client.ts';
 import { positiveField } from '../orders/amend-input.ts';
 import { fmt } from '../../lib/format.ts';
 import { parseDecimalInput } from '../order-entry/decimal-input.ts';
@@ -81,12 +80,6 @@ export function stopAmendFields(
 /** The toast of a stop the venue modified: its title and what it now does. */
 export function stopModified(r: ConditionalOrderRecord, d: PairDisplay): { title: string; body: string } {
   return { title: `Stop ${r.symbol} #${r.id} modified`, body: `${stopSentence(r, d)}.` };
-}
-
-/** The venue's refusal with its code, "(3026) The mark price …"; other failures as their message. */
-export function refusalText(e: unknown): string {
-  if (e instanceof PerpdeskApiError && e.code > 0) return `(${e.code}) ${e.message}`;
-  return e instanceof Error ? e.message : String(e);
 }
 
 /** The pair's figures the fields are checked against (undefined until the catalogue is loaded). */
