@@ -81,6 +81,16 @@ function coverage(d: ReplayDataset, span: Span): number {
   return first > span.start && first <= span.until ? 2 : 3;
 }
 
+/**
+ * Whether a dataset has data within the span (coverage 0 to 2). A mark, index, premium or funding
+ * dataset with none (another year's) is not read: the replay runs as without it (its documented
+ * default: the mark from the prints, funding every 8 h), rather than a mark frozen at the
+ * dataset's last candle or no funding settled at all.
+ */
+function within(d: ReplayDataset, span: Span): boolean {
+  return coverage(d, span) < 3;
+}
+
 /** Datasets by how they meet the span (coverage), of those beginning within it the first to begin first. */
 function bySpan(a: ReplayDataset, b: ReplayDataset, span: Span): number {
   const ca = coverage(a, span);
@@ -243,16 +253,17 @@ function planSymbol(data: ReplayData, symbol: string, start: number, until?: num
   const span = spanOf(start, until);
   const { depth, trades, klines, kind, main } = chooseChecked(symbol, all, span);
   const specs = main.specsSource === 'inferred' ? dataSpecs(data, main, trades) : main.specs;
+  const aux = all.filter((d) => d.lastTime !== null && within(d, span));
   return {
     symbol,
     kind,
     depth,
     trades,
     klines,
-    mark: smallest(all, 'markPriceKlines', span),
-    index: smallest(all, 'indexPriceKlines', span),
-    funding: preferUm(all, ['fundingRate'], span),
-    premium: smallest(all, 'premiumIndexKlines', span),
+    mark: smallest(aux, 'markPriceKlines', span),
+    index: smallest(aux, 'indexPriceKlines', span),
+    funding: preferUm(aux, ['fundingRate'], span),
+    premium: smallest(aux, 'premiumIndexKlines', span),
     specs,
     end: mainEnd(main),
   };

@@ -77,6 +77,21 @@ describe('replay plan: several datasets of a kind', () => {
     expect(p.mark?.id).toBe(mark1h.id);
   });
 
+  it('a mark, index, premium or funding dataset of another year is not read: the replay runs as without it', () => {
+    const mark2021 = dataset(11, 'markPriceKlines', '1h', '2021-05-01T00:00:00Z', '2021-05-31T23:00:00Z');
+    const index2021 = dataset(12, 'indexPriceKlines', '1h', '2021-05-01T00:00:00Z', '2021-05-31T23:00:00Z');
+    const premium2021 = dataset(13, 'premiumIndexKlines', '1h', '2021-05-01T00:00:00Z', '2021-05-31T23:00:00Z');
+    const funding2021 = dataset(14, 'fundingRate', '', '2021-05-01T00:00:00Z', '2021-05-31T16:00:00Z');
+    const data = dataOf([mark2021, index2021, premium2021, funding2021, NEW_15M]);
+    const start = Date.parse('2025-01-06T00:00:00Z');
+    const [p] = planSources(data, ['BTCUSDT'], start, start + DAY);
+    expect([p.mark, p.index, p.premium, p.funding]).toEqual([null, null, null, null]);
+    // the same datasets in the span's year are read
+    const may1m = dataset(15, 'klines', '1m', '2021-05-01T00:00:00Z', '2021-05-31T23:59:00Z');
+    const [q] = planSources(dataOf([mark2021, funding2021, may1m]), ['BTCUSDT'], Date.parse('2021-05-16T00:00:00Z'));
+    expect([q.mark?.id, q.funding?.id]).toEqual([mark2021.id, funding2021.id]);
+  });
+
   it('with the start in a gap between datasets, the one where the data resumes first, not the finest', () => {
     const later1m = dataset(9, 'klines', '1m', '2026-01-01T00:00:00Z', '2026-01-31T23:59:00Z');
     const data = dataOf([OLD_1M, later1m, NEW_15M]);
