@@ -15,7 +15,7 @@ import { createWriteStream, existsSync, mkdirSync, renameSync, rmSync, statSync,
 import { dirname, join } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { isInterval } from '../../src-shared/intervals.ts';
+import { INTERVALS, isInterval } from '../../src-shared/intervals.ts';
 import { parseChecksum, sha256File } from './file-source.ts';
 import { CANDLE_KINDS, isKind, isMarket, type Kind, type Market } from '../../src-shared/dataset-kinds.ts';
 import { keyProblem } from './kinds.ts';
@@ -47,8 +47,10 @@ export function parseKinds(text: string): KindSpec[] {
     const [kind, interval = '', extra] = part.trim().split(':');
     if (extra !== undefined || !isKind(kind))
       throw new Error(`--kinds: '${part}' is not KIND or KIND:INTERVAL (kinds: klines, markPriceKlines, ...)`);
-    if (CANDLE_KINDS.has(kind) && !isInterval(interval))
+    if (CANDLE_KINDS.has(kind) && interval === '')
       throw new Error(`--kinds: ${kind} needs an interval, e.g. ${kind}:1m`);
+    if (CANDLE_KINDS.has(kind) && !isInterval(interval))
+      throw new Error(`--kinds: ${kind}:${interval}: the interval must be one of ${INTERVALS.join(', ')}`);
     if (!CANDLE_KINDS.has(kind) && interval !== '') throw new Error(`--kinds: ${kind} has no interval`);
     out.push({ kind, interval });
   }

@@ -202,7 +202,10 @@ describe('upload', () => {
     );
     expect(bad.statusCode).toBe(200);
     expect(bad.json().data.results[0]).toMatchObject({ ok: false, status: 'refused' });
-    expect(bad.json().data.results[0].error).toMatch(/does not match/);
+    // named as the client sent it: the parameter, not a .CHECKSUM file it never had
+    expect(bad.json().data.results[0].error).toMatch(
+      /^BTCUSDT-aggTrades-2025-01-06\.zip does not match the 'checksum' parameter \(SHA-256 [0-9a-f]{64}, expected 0{64}\)/,
+    );
     const good = await post(
       `/api/v1/datasets/import?name=BTCUSDT-aggTrades-2025-01-06.zip&market=um&checksum=${sha256(bytes)}`,
       bytes,

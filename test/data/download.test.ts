@@ -42,6 +42,8 @@ describe('the plan', () => {
 
   it('bad kinds, dates and markets are named', () => {
     expect(() => parseKinds('klines')).toThrow(/klines needs an interval/);
+    // an interval given, but not one Binance has: named as such, with the ones it takes
+    expect(() => parseKinds('klines:7m')).toThrow(/^--kinds: klines:7m: the interval must be one of 1s, 1m, 3m, /);
     expect(() => parseKinds('aggTrades:1m')).toThrow(/aggTrades has no interval/);
     expect(() => parseKinds('candles:1m')).toThrow(/'candles:1m' is not KIND/);
     expect(() =>

@@ -86,8 +86,12 @@ function withoutFolder(text: string, dir: string): string {
 }
 
 /** An uploaded file's result, named as the client named it. */
-function uploadedView(r: ImportResultWire, dir: string): ImportResultWire {
-  return { ...r, file: withoutFolder(r.file, dir), error: r.error === null ? null : withoutFolder(r.error, dir) };
+function uploadedView(r: ImportResultWire, dir: string, name: string): ImportResultWire {
+  // the service checked the upload against a .CHECKSUM file the route wrote from the `checksum`
+  // parameter: the client knows the parameter, not that file
+  const said = (e: string): string =>
+    withoutFolder(e, dir).replace(`does not match ${name}.CHECKSUM`, "does not match the 'checksum' parameter");
+  return { ...r, file: withoutFolder(r.file, dir), error: r.error === null ? null : said(r.error) };
 }
 
 /** Service errors in the envelope registry. */
@@ -343,7 +347,7 @@ export default async function datasetRoutes(
             via: 'api',
           });
           // the client named the file, not the service's temporary copy of it
-          return ok({ results: results.map((r) => uploadedView(resultView(r), dir)) });
+          return ok({ results: results.map((r) => uploadedView(resultView(r), dir, name)) });
         } catch (err) {
           if (err instanceof Error) err.message = withoutFolder(err.message, dir);
           throw err;
