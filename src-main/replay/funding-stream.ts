@@ -1,6 +1,6 @@
 // A replayed pair's funding (docs/replay.md "Mark, index, funding"): settlements at the times of
-// the fundingRate rows with their rates when the pair has them (the next row's rate and time shown
-// as the predicted rate and next funding time); otherwise every 8 h at 00/08/16 UTC, at the rate
+// the fundingRate rows with their rates when the pair has them (the next row's time shown as the
+// next funding time, never its rate before it settles); otherwise every 8 h at 00/08/16 UTC, at the rate
 // Binance's rule gives from the premiumIndexKlines closes (premium-funding.ts), else at 0.01 %
 // (the interest rate: with mark = index the premium is 0). Everything goes through the venue's
 // 'funding' and 'prices' commands, so payments are the live venue's.
@@ -29,11 +29,23 @@ export function addFundingStreams(o: FundingStreamOptions): void {
   else o.merge.add(scheduleStream(o));
 }
 
+/**
+ * Settlements at the fundingRate rows. Before a settlement only its time is known (Binance's
+ * schedule); its rate is not shown (it would be a rate from the future): the rate shown is the
+ * last one settled (the interest rate before any).
+ */
 function rowsStream(o: FundingStreamOptions, ds: ReplayDataset): Stream {
   const { ex, pair } = o;
   const symbol = pair.row.symbol;
-  const it = iter(o.data.funding(ds.id, o.start));
+  // the rows from one interval before the start: the last of them before it is the rate settled last
+  const it = iter(o.data.funding(ds.id, o.start - FUNDING_INTERVAL_MS));
   let nextRow = it.next();
+  let last = FUNDING_INTEREST_RATE;
+  while (!nextRow.done && nextRow.value.time < o.start) {
+    last = nextRow.value.rate;
+    nextRow = it.next();
+  }
+  const nextTime = (): number => (nextRow.done ? 0 : nextRow.value.time);
   const st: Stream = {
     time: nextRow.done ? Number.POSITIVE_INFINITY : nextRow.value.time,
     rank: RANK_FUNDING,
@@ -42,16 +54,11 @@ function rowsStream(o: FundingStreamOptions, ds: ReplayDataset): Stream {
       nextRow = it.next();
       st.time = nextRow.done ? Number.POSITIVE_INFINITY : nextRow.value.time;
       ex.execute({ kind: 'funding', symbol, rate: f.rate, mark: pair.markPrice, time: f.time });
-      ex.execute({
-        kind: 'prices',
-        symbol,
-        fundingRate: nextRow.done ? f.rate : nextRow.value.rate,
-        nextFundingTime: nextRow.done ? 0 : nextRow.value.time,
-      });
+      last = f.rate;
+      ex.execute({ kind: 'prices', symbol, fundingRate: last, nextFundingTime: nextTime() });
     },
   };
-  if (!nextRow.done)
-    ex.execute({ kind: 'prices', symbol, fundingRate: nextRow.value.rate, nextFundingTime: nextRow.value.time });
+  ex.execute({ kind: 'prices', symbol, fundingRate: last, nextFundingTime: nextTime() });
   return st;
 }
 

@@ -57,9 +57,11 @@ describe('fundingRate and markPriceKlines datasets', () => {
     expect(v.exchange.pair('BTCUSDT')!.markPrice).toBe(Number(rows[4][4]));
   });
 
-  it('funding is settled at the recorded time with the recorded rate, and the next rate is shown', () => {
+  it('funding is settled at the recorded time with the recorded rate; before it only its time is shown', () => {
     const pair = v.exchange.pair('BTCUSDT')!;
-    expect([pair.fundingRate, pair.nextFundingTime]).toEqual([-0.0003, T1]);
+    // the next settlement's time, and the rate settled last (00:00:00.007's): not -0.0003, the
+    // rate of 08:00, which nobody knows at 00:01 (no look-ahead)
+    expect([pair.fundingRate, pair.nextFundingTime]).toEqual([0.0005, T1]);
     const before = v.exchange.walletOf(acct);
     v.market.seek(T1 - 123 + 60); // 08:00:00.060: the 8-hour rule would have paid by now
     expect(v.exchange.walletOf(acct)).toBe(before);
@@ -72,6 +74,6 @@ describe('fundingRate and markPriceKlines datasets', () => {
     // a long receives at a negative rate: 0.01 x mark x 0.0003
     expect(Number(received)).toBeCloseTo(0.01 * mark * 0.0003 * 1e8, -1);
     expect(received).toBeGreaterThan(0n);
-    expect([pair.fundingRate, pair.nextFundingTime]).toEqual([0.0002, START + 16 * 3_600_000]);
+    expect([pair.fundingRate, pair.nextFundingTime]).toEqual([-0.0003, START + 16 * 3_600_000]);
   });
 });

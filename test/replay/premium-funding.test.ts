@@ -121,10 +121,13 @@ describe('funding from premiumIndexKlines', () => {
     ]);
     const pair = v.exchange.pair('BTCUSDT')!;
     v.market.seek(START + 4 * H);
-    expect(pair.fundingRate).toBe(-0.0002);
+    // not the 08:00 row's rate before 08:00 (no look-ahead), nor the premium's prediction: the rate
+    // settled last, none yet in this file: the interest rate
+    expect([pair.fundingRate, pair.nextFundingTime]).toEqual([0.0001, START + 8 * H]);
     const before = v.exchange.walletOf(acct);
     v.market.seek(START + 8 * H);
     // a long receives at a negative rate
     expect(v.exchange.walletOf(acct)).toBeGreaterThan(before);
+    expect(pair.fundingRate).toBe(-0.0002);
   }, 60_000);
 });
