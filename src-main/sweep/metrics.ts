@@ -127,6 +127,7 @@ export function jobMetrics(inp: MetricsInput): JobMetrics {
   const net = a === undefined ? 0 : usdt(a.net_pnl);
   const wins = inp.closed.filter((x) => x > 0).length;
   const per = (x: Decimal.Value) => (start === 0 ? 0 : ratioOf(x, start));
+  const spanMs = inp.span[1] - inp.span[0];
   return {
     starting_equity: start,
     net_pnl: net,
@@ -141,7 +142,9 @@ export function jobMetrics(inp: MetricsInput): JobMetrics {
     trades: a?.fills ?? 0,
     win_rate: inp.closed.length === 0 ? null : ratioOf(wins, inp.closed.length),
     closed_positions: inp.closed.length,
-    time_in_market: ratio(a?.time_in_market_ratio ?? 0),
+    // of the span's time, not of the time the replay ran: a bot that left at 01:00 of a day is
+    // in the market for no more than 1/24 of it
+    time_in_market: ratio(a === undefined || spanMs <= 0 ? 0 : Math.min(1, a.time_in_market_ms / spanMs)),
     turnover: a === undefined ? 0 : per(a.volume),
     liquidations: a?.liquidations ?? 0,
   };

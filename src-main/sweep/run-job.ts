@@ -295,7 +295,12 @@ async function drive(job: SweepJob, svc: ServiceHandle, cx: DriveContext): Promi
           : `the bot was killed by ${signal}`;
   } else if (exitCode === 0) {
     status = 'ok';
-    reason = 'the bot exited 0';
+    // said when it left before the span's end: its figures stop there (flat after it)
+    reason =
+      state.time < job.until
+        ? `the bot exited 0 at ${new Date(state.time).toISOString()}, before the span's end ` +
+          `(${new Date(job.until).toISOString()})`
+        : 'the bot exited 0';
   } else {
     status = 'failed';
     reason = exitCode !== null ? `the bot exited with code ${exitCode}` : `the bot was killed by ${signal}`;

@@ -84,6 +84,14 @@ describe('jobMetrics', () => {
     expect(m.sharpe).not.toBeNull();
   });
 
+  it("time in market is a share of the span's time, also when the replay stopped early (the bot left)", () => {
+    // in a position 45 min of the hour the replay ran before the bot exited: 0.75 of the time run,
+    // 45 min of a 24 h span
+    const early: ReplayAccountReport = { ...account, time_in_market_ms: 45 * 60_000, time_in_market_ratio: 0.75 };
+    const m = jobMetrics({ account: early, balance: 10_000, closed: [], span: [JAN6, JAN6 + DAY] });
+    expect(m.time_in_market).toBe(0.03125);
+  });
+
   it('gives exact money and ratios at 10 significant digits, without float noise', () => {
     const noisy: ReplayAccountReport = {
       ...account,
@@ -95,6 +103,7 @@ describe('jobMetrics', () => {
       max_drawdown: '0.1900014',
       max_drawdown_ratio: 0.00001900014,
       time_in_market_ratio: 1 / 3,
+      time_in_market_ms: (2 * DAY) / 3,
       net_equity_curve: [
         [JAN6 + 1000, '3000'],
         [JAN6 + DAY, '3900'],
