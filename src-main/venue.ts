@@ -252,6 +252,7 @@ function buildVenue(opts: VenueOptions, lock: DataLock | null): LocalVenue {
     const report = new SessionReport({
       events: exchange.events,
       summary: (id) => exchange.summary(id),
+      equity: (id) => exchange.equityUnits(id),
       now: () => clock.now(),
       fault: () => m.fault,
     });

@@ -25,6 +25,11 @@ export interface SessionReportDeps {
   events: Pick<EventBus, 'on'>;
   /** The account's balance summary (Exchange.summary). */
   summary(accountId: number): AccountSummary;
+  /**
+   * The account's equity and deposits in units (Exchange.equityUnits): given, the drawdown also
+   * watches every mark move (the exchange's price events), not only the curve's samples.
+   */
+  equity?: (accountId: number) => { equity: bigint; deposits: bigint };
   /** Market time, ms. */
   now(): number;
   /** The replay's fault (ReplayMarket.fault): the report then says it is cut short. */
@@ -95,12 +100,7 @@ class Tally {
 
   /** A sample: the drawdown is measured on the net equity, so a deposit or a reset is no gain or loss. */
   add(time: number, equity: bigint, net: bigint): void {
-    if (net > this.peak) this.peak = net;
-    const dd = this.peak - net;
-    if (dd > this.maxDrawdown) {
-      this.maxDrawdown = dd;
-      this.maxDrawdownPeak = this.peak;
-    }
+    this.watch(net);
     const n = this.times.length;
     // an event committed after a later grid sample keeps the curve in time order
     if (n > 0 && time < this.times[n - 1]) time = this.times[n - 1];
@@ -114,6 +114,16 @@ class Tally {
       this.nets.push(net);
     }
     if (this.times.length > MAX_SAMPLES) this.thin();
+  }
+
+  /** The net equity at a moment that is no sample (a mark move): its peak and drawdown only. */
+  watch(net: bigint): void {
+    if (net > this.peak) this.peak = net;
+    const dd = this.peak - net;
+    if (dd > this.maxDrawdown) {
+      this.maxDrawdown = dd;
+      this.maxDrawdownPeak = this.peak;
+    }
   }
 
   /** Keeps every other sample (the first and the last always), doubling the grid. */
@@ -149,7 +159,7 @@ export class SessionReport {
   /** The grid of equity samples, market ms. */
   readonly sampleMs: number;
   readonly start: number;
-  private off: (() => void) | null;
+  private off: Array<() => void>;
 
   constructor(deps: SessionReportDeps) {
     this.deps = deps;
@@ -157,7 +167,9 @@ export class SessionReport {
     if (!(Number.isInteger(this.sampleMs) && this.sampleMs > 0))
       throw new RangeError('sampleMs must be a positive integer');
     this.start = deps.now();
-    this.off = deps.events.on('account', (e) => this.onEvent(e));
+    this.off = [deps.events.on('account', (e) => this.onEvent(e))];
+    const equity = deps.equity;
+    if (equity !== undefined) this.off.push(deps.events.on('price', () => this.onPrice(equity)));
   }
 
   /** Puts an account in the report now (its starting equity is its equity now). */
@@ -190,8 +202,7 @@ export class SessionReport {
 
   /** Stops listening to the exchange (the venue is closing). */
   close(): void {
-    this.off?.();
-    this.off = null;
+    for (const off of this.off.splice(0)) off();
   }
 
   /** The report at market time now. */
@@ -259,6 +270,17 @@ export class SessionReport {
     const s = this.deps.summary(t.accountId);
     const equity = money(s.margin_balance);
     t.add(time, equity, t.net(equity, money(s.total_deposits)));
+  }
+
+  /**
+   * A mark (or index) moved: every account's net equity now counts in its drawdown, so a dip
+   * between two samples of the curve is not missed (an account without a position is unchanged).
+   */
+  private onPrice(equity: NonNullable<SessionReportDeps['equity']>): void {
+    for (const t of this.tallies.values()) {
+      const e = equity(t.accountId);
+      t.watch(t.net(e.equity, e.deposits));
+    }
   }
 
   private tally(accountId: number, time?: number): Tally {

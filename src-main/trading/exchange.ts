@@ -36,7 +36,7 @@ import type { EventBus } from './events.ts';
 import { closeLots, drain, recordSyntheticTrade } from './fills.ts';
 import { settleFunding } from './funding.ts';
 import { TurnWriter } from './turn-writer.ts';
-import { bookWalletTo, deposit } from './ledger.ts';
+import { bookWalletTo, deposit, upnlUnits } from './ledger.ts';
 import { checkRisk } from './liquidation.ts';
 import { adlQuantile, adlQueue } from './adl-queue.ts';
 import { adjustIsolatedMargin, isolatedMarginView, type IsolatedMarginView } from './isolated-margin.ts';
@@ -327,6 +327,17 @@ export class Exchange {
 
   summary(accountId: number): AccountSummary {
     return summaryRecord(this.core, this.core.requireAccount(accountId));
+  }
+
+  /**
+   * An account's margin balance (wallet + unrealized PnL at the mark) and its deposits, in 1e-8
+   * USDT units, without building its summary: a replay's report reads it at every mark move.
+   */
+  equityUnits(accountId: number): { equity: bigint; deposits: bigint } {
+    const a = this.core.requireAccount(accountId);
+    let equity = a.wallet;
+    for (const p of a.positions.values()) if (p.qty > 0) equity += upnlUnits(p, this.core.pairs.get(p.symbol)!);
+    return { equity, deposits: a.deposits };
   }
 
   positions(accountId: number): PositionRecord[] {

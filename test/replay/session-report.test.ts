@@ -33,6 +33,7 @@ function setup() {
   const report = new SessionReport({
     events: v.exchange.events,
     summary: (id) => v.exchange.summary(id),
+    equity: (id) => v.exchange.equityUnits(id),
     now: () => v.clock.now(),
     sampleMs: 60_000,
   });
@@ -301,6 +302,47 @@ describe('max drawdown is net of cash flows (deposits, withdrawals, resets), as 
       });
       expect(net(a).at(-1)).toBe('9989.62200000');
     }
+  });
+});
+
+describe('max drawdown watches every mark, not only the samples of the curve', () => {
+  // long 0.010 at 95,000 (maker fee 0.19); between two samples of the one-minute grid the mark
+  // rises to 95,400 (+4), falls to 90,000 (-50) and comes back to 95,000: the fall from the peak
+  // 10,003.81 to the low 9,949.81 is 54, although every sample of the curve is at 9,999.81
+  it('a dip and a peak between two grid samples count', () => {
+    const { v, u, report, house, user, at } = setup();
+    setPrices(v.exchange, 'BTCUSDT', { mark: 95_000 });
+    report.track(u);
+    at(1_000);
+    user(1, '95000.0', 1);
+    house(2, '95000.0');
+    at(10_000);
+    setPrices(v.exchange, 'BTCUSDT', { mark: 95_400 });
+    at(20_000);
+    setPrices(v.exchange, 'BTCUSDT', { mark: 90_000 });
+    at(30_000);
+    setPrices(v.exchange, 'BTCUSDT', { mark: 95_000 });
+    at(60_000);
+    report.sample(T0 + 60_000);
+    const a = report.report().accounts[0];
+    report.close();
+    expect(a.equity_curve.map(([, e]) => e)).toEqual(['10000.00000000', '9999.81000000', '9999.81000000']);
+    expect(a.max_drawdown).toBe('54.00000000');
+    // 54 / 10,003.81
+    expect(a.max_drawdown_ratio).toBe(0.005397943384);
+  });
+
+  it('a mark move after close() is not watched', () => {
+    const { v, u, report, house, user, at } = setup();
+    setPrices(v.exchange, 'BTCUSDT', { mark: 95_000 });
+    report.track(u);
+    at(1_000);
+    user(1, '95000.0', 1);
+    house(2, '95000.0');
+    report.close();
+    setPrices(v.exchange, 'BTCUSDT', { mark: 90_000 });
+    setPrices(v.exchange, 'BTCUSDT', { mark: 95_000 });
+    expect(report.report().accounts[0].max_drawdown).toBe('0.19000000');
   });
 });
 
