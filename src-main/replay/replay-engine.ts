@@ -7,8 +7,9 @@
 //             aggTrades dataset when there is one.
 //   'trades'  trades / aggTrades only: a synthetic book around the last print (synthetic-book.ts).
 //   'klines'  candles only: four prints a candle (kline-path.ts) and the synthetic book.
-// Mark / index: the close of markPriceKlines / indexPriceKlines candles at their close time when
-// present; otherwise mark = index = the last print (symbol-replay.ts). Funding: funding-stream.ts.
+// Mark / index: the close of markPriceKlines / indexPriceKlines candles at their close time while
+// they have candles; otherwise mark = the last print (symbol-replay.ts), index = mark. Funding:
+// funding-stream.ts.
 // Invariants: events are applied in (time, stream rank) order: prices, then trades, then depth,
 // then funding; the clock is set to each event's time before it is applied.
 import type { VirtualClock } from '../core/clock.ts';
@@ -68,7 +69,8 @@ export class ReplayEngine {
     for (const s of opts.sources) {
       const sym = new SymbolReplay(opts.exchange, s, opts.queueModel, this.merge);
       this.symbols.set(s.symbol, sym);
-      if (sym.derivedPrices) this.merge.add(sym.markDue);
+      // (idle while the mark comes from data: a mark dataset may begin or end within the span)
+      this.merge.add(sym.markDue);
     }
   }
 
@@ -159,10 +161,23 @@ export class ReplayEngine {
         const it = iter(data.candles(ds.id, start - iv, until));
         this.merge.add(iteratorStream(RANK_PRICES, it, apply, (c) => Math.max(start, c.closeTime)));
       };
-      if (src.mark)
-        closes(src.mark, (c) => exchange.execute({ kind: 'prices', symbol: src.symbol, mark: Number(c.close) }));
-      if (src.index)
-        closes(src.index, (c) => exchange.execute({ kind: 'prices', symbol: src.symbol, index: Number(c.close) }));
+      // mark and index from their candles while there are some; before a dataset's first candle
+      // and after its last the mark comes from the prints, the index is the mark (docs/replay.md)
+      const mark = src.mark;
+      if (mark) {
+        closes(mark, (c) => {
+          s.derivedPrices = c.openTime === mark.lastTime;
+          const px = Number(c.close);
+          exchange.execute({ kind: 'prices', symbol: src.symbol, mark: px, index: s.indexFromData ? undefined : px });
+        });
+      }
+      const index = src.index;
+      if (index) {
+        closes(index, (c) => {
+          s.indexFromData = c.openTime !== index.lastTime;
+          exchange.execute({ kind: 'prices', symbol: src.symbol, index: Number(c.close) });
+        });
+      }
       addFundingStreams({
         ex: exchange,
         data,

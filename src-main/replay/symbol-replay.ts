@@ -1,7 +1,7 @@
 // One replayed symbol (docs/replay.md "Market"): its source of liquidity and prints (the
 // historical book of an L2 dataset through book-mirror.ts, or the synthetic book around the last
 // print), the conversion of the data's decimals to the pair's ticks and lots, the depth stream's
-// update-id continuity, and the mark and index derived from the prints when there is no mark data.
+// update-id continuity, and the mark (and the index) derived from the prints where there is no mark data.
 // Invariants
 //   - A depth diff is applied only when it continues the stream (futures: pu = the previous u, or
 //     U <= lastUpdateId <= u right after a snapshot; spot: U <= previous u + 1); a break is a gap:
@@ -85,7 +85,13 @@ export class SymbolReplay implements PrintSink {
    * does not replace them with its mid (that is for a pair with no trade before the start).
    */
   startsAtTrade = false;
-  derivedPrices: boolean;
+  /**
+   * The mark comes from the prints (docs/replay.md "Prices and funding"): no mark data, or none
+   * now (before a mark dataset's first candle, after its last). replay-engine.ts sets it.
+   */
+  derivedPrices = true;
+  /** The index comes from index candles (else it is the mark). replay-engine.ts sets it. */
+  indexFromData = false;
   private lastPriceSent = Number.NEGATIVE_INFINITY;
   private lastPriceText = '';
   private lastPriceValue = 0;
@@ -109,7 +115,6 @@ export class SymbolReplay implements PrintSink {
     this.pair = pair;
     this.mirror = new BookMirror(ex, pair, REPLAY_BOOK_ACCOUNT, REPLAY_TAKER_ACCOUNT, model);
     this.synthetic = src.kind === 'depth' ? null : new SyntheticBook(this.mirror, pair);
-    this.derivedPrices = src.mark === null;
     this.stepSize = Number(pair.row.stepSize);
     this.merge = merge;
     const markDue: Stream = {
@@ -118,7 +123,8 @@ export class SymbolReplay implements PrintSink {
       apply: () => {
         markDue.time = Number.POSITIVE_INFINITY;
         this.marksDue++;
-        this.sendDerivedPrices(this.pendingPrice, this.lastPriceSent + 1000);
+        // (mark data may have begun since the print that left it pending)
+        if (this.derivedPrices) this.sendDerivedPrices(this.pendingPrice, this.lastPriceSent + 1000);
       },
     };
     this.markDue = markDue;
@@ -332,10 +338,18 @@ export class SymbolReplay implements PrintSink {
     this.trade(t.buyerMaker ? Side.SELL : Side.BUY, this.ticks(t.price), this.lots(t.qty), t.time, t.trades ?? 1);
   }
 
-  /** mark = index = the price (no mark dataset, or the first book); at most once a second of history (the callers). */
+  /**
+   * The price as the mark while it comes from the prints, and as the index while that is the
+   * mark (no index data now); either also when the pair has none yet (the first print or book);
+   * at most once a second of history (the callers).
+   */
   private sendDerivedPrices(priceTicks: number, time: number): void {
     this.lastPriceSent = time;
     const px = priceTicks * this.pair.math.tickValue;
-    this.ex.execute({ kind: 'prices', symbol: this.src.symbol, mark: px, index: px });
+    const pair = this.pair;
+    const mark = this.derivedPrices || !(pair.markPrice > 0) ? px : undefined;
+    const index = (!this.indexFromData && this.derivedPrices) || !(pair.indexPrice > 0) ? px : undefined;
+    if (mark !== undefined || index !== undefined)
+      this.ex.execute({ kind: 'prices', symbol: this.src.symbol, mark, index });
   }
 }

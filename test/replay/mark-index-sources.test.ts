@@ -1,0 +1,96 @@
+// Where a replayed pair's mark and index come from when their datasets do not cover the span
+// (docs/replay.md "Prices and funding"): a mark dataset that ends (or begins) inside the span
+// gives way to the mark derived from the prints, never a mark frozen at its last candle; without
+// index data the index is the mark, whatever the mark's source; with index data the index is
+// its candles' close, never the last print.
+import { readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { tempDir } from '../data/archive-fixtures.ts';
+import { KLINES, replayVenue, type ReplayVenue } from './harness.ts';
+
+const START = Date.UTC(2021, 4, 16);
+const MIN = 60_000;
+const M1 = path.join(KLINES, 'binance_spot_BTCUSDT_1m_2021-05-16_to_2021-05-18.csv');
+const lines = readFileSync(M1, 'utf8').trim().split('\n');
+const rows = lines.slice(1).map((l) => l.split(','));
+/** The close of the 1m candle opening at START + i minutes: the print at its +45 s. */
+const close = (i: number): number => Number(rows[i][4]);
+
+/** A 1m price-klines file of the first `n` minutes whose closes are 50,000 + i (i the minute), as a CSV. */
+function priceFile(name: string, n: number, from = 0): string {
+  const body = rows.slice(from, from + n).map((r, k) => {
+    const c = String(50_000 + from + k);
+    return [r[0], c, c, c, c, ...r.slice(5)].join(',');
+  });
+  const f = path.join(tempDir(), name);
+  writeFileSync(f, `${lines[0]}\n${body.join('\n')}\n`);
+  return f;
+}
+
+const venues: ReplayVenue[] = [];
+afterEach(() => {
+  for (const v of venues.splice(0)) v.close();
+});
+
+async function venue(
+  extra: Array<{ file: string; kind: 'markPriceKlines' | 'indexPriceKlines' }>,
+): Promise<ReplayVenue> {
+  const v = await replayVenue(
+    [
+      { paths: [M1], opts: { market: 'spot', symbol: 'BTCUSDT', kind: 'klines', interval: '1m' } },
+      ...extra.map((x) => ({
+        paths: [x.file],
+        opts: { market: 'um' as const, symbol: 'BTCUSDT', kind: x.kind, interval: '1m' },
+      })),
+    ],
+    { symbols: ['BTCUSDT'], start: START, until: START + 6 * 60 * MIN },
+  );
+  venues.push(v);
+  return v;
+}
+
+describe("a replay's mark and index sources", () => {
+  it('a mark dataset that ends inside the span: the mark follows the prints from its last candle on', async () => {
+    const v = await venue([{ file: priceFile('BTCUSDT-markPriceKlines-1m-end.csv', 120), kind: 'markPriceKlines' }]);
+    const pair = v.exchange.pair('BTCUSDT')!;
+    v.market.seek(START + 90 * MIN);
+    // the mark candle of 01:29 closed at 01:29:59.999
+    expect(pair.markPrice).toBe(50_089);
+    v.market.seek(START + 150 * MIN + 46_000); // 02:30:46, a second after the 02:30 candle's close print
+    expect(pair.markPrice).toBe(close(150));
+    expect(pair.indexPrice).toBe(close(150));
+    v.market.seek(START + 300 * MIN + 46_000);
+    expect(pair.markPrice).toBe(close(300));
+  });
+
+  it('a mark dataset that begins inside the span: the prints give the mark until its first candle', async () => {
+    const v = await venue([
+      { file: priceFile('BTCUSDT-markPriceKlines-1m-late.csv', 60, 120), kind: 'markPriceKlines' },
+    ]);
+    const pair = v.exchange.pair('BTCUSDT')!;
+    v.market.seek(START + 30 * MIN + 46_000);
+    expect(pair.markPrice).toBe(close(30));
+    v.market.seek(START + 150 * MIN);
+    expect(pair.markPrice).toBe(50_149);
+    v.market.seek(START + 200 * MIN + 46_000); // past the dataset's end (02:00 to 02:59): the prints again
+    expect(pair.markPrice).toBe(close(200));
+  });
+
+  it('mark data without index data: the index is the mark', async () => {
+    const v = await venue([{ file: priceFile('BTCUSDT-markPriceKlines-1m.csv', 360), kind: 'markPriceKlines' }]);
+    const pair = v.exchange.pair('BTCUSDT')!;
+    v.market.seek(START + 5 * MIN - 1);
+    expect([pair.markPrice, pair.indexPrice]).toEqual([50_004, 50_004]);
+    v.market.seek(START + 100 * MIN + 50_000);
+    expect([pair.markPrice, pair.indexPrice]).toEqual([50_099, 50_099]);
+  });
+
+  it('index data without mark data: the index is its candles close, the mark the prints', async () => {
+    const v = await venue([{ file: priceFile('BTCUSDT-indexPriceKlines-1m.csv', 360), kind: 'indexPriceKlines' }]);
+    const pair = v.exchange.pair('BTCUSDT')!;
+    v.market.seek(START + 30 * MIN + 46_000);
+    expect(pair.markPrice).toBe(close(30));
+    expect(pair.indexPrice).toBe(50_029);
+  });
+});
