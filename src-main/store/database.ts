@@ -47,7 +47,7 @@ export function openDatabase(opts: OpenOptions): DatabaseSync {
   if (file !== ':memory:' && process.platform !== 'win32') chmodSync(file, 0o600);
   // first: another connection (a closing venue's checkpoint worker) may hold the file briefly
   db.exec('PRAGMA busy_timeout = 5000');
-  db.exec('PRAGMA journal_mode = WAL');
+  enableWal(db);
   // NORMAL keeps every commit durable against a process crash (kill -9); only an OS crash
   // or power loss can lose the last commits, which is the usual WAL trade-off.
   db.exec('PRAGMA synchronous = NORMAL');
@@ -60,6 +60,26 @@ export function openDatabase(opts: OpenOptions): DatabaseSync {
   stampId(db);
   if (file !== ':memory:') guardDiskSpace(db, file);
   return db;
+}
+
+/**
+ * Puts a connection in WAL mode (its busy_timeout already set). Switching a new file to WAL
+ * takes an exclusive lock, and SQLite answers "database is locked" at once, without its busy
+ * handler, when another process opens the same new file at that moment (two sweeps started
+ * together on one data folder: 6 of 120 openings failed so). So a busy answer is tried again,
+ * a few ms later, for up to `waitMs`.
+ */
+export function enableWal(db: DatabaseSync, waitMs = 5_000): void {
+  const deadline = Date.now() + waitMs;
+  for (let pause = 2; ; pause = Math.min(pause * 2, 50)) {
+    try {
+      db.exec('PRAGMA journal_mode = WAL');
+      return;
+    } catch (err) {
+      if (!/database is locked|SQLITE_BUSY/i.test((err as Error).message) || Date.now() >= deadline) throw err;
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, pause);
+    }
+  }
 }
 
 /**

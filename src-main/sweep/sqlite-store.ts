@@ -8,6 +8,7 @@ import { chmodSync, mkdirSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
+import { enableWal } from '../store/database.ts';
 import type { JobResult, ParamSet, SweepJob } from './job.ts';
 import {
   LEASE_MS,
@@ -85,7 +86,7 @@ export class SqliteSweepStore implements SweepStore {
     this.db = new DatabaseSync(file);
     if (file !== ':memory:' && process.platform !== 'win32') chmodSync(file, 0o600);
     this.db.exec('PRAGMA busy_timeout = 5000');
-    this.db.exec('PRAGMA journal_mode = WAL');
+    enableWal(this.db); // two sweeps opening a new sweeps.db together: the second waits
     this.db.exec('PRAGMA synchronous = NORMAL');
     this.db.exec(SCHEMA);
     // Read and add under the write lock: two processes opening an older sweeps.db at once (two
