@@ -248,7 +248,7 @@ export class SessionReport {
         max_drawdown_ratio: ddPeak > 0n ? ratio(maxDd, ddPeak) : 0,
         liquidations: t.liquidations,
         time_in_market_ms: inMarket,
-        time_in_market_ratio: elapsed > 0 ? Math.min(1, inMarket / elapsed) : 0,
+        time_in_market_ratio: elapsed > 0 ? ratio(BigInt(Math.min(inMarket, elapsed)), BigInt(elapsed)) : 0,
         equity_curve: curve,
         net_equity_curve: netCurve,
       });

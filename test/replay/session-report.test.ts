@@ -332,6 +332,22 @@ describe('max drawdown watches every mark, not only the samples of the curve', (
     expect(a.max_drawdown_ratio).toBe(0.005397943384);
   });
 
+  it('time_in_market_ratio has 10 significant digits, as max_drawdown_ratio (a third is 0.3333333333)', () => {
+    const { u, report, house, user, at } = setup();
+    report.track(u);
+    at(60_000); // in the market from 1 min to 2 min of a 3-minute session
+    user(1, '95000.0', 1);
+    house(2, '95000.0');
+    at(120_000);
+    user(2, '95000.0', 2);
+    house(1, '95000.0');
+    at(180_000);
+    const a = report.report().accounts[0];
+    report.close();
+    expect(a.time_in_market_ms).toBe(60_000);
+    expect(a.time_in_market_ratio).toBe(0.3333333333);
+  });
+
   it('a mark move after close() is not watched', () => {
     const { v, u, report, house, user, at } = setup();
     setPrices(v.exchange, 'BTCUSDT', { mark: 95_000 });
