@@ -17,6 +17,15 @@ export class GridError extends Error {}
 const MAX_SETS = 10_000;
 const NAME = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/;
 
+/**
+ * A value of the file, for a message: as JSON, but a number too large for a double (1e400, which
+ * JSON.parse reads as Infinity) said so rather than as JSON's null; a missing one as nothing.
+ */
+function shown(v: unknown): string {
+  const text = JSON.stringify(v, (_k, x: unknown) => (typeof x === 'number' && !Number.isFinite(x) ? `#${x}#` : x));
+  return text === undefined ? 'nothing' : text.replace(/"#(-?Infinity)#"/g, '$1 (a number too large to read)');
+}
+
 function isObject(x: unknown): x is Record<string, unknown> {
   return typeof x === 'object' && x !== null && !Array.isArray(x);
 }
@@ -24,7 +33,7 @@ function isObject(x: unknown): x is Record<string, unknown> {
 function checkValue(v: unknown, where: string): ParamValue {
   if (typeof v === 'string' || typeof v === 'boolean') return v;
   if (typeof v === 'number' && Number.isFinite(v)) return v;
-  throw new GridError(`${where} must be a string, a number or a boolean, got ${JSON.stringify(v)}`);
+  throw new GridError(`${where} must be a string, a number or a boolean, got ${shown(v)}`);
 }
 
 function checkName(name: string, where: string): void {
@@ -67,11 +76,13 @@ type Draw = (next: () => number) => ParamValue;
 function rangeDraw(spec: Record<string, unknown>, where: string): Draw {
   const { min, max, step } = spec;
   if (typeof min !== 'number' || typeof max !== 'number' || !Number.isFinite(min) || !Number.isFinite(max) || min > max)
-    throw new GridError(`${where} wants numbers min <= max, got ${JSON.stringify(spec)}`);
+    throw new GridError(`${where} wants numbers min <= max, got ${shown(spec)}`);
   for (const k of Object.keys(spec))
     if (k !== 'min' && k !== 'max' && k !== 'step') throw new GridError(`${where} has an unknown field '${k}'`);
   if (step !== undefined && (typeof step !== 'number' || !(step > 0)))
-    throw new GridError(`${where}.step must be a positive number, got ${JSON.stringify(step)}`);
+    throw new GridError(`${where}.step must be a positive number, got ${shown(step)}`);
+  if (step !== undefined && max > min && step > max - min)
+    throw new GridError(`${where}.step ${step} is more than max - min (${min} to ${max}): only ${min} could be drawn`);
   const st = step ?? (Number.isInteger(min) && Number.isInteger(max) ? 1 : undefined);
   if (st === undefined) return (next) => Number((min + next() * (max - min)).toPrecision(6));
   // min + k x step in exact decimals: no float drift, and steps below 1e-6 (written 1e-7) kept
@@ -95,9 +106,9 @@ function expandRandom(r: unknown): ParamSet[] {
     if (k !== 'count' && k !== 'seed' && k !== 'params') throw new GridError(`"random" has an unknown field '${k}'`);
   const { count, seed = 1, params } = r;
   if (typeof count !== 'number' || !Number.isInteger(count) || count < 1 || count > MAX_SETS)
-    throw new GridError(`"random.count" must be an integer from 1 to ${MAX_SETS}, got ${JSON.stringify(count)}`);
+    throw new GridError(`"random.count" must be an integer from 1 to ${MAX_SETS}, got ${shown(count)}`);
   if (typeof seed !== 'number' || !Number.isInteger(seed) || seed < 0)
-    throw new GridError(`"random.seed" must be a non-negative integer, got ${JSON.stringify(seed)}`);
+    throw new GridError(`"random.seed" must be a non-negative integer, got ${shown(seed)}`);
   if (!isObject(params) || Object.keys(params).length === 0)
     throw new GridError('"random.params" must be an object of at least one parameter');
   const draws: Array<[string, Draw]> = Object.entries(params).map(([name, spec]) => {
@@ -123,7 +134,7 @@ function expandGrid(g: unknown): ParamSet[] {
   for (const [name, values] of Object.entries(g)) {
     checkName(name, '"grid"');
     if (!Array.isArray(values) || values.length === 0)
-      throw new GridError(`"grid.${name}" must be a non-empty list of values, got ${JSON.stringify(values)}`);
+      throw new GridError(`"grid.${name}" must be a non-empty list of values, got ${shown(values)}`);
     const vs = values.map((v, i) => checkValue(v, `"grid.${name}"[${i}]`));
     if (sets.length * vs.length > MAX_SETS)
       throw new GridError(`"grid" expands to more than ${MAX_SETS} sets; list fewer values or use "random"`);
@@ -193,7 +204,7 @@ export function parseGrid(text: string): Grid {
   const seen = new Set<string>();
   const out: ParamSet[] = [];
   for (const s of all) {
-    const key = JSON.stringify(Object.entries(s).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+    const key = shown(Object.entries(s).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
     if (seen.has(key)) continue;
     seen.add(key);
     out.push(s);

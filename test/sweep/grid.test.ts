@@ -153,6 +153,18 @@ describe('parseGrid', () => {
     ['{"random": {"count": 3, "params": {"a": {"min": 5, "max": 1}}}}', /min <= max/],
     ['{"random": {"count": 3, "params": {"a": {"min": 1, "max": 5, "step": 0}}}}', /step must be a positive number/],
     ['{"random": {"count": 3, "params": {"a": {"min": 1, "max": 5, "pick": 2}}}}', /unknown field 'pick'/],
+    // a step past the range could only ever draw min: every set would be the same
+    [
+      '{"random": {"count": 3, "params": {"a": {"min": 1, "max": 2, "step": 5}}}}',
+      /"random.params.a".step 5 is more than max - min \(1 to 2\): only 1 could be drawn/,
+    ],
+    // 1e400 is read as Infinity, which JSON would show as null
+    ['{"grid": {"fast": [1e400]}}', /"grid.fast"\[0\] must be .*, got Infinity \(a number too large to read\)$/],
+    [
+      '{"random": {"count": 3, "params": {"a": {"min": 1, "max": 1e400}}}}',
+      /wants numbers min <= max, got \{"min":1,"max":Infinity \(a number too large to read\)\}/,
+    ],
+    ['{"random": {"params": {"a": [1]}}}', /"random.count" must be an integer from 1 to 10000, got nothing$/],
     ['{"grids": {"a": [1]}}', /unknown field 'grids'/],
     [
       JSON.stringify({
