@@ -54,6 +54,14 @@ export function compound(rs: readonly number[]): number {
   return ratio(rs.reduce((a: Decimal, r) => a.times(new D(r).plus(1)), new D(1)).minus(1));
 }
 
+/** The ends of the periods daily returns are taken over: each UTC midnight inside [start, until], then until. */
+function dayEnds(start: number, until: number): number[] {
+  const ends: number[] = [];
+  for (let t = Math.floor(start / DAY) * DAY + DAY; t < until; t += DAY) ends.push(t);
+  ends.push(until);
+  return ends;
+}
+
 /** Equity at each day end of [start, until], as returns against the previous day end. */
 export function dailyReturns(
   curve: ReadonlyArray<[number, number]>,
@@ -61,9 +69,7 @@ export function dailyReturns(
   span: [number, number],
 ): number[] {
   const [start, until] = span;
-  const ends: number[] = [];
-  for (let t = Math.floor(start / DAY) * DAY + DAY; t < until; t += DAY) ends.push(t);
-  ends.push(until);
+  const ends = dayEnds(start, until);
   const out: number[] = [];
   let prev = startEquity;
   let i = 0;
@@ -75,6 +81,31 @@ export function dailyReturns(
     prev = last;
   }
   return out;
+}
+
+/**
+ * The daily returns of a set's jobs, in time order, one a UTC day: a job's returns are each of the
+ * UTC day they end in (dailyReturns' periods), and the returns of pieces of one day (a sweep split
+ * in 6h) are compounded into that day's, so a Sharpe annualised by days is of days, not of pieces.
+ */
+export function setDailyReturns(
+  jobs: ReadonlyArray<{ start: number; until: number; returns: readonly number[] }>,
+): number[] {
+  const days: number[] = [];
+  const of: Decimal[] = [];
+  for (const j of jobs) {
+    const ends = dayEnds(j.start, j.until);
+    j.returns.forEach((r, i) => {
+      const day = Math.floor((ends[i] - 1) / DAY);
+      const growth = new D(r).plus(1);
+      if (days.length > 0 && days[days.length - 1] === day) of[of.length - 1] = of[of.length - 1].times(growth);
+      else {
+        days.push(day);
+        of.push(growth);
+      }
+    });
+  }
+  return of.map((g) => ratio(g.minus(1)));
 }
 
 function mean(xs: readonly number[]): number {

@@ -4,7 +4,7 @@
 // of its daily returns).
 import Decimal from 'decimal.js';
 import type { JobMetrics, JobResult, ParamSet } from './job.ts';
-import { compound, ratioOf, ratioSum, sharpe, sortino, usdtSum } from './metrics.ts';
+import { compound, ratioOf, ratioSum, setDailyReturns, sharpe, sortino, usdtSum } from './metrics.ts';
 import type { StoredJob, SweepStore, SweepSummary } from './ports.ts';
 
 interface JobView {
@@ -100,12 +100,13 @@ function setViews(jobs: readonly StoredJob[]): SetView[] {
     const ok = g.filter((j) => j.status === 'ok');
     const counts = { params: g[0].params, jobs: g.length, ok: ok.length, failed: done - ok.length };
     // in time order, the ok jobs only: a failed job's figures (zeros, or up to its crash) are not the set's
-    const ms = ok
-      .filter((j) => j.result?.metrics != null)
-      .sort((a, b) => a.start - b.start)
-      .map((j) => j.result!.metrics!);
+    const figured = ok.filter((j) => j.result?.metrics != null).sort((a, b) => a.start - b.start);
+    const ms = figured.map((j) => j.result!.metrics!);
     if (ms.length === 0) return { ...counts, ...NO_FIGURES };
-    const days = ms.flatMap((m) => m.daily_returns);
+    // one return a UTC day: the pieces of a day split finer are compounded into it
+    const days = setDailyReturns(
+      figured.map((j) => ({ start: j.start, until: j.until, returns: j.result!.metrics!.daily_returns })),
+    );
     const closed = ms.reduce((a, m) => a + m.closed_positions, 0);
     // a job's win rate is wins / closed at 10 significant digits: its count of wins is exact
     const wins = ms.reduce((a, m) => a + Math.round((m.win_rate ?? 0) * m.closed_positions), 0);

@@ -38,6 +38,8 @@ const result = (index: number, status: JobResult['status'], m: JobMetrics): JobR
 function view(
   results: Array<[fast: number, day: number, status: JobResult['status'], m: JobMetrics]>,
   defaults?: SweepSpec['defaults'],
+  /** Each job's length in days (a sweep split in 6h: 0.25, its jobs' `day` 0, 0.25, ...). */
+  length = 1,
 ) {
   const s = new SqliteSweepStore(':memory:');
   const jobs = results.map(
@@ -47,7 +49,7 @@ function view(
         sweepId: 'swV',
         index,
         start: JAN6 + day * DAY,
-        until: JAN6 + (day + 1) * DAY,
+        until: JAN6 + (day + length) * DAY,
         params: { fast },
       }) as unknown as SweepJob,
   );
@@ -115,6 +117,21 @@ describe('the per-set view', () => {
     expect(s.sharpe).toBeCloseTo((-0.005 / Math.sqrt(0.00045)) * Math.sqrt(365), 8);
     expect(s.time_in_market).toBe(0.25);
     expect(s.win_rate).toBe(0.5);
+  });
+
+  it("annualises days, not pieces: a day split in 6h pieces is one return, its pieces' compounded", () => {
+    const pieces = [0.01, 0.01, -0.005, 0, -0.01, 0, 0, 0.02];
+    const set = view(
+      pieces.map((r, i) => [7, i / 4, 'ok', testMetrics(r, [r])] as [number, number, 'ok', JobMetrics]),
+      undefined,
+      0.25,
+    );
+    const days = [1.01 * 1.01 * 0.995 - 1, 0.99 * 1.02 - 1];
+    const m = (days[0] + days[1]) / 2;
+    const sd = Math.sqrt((days[0] - m) ** 2 + (days[1] - m) ** 2);
+    // (the Sharpe of the eight 6h returns as days was 6.2; of the two days it is 64.4)
+    expect(set(7).sharpe).toBeCloseTo((m / sd) * Math.sqrt(365), 6);
+    expect(set(7).return).toBeCloseTo((1 + days[0]) * (1 + days[1]) - 1, 12);
   });
 
   it('rounds the mean time in market once, after dividing, to 10 significant digits', () => {
