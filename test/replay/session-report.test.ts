@@ -68,7 +68,16 @@ function setup() {
         price,
       }),
     );
-  return { v, u, report, house, user, commit, at: (ms: number) => (wall = T0 + ms) };
+  const at = (ms: number) => (wall = T0 + ms);
+  /** The mark at `price`, the account in the report, then at 1 s a long 0.010 at `price` as maker. */
+  const openLong = (price: string) => {
+    setPrices(v.exchange, 'BTCUSDT', { mark: Number(price) });
+    report.track(u);
+    at(1_000);
+    user(1, price, 1);
+    house(2, price);
+  };
+  return { v, u, report, house, user, commit, at, openLong };
 }
 
 describe('session report', () => {
@@ -255,12 +264,8 @@ describe('max drawdown is net of cash flows (deposits, withdrawals, resets), as 
   // there (maker fee 0.188): the low is 10,000 - 10.378, the fall 10.378 from the peak 10,000;
   // `flow` is deposited (negative: withdrawn) between the two marks, in the middle of the fall
   const losingTrade = (flow?: bigint) => {
-    const { v, u, report, house, user, commit, at } = setup();
-    setPrices(v.exchange, 'BTCUSDT', { mark: 95_000 });
-    report.track(u);
-    at(1_000);
-    user(1, '95000.0', 1);
-    house(2, '95000.0');
+    const { v, u, report, house, user, commit, at, openLong } = setup();
+    openLong('95000.0');
     at(60_000);
     setPrices(v.exchange, 'BTCUSDT', { mark: 94_500 });
     report.sample(T0 + 60_000);
@@ -310,12 +315,8 @@ describe('max drawdown watches every mark, not only the samples of the curve', (
   // rises to 95,400 (+4), falls to 90,000 (-50) and comes back to 95,000: the fall from the peak
   // 10,003.81 to the low 9,949.81 is 54, although every sample of the curve is at 9,999.81
   it('a dip and a peak between two grid samples count', () => {
-    const { v, u, report, house, user, at } = setup();
-    setPrices(v.exchange, 'BTCUSDT', { mark: 95_000 });
-    report.track(u);
-    at(1_000);
-    user(1, '95000.0', 1);
-    house(2, '95000.0');
+    const { v, report, at, openLong } = setup();
+    openLong('95000.0');
     at(10_000);
     setPrices(v.exchange, 'BTCUSDT', { mark: 95_400 });
     at(20_000);
@@ -349,12 +350,8 @@ describe('max drawdown watches every mark, not only the samples of the curve', (
   });
 
   it('a mark move after close() is not watched', () => {
-    const { v, u, report, house, user, at } = setup();
-    setPrices(v.exchange, 'BTCUSDT', { mark: 95_000 });
-    report.track(u);
-    at(1_000);
-    user(1, '95000.0', 1);
-    house(2, '95000.0');
+    const { v, report, openLong } = setup();
+    openLong('95000.0');
     report.close();
     setPrices(v.exchange, 'BTCUSDT', { mark: 90_000 });
     setPrices(v.exchange, 'BTCUSDT', { mark: 95_000 });
@@ -364,13 +361,9 @@ describe('max drawdown watches every mark, not only the samples of the curve', (
 
 describe('max_drawdown_ratio: 10 significant digits, rounded half up', () => {
   it('a fall of 0.1900014 from 10,000 is 0.00001900014 (it was cut to 0.000019 at 8 decimals)', () => {
-    const { v, u, report, house, user, at } = setup();
-    setPrices(v.exchange, 'BTCUSDT', { mark: 95_000.7 });
-    report.track(u);
+    const { report, at, openLong } = setup();
     // long 0.010 at 95,000.7 as maker: fee 950.007 x 0.0002 = 0.1900014, the mark where it was bought
-    at(1_000);
-    user(1, '95000.7', 1);
-    house(2, '95000.7');
+    openLong('95000.7');
     at(60_000);
     report.sample(T0 + 60_000);
     const a = report.report().accounts[0];
