@@ -17,6 +17,7 @@ import { defaultDataDir, makeDataDir } from './paths.ts';
 import { DatasetService, type ImportResult } from './data/dataset-service.ts';
 import type { DatasetRecord } from './data/ports.ts';
 import { DEFAULT_BASE_URL, download, parseKinds, planDownload } from './data/download.ts';
+import { resolveKey } from './data/archive-path.ts';
 import { expandPaths } from './data/expand-paths.ts';
 import { optionsProblem } from './data/kinds.ts';
 import { readServiceFile } from './service-file.ts';
@@ -376,6 +377,19 @@ function fromView(v: Record<string, unknown>, key: ImportResult['key']): ImportR
   };
 }
 
+/** Why the file's dataset cannot be told from its path and the options, in the CLI's words; null when it can. */
+function keyRefusal(
+  file: string,
+  o: { symbol?: string; market?: string; kind?: string; interval?: string },
+): string | null {
+  try {
+    resolveKey(resolve(file), { symbol: o.symbol, market: o.market, kind: o.kind, interval: o.interval, via: 'cli' });
+    return null;
+  } catch (e) {
+    return (e as Error).message;
+  }
+}
+
 async function call(url: string, init?: RequestInit): Promise<{ code: number; message: string; data: any }> {
   const r = await fetch(url, init);
   const body = (await r.json()) as { code: number; message: string; data: any };
@@ -444,7 +458,10 @@ async function runThroughService(
             : null,
         );
       }
-      const res = fromView(v, id === null ? null : (datasets.get(id) ?? null));
+      let res = fromView(v, id === null ? null : (datasets.get(id) ?? null));
+      // refused before it had a dataset (what it is not said by its name, or said wrong): the reason
+      // as this command's options are written (--symbol), not as the route's fields ('symbol')
+      if (res.status === 'refused' && id === null) res = { ...res, error: keyRefusal(f, opts) ?? res.error };
       if (!res.ok) failed++;
       out(describeResult(res));
     }

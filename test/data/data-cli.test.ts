@@ -1,12 +1,13 @@
 // `npm run data`: import, list, delete on a data folder; through a running service when one
 // holds the folder.
-import { readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runDataCli } from '../../src-main/data-cli.ts';
 import { startService, type ServiceHandle } from '../../src-main/service.ts';
 import { readServiceFile } from '../../src-main/service-file.ts';
 import { byDay, fixtureRows, tempDir, writeArchiveZip } from './archive-fixtures.ts';
+import { KLINES } from '../replay/harness.ts';
 
 async function run(...argv: string[]): Promise<{ code: number; out: string[]; err: string[] }> {
   const out: string[] = [];
@@ -180,6 +181,16 @@ describe('while a service runs on the folder', () => {
     expect(listed.json().data.map((d: { rows: number }) => d.rows)).toEqual([4320]);
     const l = await run('list', '--data-dir', dataDir);
     expect(l.out[1]).toMatch(/^1\tspot BTCUSDT klines 1m\t4320 rows/);
+  });
+
+  it("a file its name does not place is refused in the command's words (--symbol), not the route's", async () => {
+    const f = path.join(tempDir(), 'my-candles.csv');
+    writeFileSync(f, readFileSync(path.join(KLINES, 'binance_spot_BTCUSDT_1h_2021-05-16_to_2021-05-18.csv')));
+    const r = await run('import', f, '--data-dir', dataDir, '--market', 'spot');
+    expect(r.out[1]).toBe(
+      `refused   ${f}: the file name and folders do not say its symbol, kind; give --symbol, --kind`,
+    );
+    expect(r.code).toBe(1);
   });
 
   it('the service file goes with the service', async () => {
