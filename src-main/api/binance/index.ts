@@ -167,7 +167,7 @@ export default async function binanceApi(app: FastifyInstance, opts: BinanceApiO
       sendBinanceError(reply, new BinanceError(-1003, MSG.TOO_MANY_REQUESTS, 429), wait);
     });
 
-  registerMarketData(app, ctx);
+  registerMarketData(app, ctx, limits);
   registerFuturesData(app, ctx);
   registerStreams(app, ctx, limits.perIp !== null, opts.heartbeat);
   registerOrders(app, ctx);

@@ -84,11 +84,11 @@ const EXCHANGE_SYMBOL = obj(
 const RATE_LIMIT = obj(
   {
     rateLimitType: oneOf(['REQUEST_WEIGHT', 'ORDERS'], 'Kind'),
-    interval: always('SECOND', 'Always SECOND'),
-    intervalNum: int('Seconds of the window'),
-    limit: int('Requests (weight) or orders a window'),
+    interval: oneOf(['SECOND', 'MINUTE'], 'Unit of the window'),
+    intervalNum: int('Units of the window'),
+    limit: int('Requests a window (each weighs 1)'),
   },
-  "One of Binance's limits (the venue's own are in docs/api.md)",
+  "One of the venue's limits in Binance's words: REQUEST_WEIGHT is the per-IP count of every request, ORDERS the per-key count of signed requests",
 );
 
 /** The spot / COIN-M exchangeInfo stubs: a futures-only venue lists no spot or COIN-M market. */
@@ -236,7 +236,7 @@ export const MARKET_ANSWERS: Record<string, TSchema> = {
       timezone: always('UTC', 'Always UTC'),
       serverTime: SERVER_TIME,
       futuresType: always('U_MARGINED', 'Always U_MARGINED'),
-      rateLimits: list(RATE_LIMIT, "Binance's REQUEST_WEIGHT and ORDERS limits"),
+      rateLimits: list(RATE_LIMIT, "The venue's rate limits (none when they are off)"),
       exchangeFilters: emptyList('Always []'),
       assets: list(
         obj(

@@ -120,6 +120,8 @@ describe('public routes', () => {
     expect(Math.abs(t.serverTime - Date.now())).toBeLessThan(2000);
     const info = (await pub('/fapi/v1/exchangeInfo')).body;
     expect(info.timezone).toBe('UTC');
+    // this app's rate limits are off: none said
+    expect(info.rateLimits).toEqual([]);
     expect(info.futuresType).toBe('U_MARGINED');
     const s = info.symbols.find((x: any) => x.symbol === 'BTCUSDT');
     const row = venue.symbols.get('BTCUSDT')!;
@@ -275,12 +277,31 @@ describe('signing', () => {
     expect(u.body).toEqual({ code: -2015, msg: 'Invalid API-key, IP, or permissions for action.' });
   });
 
+  it("exchangeInfo's rateLimits are the venue's defaults (api/rate-limit.ts), not Binance's figures", async () => {
+    const v = openVenue({ dataDir: ':memory:' });
+    const a = await buildApp({ venue: v });
+    try {
+      expect(JSON.parse((await a.inject({ url: '/binance/fapi/v1/exchangeInfo' })).body).rateLimits).toEqual([
+        { rateLimitType: 'REQUEST_WEIGHT', interval: 'SECOND', intervalNum: 10, limit: 6000 },
+        { rateLimitType: 'ORDERS', interval: 'SECOND', intervalNum: 10, limit: 3000 },
+      ]);
+    } finally {
+      await a.close();
+      await v.close();
+    }
+  });
+
   it('429 with Retry-After and -1003 when the per-IP limit is reached', async () => {
     const v = openVenue({ dataDir: ':memory:' });
     const a = await buildApp({ venue: v, rateLimit: { perIp: { max: 2, windowMs: 60_000 }, perKey: false } });
     await a.ready();
     try {
-      for (let i = 0; i < 2; i++) expect((await a.inject({ url: '/binance/fapi/v1/ping' })).statusCode).toBe(200);
+      // exchangeInfo says the venue's limits as they are set (a minute of 2 requests an IP, none a key)
+      const info = await a.inject({ url: '/binance/fapi/v1/exchangeInfo' });
+      expect(JSON.parse(info.body).rateLimits).toEqual([
+        { rateLimitType: 'REQUEST_WEIGHT', interval: 'MINUTE', intervalNum: 1, limit: 2 },
+      ]);
+      expect((await a.inject({ url: '/binance/fapi/v1/ping' })).statusCode).toBe(200);
       const r = await a.inject({ url: '/binance/fapi/v1/ping' });
       expect(r.statusCode).toBe(429);
       expect(Number(r.headers['retry-after'])).toBeGreaterThan(0);

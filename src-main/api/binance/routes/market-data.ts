@@ -18,6 +18,7 @@ import { listedPairs, pairOf, paramsOf, type BinanceContext } from '../context.t
 import { routeSchema } from '../schemas.ts';
 import { BinanceError, invalidValue } from '../errors.ts';
 import type { Params } from '../params.ts';
+import type { ResolvedRateLimits, WindowLimit } from '../../rate-limit.ts';
 import { selectKlines } from '../translate/klines.ts';
 import {
   aggTradeRow,
@@ -46,7 +47,24 @@ const EMPTY_INFO = (serverTime: number) => ({
   symbols: [],
 });
 
-export function registerMarketData(app: FastifyInstance, ctx: BinanceContext): void {
+/**
+ * exchangeInfo's rateLimits: the venue's own limits (api/rate-limit.ts), in Binance's words: the
+ * per-IP count of every request as REQUEST_WEIGHT (each request weighs 1 here), the per-key count
+ * of signed requests as ORDERS (orders count in it, beside the other signed requests); none when off.
+ */
+function rateLimitsOf(limits: ResolvedRateLimits): Array<Record<string, string | number>> {
+  const row = (rateLimitType: string, l: WindowLimit) =>
+    l.windowMs % 60_000 === 0
+      ? { rateLimitType, interval: 'MINUTE', intervalNum: l.windowMs / 60_000, limit: l.max }
+      : { rateLimitType, interval: 'SECOND', intervalNum: Math.ceil(l.windowMs / 1000), limit: l.max };
+  return [
+    ...(limits.perIp === null ? [] : [row('REQUEST_WEIGHT', limits.perIp)]),
+    ...(limits.perKey === null ? [] : [row('ORDERS', limits.perKey)]),
+  ];
+}
+
+export function registerMarketData(app: FastifyInstance, ctx: BinanceContext, limits: ResolvedRateLimits): void {
+  const rateLimits = rateLimitsOf(limits);
   const { venue } = ctx;
   const wall = ctx.auth.now;
   /** One pair's record when `symbol` is sent, else every listed pair's. */
@@ -63,10 +81,7 @@ export function registerMarketData(app: FastifyInstance, ctx: BinanceContext): v
     timezone: 'UTC',
     serverTime: wall(),
     futuresType: 'U_MARGINED',
-    rateLimits: [
-      { rateLimitType: 'REQUEST_WEIGHT', interval: 'SECOND', intervalNum: 10, limit: 6000 },
-      { rateLimitType: 'ORDERS', interval: 'SECOND', intervalNum: 10, limit: 3000 },
-    ],
+    rateLimits,
     exchangeFilters: [],
     assets: [{ asset: 'USDT', marginAvailable: true, autoAssetExchange: '0' }],
     symbols: listedPairs(ctx).map((p) =>
