@@ -118,3 +118,26 @@ export function findGaps(candles: readonly Candle[]): number[] {
   }
   return gaps;
 }
+
+/**
+ * One candle of `later`'s interval and open time from two consecutive parts of its period: `earlier`
+ * (the part before some time, history's before a replay's start) and `later` (the rest), by the
+ * rule above: open of the first part that traded, close of the last, high, low and sums over the
+ * parts that traded. A part without a trade adds nothing (`later`'s carried price is not a trade);
+ * neither traded: `later` as it is. `later`'s recorded close time, if any, is kept.
+ */
+export function joinCandles(earlier: Candle, later: Candle): Candle {
+  if (earlier.trades === 0) return later;
+  if (later.trades === 0) return { ...earlier, interval: later.interval, openTime: later.openTime };
+  return {
+    ...later,
+    open: earlier.open,
+    high: Math.max(earlier.high, later.high),
+    low: Math.min(earlier.low, later.low),
+    volume: earlier.volume + later.volume,
+    quoteVolume: earlier.quoteVolume + later.quoteVolume,
+    trades: earlier.trades + later.trades,
+    takerBuyVolume: earlier.takerBuyVolume + later.takerBuyVolume,
+    takerBuyQuoteVolume: earlier.takerBuyQuoteVolume + later.takerBuyQuoteVolume,
+  };
+}

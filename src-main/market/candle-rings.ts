@@ -6,7 +6,14 @@
 // filled only after load() (before that SQLite holds the candles and a read loads them); the
 // cached bytes of a read are dropped whenever a candle is added. No allocation per trade here:
 // only a closing candle is pushed.
-import { INTERVAL_MS, INTERVALS, nextOpenTime, type Interval } from '../../src-shared/intervals.ts';
+import {
+  INTERVAL_MS,
+  INTERVALS,
+  nextOpenTime,
+  openTimeOf,
+  previousOpenTime,
+  type Interval,
+} from '../../src-shared/intervals.ts';
 import type { CandleBuilder, Candle, KlineTuple } from './candles.ts';
 
 /** Periods of `interval` from aligned open time `from` to aligned open time `to` (to >= from), counted up to `cap`. */
@@ -103,4 +110,40 @@ export class SymbolCandles {
     this.format = format;
     this.rings = INTERVALS.map(() => new Ring(ringSize));
   }
+}
+
+/**
+ * Before moving a symbol's candles to time t: any interval whose open candle (of `live`, the
+ * builder's current candles) is more than `K` (the ring size) periods behind t closes that candle
+ * as it is (`closed`) and restarts from a zero-trade candle K periods before t (carrying its
+ * close); older periods are left out, a hole like an exchange outage. So a jump (a restart after a
+ * long stop, a burst at 10,000x) emits at most K + 1 candles per interval, and a "latest 1500"
+ * read is still contiguous. Returns the current candles to restore, or null when none moved.
+ */
+export function skipAhead(live: Candle[], t: number, K: number, closed: (c: Candle) => void): Candle[] | null {
+  let rebuild = false;
+  for (let i = 0; i < live.length; i++) {
+    const c = live[i];
+    const target = openTimeOf(c.interval, t);
+    if (target <= c.openTime || periodsBetween(c.interval, c.openTime, target, K + 1) <= K) continue;
+    rebuild = true;
+    closed(c);
+    let s = target;
+    if (c.interval === '1M') for (let k = 0; k < K; k++) s = previousOpenTime('1M', s);
+    else s = target - K * INTERVAL_MS[c.interval];
+    live[i] = {
+      interval: c.interval,
+      openTime: s,
+      open: c.close,
+      high: c.close,
+      low: c.close,
+      close: c.close,
+      volume: 0,
+      quoteVolume: 0n,
+      trades: 0,
+      takerBuyVolume: 0,
+      takerBuyQuoteVolume: 0n,
+    };
+  }
+  return rebuild ? live : null;
 }

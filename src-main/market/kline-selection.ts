@@ -92,10 +92,7 @@ export function selectRange(
   if (effLo > effHi) return none;
   const periods = periodsBetween(interval, effLo, effHi, KLINES_MAX_LIMIT + 1) + 1;
   if (periods > KLINES_MAX_LIMIT) {
-    throw new ApiError(
-      Errors.KLINES_INVALID_PARAMETER,
-      `The range spans more than ${KLINES_MAX_LIMIT} ${interval} candles; narrow start_time/end_time or use limit`,
-    );
+    throw tooWide(interval);
   }
   const cur = current && current.openTime <= effHi ? current : undefined;
   const closedHi = current ? Math.min(effHi, current.openTime - 1) : effHi;
@@ -103,4 +100,12 @@ export function selectRange(
     return { st, ring, current: cur, from: ring.lowerBound(effLo), to: ring.lowerBound(closedHi + 1), rows: null };
   }
   return { st, ring, current: cur, from: 0, to: 0, rows: repo.range(st.symbol, interval, effLo, closedHi) };
+}
+
+/** 6000: a range read over more than 1,500 periods of the interval. */
+export function tooWide(interval: Interval): ApiError {
+  return new ApiError(
+    Errors.KLINES_INVALID_PARAMETER,
+    `The range spans more than ${KLINES_MAX_LIMIT} ${interval} candles; narrow start_time/end_time or use limit`,
+  );
 }

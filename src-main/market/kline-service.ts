@@ -11,19 +11,12 @@
 // when a candle closes (the builder's Candle) or a listener wants the closed list.
 import { Side, SymbolStatus } from '../../src-shared/enums.ts';
 import { ApiError, Errors } from '../../src-shared/errors.ts';
-import {
-  INTERVAL_MS,
-  INTERVALS,
-  isInterval,
-  nextOpenTime,
-  openTimeOf,
-  previousOpenTime,
-  type Interval,
-} from '../../src-shared/intervals.ts';
+import { INTERVALS, isInterval, nextOpenTime, type Interval } from '../../src-shared/intervals.ts';
 import type { EventBus } from '../trading/events.ts';
 import { CandleBuilder, klineFormatter, type Candle, type KlineTuple } from './candles.ts';
 import type { CandleCoverage } from './candle-coverage.ts';
-import { periodsBetween, SymbolCandles, type Ring } from './candle-rings.ts';
+import { olderCandles, type CandleHistory } from './kline-history.ts';
+import { skipAhead, SymbolCandles, type Ring } from './candle-rings.ts';
 import { currentCandles } from './kline-restore.ts';
 import { closedBytes, KLINES_MAX_LIMIT, selectRange, type KlineRange, type Selection } from './kline-selection.ts';
 import type { CandleStore, SymbolCatalogue } from './ports.ts';
@@ -108,6 +101,8 @@ export class KlineService {
   autoAdvance = true;
   /** What history has candles for (a replay of candles sets it): the candles it has none for are left out. */
   coverage: CandleCoverage | null = null;
+  /** Candles from before the venue began (a replay's history before its start): served past its own oldest. */
+  history: CandleHistory | null = null;
 
   constructor(deps: KlineServiceDeps, options: KlineServiceOptions = {}) {
     this.symbols = deps.symbols;
@@ -277,6 +272,7 @@ export class KlineService {
     if (current) out.push(st.format(current, false));
     if (rows) for (let i = rows.length - 1; i >= 0; i--) out.push(st.format(rows[i], true));
     else for (let i = sel.to - 1; i >= sel.from; i--) out.push(st.format(ring.at(i), true));
+    out.push(...this.older(sel, interval, query));
     return out;
   }
 
@@ -317,7 +313,9 @@ export class KlineService {
     const head = sel.current
       ? '[' + JSON.stringify(sel.st.format(sel.current, false)) + (closed.length > 0 ? ',' : '')
       : '[';
-    return Buffer.concat([Buffer.from(head), closed, CLOSE_BRACKET]);
+    const older = this.older(sel, interval, query).map((k) => JSON.stringify(k));
+    const sep = older.length > 0 && (sel.current !== undefined || closed.length > 0) ? ',' : '';
+    return Buffer.concat([Buffer.from(head), closed, Buffer.from(sep + older.join(',')), CLOSE_BRACKET]);
   }
 
   /** Batch form: `{"SYM":[...],...}` in the given order (latest `limit` per symbol), as UTF-8 bytes. */
@@ -363,12 +361,35 @@ export class KlineService {
     return ring;
   }
 
-  /** Open time of the pair's oldest `interval` candle (stored or current); undefined when it has none. */
+  /** Open time of the pair's oldest `interval` candle (stored, current, or history's); undefined when it has none. */
   oldestOpen(symbol: string, interval: Interval): number | undefined {
     const { st, ring, current } = this.select(symbol, interval, { limit: 1 });
+    const own = this.ownOldest(st, ring, current, interval);
+    const past = this.history?.oldestOpen(symbol, interval);
+    return past === undefined || (own !== undefined && own < past) ? own : past;
+  }
+
+  /** Open time of the venue's own oldest candle of a ring's interval (stored or current). */
+  private ownOldest(
+    st: SymbolCandles,
+    ring: Ring,
+    current: Candle | undefined,
+    interval: Interval,
+  ): number | undefined {
     if (ring.complete) return ring.size > 0 ? ring.at(0).openTime : current?.openTime;
     this.flush();
     return this.repo.oldestOpen(st.symbol, interval);
+  }
+
+  /** The history candles a read adds after the venue's own (kline-history.ts), in wire form, newest first. */
+  private older(sel: Selection, interval: Interval, query: KlineQuery): KlineTuple[] {
+    if (this.history === null) return [];
+    const { st, ring, current, rows } = sel;
+    const n = rows ? rows.length : sel.to - sel.from;
+    const newest = current ?? (n === 0 ? undefined : rows ? rows[n - 1] : ring.at(sel.to - 1));
+    const read = { symbol: st.symbol, interval, query, served: n + (current ? 1 : 0), newest: newest?.openTime };
+    const oldest = this.ownOldest(st, ring, this.currentOf(st, interval), interval);
+    return olderCandles(this.history, { ...read, oldest }, KLINES_DEFAULT_LIMIT, st.format, this.clock.now());
   }
 
   // ------------------------------------------------------------------ internals
@@ -378,13 +399,16 @@ export class KlineService {
     if (st) return st;
     const row = this.symbols.get(symbol);
     if (!row) throw new ApiError(Errors.KLINES_SYMBOL_NOT_FOUND, `Unknown symbol '${symbol}'`);
-    const format = klineFormatter({
+    const plain = klineFormatter({
       tickSize: row.tickSize,
       stepSize: row.stepSize,
       pricePrecision: row.pricePrecision,
       qtyPrecision: row.qtyPrecision,
       quotePrecision: row.quotePrecision,
     });
+    // the venue's candle of the period its history ends in is served joined to history's part of it
+    const format = (c: Candle, closed: boolean): KlineTuple =>
+      plain(this.history === null || c.openTime >= this.history.start ? c : this.history.join(symbol, c), closed);
     st = new SymbolCandles(symbol, format, this.ringSize);
     st.builder = this.newBuilder(st);
     const { candles: stored, lastTime } = currentCandles(this.repo, symbol, this.clock.now());
@@ -422,48 +446,15 @@ export class KlineService {
     }
   }
 
-  /**
-   * Before moving a symbol to time t: any interval whose open candle is more than ringSize
-   * periods behind t closes that candle as it is and restarts from a zero-trade candle ringSize
-   * periods before t (carrying its close); older periods are left out, a hole like an exchange
-   * outage. So a jump (a restart after a long stop, a burst at 10,000x) emits at most ringSize + 1
-   * candles per interval, and a "latest 1500" read is still contiguous. Runs when t passes
-   * `horizon`, the time from which the finest interval (1s, so every interval) could need more
-   * than ringSize candles.
-   */
+  /** Before moving a symbol to time t: candle-rings.ts skipAhead (at most ringSize + 1 candles per interval a jump). */
   private skipAhead(st: SymbolCandles, t: number): void {
-    const K = this.ringSize;
-    let rebuild = false;
-    const live = st.builder.currentAll();
-    for (let i = 0; i < live.length; i++) {
-      const c = live[i];
-      const target = openTimeOf(c.interval, t);
-      if (target <= c.openTime || periodsBetween(c.interval, c.openTime, target, K + 1) <= K) continue;
-      rebuild = true;
-      this.candleClosed(st, c);
-      let s = target;
-      if (c.interval === '1M') for (let k = 0; k < K; k++) s = previousOpenTime('1M', s);
-      else s = target - K * INTERVAL_MS[c.interval];
-      live[i] = {
-        interval: c.interval,
-        openTime: s,
-        open: c.close,
-        high: c.close,
-        low: c.close,
-        close: c.close,
-        volume: 0,
-        quoteVolume: 0n,
-        trades: 0,
-        takerBuyVolume: 0,
-        takerBuyQuoteVolume: 0n,
-      };
-    }
-    if (rebuild) {
+    const live = skipAhead(st.builder.currentAll(), t, this.ringSize, (c) => this.candleClosed(st, c));
+    if (live !== null) {
       st.builder = this.newBuilder(st);
       st.builder.restore(live);
       st.dirty = true;
     }
-    st.horizon = Math.floor(t / 1000) * 1000 + (K + 1) * 1000;
+    st.horizon = Math.floor(t / 1000) * 1000 + (this.ringSize + 1) * 1000;
   }
 
   private notify(symbol: string, before: number): void {
