@@ -31,6 +31,7 @@ import type { QueueModel, QueueModelName } from './models/queue-model.ts';
 import { checkSpanRows, planSources, replayStart, type SymbolSource } from './plan.ts';
 import type { ReplayData } from './ports.ts';
 import { OrderFlight } from './order-flight.ts';
+import { PreStartCandles } from './pre-start-candles.ts';
 import { ReplayEngine, type ReplayCommit } from './replay-engine.ts';
 
 export interface ReplayOptions {
@@ -442,6 +443,13 @@ export function openReplayMarket(opts: ReplayMarketOptions): { market: ReplayMar
   klines.autoAdvance = false;
   // a replay of candles serves history's: none where its source has none (market/candle-coverage.ts)
   if (sources.some((s) => s.kind === 'klines')) klines.coverage = new CandleCoverage();
+  // before the start the candles are history's, read when a read reaches there (pre-start-candles.ts)
+  klines.history = new PreStartCandles({
+    data: opts.data,
+    start,
+    sources,
+    math: (symbol) => opts.exchange.pair(symbol)!.math,
+  });
   engine.setCandles(klines);
   const market = new ReplayMarket({
     engine,
