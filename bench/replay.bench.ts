@@ -163,6 +163,16 @@ function realFlow(n: number): GenTrades {
  */
 function memoryData(g: GenTrades): ReplayData {
   const n = g.priceTicks.length;
+  const tradeAt = (i: number): HistTrade => {
+    const p = g.priceTicks[i];
+    const q = g.lots[i];
+    return {
+      time: START + g.times[i],
+      price: `${(p / 10) | 0}.${p % 10}`,
+      qty: `${(q / 1000) | 0}.${String(q % 1000).padStart(3, '0')}`,
+      buyerMaker: g.sell[i] === 1,
+    };
+  };
   const ds: ReplayDataset = {
     id: 1,
     market: 'um',
@@ -198,19 +208,22 @@ function memoryData(g: GenTrades): ReplayData {
         if (start < count) yield { start, count, time, price, priceDp: 1, qty, qtyDp: 3, buyerMaker };
       }
     },
+    // the last trade at or before a time: the price a pair is listed with at the replay's start
+    // (catalogue.ts initialPrice; without it a whole service refused to start the replay)
+    lastTrade(_id, at): HistTrade | null {
+      let lo = 0;
+      let hi = n;
+      while (lo < hi) {
+        const mid = (lo + hi) >>> 1;
+        if (START + g.times[mid] <= at) lo = mid + 1;
+        else hi = mid;
+      }
+      return lo === 0 ? null : tradeAt(lo - 1);
+    },
     *trades(_id, from): Iterable<HistTrade> {
       let i = 0;
       while (i < n && START + g.times[i] < from) i++;
-      for (; i < n; i++) {
-        const p = g.priceTicks[i];
-        const q = g.lots[i];
-        yield {
-          time: START + g.times[i],
-          price: `${(p / 10) | 0}.${p % 10}`,
-          qty: `${(q / 1000) | 0}.${String(q % 1000).padStart(3, '0')}`,
-          buyerMaker: g.sell[i] === 1,
-        };
-      }
+      for (; i < n; i++) yield tradeAt(i);
     },
   };
 }
