@@ -313,9 +313,11 @@ export class KlineService {
     const head = sel.current
       ? '[' + JSON.stringify(sel.st.format(sel.current, false)) + (closed.length > 0 ? ',' : '')
       : '[';
-    const older = this.older(sel, interval, query).map((k) => JSON.stringify(k));
-    const sep = older.length > 0 && (sel.current !== undefined || closed.length > 0) ? ',' : '';
-    return Buffer.concat([Buffer.from(head), closed, Buffer.from(sep + older.join(',')), CLOSE_BRACKET]);
+    const older = this.older(sel, interval, query);
+    if (older.length === 0) return Buffer.concat([Buffer.from(head), closed, CLOSE_BRACKET]);
+    const sep = sel.current !== undefined || closed.length > 0 ? ',' : '';
+    const tail = Buffer.from(sep + older.map((k) => JSON.stringify(k)).join(','));
+    return Buffer.concat([Buffer.from(head), closed, tail, CLOSE_BRACKET]);
   }
 
   /** Batch form: `{"SYM":[...],...}` in the given order (latest `limit` per symbol), as UTF-8 bytes. */
