@@ -2,8 +2,8 @@
 // intervals aggregated from them. Invariants: a coarse candle spans the fine rows whose open
 // times fall in it (the rows ascend); its close time is the next open time - 1; price-only kinds
 // (mark, index, premium klines) count every fine candle as traded for the aggregation and report
-// their real counts; a stored value that does not fit 2^53 units at the dataset's decimals is
-// refused, never rounded.
+// their real counts; a stored price that does not fit 2^53 units at the dataset's decimals is
+// refused, never rounded (volumes are summed as exact integers of any size).
 import { formatFixed, parseFixed } from '../../src-shared/decimal.ts';
 import { nextOpenTime, type Interval } from '../../src-shared/intervals.ts';
 import { aggregateCandles } from '../market/candle-aggregate.ts';
@@ -59,12 +59,12 @@ export function aggregateDatasetCandles(
       throw new DatasetError('invalid', `stored ${what} ${s} does not fit 2^53 units at ${dp} decimals`);
     return v;
   };
-  const big = (s: string): bigint => {
-    // most quote volumes fit a double's integers exactly; the rest go through the exact parser
+  const big = (s: string, dp = qd, what = 'quote volume'): bigint => {
+    // most volumes fit a double's integers exactly; the rest go through the exact parser
     const m = dec.read(s);
-    if (!Number.isNaN(m) && dec.dp <= qd) return BigInt(m) * pow10(qd - dec.dp);
-    const r = parseFixed(s, qd, { allowZero: true });
-    if (!r.ok) throw new DatasetError('invalid', `stored quote volume ${s} is not a decimal of at most ${qd} places`);
+    if (!Number.isNaN(m) && dec.dp <= dp) return BigInt(m) * pow10(dp - dec.dp);
+    const r = parseFixed(s, dp, { allowZero: true });
+    if (!r.ok) throw new DatasetError('invalid', `stored ${what} ${s} is not a decimal of at most ${dp} places`);
     return r.value;
   };
   // Price-only kinds (mark, index, premium) report no trades, yet every candle is a real price:
@@ -78,10 +78,16 @@ export function aggregateDatasetCandles(
     while (end < rows.length && rows[end].openTime < next) end++;
     const fineCandles: Candle[] = [];
     let realCount = 0;
+    // base volumes summed as exact integers apart: a month of a memecoin's daily volumes
+    // (5e12 a day at 2 decimals) passes 2^53 units, which the candles' lot counts cannot hold
+    let volume = 0n;
+    let takerBuyVolume = 0n;
     for (let i = start; i < end; i++) {
       const r = rows[i];
       const v = r.values;
       realCount += r.count;
+      volume += big(v[4], vd, 'volume');
+      takerBuyVolume += big(v[6], vd, 'taker buy volume');
       fineCandles.push({
         interval: fine,
         openTime: r.openTime,
@@ -89,10 +95,10 @@ export function aggregateDatasetCandles(
         high: units(v[1], pd, 'high', signed),
         low: units(v[2], pd, 'low', signed),
         close: units(v[3], pd, 'close', signed),
-        volume: units(v[4], vd, 'volume'),
+        volume: 0,
         quoteVolume: big(v[5]),
         trades: priceOnly ? r.count + 1 : r.count,
-        takerBuyVolume: units(v[6], vd, 'taker buy volume'),
+        takerBuyVolume: 0,
         takerBuyQuoteVolume: big(v[7]),
       });
     }
@@ -103,11 +109,11 @@ export function aggregateDatasetCandles(
       formatFixed(c.high, pd),
       formatFixed(c.low, pd),
       formatFixed(c.close, pd),
-      formatFixed(c.volume, vd),
+      formatFixed(volume, vd),
       next - 1,
       formatFixed(c.quoteVolume, qd),
       priceOnly ? realCount : c.trades,
-      formatFixed(c.takerBuyVolume, vd),
+      formatFixed(takerBuyVolume, vd),
       formatFixed(c.takerBuyQuoteVolume, qd),
       '0',
     ]);

@@ -180,3 +180,32 @@ describe('2023-03-24 outage: 1h -> 4h and 1d, and the gap stays a gap', () => {
     expect(hours[0][8]).toBe(0);
   });
 });
+
+describe('a memecoin month: base volumes past 2^53 units', () => {
+  it("a 1M candle of 1d rows trading 5.1e12 a day sums its volumes exactly (it was a 7000 'exceeds 2^53 lots')", async () => {
+    // 31 days of spot PEPEUSDT-like 1d rows: volume 5,123,456,789,012.00 a day, at 2 decimals 5.1e14
+    // units; the month's 1.59e16 units pass 2^53 (9.0e15)
+    const day = 86_400_000;
+    const jan = Date.UTC(2025, 0, 1);
+    const rows = Array.from({ length: 31 }, (_, i) => {
+      const t = jan + i * day;
+      return `${t},0.00001700,0.00001800,0.00001600,0.00001750,5123456789012.00,${t + day - 1},87100000.00000000,100000,2561728394506.00,43550000.00000000,0`;
+    });
+    const { zip } = writeArchiveZip(root, {
+      market: 'spot',
+      kind: 'klines',
+      symbol: 'PEPEUSDT',
+      interval: '1d',
+      period: 'monthly',
+      date: '2025-01',
+      csv: rows.join('\n') + '\n',
+    });
+    const [r] = await service.importFiles([zip]);
+    expect(r.status, r.error ?? '').toBe('imported');
+    const [month] = service.klines(r.datasetId!, '1M', { limit: 1 });
+    expect(month[5]).toBe('158827160459372.00'); // 31 x 5,123,456,789,012.00
+    expect(month[9]).toBe('79413580229686.00');
+    expect(month[7]).toBe('2700100000.00000000');
+    expect(month.slice(1, 5)).toEqual(['0.00001700', '0.00001800', '0.00001600', '0.00001750']);
+  });
+});
