@@ -71,6 +71,22 @@ test('import an archive zip from the Data dialog, see it listed with its gap, an
     source: 'edited',
   });
 
+  // while a replay of the pair runs the delete is refused, and the refusal stays said (the list
+  // read again after it used to wipe it at once)
+  const started = await page.request.post(`${service.url}/api/v1/replays`, {
+    data: { symbols: ['ETHUSDT'], start: Date.UTC(2023, 2, 24), lockstep: true },
+  });
+  expect(started.status()).toBe(200);
+  const replayId = ((await started.json()) as { data: { id: string } }).data.id;
+  await row.getByRole('button', { name: /Delete dataset/ }).click();
+  await row.getByRole('button', { name: 'Delete 23 rows' }).click();
+  const refusal = panel.getByText(/Could not delete dataset \d+: .*cannot be deleted while replay .* runs/);
+  await expect(refusal).toBeVisible();
+  await page.waitForTimeout(1_000);
+  await expect(refusal).toBeVisible();
+  await expect(row).toBeVisible();
+  expect((await page.request.delete(`${service.url}/api/v1/replays/${replayId}`)).status()).toBe(200);
+
   await row.getByRole('button', { name: /Delete dataset/ }).click();
   await row.getByRole('button', { name: 'Delete 23 rows' }).click();
   await expect(panel.getByRole('row', { name: /ETHUSDT · Spot · klines 1h/ })).toHaveCount(0);

@@ -144,7 +144,12 @@ export class DatasetService {
     const d = this.get(id);
     const reader = this.readBy(d);
     if (reader !== null) {
-      throw new DatasetError('in_use', `Dataset ${id} (${d.symbol}) is read by ${reader}; close the replay first`);
+      // (the whole pair is held: a replay may read any of its pair's datasets, one covering a later span too)
+      throw new DatasetError(
+        'in_use',
+        `Dataset ${id} (${d.symbol}) cannot be deleted while ${reader} runs: a replay may read any dataset of ` +
+          `its pairs; close the replay first`,
+      );
     }
     if (!this.store.delete(id)) throw new DatasetError('not_found', `No dataset with id ${id}`);
   }

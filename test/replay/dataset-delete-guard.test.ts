@@ -43,7 +43,9 @@ describe('deleting a dataset a replay reads', () => {
       expect(r.status).toBe(400);
       expect(r.body).toEqual({
         code: 1011,
-        message: `Dataset ${d.id} (TRXUSDT) is read by replay ${id} (TRXUSDT); close the replay first`,
+        message:
+          `Dataset ${d.id} (TRXUSDT) cannot be deleted while replay ${id} (TRXUSDT) runs: a replay may read any ` +
+          'dataset of its pairs; close the replay first',
         data: null,
       });
     }

@@ -127,15 +127,18 @@ function DataBody() {
   const remove = async (id: number): Promise<void> => {
     setConfirm(null);
     if (charted === id) setCharted(null);
+    let refused: string | null = null;
     try {
       const r = await fetch(`${base}/api/v1/datasets/${id}`, { method: 'DELETE' });
       const body = (await r.json()) as { code: number; message: string };
       if (body.code !== 0) throw new Error(body.message);
       s.toasts.getState().actions.push({ kind: 'success', title: `Dataset ${id} deleted` });
     } catch (e) {
-      setError(`Could not delete dataset ${id}: ${errorText(e)}`);
+      refused = `Could not delete dataset ${id}: ${errorText(e)}`;
     }
     await load();
+    // said after the list is read again, whose success clears the panel's error
+    if (refused !== null) setError(refused);
   };
 
   return (
