@@ -9,7 +9,7 @@
 // there), 1 when any was refused, 2 on bad usage (no command among it; --help alone is exit 0).
 
 import { join, resolve } from 'node:path';
-import { DataFolderInUseError, lockDataFolder } from './store/data-lock.ts';
+import { holdFolder } from './data-folder-hold.ts';
 import { closeDatabase, openDatabase } from './store/database.ts';
 import { groupCommitOf } from './store/group-commit.ts';
 import { DatasetsRepo } from './store/datasets-repo.ts';
@@ -20,7 +20,6 @@ import { DEFAULT_BASE_URL, download, parseKinds, planDownload } from './data/dow
 import { resolveKey } from './data/archive-path.ts';
 import { expandPaths } from './data/expand-paths.ts';
 import { optionsProblem } from './data/kinds.ts';
-import { readServiceFile } from './service-file.ts';
 
 export const DATA_USAGE = `Usage: npm run data -- COMMAND [options]
 
@@ -289,24 +288,22 @@ export async function runDataCli(
     files = had.map((r) => r.path);
     opts = { ...opts, command: 'import' };
   }
-  let lock;
-  try {
-    lock = lockDataFolder(dataDir);
-  } catch (e) {
-    if (!(e instanceof DataFolderInUseError)) {
-      // a folder this user cannot write (a file): said in one line, as the sweep CLI does
-      err(cannotUse(dataDir, e));
-      return 2;
-    }
+  const held = await holdFolder(dataDir, out);
+  if (held.kind === 'unusable') {
+    // a folder this user cannot write (a file): said in one line, as the sweep CLI does
+    err(cannotUse(dataDir, held.error));
+    return 2;
+  }
+  if (held.kind === 'busy') {
+    err(`perpdesk data: ${held.error.message}`);
+    return 1;
+  }
+  if (held.kind === 'service') {
     // A venue holds the folder: the work goes through its API (the same service code).
-    const running = readServiceFile(dataDir);
-    if (running === null) {
-      err(`perpdesk data: ${e.message}`);
-      return 1;
-    }
-    const code = await runThroughService(running.url, opts, files, out, err);
+    const code = await runThroughService(held.url, opts, files, out, err);
     return downloadFailed > 0 ? 1 : code;
   }
+  const lock = held.lock;
   const db = openDatabase({ dataDir });
   try {
     const service = new DatasetService(new DatasetsRepo(db));

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runDataCli } from '../../src-main/data-cli.ts';
 import { startService, type ServiceHandle } from '../../src-main/service.ts';
-import { readServiceFile } from '../../src-main/service-file.ts';
+import { readServiceFile, removeServiceFile, writeServiceFile } from '../../src-main/service-file.ts';
 import { byDay, fixtureRows, tempDir, writeArchiveZip } from './archive-fixtures.ts';
 import { KLINES } from '../replay/harness.ts';
 
@@ -191,6 +191,30 @@ describe('while a service runs on the folder', () => {
       `refused   ${f}: the file name and folders do not say its symbol, kind; give --symbol, --kind`,
     );
     expect(r.code).toBe(1);
+  });
+
+  it('a service that has not opened its API yet (still building its history) is waited for, not refused', async () => {
+    // the folder held, its service file not written yet: the state of `serve` in its first seconds
+    removeServiceFile(dataDir);
+    const f = path.join(tempDir(), 'ETHUSDT-1h-2021-05-16.csv');
+    writeFileSync(f, readFileSync(path.join(KLINES, 'binance_spot_BTCUSDT_1h_2021-05-16_to_2021-05-18.csv')));
+    const running = run('import', f, '--data-dir', dataDir, '--market', 'spot');
+    await new Promise((r) => setTimeout(r, 700));
+    writeServiceFile(dataDir, service.url);
+    const r = await running;
+    expect(r.err).toEqual([]);
+    expect(r.out[0]).toBe(
+      // (held in this very process here, so no other process's id to name)
+      'The data folder is held by another perpdesk that has not opened its API yet ' +
+        '(a service starting, or another import); waiting for it (up to 90 s)...',
+    );
+    expect(r.out[1]).toBe(
+      `A perpdesk service is running on this data folder (${service.url}); the work goes through it.`,
+    );
+    expect(r.out[2]).toMatch(
+      /^imported {2}ETHUSDT-1h-2021-05-16\.csv -> dataset \d+ \(spot ETHUSDT klines 1h\): 72 rows/,
+    );
+    expect(r.code).toBe(0);
   });
 
   it('the service file goes with the service', async () => {
