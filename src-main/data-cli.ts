@@ -205,7 +205,12 @@ export async function runDataCli(
   try {
     opts = parseDataCli(argv);
   } catch (e) {
-    err(`perpdesk data: ${(e as Error).message}\n\n${DATA_USAGE}`);
+    // the whole usage when no command was given; else the one line and where the usage is
+    const bare = argv.every((a, i) => a.startsWith('--') || argv[i - 1]?.startsWith('--'));
+    err(
+      `perpdesk data: ${(e as Error).message}` +
+        (bare ? `\n\n${DATA_USAGE}` : '\n(npm run data -- --help lists the commands and options)'),
+    );
     return 2;
   }
   if (opts.command === 'help') {

@@ -113,6 +113,11 @@ describe('on a data folder of its own', () => {
       expect(r.code).toBe(2);
       expect(r.out).toEqual([]);
       expect(r.err[0].split('\n')[0]).toMatch(why);
+      // the one line and where the usage is, not the 30 lines of usage under it
+      expect(r.err[0].split('\n')).toEqual([
+        expect.anything(),
+        '(npm run data -- --help lists the commands and options)',
+      ]);
     }
     expect(readdirSync(fresh)).toEqual([]);
     // a data folder that cannot be made (under a regular file) is one line naming it, exit 2
