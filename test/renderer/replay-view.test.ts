@@ -14,6 +14,7 @@ import {
   replayableSymbols,
   reportUrl,
   speedLabel,
+  startInHole,
   utcSecond,
   utcTime,
   type ReplayForm,
@@ -95,6 +96,33 @@ describe('replay dialog helpers', () => {
     expect(btc.sources).toEqual(['trades', 'klines']);
     // a 1h candle opened at 23:00 covers up to midnight
     expect(cov[1].end).toBe(T('2021-05-21T00:00:00Z'));
+  });
+
+  it('coverage in pieces: a hole between two datasets is shown, and a start in it is found', () => {
+    // BTCUSDT's 2021 1m klines and aggTrades overlap into one piece; 2025 15m klines are another
+    const data = [
+      ...DATA,
+      ds({
+        id: 7,
+        interval: '15m',
+        first_time: T('2025-01-06T00:00:00Z'),
+        last_time: T('2025-01-12T23:45:00Z'),
+        rows: 672,
+      }),
+    ];
+    const cov = replayableSymbols(data);
+    expect(cov[0].pieces).toEqual([
+      { first: T('2021-05-16T00:00:00Z'), end: T('2021-05-19T12:00:00Z') + 1 },
+      { first: T('2025-01-06T00:00:00Z'), end: T('2025-01-13T00:00:00Z') },
+    ]);
+    expect(cov[1].pieces).toHaveLength(1);
+    expect(startInHole(cov, ['ETHUSDT', 'BTCUSDT'], T('2023-01-01T00:00:00Z'))).toEqual({
+      symbol: 'BTCUSDT',
+      from: T('2021-05-19T12:00:00Z') + 1,
+      to: T('2025-01-06T00:00:00Z'),
+    });
+    expect(startInHole(cov, ['BTCUSDT'], T('2021-05-17T00:00:00Z'))).toBeNull();
+    expect(startInHole(cov, ['BTCUSDT'], T('2025-01-06T00:00:00Z'))).toBeNull();
   });
 
   it('common span of several symbols, none when they do not overlap', () => {

@@ -12,8 +12,10 @@ import type { DatasetView } from '../data/data-view.ts';
 import {
   checkReplayForm,
   commonSpan,
+  parseUtc,
   replayableSymbols,
   SPEED_PRESETS,
+  startInHole,
   utcMinute,
   utcTime,
   type ReplayForm,
@@ -71,6 +73,8 @@ function ReplayBody() {
 
   const cov = useMemo(() => replayableSymbols(datasets ?? []), [datasets]);
   const span = commonSpan(cov, form.symbols);
+  const typedStart = parseUtc(form.start);
+  const hole = typedStart === null ? null : startInHole(cov, form.symbols, typedStart);
   // nothing to start until the datasets are listed and one of them can be replayed
   const noData = datasets === null || cov.length === 0;
 
@@ -160,7 +164,13 @@ function ReplayBody() {
                   </td>
                   <td className="sym">{c.symbol}</td>
                   <td>
-                    <span className="when">{utcTime(c.first)}</span> → <span className="when">{utcTime(c.end)}</span>
+                    {/* one line a piece: a hole in the data shows as a second line */}
+                    {c.pieces.map((p) => (
+                      <span key={p.first} className="piece">
+                        <span className="when">{utcTime(p.first)}</span> →{' '}
+                        <span className="when">{utcTime(p.end)}</span>
+                      </span>
+                    ))}
                   </td>
                   <td className="muted">{c.sources.join(', ')}</td>
                 </tr>
@@ -272,6 +282,12 @@ function ReplayBody() {
       {span && (
         <p className="muted small" data-testid="replay-span">
           Common data: {utcTime(span.first)} → {utcTime(span.end)} UTC
+        </p>
+      )}
+      {hole && (
+        <p className="warn-text small" role="status" data-testid="replay-hole">
+          {hole.symbol} has no data from {utcTime(hole.from)} to {utcTime(hole.to)} UTC: a start there waits in the
+          hole, at the last price before it, until {utcTime(hole.to)}.
         </p>
       )}
       {sendError && (

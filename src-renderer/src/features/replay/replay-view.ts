@@ -29,6 +29,8 @@ export interface SymbolCoverage {
   end: number;
   /** What the replay will be made of, best first, e.g. ['trades', 'klines']. */
   sources: Array<'depth' | 'trades' | 'klines'>;
+  /** The spans its datasets cover, in time order, overlapping ones joined: more than one when the data has a hole. */
+  pieces: Array<{ first: number; end: number }>;
 }
 
 function datasetEnd(d: DatasetView): number {
@@ -50,16 +52,56 @@ export function replayableSymbols(datasets: readonly DatasetView[]): SymbolCover
     const c = by.get(d.symbol);
     const end = datasetEnd(d);
     if (c === undefined) {
-      by.set(d.symbol, { symbol: d.symbol, first: d.first_time, end, sources: [source] });
+      by.set(d.symbol, {
+        symbol: d.symbol,
+        first: d.first_time,
+        end,
+        sources: [source],
+        pieces: [{ first: d.first_time, end }],
+      });
     } else {
       c.first = Math.min(c.first, d.first_time);
       c.end = Math.max(c.end, end);
       if (!c.sources.includes(source)) c.sources.push(source);
+      c.pieces.push({ first: d.first_time, end });
     }
   }
   const order = ['depth', 'trades', 'klines'];
-  for (const c of by.values()) c.sources.sort((a, b) => order.indexOf(a) - order.indexOf(b));
+  for (const c of by.values()) {
+    c.sources.sort((a, b) => order.indexOf(a) - order.indexOf(b));
+    c.pieces = joinSpans(c.pieces);
+  }
   return [...by.values()].sort((a, b) => a.symbol.localeCompare(b.symbol));
+}
+
+/** Spans in time order, those that overlap or touch joined into one. */
+function joinSpans(spans: ReadonlyArray<{ first: number; end: number }>): Array<{ first: number; end: number }> {
+  const out: Array<{ first: number; end: number }> = [];
+  for (const p of [...spans].sort((a, b) => a.first - b.first)) {
+    const last = out[out.length - 1];
+    if (last !== undefined && p.first <= last.end) last.end = Math.max(last.end, p.end);
+    else out.push({ ...p });
+  }
+  return out;
+}
+
+/**
+ * The hole of a picked symbol's data a start falls in, if any: the replay would then wait there,
+ * each pair at its last price before the hole, until the data resumes (docs/replay.md).
+ */
+export function startInHole(
+  cov: readonly SymbolCoverage[],
+  symbols: readonly string[],
+  start: number,
+): { symbol: string; from: number; to: number } | null {
+  for (const s of symbols) {
+    const c = cov.find((x) => x.symbol === s);
+    if (c === undefined) continue;
+    for (let i = 1; i < c.pieces.length; i++)
+      if (start >= c.pieces[i - 1].end && start < c.pieces[i].first)
+        return { symbol: s, from: c.pieces[i - 1].end, to: c.pieces[i].first };
+  }
+  return null;
 }
 
 /** "2021-05-16 00:00" (UTC, minutes) for the dialog's fields and spans. */
