@@ -33,7 +33,17 @@ test('import an archive zip from the Data dialog, see it listed with its gap, an
   const row = panel.getByTestId('data-datasets').getByRole('row', { name: /ETHUSDT · Spot · klines 1h/ });
   await expect(row).toContainText('2023-03-24 00:00 → 2023-03-24 23:00 UTC');
   await expect(row).toContainText('23');
-  await expect(row).toContainText('1 (hover)');
+  // the dataset's id as the CLI and the API name it, and its gap reached from the keyboard
+  const stored0 = (await (await page.request.get(`${service.url}/api/v1/datasets`)).json()) as {
+    data: { id: number; symbol: string }[];
+  };
+  const ethId = stored0.data.find((d) => d.symbol === 'ETHUSDT')!.id;
+  await expect(row).toContainText(`#${ethId}`);
+  const gaps = row.getByTestId(`dataset-gaps-${ethId}`);
+  await expect(gaps.locator('summary')).toHaveText('1');
+  await gaps.locator('summary').focus();
+  await page.keyboard.press('Enter');
+  await expect(gaps.getByRole('listitem')).toHaveText(['2023-03-24 13:00 → 2023-03-24 14:00 UTC: 1 1h candle missing']);
   // the outage day in the chart: 23 hours drawn, the missing 13:00 hour left empty
   await row.getByRole('button', { name: /Chart dataset/ }).click();
   const chart = panel.getByTestId('dataset-chart');

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   chartItems,
   datasetSpan,
+  gapText,
   datasetTitle,
   MAX_HOLE_SLOTS,
   readableIntervals,
@@ -84,6 +85,14 @@ describe('Data dialog helpers', () => {
       datasetSpan({ first_time: Date.parse('2021-05-16T00:00:00Z'), last_time: Date.parse('2021-05-18T23:59:00Z') }),
     ).toBe('2021-05-16 00:00 → 2021-05-18 23:59 UTC');
     expect(datasetSpan({ first_time: null, last_time: null })).toBe('empty');
+    // a gap says where it is, not only what is missing (it was '1 1h candle missing' in a tooltip)
+    expect(
+      gapText({
+        start_time: Date.parse('2023-03-24T13:00:00Z'),
+        end_time: Date.parse('2023-03-24T14:00:00Z'),
+        detail: '1 1h candle missing',
+      }),
+    ).toBe('2023-03-24 13:00 → 2023-03-24 14:00 UTC: 1 1h candle missing');
     // a recording of 30 s (the TRXUSDT depth fixture) reads to the ms, not "00:00 → 00:00"
     expect(
       datasetSpan({

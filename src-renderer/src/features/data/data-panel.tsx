@@ -13,6 +13,7 @@ import { DatasetChart } from './dataset-chart.tsx';
 import { SpecsCell } from './specs-cell.tsx';
 import {
   datasetSpan,
+  gapText,
   datasetTitle,
   resultLine,
   takesInterval,
@@ -238,11 +239,28 @@ function DataBody() {
             <tbody>
               {list.map((d) => (
                 <tr key={d.id} data-testid={`dataset-${d.id}`}>
-                  <td>{datasetTitle(d)}</td>
+                  <td>
+                    <span className="muted" title="The dataset's id, as the CLI and the API name it">
+                      #{d.id}
+                    </span>{' '}
+                    {datasetTitle(d)}
+                  </td>
                   <td>{datasetSpan(d)}</td>
                   <td>{d.rows.toLocaleString('en-US')}</td>
-                  <td title={d.gaps.map((g) => g.detail).join('\n')}>
-                    {d.gaps.length === 0 ? 'none' : `${d.gaps.length} (hover)`}
+                  <td>
+                    {d.gaps.length === 0 ? (
+                      'none'
+                    ) : (
+                      // a disclosure, so the keyboard reaches the gaps as the mouse does (a tooltip did not)
+                      <details className="data-gaps" data-testid={`dataset-gaps-${d.id}`}>
+                        <summary>{d.gaps.length}</summary>
+                        <ul>
+                          {d.gaps.map((g) => (
+                            <li key={g.start_time}>{gapText(g)}</li>
+                          ))}
+                        </ul>
+                      </details>
+                    )}
                   </td>
                   <SpecsCell
                     dataset={d}

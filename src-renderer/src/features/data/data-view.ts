@@ -65,6 +65,11 @@ function day(ms: number): string {
   return iso.slice(0, digits).replace('T', ' ');
 }
 
+/** A gap of a dataset as the dialog lists it: where it is (UTC) and what is missing. */
+export function gapText(g: { start_time: number; end_time: number; detail: string }): string {
+  return `${day(g.start_time)} → ${day(g.end_time)} UTC: ${g.detail}`;
+}
+
 export function datasetSpan(d: Pick<DatasetView, 'first_time' | 'last_time'>): string {
   if (d.first_time === null || d.last_time === null) return 'empty';
   return `${day(d.first_time)} → ${day(d.last_time)} UTC`;
