@@ -24,6 +24,10 @@ import type { HistCandle, HistDepth, HistTrade, ReplayData, ReplayDataset } from
 import { iter, iteratorStream, TradeBlockStream } from './streams.ts';
 import { SymbolReplay, type CandleColumns } from './symbol-replay.ts';
 import type { BookMirror } from './book-mirror.ts';
+import type { ReplayDatasetUse } from '../../src-shared/types/replay.ts';
+
+/** The datasets a pair may read, in the status's order: its market's source first, then prices and funding. */
+const DATASET_ROLES = ['depth', 'trades', 'klines', 'mark', 'index', 'funding', 'premium'] as const;
 
 export interface ReplayEngineOptions {
   exchange: Exchange;
@@ -79,6 +83,21 @@ export class ReplayEngine {
     let derived = this.gridEvents;
     for (const s of this.symbols.values()) derived += s.marksDue;
     return this.applied - derived;
+  }
+
+  /** Per symbol, the datasets it reads and what each gives (the status's `datasets`). */
+  datasets(): Record<string, ReplayDatasetUse[]> {
+    const out: Record<string, ReplayDatasetUse[]> = {};
+    for (const [k, s] of this.symbols) {
+      const src = s.src;
+      const uses: ReplayDatasetUse[] = [];
+      for (const role of DATASET_ROLES) {
+        const d = src[role];
+        if (d) uses.push({ role, id: d.id, market: d.market, kind: d.kind, interval: d.interval });
+      }
+      out[k] = uses;
+    }
+    return out;
   }
 
   sources(): Record<string, SourceKind> {

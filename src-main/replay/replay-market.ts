@@ -187,6 +187,7 @@ export class ReplayMarket implements MarketSource {
       finished: this.finished,
       events: this.engine.events,
       sources: this.engine.sources(),
+      datasets: this.engine.datasets(),
       gaps: this.engine.gaps(),
       id_overruns: this.engine.idOverruns(),
       queue_model: this.opts.queueModel,

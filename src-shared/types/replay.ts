@@ -7,6 +7,17 @@ export type ReplayQueueModel = 'pessimistic' | 'probabilistic';
 /** What drives a replayed pair's market: L2 depth, trades, or candles only. */
 export type ReplaySourceKind = 'depth' | 'trades' | 'klines';
 
+/** One dataset a replayed pair reads, and what for. */
+export interface ReplayDatasetUse {
+  /** What it gives: the book (depth), the prints (trades, klines), mark, index, funding or premium (the funding rate's basis). */
+  role: 'depth' | 'trades' | 'klines' | 'mark' | 'index' | 'funding' | 'premium';
+  id: number;
+  market: 'spot' | 'um' | 'cm';
+  kind: string;
+  /** The candle interval of a candle kind, '' otherwise. */
+  interval: string;
+}
+
 /** The replay market's state (ReplayMarket.status()). */
 export interface ReplayStatus {
   symbols: string[];
@@ -22,6 +33,8 @@ export interface ReplayStatus {
   /** Historical events applied so far. */
   events: number;
   sources: Record<string, ReplaySourceKind>;
+  /** Per symbol, the datasets the replay reads, by what each gives (docs/replay.md "What a replayed pair is made of"). */
+  datasets: Record<string, ReplayDatasetUse[]>;
   /** Per symbol, the breaks met in its L2 depth stream (the book waits for the next snapshot): their count and the market times of the first 100. */
   gaps: Record<string, { count: number; times: number[] }>;
   /**

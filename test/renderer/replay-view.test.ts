@@ -4,6 +4,7 @@ import { replayNow, reportList, screenNow } from '../../src-renderer/src/feature
 import {
   checkReplayForm,
   commonSpan,
+  datasetsTitle,
   equityPoints,
   equitySeries,
   fmtDuration,
@@ -123,6 +124,21 @@ describe('replay dialog helpers', () => {
     });
     expect(startInHole(cov, ['BTCUSDT'], T('2021-05-17T00:00:00Z'))).toBeNull();
     expect(startInHole(cov, ['BTCUSDT'], T('2025-01-06T00:00:00Z'))).toBeNull();
+  });
+
+  it("the banner's tooltip names each symbol's datasets and what each gives", () => {
+    expect(
+      datasetsTitle({
+        symbols: ['BTCUSDT', 'ETHUSDT'],
+        datasets: {
+          BTCUSDT: [
+            { role: 'klines', id: 1, market: 'spot', kind: 'klines', interval: '1m' },
+            { role: 'mark', id: 2, market: 'um', kind: 'markPriceKlines', interval: '1m' },
+          ],
+          ETHUSDT: [{ role: 'trades', id: 5, market: 'um', kind: 'aggTrades', interval: '' }],
+        },
+      }),
+    ).toBe('BTCUSDT: klines spot 1m #1, mark um 1m #2\nETHUSDT: trades um #5');
   });
 
   it('common span of several symbols, none when they do not overlap', () => {

@@ -80,6 +80,11 @@ describe("a replay's mark and index sources", () => {
   it('mark data without index data: the index is the mark', async () => {
     const v = await venue([{ file: priceFile('BTCUSDT-markPriceKlines-1m.csv', 360), kind: 'markPriceKlines' }]);
     const pair = v.exchange.pair('BTCUSDT')!;
+    // the status names what it reads
+    expect(v.market.status().datasets.BTCUSDT).toEqual([
+      { role: 'klines', id: 1, market: 'spot', kind: 'klines', interval: '1m' },
+      { role: 'mark', id: 2, market: 'um', kind: 'markPriceKlines', interval: '1m' },
+    ]);
     v.market.seek(START + 5 * MIN - 1);
     expect([pair.markPrice, pair.indexPrice]).toEqual([50_004, 50_004]);
     v.market.seek(START + 100 * MIN + 50_000);

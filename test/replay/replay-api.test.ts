@@ -98,6 +98,13 @@ describe('a replay venue', () => {
       lockstep: true,
       finished: false,
       sources: { TRXUSDT: 'depth' },
+      // the two datasets of the recording it reads, by what each gives
+      datasets: {
+        TRXUSDT: [
+          { role: 'depth', id: expect.any(Number), market: 'um', kind: 'depth', interval: '' },
+          { role: 'trades', id: expect.any(Number), market: 'um', kind: 'trades', interval: '' },
+        ],
+      },
       queue_model: 'pessimistic',
       order_latency: 20,
       data_latency: 40,

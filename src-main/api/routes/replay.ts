@@ -41,6 +41,30 @@ const statusSchema = Type.Object({
       description: 'Per symbol, what the market is rebuilt from',
     },
   ),
+  datasets: Type.Record(
+    Type.String(),
+    Type.Array(
+      Type.Object({
+        role: Type.Union(
+          [
+            Type.Literal('depth'),
+            Type.Literal('trades'),
+            Type.Literal('klines'),
+            Type.Literal('mark'),
+            Type.Literal('index'),
+            Type.Literal('funding'),
+            Type.Literal('premium'),
+          ],
+          { description: 'What it gives: the book, the prints, mark, index, funding, or premium (the funding basis)' },
+        ),
+        id: Type.Integer({ description: 'The dataset (GET /api/v1/datasets/{id})' }),
+        market: Type.Union([Type.Literal('spot'), Type.Literal('um'), Type.Literal('cm')]),
+        kind: Type.String({ description: 'Its kind: depth, trades, aggTrades, klines, markPriceKlines, ...' }),
+        interval: Type.String({ description: "Its candle interval; '' for a kind without one" }),
+      }),
+    ),
+    { description: 'Per symbol, the datasets the replay reads and what each gives' },
+  ),
   gaps: Type.Record(
     Type.String(),
     Type.Object({

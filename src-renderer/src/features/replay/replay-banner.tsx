@@ -10,7 +10,16 @@ import { useEffect, useRef, useState } from 'react';
 import { useServices, useSel } from '../../lib/use-services.ts';
 import { heldWall, replayNow } from './replay-store.ts';
 import type { ReplayStatusView } from './replay-view.ts';
-import { parseUtc, playState, progress, SPEED_PRESETS, speedLabel, STEPS, utcSecond } from './replay-view.ts';
+import {
+  datasetsTitle,
+  parseUtc,
+  playState,
+  progress,
+  SPEED_PRESETS,
+  speedLabel,
+  STEPS,
+  utcSecond,
+} from './replay-view.ts';
 import './replay.css';
 
 /** The seek field, focused by the `G` key. */
@@ -54,7 +63,7 @@ export function ReplayBanner() {
       <span className="replay-tag" title="This is a replay of historical market data, not the live market">
         REPLAY
       </span>
-      <span className="replay-symbols" data-testid="replay-symbols" title={status.symbols.join(' · ')}>
+      <span className="replay-symbols" data-testid="replay-symbols" title={datasetsTitle(status)}>
         {status.symbols.join(' · ')}
       </span>
       <ReplayClock />

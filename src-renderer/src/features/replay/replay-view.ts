@@ -104,6 +104,20 @@ export function startInHole(
   return null;
 }
 
+/**
+ * The banner's tooltip of the replayed symbols: what each is made of, dataset by dataset
+ * ("BTCUSDT: klines spot 1m #1, mark um 1m #2"), one line a symbol.
+ */
+export function datasetsTitle(status: Pick<ReplayStatusView, 'symbols' | 'datasets'>): string {
+  return status.symbols
+    .map((sym) => {
+      const uses = status.datasets?.[sym] ?? [];
+      const parts = uses.map((d) => `${d.role} ${d.market}${d.interval ? ' ' + d.interval : ''} #${d.id}`);
+      return parts.length === 0 ? sym : `${sym}: ${parts.join(', ')}`;
+    })
+    .join('\n');
+}
+
 /** "2021-05-16 00:00" (UTC, minutes) for the dialog's fields and spans. */
 export function utcMinute(ms: number): string {
   return new Date(ms).toISOString().slice(0, 16).replace('T', ' ');
