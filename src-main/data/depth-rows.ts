@@ -9,6 +9,10 @@
 //     stream:   TimestampOfReceive,Stream,EventType,EventTime,TransactionTime,Symbol,FirstUpdateId,FinalUpdateId,
 //               FinalUpdateIdInLastStream,IsAsk,Price,Quantity  (consecutive rows of one event share its ids)
 // Only rows of the dataset's symbol are taken (CSV snapshots carry no symbol: all their rows are).
+// An event is timed by its transaction time T (futures: the matching engine's time of the last
+// change it carries, the clock of the trades' T), else by its event time E (spot has no T): E is
+// when Binance pushed the event, 0-107 ms after T in the fixtures, so a diff at E would come after
+// trades that matched after its state.
 // Every event is validated (ids, prices, quantities, time order); a break in the stream (pu not
 // the previous u; in spot, U not the previous u + 1) is a gap, reported to the sink, not an error.
 
@@ -18,7 +22,7 @@ import { RowError } from './rows.ts';
 
 export interface DepthEvent {
   kind: 'snapshot' | 'diff';
-  /** µs: the exchange's event time (E), else the transaction time. */
+  /** µs: the transaction time (T) when the event has one (futures), else the event time (E, spot). */
   timeUs: number;
   /** diff: first update id; snapshot: lastUpdateId. */
   U: number;
@@ -54,6 +58,7 @@ export function makeDepthParser(symbol: string, sink: DepthSink): DepthParser {
   let prevTime = Number.NEGATIVE_INFINITY;
   let pending: DepthEvent | null = null;
   let pendingLine = 0;
+  let pendingField = '';
 
   const level = (p: unknown, q: unknown, lineNo: number): [string, string] => {
     if (typeof p !== 'string' || Number.isNaN(dec.read(p)) || dec.read(p) <= 0)
@@ -83,9 +88,12 @@ export function makeDepthParser(symbol: string, sink: DepthSink): DepthParser {
     return n >= 1e14 ? n : n * 1000;
   };
 
-  const emit = (ev: DepthEvent, lineNo: number): void => {
+  const emit = (ev: DepthEvent, lineNo: number, timeField: string): void => {
     if (ev.timeUs < prevTime)
-      throw new RowError(lineNo, `the event time ${Math.floor(ev.timeUs / 1000)} is before the previous event's`);
+      throw new RowError(
+        lineNo,
+        `${timeField} ${Math.floor(ev.timeUs / 1000)} is before the previous event's time, ${Math.floor(prevTime / 1000)}`,
+      );
     prevTime = ev.timeUs;
     if (ev.kind === 'diff') {
       if (ev.U > ev.u) throw new RowError(lineNo, `first update id ${ev.U} is above the final update id ${ev.u}`);
@@ -113,10 +121,11 @@ export function makeDepthParser(symbol: string, sink: DepthSink): DepthParser {
       const sym = typeof o.symbol === 'string' ? o.symbol.toUpperCase() : symbol;
       if (sym !== symbol) return void others.add(sym);
       const u = id(o.lastUpdateId, lineNo, 'lastUpdateId');
+      const field = o.T === undefined ? 'E' : 'T';
       emit(
         {
           kind: 'snapshot',
-          timeUs: time(o.E ?? o.T, lineNo, 'E'),
+          timeUs: time(o[field], lineNo, field),
           U: u,
           u,
           pu: -1,
@@ -124,6 +133,7 @@ export function makeDepthParser(symbol: string, sink: DepthSink): DepthParser {
           asks: levels(o.asks, lineNo, 'asks'),
         },
         lineNo,
+        field,
       );
       return;
     }
@@ -131,10 +141,11 @@ export function makeDepthParser(symbol: string, sink: DepthSink): DepthParser {
     if (d.e !== 'depthUpdate') return; // another stream of the same recording
     const sym = typeof d.s === 'string' ? d.s.toUpperCase() : '';
     if (sym !== symbol) return void others.add(sym);
+    const field = d.T === undefined ? 'E' : 'T';
     emit(
       {
         kind: 'diff',
-        timeUs: time(d.E, lineNo, 'E'),
+        timeUs: time(d[field], lineNo, field),
         U: id(d.U, lineNo, 'U'),
         u: id(d.u, lineNo, 'u'),
         pu: d.pu === undefined ? -1 : id(d.pu, lineNo, 'pu'),
@@ -142,11 +153,12 @@ export function makeDepthParser(symbol: string, sink: DepthSink): DepthParser {
         asks: levels(d.a, lineNo, 'a'),
       },
       lineNo,
+      field,
     );
   };
 
   const flush = (): void => {
-    if (pending !== null) emit(pending, pendingLine);
+    if (pending !== null) emit(pending, pendingLine, pendingField);
     pending = null;
   };
 
@@ -170,6 +182,7 @@ export function makeDepthParser(symbol: string, sink: DepthSink): DepthParser {
           asks: [],
         };
         pendingLine = lineNo;
+        pendingField = 'TransactionTime';
       }
       (side === '1' ? pending.asks : pending.bids).push(lv);
       return;
@@ -185,9 +198,12 @@ export function makeDepthParser(symbol: string, sink: DepthSink): DepthParser {
     const lv = level(f[10], f[11], lineNo);
     if (pending === null || pending.u !== u || pending.U !== U) {
       flush();
+      // a spot stream has no T: its TransactionTime column is empty, the event is timed by EventTime
+      const t = f[4] === '' ? 3 : 4;
+      pendingField = f[4] === '' ? 'EventTime' : 'TransactionTime';
       pending = {
         kind: 'diff',
-        timeUs: time(f[3], lineNo, 'EventTime'),
+        timeUs: time(f[t], lineNo, pendingField),
         U,
         u,
         pu: f[8] === '' ? -1 : id(f[8], lineNo, 'FinalUpdateIdInLastStream'),

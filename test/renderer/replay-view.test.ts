@@ -152,7 +152,7 @@ describe('replay dialog helpers', () => {
   });
 
   it('a start earlier on the day of the first event is taken, as the service takes it; the message is truthful', () => {
-    // the TRXUSDT L2 recording of 2025-04-14: events from 00:00:00.061 to 00:00:23.935
+    // the TRXUSDT L2 recording of 2025-04-14: events from 00:00:00.061 to 00:00:23.871
     const trx = replayableSymbols([
       ds({
         id: 9,
@@ -160,7 +160,7 @@ describe('replay dialog helpers', () => {
         kind: 'depth',
         interval: '',
         first_time: T('2025-04-14T00:00:00.061Z'),
-        last_time: T('2025-04-14T00:00:23.935Z'),
+        last_time: T('2025-04-14T00:00:23.871Z'),
         rows: 500,
       }),
     ]);
@@ -169,7 +169,7 @@ describe('replay dialog helpers', () => {
     const c = checkReplayForm(trxForm({ start: '2025-04-14 00:00' }), trx);
     expect(c.ok && [c.request.start, c.request.until]).toEqual([
       T('2025-04-14T00:00:00Z'),
-      T('2025-04-14T00:00:23.936Z'),
+      T('2025-04-14T00:00:23.872Z'),
     ]);
     expect(checkReplayForm(trxForm({ start: '2025-04-14 00:00:05' }), trx).ok).toBe(true);
     expect(checkReplayForm(trxForm({ start: '2025-04-14 00:00:00.061' }), trx).ok).toBe(true);
@@ -179,7 +179,7 @@ describe('replay dialog helpers', () => {
     };
     // no "from 00:00 to before 00:00": the ends to the precision they need
     const outside =
-      'Start is outside the data: it must be from 2025-04-14 00:00 to before 2025-04-14 00:00:23.936 UTC ' +
+      'Start is outside the data: it must be from 2025-04-14 00:00 to before 2025-04-14 00:00:23.872 UTC ' +
       '(a start before its first event, 2025-04-14 00:00:00.061, starts there).';
     expect(errs({ start: '2025-04-13 23:59' }).start).toBe(outside);
     expect(errs({ start: '2025-04-14 00:00:24' }).start).toBe(outside);
@@ -188,7 +188,7 @@ describe('replay dialog helpers', () => {
       "End must be after the start (the replay starts at the data's first event, 2025-04-14 00:00:00.061 UTC).",
     );
     expect(errs({ end: '2025-04-14 00:01' }).end).toBe(
-      'End is past the data: the data end at 2025-04-14 00:00:23.936 UTC.',
+      'End is past the data: the data end at 2025-04-14 00:00:23.872 UTC.',
     );
     expect([utcTime(T('2021-05-16T00:00:00Z')), utcTime(T('2021-05-16T00:00:23Z'))]).toEqual([
       '2021-05-16 00:00',

@@ -38,7 +38,8 @@ describe('gaps in the depth stream', () => {
     );
     expect(v.market.status().gaps).toEqual({ TRXUSDT: { count: 0, times: [] } });
     v.market.seek(v.market.status().until);
-    // the event after the hole breaks the chain; the book then waits for a snapshot (none comes)
-    expect(v.market.status().gaps).toEqual({ TRXUSDT: { count: 1, times: [Number(next[3])] } });
+    // the event after the hole breaks the chain, at its TransactionTime (a USD-M diff's time is its T);
+    // the book then waits for a snapshot (none comes)
+    expect(v.market.status().gaps).toEqual({ TRXUSDT: { count: 1, times: [Number(next[4])] } });
   });
 });

@@ -247,7 +247,8 @@ export interface HistBook {
 /**
  * The TRX book read straight from the CSV recording, independently of the importer and the
  * replay: the snapshot, then each diff event (rows sharing FinalUpdateId) applied in order from
- * the one that spans the snapshot's id. Returns the book after the snapshot and after each event.
+ * the one that spans the snapshot's id. Returns the book after the snapshot and after each event,
+ * each at its TransactionTime column (T, the snapshot's and the diffs' alike).
  */
 export function trxBooks(): HistBook[] {
   const snap = readFileSync(path.join(LASOTA, 'rest_depth_snapshot.csv'), 'utf8')
@@ -274,7 +275,7 @@ export function trxBooks(): HistBook[] {
     const u = Number(rows[i][7]);
     const U = Number(rows[i][6]);
     const pu = Number(rows[i][8]);
-    const time = Number(rows[i][3]);
+    const time = Number(rows[i][4]); // TransactionTime (T): a USD-M diff is timed by it, not by EventTime
     let j = i;
     const ev: string[][] = [];
     while (j < rows.length && Number(rows[j][7]) === u) ev.push(rows[j++]);

@@ -45,7 +45,8 @@ function recordedBooks(symbol: string): Book[] {
   const asks = new Map<string, number>();
   for (const [p, q] of snap.bids) if (Number(q) > 0) bids.set(key(p), Number(q));
   for (const [p, q] of snap.asks) if (Number(q) > 0) asks.set(key(p), Number(q));
-  const out: Book[] = [{ u: snap.lastUpdateId, time: snap.E, bids: new Map(bids), asks: new Map(asks) }];
+  // times are the events' T (transaction time), as a USD-M event is timed, not their E
+  const out: Book[] = [{ u: snap.lastUpdateId, time: snap.T, bids: new Map(bids), asks: new Map(asks) }];
   let prev = snap.lastUpdateId as number;
   for (const line of readFileSync(path.join(CRYPTOFEED, 'ws_events.jsonl'), 'utf8').trim().split('\n')) {
     const d = JSON.parse(line).data;
@@ -61,7 +62,7 @@ function recordedBooks(symbol: string): Book[] {
       }
     }
     prev = d.u;
-    out.push({ u: d.u, time: d.E, bids: new Map(bids), asks: new Map(asks) });
+    out.push({ u: d.u, time: d.T, bids: new Map(bids), asks: new Map(asks) });
   }
   return out;
 }

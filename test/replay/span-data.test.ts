@@ -195,7 +195,7 @@ describe('a start after the data', () => {
     await importTrxRecording(ds);
     await expect(replay(ds, { symbols: ['BTCUSDT', 'TRXUSDT'], start: SNAPSHOT_TIME + 939 })).rejects.toThrow(
       'the data of BTCUSDT (2021-05-16T00:00:00.000Z to 2025-01-13T00:00:00.000Z) and TRXUSDT ' +
-        '(2025-04-14T00:00:00.061Z to 2025-04-14T00:00:23.936Z) do not overlap in time',
+        '(2025-04-14T00:00:00.061Z to 2025-04-14T00:00:23.872Z) do not overlap in time',
     );
   });
 });

@@ -112,7 +112,7 @@ describe('pieces shorter than the candles (6h of 1d candles)', () => {
   }, 60_000);
 });
 
-describe('a day span of the TRXUSDT recording (2025-04-14T00:00:00.061Z to 00:00:23.936Z)', () => {
+describe('a day span of the TRXUSDT recording (2025-04-14T00:00:00.061Z to 00:00:23.872Z)', () => {
   it('runs: the job starts at the first event', async () => {
     const grid = path.join(trx, 'grid.json');
     writeFileSync(grid, JSON.stringify({ sets: [{ mode: 'env' }] }));
