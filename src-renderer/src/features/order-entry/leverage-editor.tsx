@@ -10,6 +10,7 @@
 import { useEffect, useRef, useState, type RefObject } from 'react';
 import { errorText } from '../../lib/frame.ts';
 import { useServices } from '../../lib/use-services.ts';
+import { useSubmit } from '../../lib/use-submit.ts';
 import { parseLeverage } from './leverage-input.ts';
 
 export function LeverageEditor(props: {
@@ -55,7 +56,8 @@ export function LeverageEditor(props: {
   }, [props.opener]);
   const field = useRef<HTMLInputElement>(null);
   const [text, setText] = useState(String(props.current));
-  const [busy, setBusy] = useState(false);
+  // the refusal is the caller's to show (onDone), worded as the API words it
+  const { busy, send } = useSubmit();
   const parsed = parseLeverage(text, props.max);
   const value = parsed.ok ? parsed.value : null;
   const marks = [1, 5, 10, 20, 50, 75, 100, 125].filter((m) => m <= props.max);
@@ -63,18 +65,19 @@ export function LeverageEditor(props: {
   const step = (d: number): void => setText(String(Math.max(1, Math.min(props.max, (value ?? props.current) + d))));
   const confirm = async (): Promise<void> => {
     if (value === null || busy) return;
-    setBusy(true);
-    try {
-      await s.notionalCaps.getState().actions.setLeverage(props.symbol, value);
-      await s.account.getState().actions.loadSetting(props.symbol);
-      props.onDone(null);
-      props.opener.current?.focus();
-    } catch (e) {
-      props.onDone(errorText(e));
+    const failed = (refusal: string): void => {
+      props.onDone(refusal);
       field.current?.focus();
-    } finally {
-      setBusy(false);
-    }
+    };
+    await send(
+      async () => {
+        await s.notionalCaps.getState().actions.setLeverage(props.symbol, value);
+        await s.account.getState().actions.loadSetting(props.symbol);
+        props.onDone(null);
+        props.opener.current?.focus();
+      },
+      { describe: errorText, failed },
+    );
   };
   return (
     <div

@@ -20,7 +20,7 @@ import { fmt } from '../../lib/format.ts';
 import { useServices, useSel } from '../../lib/use-services.ts';
 import { useDecimals } from '../../lib/use-symbol.ts';
 import { FormDialog } from '../../layout/form-dialog.tsx';
-import { refusalText } from '../../lib/frame.ts';
+import { useSubmit } from '../../lib/use-submit.ts';
 import { amendFieldChecks, amendedTitle, amendFields, cancelsOrder, crossesBook } from './amend-input.ts';
 import { directionName, sideClass } from './order-labels.ts';
 
@@ -85,8 +85,7 @@ export function AmendDialog({
   const { pd, qd } = useDecimals()(o.symbol);
   const [price, setPrice] = useState(fmt(order.price, pd));
   const [qty, setQty] = useState(fmt(order.qty, qd));
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { busy, error, setError, send } = useSubmit();
   const first = useRef<HTMLInputElement>(null);
   const filled = Number(o.filled_qty) > 0;
   const cancels = cancelsOrder(qty, o.filled_qty);
@@ -100,17 +99,11 @@ export function AmendDialog({
       setError(f.error);
       return;
     }
-    setBusy(true);
-    setError(null);
-    try {
+    await send(async () => {
       const r = await s.orders.getState().actions.amend(o, f.price, f.qty);
       s.toasts.getState().actions.push({ kind: 'success', title: amendedTitle(r, pd, qd, base) });
       onClose();
-    } catch (e) {
-      setError(refusalText(e));
-    } finally {
-      setBusy(false);
-    }
+    });
   };
 
   return (

@@ -16,6 +16,7 @@ import type { PositionRecord } from '../../../../src-shared/types.ts';
 import { fmt } from '../../lib/format.ts';
 import { errorText } from '../../lib/frame.ts';
 import { useServices, useSel } from '../../lib/use-services.ts';
+import { useSubmit } from '../../lib/use-submit.ts';
 import { useDecimals } from '../../lib/use-symbol.ts';
 import { FormDialog } from '../../layout/form-dialog.tsx';
 import { liquidationAtMargin, marginAmountInput, moneyDown, trimZeros } from './margin-input.ts';
@@ -32,8 +33,7 @@ export function MarginDialog({ position, onClose }: { position: PositionRecord; 
   const [type, setType] = useState<MarginChangeType>(MarginChangeType.ADD);
   const [amount, setAmount] = useState('');
   const [limits, setLimits] = useState<IsolatedMarginLimits | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { busy, error, setError, send: submit } = useSubmit();
   const field = useRef<HTMLInputElement>(null);
 
   const d = positionDirection(p);
@@ -71,28 +71,26 @@ export function MarginDialog({ position, onClose }: { position: PositionRecord; 
       setError(input.error ?? 'Type an amount in USDT.');
       return;
     }
-    setBusy(true);
-    setError(null);
-    try {
-      const r = await s.api.adjustMargin({
-        symbol: p.symbol,
-        position_side: p.position_side,
-        amount: input.value,
-        type,
-      });
-      s.positions.getState().actions.apply(r.position);
-      s.toasts.getState().actions.push({
-        kind: 'success',
-        title: `${adding ? 'Added' : 'Removed'} ${fmt(r.amount, 2)} USDT ${adding ? 'to' : 'from'} ${p.symbol} ${d.name}`,
-        body: `Margin ${fmt(r.margin, 2)} USDT`,
-      });
-      onClose();
-    } catch (e) {
-      setError(errorText(e));
-      void loadLimits();
-    } finally {
-      setBusy(false);
-    }
+    // refused (the amount went stale, say): the message as the API words it, and the most read again
+    const failed = (): void => void loadLimits();
+    await submit(
+      async () => {
+        const r = await s.api.adjustMargin({
+          symbol: p.symbol,
+          position_side: p.position_side,
+          amount: input.value,
+          type,
+        });
+        s.positions.getState().actions.apply(r.position);
+        s.toasts.getState().actions.push({
+          kind: 'success',
+          title: `${adding ? 'Added' : 'Removed'} ${fmt(r.amount, 2)} USDT ${adding ? 'to' : 'from'} ${p.symbol} ${d.name}`,
+          body: `Margin ${fmt(r.margin, 2)} USDT`,
+        });
+        onClose();
+      },
+      { describe: errorText, failed },
+    );
   };
 
   const pick = (t: MarginChangeType): void => {

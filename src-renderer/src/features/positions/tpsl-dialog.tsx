@@ -20,7 +20,7 @@ import { fmt, fmtSigned } from '../../lib/format.ts';
 import { useServices, useSel } from '../../lib/use-services.ts';
 import { useDecimals } from '../../lib/use-symbol.ts';
 import { FormDialog } from '../../layout/form-dialog.tsx';
-import { refusalText } from '../../lib/frame.ts';
+import { useSubmit } from '../../lib/use-submit.ts';
 import { positionDirection } from './position-direction.ts';
 import { positionKey, type TpSl } from './positions-store.ts';
 import { WATCHED_NAMES } from '../order-entry/stop-order.ts';
@@ -40,8 +40,7 @@ export function TpSlDialog({ position, onClose }: { position: PositionRecord; on
   const [tp, setTp] = useState(current?.takeProfit ?? '');
   const [sl, setSl] = useState(current?.stopLoss ?? '');
   const [working, setWorking] = useState<1 | 2>((current?.workingType as 1 | 2) ?? 1);
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { busy, error, setError, send } = useSubmit();
   const first = useRef<HTMLInputElement>(null);
   // the triggers the fields started from (what Save may replace), and whether they were edited
   const base = useRef<TpSl | null>(current ?? null);
@@ -90,9 +89,7 @@ export function TpSlDialog({ position, onClose }: { position: PositionRecord; on
       setError(prices.error);
       return;
     }
-    setBusy(true);
-    setError(null);
-    try {
+    await send(async () => {
       const now = await s.positions.getState().actions.loadTpSl(p.symbol, p.position_side);
       if (!sameTriggers(now, base.current)) {
         base.current = now;
@@ -116,11 +113,7 @@ export function TpSlDialog({ position, onClose }: { position: PositionRecord; on
         body: `TP ${said(prices.take_profit_price)} · SL ${said(prices.stop_loss_price)}, on the ${WATCHED_NAMES[working]}`,
       });
       onClose();
-    } catch (e) {
-      setError(refusalText(e));
-    } finally {
-      setBusy(false);
-    }
+    });
   };
 
   return (

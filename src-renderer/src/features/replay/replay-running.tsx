@@ -6,6 +6,7 @@ import { useCallback, useEffect, useState } from 'react';
 import { errorText } from '../../lib/frame.ts';
 import { dropServiceFailure } from '../../lib/service-failure.ts';
 import { useServices } from '../../lib/use-services.ts';
+import { useSubmit } from '../../lib/use-submit.ts';
 import { ConfirmBar } from '../orders/confirm-bar.tsx';
 import { utcMinute, type ReplayStatusView } from './replay-view.ts';
 
@@ -28,8 +29,7 @@ export function RunningReplays() {
   const s = useServices();
   const [running, setRunning] = useState<Running[]>([]);
   const [asking, setAsking] = useState<Running['id'] | null>(null);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const { busy, error, send } = useSubmit();
 
   const load = useCallback(async (): Promise<void> => {
     try {
@@ -43,14 +43,9 @@ export function RunningReplays() {
   useEffect(() => void load(), [load]);
 
   const close = async (id: Running['id'], name: string): Promise<void> => {
-    setBusy(true);
-    try {
-      await s.api.call('DELETE', `/api/v1/replays/${encodeURIComponent(String(id))}`);
-      setError(null);
-    } catch (e) {
-      setError(`Could not close the replay ${name}: ${errorText(e)}`);
-    }
-    setBusy(false);
+    await send(() => s.api.call('DELETE', `/api/v1/replays/${encodeURIComponent(String(id))}`), {
+      describe: (e) => `Could not close the replay ${name}: ${errorText(e)}`,
+    });
     setAsking(null);
     await load();
   };

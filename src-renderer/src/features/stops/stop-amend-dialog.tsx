@@ -18,7 +18,7 @@ import { fmt } from '../../lib/format.ts';
 import { useServices, useSel } from '../../lib/use-services.ts';
 import { useDecimals } from '../../lib/use-symbol.ts';
 import { FormDialog } from '../../layout/form-dialog.tsx';
-import { refusalText } from '../../lib/frame.ts';
+import { useSubmit } from '../../lib/use-submit.ts';
 import { stopSentence } from '../order-entry/stop-order.ts';
 import { directionName, sideClass } from '../orders/order-labels.ts';
 import {
@@ -94,8 +94,7 @@ export function StopAmendDialog({
     price: hasLimitPrice(stop) ? fmt(stop.price, pd) : '',
     qty: stop.qty === null ? '' : fmt(stop.qty, qd),
   });
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { busy, error, setError, send } = useSubmit();
   const first = useRef<HTMLInputElement>(null);
   const edit = (k: keyof typeof texts) => (v: string) => {
     setTexts((t) => ({ ...t, [k]: v }));
@@ -112,17 +111,11 @@ export function StopAmendDialog({
       setError(f.error);
       return;
     }
-    setBusy(true);
-    setError(null);
-    try {
+    await send(async () => {
       const r = await s.stopOrders.getState().actions.amend(c, f.change);
       s.toasts.getState().actions.push({ kind: 'success', ...stopModified(r, { pd, qd, base }) });
       onClose();
-    } catch (e) {
-      setError(refusalText(e));
-    } finally {
-      setBusy(false);
-    }
+    });
   };
 
   return (
