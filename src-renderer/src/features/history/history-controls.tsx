@@ -1,7 +1,9 @@
 // Shared pieces of the history tabs: the paged list that reloads on account events, the tool row (filters
-// and pager) with the error line, the symbol filter and date filters (UTC days).
+// and pager) with the error line, the symbol filter, a filter picked from a list and the From / To date
+// filters (UTC days); a filter's change loads the first page with it. The Realized PnL column.
 import { useEffect, useRef, type ReactNode } from 'react';
 import type { StoreApi } from 'zustand/vanilla';
+import type { Column } from '../../layout/record-table.tsx';
 import { useServices, useSel } from '../../lib/use-services.ts';
 import type { PagedState } from './paged-store.ts';
 
@@ -103,7 +105,7 @@ function SymbolFilter({ value, onChange }: { value: string; onChange: (symbol: s
 }
 
 /** A UTC day picker: `value` is ms (0 = none); `end` picks the day's last ms. */
-export function DayFilter({
+function DayFilter({
   label,
   value,
   end,
@@ -133,19 +135,43 @@ export function DayFilter({
   );
 }
 
-export function Select<T extends number>(props: {
+/** The From and To filters: the first UTC day's first ms to the last one's last ms. */
+export function DayRange<T, F extends { startTime: number; endTime: number }>({ st }: { st: PagedState<T, F> }) {
+  return (
+    <>
+      <DayFilter
+        label="From"
+        value={st.filters.startTime}
+        onChange={(startTime) => void st.actions.load({ startTime } as Partial<F>)}
+      />
+      <DayFilter
+        label="To"
+        end
+        value={st.filters.endTime}
+        onChange={(endTime) => void st.actions.load({ endTime } as Partial<F>)}
+      />
+    </>
+  );
+}
+
+/** The names of the filters that are numbers (an enum's value, 0 for all). */
+type NumberFilter<F> = { [K in keyof F]: F[K] extends number ? K : never }[keyof F];
+
+/** A filter picked from a list of values and their names. */
+export function FilterSelect<T, F>(props: {
+  st: PagedState<T, F>;
+  filter: NumberFilter<F>;
   label: string;
-  value: T;
-  options: ReadonlyArray<readonly [T, string]>;
-  onChange: (v: T) => void;
+  options: ReadonlyArray<readonly [number, string]>;
 }) {
+  const { st, filter } = props;
   return (
     <label className="inline">
       <span>{props.label}</span>
       <select
         aria-label={props.label}
-        value={props.value}
-        onChange={(e) => props.onChange(Number(e.target.value) as T)}
+        value={Number(st.filters[filter])}
+        onChange={(e) => void st.actions.load({ [filter]: Number(e.target.value) } as Partial<F>)}
       >
         {props.options.map(([v, name]) => (
           <option key={v} value={v}>
@@ -155,6 +181,21 @@ export function Select<T extends number>(props: {
       </select>
     </label>
   );
+}
+
+/** The Realized PnL column, green or red by the sign of `pnl`; `text` is its figure (or "—"). */
+export function realizedPnlColumn<R>(pnl: (r: R) => number, text: (r: R) => ReactNode): Column<R> {
+  return {
+    // "PnL" on a narrow window (styles.css, .wide-word): the header is wider than its figures
+    head: (
+      <>
+        <span className="wide-word">Realized </span>PnL
+      </>
+    ),
+    headClass: 'num',
+    cls: (r) => `num ${pnl(r) > 0 ? 'up' : pnl(r) < 0 ? 'down' : ''}`,
+    cell: text,
+  };
 }
 
 /** Whether any filter differs from what the tab opens with. */

@@ -6,7 +6,7 @@ import { useServices, useSel } from '../../lib/use-services.ts';
 import { useDecimals } from '../../lib/use-symbol.ts';
 import { RecordTable, ClientId, NarrowPair, When, type Column } from '../../layout/record-table.tsx';
 import { directionName, sideClass, STATUS_NAMES, TYPE_NAMES } from '../orders/order-labels.ts';
-import { EmptyHistory, HistoryTools, Select, usePagedHistory } from './history-controls.tsx';
+import { EmptyHistory, FilterSelect, HistoryTools, usePagedHistory } from './history-controls.tsx';
 
 const STATUS_OPTIONS: ReadonlyArray<readonly [OrderStatus | 0, string]> = [
   [0, 'All'],
@@ -59,12 +59,7 @@ export function OrderHistory() {
   return (
     <>
       <HistoryTools st={st}>
-        <Select
-          label="Status"
-          value={st.filters.status}
-          options={STATUS_OPTIONS}
-          onChange={(status) => void st.actions.load({ status })}
-        />
+        <FilterSelect st={st} filter="status" label="Status" options={STATUS_OPTIONS} />
       </HistoryTools>
       <RecordTable
         testId="order-history-table"

@@ -6,7 +6,14 @@ import { fmt, fmtSigned } from '../../lib/format.ts';
 import { useServices } from '../../lib/use-services.ts';
 import { useDecimals } from '../../lib/use-symbol.ts';
 import { NarrowPair, RecordTable, When, type Column } from '../../layout/record-table.tsx';
-import { DayFilter, EmptyHistory, HistoryTools, Select, usePagedHistory } from './history-controls.tsx';
+import {
+  DayRange,
+  EmptyHistory,
+  FilterSelect,
+  HistoryTools,
+  realizedPnlColumn,
+  usePagedHistory,
+} from './history-controls.tsx';
 
 const CLOSE_TYPE_NAMES: Record<number, string> = {
   [CloseType.USER]: 'User close',
@@ -64,17 +71,10 @@ export function PositionHistory() {
       cell: ({ p, pd }) => <NarrowPair top={fmt(p.entry_price, pd)} sub={fmt(p.exit_price, pd)} />,
     },
     { head: 'Exit', headClass: 'num wide-only', cls: 'num wide-only', cell: ({ p, pd }) => fmt(p.exit_price, pd) },
-    {
-      // "PnL" on a narrow window (styles.css, .wide-word): the header is wider than its figures
-      head: (
-        <>
-          <span className="wide-word">Realized </span>PnL
-        </>
-      ),
-      headClass: 'num',
-      cls: ({ p }) => `num ${p.realized_pnl > 0 ? 'up' : p.realized_pnl < 0 ? 'down' : ''}`,
-      cell: ({ p }) => fmtSigned(p.realized_pnl, 2),
-    },
+    realizedPnlColumn(
+      ({ p }) => p.realized_pnl,
+      ({ p }) => fmtSigned(p.realized_pnl, 2),
+    ),
     {
       head: <NarrowPair top="Fees" sub="Funding" />,
       headClass: 'num',
@@ -97,35 +97,10 @@ export function PositionHistory() {
   return (
     <>
       <HistoryTools st={st}>
-        <Select
-          label="Side"
-          value={st.filters.positionSide}
-          options={SIDES}
-          onChange={(positionSide) => void st.actions.load({ positionSide })}
-        />
-        <Select
-          label="Margin"
-          value={st.filters.marginMode}
-          options={MODES}
-          onChange={(marginMode) => void st.actions.load({ marginMode })}
-        />
-        <Select
-          label="Close type"
-          value={st.filters.closeType}
-          options={CLOSE_TYPES}
-          onChange={(closeType) => void st.actions.load({ closeType })}
-        />
-        <DayFilter
-          label="From"
-          value={st.filters.startTime}
-          onChange={(startTime) => void st.actions.load({ startTime })}
-        />
-        <DayFilter
-          label="To"
-          end
-          value={st.filters.endTime}
-          onChange={(endTime) => void st.actions.load({ endTime })}
-        />
+        <FilterSelect st={st} filter="positionSide" label="Side" options={SIDES} />
+        <FilterSelect st={st} filter="marginMode" label="Margin" options={MODES} />
+        <FilterSelect st={st} filter="closeType" label="Close type" options={CLOSE_TYPES} />
+        <DayRange st={st} />
       </HistoryTools>
       <RecordTable
         testId="position-history-table"

@@ -6,7 +6,14 @@ import { useServices } from '../../lib/use-services.ts';
 import { useDecimals } from '../../lib/use-symbol.ts';
 import { NarrowPair, RecordTable, When, type Column } from '../../layout/record-table.tsx';
 import { sideClass } from '../orders/order-labels.ts';
-import { DayFilter, EmptyHistory, HistoryTools, Select, usePagedHistory } from './history-controls.tsx';
+import {
+  DayRange,
+  EmptyHistory,
+  FilterSelect,
+  HistoryTools,
+  realizedPnlColumn,
+  usePagedHistory,
+} from './history-controls.tsx';
 
 const SIDES: ReadonlyArray<readonly [Side | 0, string]> = [
   [0, 'All'],
@@ -53,39 +60,17 @@ export function TradeHistory() {
       ),
     },
     { head: 'Role', headClass: 'wide-only', cls: 'wide-only', cell: ({ t }) => roleName(t.role) },
-    {
-      // "PnL" on a narrow window (styles.css, .wide-word): the header is wider than its figures
-      head: (
-        <>
-          <span className="wide-word">Realized </span>PnL
-        </>
-      ),
-      headClass: 'num',
-      cls: ({ pnl }) => `num ${pnl > 0 ? 'up' : pnl < 0 ? 'down' : ''}`,
-      cell: ({ t, pnl }) => (t.is_close ? fmtSigned(pnl, 2) : '—'),
-    },
+    realizedPnlColumn(
+      ({ pnl }) => pnl,
+      ({ t, pnl }) => (t.is_close ? fmtSigned(pnl, 2) : '—'),
+    ),
     { head: 'Order', cls: 'dim', cell: ({ t }) => t.order_id },
   ];
   return (
     <>
       <HistoryTools st={st}>
-        <Select
-          label="Side"
-          value={st.filters.side}
-          options={SIDES}
-          onChange={(side) => void st.actions.load({ side })}
-        />
-        <DayFilter
-          label="From"
-          value={st.filters.startTime}
-          onChange={(startTime) => void st.actions.load({ startTime })}
-        />
-        <DayFilter
-          label="To"
-          end
-          value={st.filters.endTime}
-          onChange={(endTime) => void st.actions.load({ endTime })}
-        />
+        <FilterSelect st={st} filter="side" label="Side" options={SIDES} />
+        <DayRange st={st} />
       </HistoryTools>
       <RecordTable
         testId="trade-history-table"
