@@ -1,10 +1,11 @@
-// What the Open orders and Stops tabs share: the "<pair> only" filter above the table, Cancel on a
-// row (its refusal a toast), Cancel all… in the actions column's head, which asks first in a
+// What the Open orders and Stops tabs share: the "<pair> only" filter above the table, the actions
+// column: Cancel on a row (its refusal a toast), Cancel all… in the column's head, which asks first in a
 // ConfirmBar naming how many it cancels (and on which pair when filtered), and the view's tab as
 // the place the focus goes when the row a dialog was opened from is gone.
 import { useRef, useState, type ReactNode } from 'react';
 import { errorText } from '../../lib/frame.ts';
 import { useServices, useSel } from '../../lib/use-services.ts';
+import type { Column } from '../../layout/record-table.tsx';
 import { ConfirmBar } from './confirm-bar.tsx';
 
 /** How the records are named: "open order" and "order"; "waiting stop" and "stop". */
@@ -28,9 +29,11 @@ export interface CancelTools<T> {
   rows: T[];
   /** The id of the record being cancelled, 'all', or null. */
   busy: string | null;
-  cancel(x: T): Promise<void>;
-  /** The actions column's head: the Cancel all… button. */
-  head: ReactNode;
+  /**
+   * The actions column of a table whose row `R` holds the record (`record`): Cancel all… in its
+   * head, a row's Cancel ("…" while it goes), named for a screen reader by `label`.
+   */
+  column<R>(record: (r: R) => T, label: (r: R) => string): Column<R>;
   /** Above the table: the filter and, while asking, the confirmation. */
   tools: ReactNode;
   /** The view's selected tab, where focus goes when a dialog's row is gone. */
@@ -123,5 +126,18 @@ export function useCancelTools<T extends { id: string; symbol: string }>(
       )}
     </>
   );
-  return { rows, busy, cancel, head, tools, tab };
+  const column = <R,>(record: (r: R) => T, label: (r: R) => string): Column<R> => ({
+    head,
+    headClass: 'num actions',
+    cls: 'num actions',
+    cell: (r) => {
+      const x = record(r);
+      return (
+        <button className="btn-small" disabled={busy !== null} onClick={() => void cancel(x)} aria-label={label(r)}>
+          {busy === x.id ? '…' : 'Cancel'}
+        </button>
+      );
+    },
+  });
+  return { rows, busy, column, tools, tab };
 }

@@ -23,14 +23,7 @@ export function OpenOrdersTable() {
   const positions = useSel(s.positions, (x) => x.positions);
   const bySymbol = useSel(s.symbols, (x) => x.bySymbol);
   const amending = useSel(s.workspace, (w) => (w.overlay === 'amend' ? w.amending : null));
-  const {
-    rows: orders,
-    busy,
-    cancel,
-    head,
-    tools,
-    tab,
-  } = useCancelTools(
+  const cancels = useCancelTools(
     all,
     { long: 'open order', short: 'order', testId: 'cancel-all-confirm' },
     s.orders.getState().actions,
@@ -60,7 +53,7 @@ export function OpenOrdersTable() {
             <span>{fmt(o.price, pd)}</span>
             <button
               className="btn-small ghost"
-              disabled={busy !== null}
+              disabled={cancels.busy !== null}
               onClick={() => amend(o)}
               aria-label={`Modify order ${o.id}: ${o.symbol} ${directionName(o, oneWay)} ${fmt(o.qty, qd)} at ${fmt(o.price, pd)}`}
               title="Modify price or amount"
@@ -95,37 +88,29 @@ export function OpenOrdersTable() {
       },
     },
     { head: 'Client ID', cls: 'dim', cell: ({ o }) => <ClientId id={o.client_order_id} /> },
-    {
-      head,
-      headClass: 'num actions',
-      cls: 'num actions',
-      cell: ({ o, pd, qd }) => (
-        <button
-          className="btn-small"
-          disabled={busy !== null}
-          onClick={() => void cancel(o)}
-          aria-label={`Cancel order ${o.id}: ${o.symbol} ${directionName(o, oneWay)} ${fmt(o.qty, qd)}${
-            o.type === OrderType.LIMIT ? ` at ${fmt(o.price, pd)}` : ''
-          }`}
-        >
-          {busy === o.id ? '…' : 'Cancel'}
-        </button>
-      ),
-    },
+    cancels.column(
+      ({ o }) => o,
+      ({ o, pd, qd }) =>
+        `Cancel order ${o.id}: ${o.symbol} ${directionName(o, oneWay)} ${fmt(o.qty, qd)}${
+          o.type === OrderType.LIMIT ? ` at ${fmt(o.price, pd)}` : ''
+        }`,
+    ),
   ];
 
   return (
     <>
-      {tools}
+      {cancels.tools}
       <RecordTable
         testId="open-orders-table"
         columns={columns}
-        rows={orders.map((o) => ({ o, ...decimals(o.symbol) }))}
+        rows={cancels.rows.map((o) => ({ o, ...decimals(o.symbol) }))}
         rowKey={(r) => r.o.id}
         rowAttrs={(r) => ({ 'data-testid': `order-row-${r.o.id}`, 'data-symbol': r.o.symbol })}
         empty={<p className="empty">No open orders.</p>}
       />
-      {amending && <AmendDialog order={amending} opener={tab} onClose={() => s.workspace.getState().actions.close()} />}
+      {amending && (
+        <AmendDialog order={amending} opener={cancels.tab} onClose={() => s.workspace.getState().actions.close()} />
+      )}
     </>
   );
 }

@@ -32,14 +32,7 @@ export function StopsTable() {
   const amending = useSel(s.workspace, (w) => (w.overlay === 'amend-stop' ? w.amendingStop : null));
   // the view's tab is where the focus goes when the modified stop's row is gone (it fired
   // meanwhile) or the dialog was opened from the chart
-  const {
-    rows: stops,
-    busy,
-    cancel,
-    head,
-    tools,
-    tab,
-  } = useCancelTools(
+  const cancels = useCancelTools(
     all,
     { long: 'waiting stop', short: 'stop', testId: 'cancel-all-stops-confirm' },
     s.stopOrders.getState().actions,
@@ -75,7 +68,7 @@ export function StopsTable() {
           {stopModifiable(c) && (
             <button
               className="btn-small ghost"
-              disabled={busy !== null}
+              disabled={cancels.busy !== null}
               // the dialog is an overlay: the global shortcuts stay inert while it is open
               onClick={() => s.workspace.getState().actions.openStopAmend(c)}
               aria-label={`Modify stop ${c.id}: ${c.symbol} ${directionName(c, oneWay)} ${size(c, qd)} when ${triggerText(c, pd)}`}
@@ -94,36 +87,26 @@ export function StopsTable() {
       cell: ({ c, pd, qd }) => <NarrowPair top={placed(c, pd)} sub={size(c, qd)} />,
     },
     { head: 'Amount', headClass: 'num wide-only', cls: 'num wide-only', cell: ({ c, qd }) => size(c, qd) },
-    {
-      head,
-      headClass: 'num actions',
-      cls: 'num actions',
-      cell: ({ c, pd, qd }) => (
-        <button
-          className="btn-small"
-          disabled={busy !== null}
-          onClick={() => void cancel(c)}
-          aria-label={`Cancel stop ${c.id}: ${c.symbol} ${directionName(c, oneWay)} ${size(c, qd)} when ${triggerText(c, pd)}`}
-        >
-          {busy === c.id ? '…' : 'Cancel'}
-        </button>
-      ),
-    },
+    cancels.column(
+      ({ c }) => c,
+      ({ c, pd, qd }) =>
+        `Cancel stop ${c.id}: ${c.symbol} ${directionName(c, oneWay)} ${size(c, qd)} when ${triggerText(c, pd)}`,
+    ),
   ];
 
   return (
     <>
-      {tools}
+      {cancels.tools}
       <RecordTable
         testId="stops-table"
         columns={columns}
-        rows={stops.map((c) => ({ c, ...decimals(c.symbol) }))}
+        rows={cancels.rows.map((c) => ({ c, ...decimals(c.symbol) }))}
         rowKey={(r) => r.c.id}
         rowAttrs={(r) => ({ 'data-testid': `stop-row-${r.c.id}`, 'data-symbol': r.c.symbol })}
         empty={<p className="empty">No waiting stops. The order form's Stop tab places one.</p>}
       />
       {amending && (
-        <StopAmendDialog stop={amending} opener={tab} onClose={() => s.workspace.getState().actions.close()} />
+        <StopAmendDialog stop={amending} opener={cancels.tab} onClose={() => s.workspace.getState().actions.close()} />
       )}
     </>
   );
