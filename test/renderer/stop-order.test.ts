@@ -3,8 +3,6 @@
 // stop-market without a limit price, a stop-limit with one, a Close stop reduce-only; and the
 // form's own refusals (no trigger, a trigger at the watched price).
 import { describe, expect, it } from 'vitest';
-import type { PositionRecord } from '../../src-shared/types.ts';
-import { orderModel, type OrderModelInput } from '../../src-renderer/src/features/order-entry/order-model.ts';
 import { parseDecimalInput } from '../../src-renderer/src/features/order-entry/decimal-input.ts';
 import {
   stopAction,
@@ -13,59 +11,9 @@ import {
   stopTrigger,
   triggerDirection,
 } from '../../src-renderer/src/features/order-entry/stop-order.ts';
+import { display, FALLS, LAST, long, MARK, RISES, stopModels } from './stop-desk.ts';
 
-const MARK = 1;
-const LAST = 2;
-const RISES = 1;
-const FALLS = 2;
-
-function model(form: Partial<OrderModelInput['form']>, positions: PositionRecord[] = []) {
-  return orderModel({
-    symbol: 'BTCUSDT',
-    form: {
-      action: 'open',
-      type: 1,
-      price: '',
-      qty: '0.010',
-      sizeMode: 'qty',
-      pct: 0,
-      tif: 1,
-      reduceOnly: false,
-      stop: true,
-      trigger: '97000',
-      ...form,
-    },
-    futures: {
-      taker_fee_rate: '0.0005',
-      maker_fee_rate: '0.0002',
-      maintenance_margin_rate: '0.004',
-      max_qty: '1000',
-      qty_step: '0.001',
-      max_leverage: 125,
-    },
-    summary: { available_balance: '10000', wallet_balance: '10000', position_mode: 'hedge' },
-    setting: { leverage: 20, marginMode: 2, maxLeverage: 125 },
-    positions,
-    openOrders: [],
-    markOf: () => 95_000,
-    bestBid: 94_990,
-    bestAsk: 95_000,
-    last: 94_995,
-    maxNotional: 1_000_000,
-    loggedIn: true,
-    positionsLoaded: true,
-  });
-}
-
-const long = {
-  symbol: 'BTCUSDT',
-  position_side: 1,
-  margin_mode: 2,
-  quantity: 0.05,
-  entry_price: 94_000,
-  margin: 235,
-} as PositionRecord;
-const display = { pd: 1, qd: 3, base: 'BTC' };
+const model = stopModels({ last: 94_995, stop: { trigger: '97000' } });
 
 describe('the trigger direction, from the watched price now', () => {
   it('above the price: fires as it rises to it; below: as it falls to it', () => {

@@ -6,8 +6,7 @@
 // and the store's notice, picked price and Esc.
 import { describe, expect, it } from 'vitest';
 import type { RestClient } from '../../src-shared/sdk/rest-client.ts';
-import type { ConditionalOrderRecord, ConditionalOrderRequest, PositionRecord } from '../../src-shared/types.ts';
-import { orderModel, type OrderModelInput } from '../../src-renderer/src/features/order-entry/order-model.ts';
+import type { ConditionalOrderRecord, ConditionalOrderRequest } from '../../src-shared/types.ts';
 import { parseDecimalInput } from '../../src-renderer/src/features/order-entry/decimal-input.ts';
 import { createOrderFormStore } from '../../src-renderer/src/features/order-entry/order-form-store.ts';
 import {
@@ -21,67 +20,15 @@ import {
   trailingSentence,
   trailingSpec,
 } from '../../src-renderer/src/features/order-entry/trailing-stop.ts';
+import { display, FALLS, LAST, long, MARK, RISES, stopModels } from './stop-desk.ts';
 
-const MARK = 1;
-const LAST = 2;
-const RISES = 1;
-const FALLS = 2;
 const BUY = 1;
 const SELL = 2;
-const display = { pd: 1, qd: 3, base: 'BTC' };
 /** The mark the model and the checks read: 95,000.0. */
 const at = { working: MARK, watched: 95_000, tick: '0.1', pd: 1 } as const;
 const p = parseDecimalInput;
 
-function model(form: Partial<OrderModelInput['form']>, positions: PositionRecord[] = []) {
-  return orderModel({
-    symbol: 'BTCUSDT',
-    form: {
-      action: 'open',
-      type: 1,
-      price: '',
-      qty: '0.010',
-      sizeMode: 'qty',
-      pct: 0,
-      tif: 1,
-      reduceOnly: false,
-      stop: true,
-      trailing: true,
-      callback: '1',
-      activation: '',
-      working: MARK,
-      ...form,
-    },
-    futures: {
-      taker_fee_rate: '0.0005',
-      maker_fee_rate: '0.0002',
-      maintenance_margin_rate: '0.004',
-      max_qty: '1000',
-      qty_step: '0.001',
-      max_leverage: 125,
-    },
-    summary: { available_balance: '10000', wallet_balance: '10000', position_mode: 'hedge' },
-    setting: { leverage: 20, marginMode: 2, maxLeverage: 125 },
-    positions,
-    openOrders: [],
-    markOf: () => 95_000,
-    bestBid: 94_990,
-    bestAsk: 95_000,
-    last: 94_800,
-    maxNotional: 1_000_000,
-    loggedIn: true,
-    positionsLoaded: true,
-  });
-}
-
-const long = {
-  symbol: 'BTCUSDT',
-  position_side: 1,
-  margin_mode: 2,
-  quantity: 0.05,
-  entry_price: 94_000,
-  margin: 235,
-} as PositionRecord;
+const model = stopModels({ last: 94_800, stop: { trailing: true, callback: '1', activation: '', working: MARK } });
 
 describe('the callback rate as typed', () => {
   it('0.1 to 10 with one decimal is taken, and sent with its one decimal', () => {
