@@ -1,9 +1,10 @@
-// Shared pieces of the history tabs: the paged list that reloads on account events, the tool row (filters
-// and pager) with the error line, the symbol filter, a filter picked from a list and the From / To date
-// filters (UTC days); a filter's change loads the first page with it. The Realized PnL column.
+// Shared pieces of the history tabs: the paged list that reloads on account events; the tab itself, its
+// tool row (filters and pager) with the error line above its table and the empty line under it; the
+// symbol filter, a filter picked from a list and the From / To date filters (UTC days), a filter's
+// change loading the first page with it; the Realized PnL column.
 import { useEffect, useRef, type ReactNode } from 'react';
 import type { StoreApi } from 'zustand/vanilla';
-import type { Column } from '../../layout/record-table.tsx';
+import { RecordTable, type Column, type RecordTableProps } from '../../layout/record-table.tsx';
 import { useServices, useSel } from '../../lib/use-services.ts';
 import type { PagedState } from './paged-store.ts';
 
@@ -35,8 +36,26 @@ export function usePagedHistory<T, F>(
   return st;
 }
 
+/**
+ * A history tab: the tool row with its filters (children) above its table of records, and when the
+ * list is empty a line that says so, naming the records (`what`).
+ */
+export function HistoryTable<T, F extends { symbol: string }, R>({
+  st,
+  what,
+  children,
+  ...table
+}: { st: PagedState<T, F>; what: string; children: ReactNode } & Omit<RecordTableProps<R>, 'empty'>) {
+  return (
+    <>
+      <HistoryTools st={st}>{children}</HistoryTools>
+      <RecordTable {...table} empty={<EmptyHistory st={st} what={what} />} />
+    </>
+  );
+}
+
 /** The tool row above a history table: the tab's filters (children), the pager, the error line. */
-export function HistoryTools<T, F extends { symbol: string }>({
+function HistoryTools<T, F extends { symbol: string }>({
   st,
   children,
 }: {
@@ -204,7 +223,7 @@ function filtersActive<T, F>(st: PagedState<T, F>): boolean {
 }
 
 /** The empty list: says when the filters are why, and offers to clear them. */
-export function EmptyHistory<T, F>({ st, what }: { st: PagedState<T, F>; what: string }) {
+function EmptyHistory<T, F>({ st, what }: { st: PagedState<T, F>; what: string }) {
   if (!st.loaded || st.items.length > 0) return null;
   const active = filtersActive(st);
   return (

@@ -4,9 +4,9 @@ import type { OrderRecord } from '../../../../src-shared/types.ts';
 import { fmt } from '../../lib/format.ts';
 import { useServices, useSel } from '../../lib/use-services.ts';
 import { useDecimals } from '../../lib/use-symbol.ts';
-import { RecordTable, ClientId, NarrowPair, When, type Column } from '../../layout/record-table.tsx';
+import { ClientId, NarrowPair, When, type Column } from '../../layout/record-table.tsx';
 import { directionName, sideClass, STATUS_NAMES, TYPE_NAMES } from '../orders/order-labels.ts';
-import { EmptyHistory, FilterSelect, HistoryTools, usePagedHistory } from './history-controls.tsx';
+import { FilterSelect, HistoryTable, usePagedHistory } from './history-controls.tsx';
 
 const STATUS_OPTIONS: ReadonlyArray<readonly [OrderStatus | 0, string]> = [
   [0, 'All'],
@@ -57,18 +57,16 @@ export function OrderHistory() {
     { head: 'Client ID', cls: 'dim', cell: ({ o }) => <ClientId id={o.client_order_id} /> },
   ];
   return (
-    <>
-      <HistoryTools st={st}>
-        <FilterSelect st={st} filter="status" label="Status" options={STATUS_OPTIONS} />
-      </HistoryTools>
-      <RecordTable
-        testId="order-history-table"
-        columns={columns}
-        rows={st.items.map((o) => ({ o, ...decimals(o.symbol) }))}
-        rowKey={(r) => r.o.id}
-        rowAttrs={(r) => ({ 'data-testid': `order-history-row-${r.o.id}` })}
-        empty={<EmptyHistory st={st} what="orders" />}
-      />
-    </>
+    <HistoryTable
+      st={st}
+      what="orders"
+      testId="order-history-table"
+      columns={columns}
+      rows={st.items.map((o) => ({ o, ...decimals(o.symbol) }))}
+      rowKey={(r) => r.o.id}
+      rowAttrs={(r) => ({ 'data-testid': `order-history-row-${r.o.id}` })}
+    >
+      <FilterSelect st={st} filter="status" label="Status" options={STATUS_OPTIONS} />
+    </HistoryTable>
   );
 }

@@ -5,15 +5,8 @@ import type { ClosedPositionRecord } from '../../../../src-shared/types.ts';
 import { fmt, fmtSigned } from '../../lib/format.ts';
 import { useServices } from '../../lib/use-services.ts';
 import { useDecimals } from '../../lib/use-symbol.ts';
-import { NarrowPair, RecordTable, When, type Column } from '../../layout/record-table.tsx';
-import {
-  DayRange,
-  EmptyHistory,
-  FilterSelect,
-  HistoryTools,
-  realizedPnlColumn,
-  usePagedHistory,
-} from './history-controls.tsx';
+import { NarrowPair, When, type Column } from '../../layout/record-table.tsx';
+import { DayRange, FilterSelect, HistoryTable, realizedPnlColumn, usePagedHistory } from './history-controls.tsx';
 
 const CLOSE_TYPE_NAMES: Record<number, string> = {
   [CloseType.USER]: 'User close',
@@ -95,21 +88,19 @@ export function PositionHistory() {
     { head: 'Opened', cls: 'dim', cell: ({ p }) => <When ms={p.opened_at} /> },
   ];
   return (
-    <>
-      <HistoryTools st={st}>
-        <FilterSelect st={st} filter="positionSide" label="Side" options={SIDES} />
-        <FilterSelect st={st} filter="marginMode" label="Margin" options={MODES} />
-        <FilterSelect st={st} filter="closeType" label="Close type" options={CLOSE_TYPES} />
-        <DayRange st={st} />
-      </HistoryTools>
-      <RecordTable
-        testId="position-history-table"
-        columns={columns}
-        rows={st.items.map((p) => ({ p, ...decimals(p.symbol) }))}
-        rowKey={(r) => r.p.id}
-        rowAttrs={(r) => ({ 'data-testid': `position-history-row-${r.p.id}`, 'data-close-type': r.p.close_type })}
-        empty={<EmptyHistory st={st} what="closed positions" />}
-      />
-    </>
+    <HistoryTable
+      st={st}
+      what="closed positions"
+      testId="position-history-table"
+      columns={columns}
+      rows={st.items.map((p) => ({ p, ...decimals(p.symbol) }))}
+      rowKey={(r) => r.p.id}
+      rowAttrs={(r) => ({ 'data-testid': `position-history-row-${r.p.id}`, 'data-close-type': r.p.close_type })}
+    >
+      <FilterSelect st={st} filter="positionSide" label="Side" options={SIDES} />
+      <FilterSelect st={st} filter="marginMode" label="Margin" options={MODES} />
+      <FilterSelect st={st} filter="closeType" label="Close type" options={CLOSE_TYPES} />
+      <DayRange st={st} />
+    </HistoryTable>
   );
 }

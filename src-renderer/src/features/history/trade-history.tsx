@@ -4,16 +4,9 @@ import type { TradeRecord } from '../../../../src-shared/types.ts';
 import { fmt, fmtSigned } from '../../lib/format.ts';
 import { useServices } from '../../lib/use-services.ts';
 import { useDecimals } from '../../lib/use-symbol.ts';
-import { NarrowPair, RecordTable, When, type Column } from '../../layout/record-table.tsx';
+import { NarrowPair, When, type Column } from '../../layout/record-table.tsx';
 import { sideClass } from '../orders/order-labels.ts';
-import {
-  DayRange,
-  EmptyHistory,
-  FilterSelect,
-  HistoryTools,
-  realizedPnlColumn,
-  usePagedHistory,
-} from './history-controls.tsx';
+import { DayRange, FilterSelect, HistoryTable, realizedPnlColumn, usePagedHistory } from './history-controls.tsx';
 
 const SIDES: ReadonlyArray<readonly [Side | 0, string]> = [
   [0, 'All'],
@@ -67,19 +60,17 @@ export function TradeHistory() {
     { head: 'Order', cls: 'dim', cell: ({ t }) => t.order_id },
   ];
   return (
-    <>
-      <HistoryTools st={st}>
-        <FilterSelect st={st} filter="side" label="Side" options={SIDES} />
-        <DayRange st={st} />
-      </HistoryTools>
-      <RecordTable
-        testId="trade-history-table"
-        columns={columns}
-        rows={st.items.map((t) => ({ t, pnl: Number(t.realized_pnl), ...decimals(t.symbol) }))}
-        rowKey={(r) => r.t.id}
-        rowAttrs={(r) => ({ 'data-testid': `trade-history-row-${r.t.id}` })}
-        empty={<EmptyHistory st={st} what="trades" />}
-      />
-    </>
+    <HistoryTable
+      st={st}
+      what="trades"
+      testId="trade-history-table"
+      columns={columns}
+      rows={st.items.map((t) => ({ t, pnl: Number(t.realized_pnl), ...decimals(t.symbol) }))}
+      rowKey={(r) => r.t.id}
+      rowAttrs={(r) => ({ 'data-testid': `trade-history-row-${r.t.id}` })}
+    >
+      <FilterSelect st={st} filter="side" label="Side" options={SIDES} />
+      <DayRange st={st} />
+    </HistoryTable>
   );
 }
