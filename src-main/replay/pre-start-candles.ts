@@ -25,7 +25,9 @@ import {
   type Interval,
 } from '../../src-shared/intervals.ts';
 import { aggregateCandles, aggregateRun, joinCandles } from '../market/candle-aggregate.ts';
-import type { Candle } from '../market/candles.ts';
+import { CandleBuilder, type Candle } from '../market/candles.ts';
+import { Side } from '../../src-shared/enums.ts';
+import { ApiError, Errors } from '../../src-shared/errors.ts';
 import type { CandleHistory } from '../market/kline-history.ts';
 import { tooWide } from '../market/kline-selection.ts';
 import type { SymbolMath } from '../risk/money.ts';
@@ -34,6 +36,8 @@ import type { SymbolSource } from './plan.ts';
 import type { HistCandle, ReplayData, ReplayDataset } from './ports.ts';
 
 const MAX_LIMIT = 1500;
+/** Most trades one read builds candles from (a day of BTCUSDT aggTrades is about 1 to 2 million). */
+const MAX_TRADES = 3_000_000;
 
 /** One (symbol, interval): the dataset read and what was read of it. */
 interface Series {
@@ -65,6 +69,8 @@ export class PreStartCandles implements CandleHistory {
   private readonly math: (symbol: string) => SymbolMath;
   /** Per replayed symbol, its klines datasets of the main source's market with rows before the start. */
   private readonly candidates = new Map<string, ReplayDataset[]>();
+  /** Per replayed symbol, the trades dataset its replay reads, when it has trades before the start. */
+  private readonly trades = new Map<string, ReplayDataset>();
   private readonly series = new Map<string, Series>();
 
   constructor(o: PreStartCandlesOptions) {
@@ -85,6 +91,8 @@ export class PreStartCandles implements CandleHistory {
             d.firstTime + INTERVAL_MS[d.interval] <= o.start,
         );
       this.candidates.set(src.symbol, list);
+      if (src.trades && src.trades.firstTime !== null && src.trades.firstTime < o.start)
+        this.trades.set(src.symbol, src.trades);
     }
   }
 
@@ -138,7 +146,8 @@ export class PreStartCandles implements CandleHistory {
     const key = `${symbol}\u0000${interval}`;
     let s = this.series.get(key);
     if (s === undefined) {
-      const ds = this.choose(this.candidates.get(symbol) ?? [], interval);
+      // klines whose interval tiles the one asked, else the replay's own trades (any interval)
+      const ds = this.choose(this.candidates.get(symbol) ?? [], interval) ?? this.trades.get(symbol) ?? null;
       const seam = openTimeOf(interval, this.start);
       s = { symbol, interval, ds, seam, head: undefined, headRead: false, tail: [], tailDone: false };
       this.series.set(key, s);
@@ -166,8 +175,11 @@ export class PreStartCandles implements CandleHistory {
     if (!s.headRead) {
       s.headRead = true;
       if (s.ds !== null && s.seam < this.start) {
-        const fine = this.rows(s, s.seam, this.start - 1);
-        if (fine.length > 0) s.head = aggregateCandles(s.interval, fine);
+        if (isTrades(s.ds)) s.head = this.fromTrades(s, s.seam, this.start - 1).last;
+        else {
+          const fine = this.rows(s, s.seam, this.start - 1);
+          if (fine.length > 0) s.head = aggregateCandles(s.interval, fine);
+        }
       }
     }
     return s.head;
@@ -191,15 +203,27 @@ export class PreStartCandles implements CandleHistory {
       const got = this.read(s, lo, hi, n - count);
       parts.unshift(got);
       count += got.length;
-      if (got.length > 0 || this.data.lastCandle === undefined) hi = previousOpenTime(iv, lo);
+      const lastAt = this.lastBefore(ds);
+      if (got.length > 0 || lastAt === undefined) hi = previousOpenTime(iv, lo);
       else {
-        const last = this.data.lastCandle(ds.id, lo - 1);
+        const last = lastAt(lo - 1);
         if (last === null) break;
-        hi = openTimeOf(iv, last.openTime);
+        hi = openTimeOf(iv, last);
       }
     }
     const all = parts.flat();
     return all.slice(Math.max(0, all.length - n));
+  }
+
+  /** The time of the dataset's last row at or before a time (its trade's, its candle's open), if the data port can say. */
+  private lastBefore(ds: ReplayDataset): ((t: number) => number | null) | undefined {
+    const data = this.data;
+    if (isTrades(ds)) {
+      const lastTrade = data.lastTrade;
+      return lastTrade && ((t: number) => lastTrade.call(data, ds.id, t)?.time ?? null);
+    }
+    const lastCandle = data.lastCandle;
+    return lastCandle && ((t: number) => lastCandle.call(data, ds.id, t)?.openTime ?? null);
   }
 
   /** The candles of the periods opening in [lo, hi] (aligned; at most `max` periods, else 6000) from the rows ending by the start. */
@@ -207,12 +231,42 @@ export class PreStartCandles implements CandleHistory {
     const iv = s.interval;
     if (iv !== '1M' && (hi - lo) / INTERVAL_MS[iv] >= max) throw tooWide(iv);
     const fine = this.rows(s, lo, nextOpenTime(iv, hi) - 1);
-    return s.ds!.interval === iv ? fine : aggregateRun(iv, fine);
+    return s.ds!.interval === iv || isTrades(s.ds!) ? fine : aggregateRun(iv, fine);
   }
 
-  /** The dataset's rows opening in [from, to] that end by the start, in the pair's units. */
+  /**
+   * Candles of the series' interval from the trades dataset's trades in [from, to] before the start,
+   * built as the venue builds its own (market/candles.ts: a period without a trade between two is
+   * a flat candle carrying the close; the window's first candle is its first trade's): `closed`
+   * the periods that ended by the start, `last` the one still open at the start (the seam's part).
+   * At most MAX_TRADES trades a read (else a 1001 saying to ask fewer or finer candles).
+   */
+  private fromTrades(s: Series, from: number, to: number): { closed: Candle[]; last: Candle | undefined } {
+    const iv = s.interval;
+    const m = this.math(s.symbol);
+    const closed: Candle[] = [];
+    const b = new CandleBuilder({ intervals: [iv], onClose: (c) => void closed.push(c) });
+    const end = Math.min(to, this.start - 1);
+    let n = 0;
+    if (end >= from) {
+      for (const t of this.data.trades(s.ds!.id, from)) {
+        if (t.time > end) break;
+        if (++n > MAX_TRADES) throw tooManyTrades(iv);
+        const price = m.price.toUnits(t.price);
+        const qty = m.qty.toUnits(t.qty);
+        const ticks = price.ok ? price.value : m.ticksRound(Number(t.price));
+        const lots = qty.ok ? qty.value : Math.round(Number(t.qty) / m.lotValue);
+        if (ticks > 0 && lots > 0) b.trade(t.time, ticks, lots, t.buyerMaker ? Side.SELL : Side.BUY, t.trades ?? 1);
+      }
+    }
+    if (n > 0) b.advanceTo(Math.min(nextOpenTime(iv, openTimeOf(iv, end)), this.start));
+    return { closed, last: b.current(iv) };
+  }
+
+  /** The dataset's rows opening in [from, to] that end by the start, in the pair's units (trades: built into candles). */
   private rows(s: Series, from: number, to: number): Candle[] {
     const ds = s.ds!;
+    if (isTrades(ds)) return this.fromTrades(s, from, to).closed;
     const fine = ds.interval as Interval;
     const m = this.math(s.symbol);
     const unit = m.price.stepUnits * m.qty.stepUnits;
@@ -257,6 +311,19 @@ function candleOf(
     takerBuyQuoteVolume: h.takerBuyQuoteVolume === undefined ? 0n : u.quote(h.takerBuyQuoteVolume),
   };
   return h.closeTime === nextOpenTime(interval, h.openTime) - 1 ? c : { ...c, closeTime: h.closeTime };
+}
+
+/** A trades or aggTrades dataset: candles before the start are built from its trades. */
+function isTrades(d: ReplayDataset): boolean {
+  return d.kind === 'trades' || d.kind === 'aggTrades';
+}
+
+function tooManyTrades(interval: Interval): ApiError {
+  return new ApiError(
+    Errors.KLINES_INVALID_PARAMETER,
+    `These ${interval} candles before the replay's start would be built from more than ${MAX_TRADES.toLocaleString('en-US')} ` +
+      'trades; ask for fewer or finer candles (a smaller limit or range), or import klines of the pair',
+  );
 }
 
 /** The open time k periods before aligned open time t. */

@@ -9,7 +9,8 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { KlineTuple } from '../../src-main/market/candles.ts';
 import type { ReplayData } from '../../src-main/replay/ports.ts';
-import { KLINES, memoryReplayVenue, replayDataOf, replayVenue, type ReplayVenue } from './harness.ts';
+import { KLINES, LASOTA, memoryReplayVenue, replayDataOf, replayVenue, type ReplayVenue } from './harness.ts';
+import { expandPaths } from '../../src-main/data/expand-paths.ts';
 import { importInto } from './harness.ts';
 import { openDatabase } from '../../src-main/store/database.ts';
 
@@ -186,5 +187,39 @@ describe('what a read before the start costs', () => {
       v.close();
       db.close();
     }
+  });
+});
+
+describe('an L2 replay of the TRXUSDT recording (trades, no klines dataset)', () => {
+  // the recording's first trade is at 00:00:04.438; B starts at 00:00:15, A at the first trade.
+  // B's candles before its start are built from the recording's trades as A's venue built its own
+  const FIRST_TRADE = 1744588804438;
+  const B_START = Date.UTC(2025, 3, 14, 0, 0, 15);
+  const recording = [{ paths: expandPaths([LASOTA]), opts: { market: 'um' as const, symbol: 'TRXUSDT' } }];
+  let a: ReplayVenue;
+  let b: ReplayVenue;
+  beforeAll(async () => {
+    a = await replayVenue(recording, { symbols: ['TRXUSDT'], start: FIRST_TRADE, lockstep: true });
+    b = await replayVenue(recording, { symbols: ['TRXUSDT'], start: B_START, lockstep: true });
+    a.market.seek(B_START + 8_000);
+    b.market.seek(B_START + 8_000);
+  }, 60_000);
+  afterAll(() => {
+    a?.close();
+    b?.close();
+  });
+
+  it("the 1s candles before B's start are A's (built from the same trades by the venue's rule)", () => {
+    const read = (v: ReplayVenue) =>
+      v.klines.klines('TRXUSDT', '1s', { startTime: FIRST_TRADE - 438, endTime: B_START - 1 }).map(served);
+    const want = read(a);
+    expect(want.length).toBeGreaterThan(10);
+    expect(read(b)).toEqual(want);
+  });
+
+  it("the 1m candle the start falls in is history's part joined to B's own: A's, column for column", () => {
+    const minute = (v: ReplayVenue) => served(v.klines.klines('TRXUSDT', '1m', { limit: 1 })[0]);
+    expect(minute(b)).toEqual(minute(a));
+    expect(Number(minute(b)[8])).toBeGreaterThan(0);
   });
 });
