@@ -8,7 +8,6 @@
 // Confirmed, it closes with the focus on the opener too; refused, it stays open with the focus
 // in its field (the Confirm button is off while the change is on its way, so the focus leaves it).
 import { useEffect, useRef, useState, type RefObject } from 'react';
-import { errorText } from '../../lib/frame.ts';
 import { useServices } from '../../lib/use-services.ts';
 import { useSubmit } from '../../lib/use-submit.ts';
 import { parseLeverage } from './leverage-input.ts';
@@ -76,7 +75,7 @@ export function LeverageEditor(props: {
         props.onDone(null);
         props.opener.current?.focus();
       },
-      { describe: errorText, failed },
+      { failed },
     );
   };
   return (

@@ -14,7 +14,7 @@ import { MarginChangeType } from '../../../../src-shared/enums.ts';
 import type { IsolatedMarginLimits } from '../../../../src-shared/sdk/rest-client.ts';
 import type { PositionRecord } from '../../../../src-shared/types.ts';
 import { fmt } from '../../lib/format.ts';
-import { errorText } from '../../lib/frame.ts';
+import { refusalText } from '../../lib/frame.ts';
 import { useServices, useSel } from '../../lib/use-services.ts';
 import { useSubmit } from '../../lib/use-submit.ts';
 import { useDecimals } from '../../lib/use-symbol.ts';
@@ -49,7 +49,7 @@ export function MarginDialog({ position, onClose }: { position: PositionRecord; 
       setLimits(l);
       return l;
     } catch (e) {
-      setError(errorText(e));
+      setError(refusalText(e));
       return null;
     }
   };
@@ -89,7 +89,7 @@ export function MarginDialog({ position, onClose }: { position: PositionRecord; 
         });
         onClose();
       },
-      { describe: errorText, failed },
+      { failed },
     );
   };
 
