@@ -127,7 +127,16 @@ describe('the price an L2 replay starts with (depth + trades)', () => {
     // the case: the snapshot (00:00:00.061) is 10 s older than the start, its mid is another price
     expect([before.time, before.price, next.time]).toEqual([1744588809873, 0.2545, 1744588810483]);
     svc = await l2Replay(start);
-    expect(await shown(svc, 'TRXUSDT')).toEqual(Array(5).fill(before.price));
+    // (the 24 h ticker opens at the window's first trade, the recording's at 00:00:04.438: its
+    // candles before the start are history's, built from the trades before it)
+    expect(trades[0].price).not.toBe(before.price);
+    expect(await shown(svc, 'TRXUSDT')).toEqual([
+      before.price,
+      before.price,
+      before.price,
+      trades[0].price,
+      before.price,
+    ]);
     // and so it stays until the first print after the start, whose price the mark then follows
     await step(svc, next.time - start - 1);
     expect((await shown(svc, 'TRXUSDT')).slice(0, 3)).toEqual(Array(3).fill(before.price));
