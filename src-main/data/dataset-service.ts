@@ -14,7 +14,7 @@
 //     aggregation over exact integers, so they equal Binance's own coarse files field for field.
 
 import { DatasetReader } from './dataset-reader.ts';
-import { inferTickStep } from './spec-inference.ts';
+import { inferTickStep, specsProblem } from './spec-inference.ts';
 import { basename } from 'node:path';
 import { formatFixed } from '../../src-shared/decimal.ts';
 import {
@@ -100,7 +100,7 @@ function tiersOf(brackets: readonly { cap: number; maxLeverage: number; mmr: num
   return brackets.map((b) => ({ cap: Number.isFinite(b.cap) ? b.cap : null, maxLeverage: b.maxLeverage, mmr: b.mmr }));
 }
 
-/** The importer's placeholder until the data is read (spec-inference.ts): generic tiers. */
+/** The importer's placeholder until the data is read (spec-inference.ts), within the 8 decimals the venue lists: generic tiers. */
 function inferredSpecs(priceDp: number, qtyDp: number): ContractSpecs {
   const step = (dp: number): string => (dp === 0 ? '1' : `0.${'0'.repeat(dp - 1)}1`);
   return { tickSize: step(priceDp), stepSize: step(qtyDp), tiers: tiersOf(generateBrackets(20, 10_000)) };
@@ -162,6 +162,8 @@ export class DatasetService {
   /** Replaces a dataset's contract specs (the record then says 'edited'). */
   editSpecs(id: number, specs: ContractSpecs): DatasetRecord {
     this.get(id);
+    const problem = specsProblem(specs.tickSize, specs.stepSize);
+    if (problem !== null) throw new DatasetError('invalid', problem);
     this.store.setSpecs(id, specs, 'edited', this.now());
     return this.get(id);
   }
@@ -223,7 +225,7 @@ export class DatasetService {
     const now = this.now();
     const known = catalogueSpecs(key);
     const existing = this.store.find(key);
-    const ds = existing ?? this.store.ensure(key, known ?? inferredSpecs(8, 8), known ? 'catalogue' : 'inferred', now);
+    const ds = existing ?? this.store.ensure(key, known ?? inferredSpecs(8, 0), known ? 'catalogue' : 'inferred', now);
     const done = this.store.doneFile(ds.id, hash.sha256);
     if (done !== undefined) {
       return {

@@ -28,6 +28,20 @@ export interface SampledDataset {
   readonly firstTime: number | null;
 }
 
+/**
+ * Why the venue could not list a pair with this tick and step, or null: their decimals as written
+ * ('0.10' has 2) together above 8, the money precision (risk/money.ts SymbolMath refuses them).
+ */
+export function specsProblem(tickSize: string, stepSize: string): string | null {
+  const written = (t: string): number => (t.includes('.') ? t.length - t.indexOf('.') - 1 : 0);
+  const n = written(tickSize) + written(stepSize);
+  if (n <= MAX_DECIMALS) return null;
+  return (
+    `tick_size ${tickSize} and step_size ${stepSize} have ${n} decimals together; money is kept to ` +
+    `${MAX_DECIMALS} decimals, so the two may have at most ${MAX_DECIMALS} together (tick 0.0001 with step 0.0001, say)`
+  );
+}
+
 /** Decimals of a decimal string, trailing zeros not counted ('9781.0' has 0, '0.25460' 4). */
 function significantDecimals(text: string): number {
   const dot = text.indexOf('.');

@@ -6,6 +6,7 @@
 // index as the book is built: symbol-replay.ts). Never a later one: a replay shows nothing from
 // after its clock (docs/replay.md, No look-ahead).
 import type { NewSymbol } from '../core/symbol.ts';
+import { specsProblem } from '../data/spec-inference.ts';
 import { planSources, startTrade, type SymbolSource } from './plan.ts';
 import type { HistCandle, ReplayData, ReplayDataset } from './ports.ts';
 import type { ReplayOptions } from './replay-market.ts';
@@ -13,6 +14,17 @@ import { replaySymbolRow } from './specs.ts';
 
 export function replayCatalogue(data: ReplayData, o: ReplayOptions): NewSymbol[] {
   const sources = planSources(data, o.symbols, o.start, o.until);
+  for (const src of sources) {
+    // specs stored before the specs route checked them (or edited in the file) are refused here,
+    // naming the dataset, rather than failing the venue's start with an internal error
+    const problem = specsProblem(src.specs.tickSize, src.specs.stepSize);
+    const main = src.depth ?? src.trades ?? src.klines;
+    if (problem !== null)
+      throw new RangeError(
+        `${src.symbol} cannot be listed with the specs of dataset ${main?.id}: ${problem}; edit them ` +
+          `(PUT /api/v1/datasets/${main?.id}/specs, or the Data dialog)`,
+      );
+  }
   return sources.map((src, i) => replaySymbolRow(src.symbol, src.specs, initialPrice(data, src, o.start), i));
 }
 

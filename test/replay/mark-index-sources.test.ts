@@ -99,3 +99,24 @@ describe("a replay's mark and index sources", () => {
     expect(pair.indexPrice).toBe(50_029);
   });
 });
+
+describe('specs the venue cannot list', () => {
+  it('a dataset whose stored specs exceed 8 decimals together refuses the replay naming it, no internal error', async () => {
+    // specs stored before the specs route checked them (it now refuses them: test/data/dataset-routes.test.ts)
+    await expect(
+      replayVenue(
+        [{ paths: [M1], opts: { market: 'spot', symbol: 'BTCUSDT', kind: 'klines', interval: '1m' } }],
+        { symbols: ['BTCUSDT'], start: START, until: START + 60 * MIN },
+        () => 0,
+        (ds) => {
+          const d = ds.list()[0];
+          ds.store.setSpecs(d.id, { ...d.specs, tickSize: '0.00000001', stepSize: '0.00000001' }, 'edited', 0);
+        },
+      ),
+    ).rejects.toThrow(
+      'BTCUSDT cannot be listed with the specs of dataset 1: tick_size 0.00000001 and step_size 0.00000001 have 16 ' +
+        'decimals together; money is kept to 8 decimals, so the two may have at most 8 together (tick 0.0001 with ' +
+        'step 0.0001, say); edit them (PUT /api/v1/datasets/1/specs, or the Data dialog)',
+    );
+  });
+});
