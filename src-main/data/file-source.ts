@@ -92,6 +92,9 @@ async function zipEntryStream(path: string): Promise<Readable> {
   });
 }
 
+/** The UTF-8 byte order mark, EF BB BF, as latin1 decodes it. */
+const UTF8_BOM = '\u00ef\u00bb\u00bf';
+
 /** Whether the path names a zip (by its name; the archive names every zip .zip). */
 function isZip(path: string): boolean {
   return path.toLowerCase().endsWith('.zip');
@@ -107,12 +110,18 @@ export async function* readLines(
 ): AsyncGenerator<string[], void, undefined> {
   const stream = isZip(path) ? await zipEntryStream(path) : createReadStream(path);
   let rest = '';
+  let first = true;
   try {
     for await (const chunk of stream) {
       const buf = chunk as Buffer;
       onBytes?.(buf.length);
       // The archive is ASCII; latin1 decodes any byte, so a stray byte is reported by the row check.
-      const text = rest + buf.toString('latin1');
+      let text = rest + buf.toString('latin1');
+      // a UTF-8 byte order mark (a CSV saved by Excel) is no part of the first line
+      if (first && text.length >= 3) {
+        first = false;
+        if (text.startsWith(UTF8_BOM)) text = text.slice(3);
+      }
       const lines: string[] = [];
       let start = 0;
       for (;;) {

@@ -551,3 +551,23 @@ it('a plain CSV file named otherwise imports with options', async () => {
   const [r] = await service.importFiles([f], { market: 'spot', symbol: 'BTCUSDT', interval: '1m' });
   expect(r).toMatchObject({ status: 'imported', rows: 1440, checksum: 'none' });
 });
+
+describe('a CSV saved by Excel (UTF-8 byte order mark, CRLF)', () => {
+  // Excel writes EF BB BF before the first line: the header read as
+  // '\ufeffopen_time,...' was "not a klines header", and a file without a header had its first row
+  // called the header
+  it.each([
+    ['with the header', true],
+    ['without a header', false],
+  ])('%s imports its rows as the same file without the mark', async (_name, header) => {
+    const rows = day1m().slice(0, 60);
+    const text = (header ? [KLINES_HEADER, ...rows] : rows).join('\r\n') + '\r\n';
+    const f = path.join(root, `BTCUSDT-1m-excel-${header ? 'h' : 'n'}.csv`);
+    writeFileSync(f, Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(text)]));
+    const [r] = await service.importFiles([f], { market: 'spot', symbol: 'BTCUSDT', interval: '1m' });
+    expect(r.error).toBeNull();
+    expect([r.status, r.rows]).toEqual(['imported', 60]);
+    const [first] = service.klines(r.datasetId!, '1m', { startTime: 0, endTime: Number.MAX_SAFE_INTEGER, limit: 1 });
+    expect(String(first[0])).toBe(rows[0].split(',')[0]);
+  });
+});
