@@ -228,7 +228,7 @@ export async function runDataCli(
       return 2;
     }
     if (files.length === 0) {
-      err('perpdesk data: no .zip or .csv files under the given paths');
+      err('perpdesk data: no .zip, .csv or .jsonl files under the given paths');
       return 2;
     }
   }

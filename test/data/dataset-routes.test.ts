@@ -1,9 +1,10 @@
 // The dataset routes on the real application (inject): catalogue, candles in /fapi/v1/klines
 // form, trades, import by path and by upload (loopback only), specs, delete, OpenAPI.
 import { readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getJson, makeApp, type TestApp } from '../helpers/app.ts';
-import { byDay, fixtureRows, KLINES_HEADER, sha256, tempDir, writeArchiveZip } from './archive-fixtures.ts';
+import { byDay, FIXTURES, fixtureRows, KLINES_HEADER, sha256, tempDir, writeArchiveZip } from './archive-fixtures.ts';
 
 let t: TestApp;
 let root: string;
@@ -188,6 +189,26 @@ describe('import by path, then read', () => {
 });
 
 describe('upload', () => {
+  it("a recorder's JSON lines file uploads as the Data dialog sends it (it was refused: 'name' must end in .zip or .csv)", async () => {
+    const bytes = readFileSync(
+      path.join(FIXTURES, 'depth/binance_usdm_2021-07-22_cryptofeed/rest_depth_snapshots.jsonl'),
+    );
+    const r = await post(
+      '/api/v1/datasets/import?name=rest_depth_snapshots.jsonl&market=um&symbol=SUSHIUSDT&kind=depth',
+      bytes,
+      {
+        'content-type': 'application/octet-stream',
+      },
+    );
+    expect(r.statusCode).toBe(200);
+    expect(r.json().data.results[0]).toMatchObject({
+      ok: true,
+      status: 'imported',
+      rows: 1,
+      file: 'rest_depth_snapshots.jsonl',
+    });
+  });
+
   it('a refused upload names the file as the client named it, not the temporary copy the service made', async () => {
     const r = await post('/api/v1/datasets/import?name=prices.csv', 'open_time,open\n', { 'content-type': 'text/csv' });
     expect(r.statusCode).toBe(200);

@@ -5,6 +5,7 @@ import path from 'node:path';
 import type { DatabaseSync } from 'node:sqlite';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DatasetService } from '../../src-main/data/dataset-service.ts';
+import { expandPaths } from '../../src-main/data/expand-paths.ts';
 import { openDatabase } from '../../src-main/store/database.ts';
 import { DatasetsRepo } from '../../src-main/store/datasets-repo.ts';
 import { FIXTURES, tempDir } from './archive-fixtures.ts';
@@ -36,6 +37,12 @@ const stored = (id: number): Stored[] =>
   }));
 
 describe('JSON lines (cryptofeed recording of four USD-M pairs)', () => {
+  it("a folder of JSON lines files is searched for them, as for .zip and .csv (it found 'no .zip or .csv files')", () => {
+    expect(expandPaths([CRYPTOFEED]).map((f) => path.basename(f))).toEqual(
+      expect.arrayContaining(['rest_depth_snapshots.jsonl', 'ws_events.jsonl']),
+    );
+  });
+
   it('takes the snapshot and the 255 diff events of SUSHIUSDT, skips the other pairs and streams, finds no break', async () => {
     const opts = { market: 'um', symbol: 'SUSHIUSDT', kind: 'depth' };
     const [snap, diffs] = await service.importFiles(

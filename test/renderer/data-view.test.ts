@@ -25,7 +25,11 @@ describe('Data dialog helpers', () => {
     expect(uploadUrl('http://h:1', 'x.zip', { market: 'um', symbol: ' ', kind: '', interval: '' })).toBe(
       'http://h:1/api/v1/datasets/import?name=x.zip&market=um',
     );
-    expect([uploadType('x.CSV'), uploadType('x.zip')]).toEqual(['text/csv', 'application/zip']);
+    expect([uploadType('x.CSV'), uploadType('x.zip'), uploadType('ws_events.jsonl')]).toEqual([
+      'text/csv',
+      'application/zip',
+      'application/octet-stream',
+    ]);
   });
 
   it("a file whose name does not say its symbol, kind or interval gets the dialog's", () => {

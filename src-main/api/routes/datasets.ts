@@ -330,8 +330,8 @@ export default async function datasetRoutes(
         if (q.name === undefined)
           throw new ApiError(Errors.MISSING_PARAMETER, "An uploaded file needs its archive file name in 'name'");
         const name = basename(q.name.replace(/\\/g, '/'));
-        if (!/\.(zip|csv)$/i.test(name))
-          throw new ApiError(Errors.INVALID_PARAMETER, "'name' must end in .zip or .csv");
+        if (!/\.(zip|csv|jsonl)$/i.test(name))
+          throw new ApiError(Errors.INVALID_PARAMETER, "'name' must end in .zip, .csv or .jsonl");
         const dir = await mkdtemp(join(tmpdir(), 'perpdesk-upload-'));
         try {
           const file = join(dir, name);

@@ -97,7 +97,7 @@ function DataBody() {
 
   const importFiles = async (files: FileList | null): Promise<void> => {
     if (!files || files.length === 0) return;
-    const picked = [...files].filter((f) => /\.(zip|csv)$/i.test(f.name));
+    const picked = [...files].filter((f) => /\.(zip|csv|jsonl)$/i.test(f.name));
     setResults([]);
     for (const f of picked) {
       setUpload({ file: f.name, sent: 0, total: f.size });
@@ -185,7 +185,7 @@ function DataBody() {
             ref={picker}
             type="file"
             multiple
-            accept=".zip,.csv"
+            accept=".zip,.csv,.jsonl"
             aria-label="Archive files to import"
             data-testid="data-file-picker"
             disabled={upload !== null}

@@ -46,7 +46,11 @@ export function uploadUrl(baseUrl: string, fileName: string, key: UploadKey): st
 
 /** Content type of an upload, by its name (the route takes zip, CSV or bytes). */
 export function uploadType(fileName: string): string {
-  return /\.csv$/i.test(fileName) ? 'text/csv' : 'application/zip';
+  return /\.csv$/i.test(fileName)
+    ? 'text/csv'
+    : /\.jsonl$/i.test(fileName)
+      ? 'application/octet-stream'
+      : 'application/zip';
 }
 
 export function datasetTitle(d: Pick<DatasetView, 'market' | 'symbol' | 'kind' | 'interval'>): string {
