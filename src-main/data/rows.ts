@@ -192,6 +192,9 @@ function bodyParser(key: DatasetKey, sink: RowSink, dec: DecimalReader): Body {
   }
 }
 
+/** Largest candle value, as its digits read without the point (1e24: a 16-digit volume at 8 decimals fits). */
+const MAX_CANDLE_MANTISSA = 1e24;
+
 function need(ok: boolean, lineNo: number, what: string, value: string): void {
   if (!ok) throw new RowError(lineNo, `${what} ${JSON.stringify(value.slice(0, 60))}`);
 }
@@ -236,6 +239,14 @@ function candleBody(key: DatasetKey, sink: RowSink, dec: DecimalReader): Body {
         !Number.isNaN(m),
         lineNo,
         `${CANDLE_VALUE_NAMES[i]} is not a ${signed && i < 4 ? '' : 'non-negative '}decimal:`,
+        s,
+      );
+      // a value no candle of any market comes near (its digits past 10^24, decimals included) is
+      // refused here: the venue could not count it in lots or units (a replay of it faulted)
+      need(
+        Math.abs(m) <= MAX_CANDLE_MANTISSA,
+        lineNo,
+        `${CANDLE_VALUE_NAMES[i]} is too large (${s.length} characters):`,
         s,
       );
       // for the order checks only: division by a power of ten keeps the order of the values

@@ -571,3 +571,32 @@ describe('a CSV saved by Excel (UTF-8 byte order mark, CRLF)', () => {
     expect(String(first[0])).toBe(rows[0].split(',')[0]);
   });
 });
+
+describe('values no candle comes near', () => {
+  it('a volume of 200,001 digits refuses the file naming its row and column, its value cut (it was imported)', async () => {
+    const rows = day1m().slice(0, 3);
+    const f = rows[1].split(',');
+    f[5] = '9'.repeat(200_001);
+    rows[1] = f.join(',');
+    const file = path.join(root, 'BTCUSDT-1m-huge.csv');
+    writeFileSync(file, rows.join('\n') + '\n');
+    const [r] = await service.importFiles([file], { market: 'spot', symbol: 'BTCUSDT', interval: '1m' });
+    expect(r.status).toBe('refused');
+    expect(r.errorRow).toBe(2);
+    expect(r.error!.length).toBeLessThan(300);
+    expect(r.error).toMatch(/row 2: volume is too large \(200001 characters\): "9{60}"/);
+    expect(count('dataset_candles')).toBe(0);
+  });
+
+  it('a 16-digit volume at 8 decimals, as Binance writes its largest, still imports', async () => {
+    const rows = day1m().slice(0, 3);
+    const f = rows[1].split(',');
+    f[5] = '5123456789012345.12345678';
+    f[7] = '9999999999999999.12345678';
+    rows[1] = f.join(',');
+    const file = path.join(root, 'BTCUSDT-1m-big.csv');
+    writeFileSync(file, rows.join('\n') + '\n');
+    const [r] = await service.importFiles([file], { market: 'spot', symbol: 'BTCUSDT', interval: '1m' });
+    expect([r.status, r.error]).toEqual(['imported', null]);
+  });
+});
