@@ -20,37 +20,7 @@ import { DEFAULT_BASE_URL, download, parseKinds, planDownload } from './data/dow
 import { resolveKey } from './data/archive-path.ts';
 import { expandPaths } from './data/expand-paths.ts';
 import { optionsProblem } from './data/kinds.ts';
-
-export const DATA_USAGE = `Usage: npm run data -- COMMAND [options]
-
-Commands:
-  import PATH...        import Binance archive files (.zip or .csv, with or without header;
-                        folders are searched for them). Symbol, market, kind and interval come
-                        from the archive's names and folders (spot/, futures/um/, futures/cm/,
-                        then daily|monthly/KIND/SYMBOL[/INTERVAL]/SYMBOL-...-DATE.zip), a
-                        recorder's CSV from its header line (L2 snapshot and diff stream: depth;
-                        trade stream: trades; docs/data.md), or from:
-    --symbol SYMBOL       e.g. BTCUSDT
-    --market MARKET       spot, um or cm
-    --kind KIND           klines, markPriceKlines, indexPriceKlines, premiumIndexKlines,
-                          fundingRate, aggTrades, trades, bookTicker, bookDepth,
-                          depth (L2 snapshots + diff-depth stream: JSON lines or CSV)
-    --interval INTERVAL   candle interval of the klines kinds (1m, 1h, ...)
-  download              fetch files from the archive, verify each against its .CHECKSUM, then
-                        import them (a second run fetches only what is missing):
-    --symbol SYMBOL --market MARKET
-    --kinds LIST          e.g. klines:1m,aggTrades,fundingRate,markPriceKlines:1m
-    --from DATE --to DATE YYYY-MM-DD, inclusive (whole months go as one monthly file)
-    --base-url URL        the archive (default ${DEFAULT_BASE_URL})
-    --out DIR             where the zips go (default DATA_DIR/downloads)
-    --concurrency N       requests at once, 1 to 16 (default 4)
-    --no-import           fetch only
-  list                  list the stored datasets
-  delete ID             delete a stored dataset
-
-Options:
-  --data-dir DIR        the data folder (default: the OS user-data folder, as for serve)
-  -h, --help, help      this text`;
+import { DATA_USAGE } from './data-cli-usage.ts';
 
 export interface DataCliOptions {
   command: 'import' | 'download' | 'list' | 'delete' | 'help';
@@ -186,14 +156,16 @@ export function describeDataset(d: DatasetRecord): string {
   return `${d.id}\t${d.market} ${d.symbol} ${d.kind}${d.interval ? ' ' + d.interval : ''}\t${d.rows} rows\t${span}\t${d.files} file(s)\tspecs ${d.specsSource} (tick ${d.specs.tickSize}, step ${d.specs.stepSize})`;
 }
 
-export function describeResult(r: ImportResult): string {
+/** An import's line; `datasetGaps`, the dataset's gaps after it, is said when the file's own count is not all. */
+export function describeResult(r: ImportResult, datasetGaps?: number): string {
   if (!r.ok) return `refused   ${r.error}`;
   const what =
     r.key === null
       ? ''
       : ` -> dataset ${r.datasetId} (${r.key.market} ${r.key.symbol} ${r.key.kind}${r.key.interval ? ' ' + r.key.interval : ''})`;
   if (r.status === 'unchanged') return `unchanged ${r.file}${what}: already imported (${r.rows} rows)`;
-  return `imported  ${r.file}${what}: ${r.rows} rows, ${r.added} new, ${r.gaps} gap(s), checksum ${r.checksum === 'verified' ? 'verified' : 'none beside the file'}`;
+  const all = datasetGaps === undefined || datasetGaps === r.gaps ? '' : ` (the dataset now has ${datasetGaps})`;
+  return `imported  ${r.file}${what}: ${r.rows} rows, ${r.added} new, ${r.gaps} gap(s)${all}, checksum ${r.checksum === 'verified' ? 'verified' : 'none beside the file'}`;
 }
 
 export async function runDataCli(
@@ -346,7 +318,7 @@ export async function runDataCli(
               err(`  [${i}/${files.length}] ${p.file}: ${p.rows} rows, ${(p.bytes / 1e6).toFixed(1)} MB read`),
           });
           if (!r.ok) failed++;
-          out(describeResult(r));
+          out(describeResult(r, r.datasetId === null ? undefined : service.gaps(r.datasetId).length));
         }
         out(
           `${files.length - failed} of ${files.length} file(s) in ${dataDir}${failed > 0 ? `; ${failed} refused` : ''}.`,
@@ -451,21 +423,21 @@ async function runThroughService(
       }
       const v = r.data.results[0] as Record<string, unknown>;
       const id = v.dataset_id as number | null;
-      if (id !== null && !datasets.has(id)) {
-        const d = await call(`${base}/api/v1/datasets/${id}`);
-        datasets.set(
-          id,
-          d.code === 0
-            ? { market: d.data.market, symbol: d.data.symbol, kind: d.data.kind, interval: d.data.interval }
-            : null,
-        );
-      }
+      // the dataset as it is after the file (its key, and its gaps: the file's line says a gap it left between files)
+      const d = id === null ? null : await call(`${base}/api/v1/datasets/${id}`);
+      if (id !== null && d?.code === 0)
+        datasets.set(id, {
+          market: d.data.market,
+          symbol: d.data.symbol,
+          kind: d.data.kind,
+          interval: d.data.interval,
+        });
       let res = fromView(v, id === null ? null : (datasets.get(id) ?? null));
       // refused before it had a dataset (what it is not said by its name, or said wrong): the reason
       // as this command's options are written (--symbol), not as the route's fields ('symbol')
       if (res.status === 'refused' && id === null) res = { ...res, error: keyRefusal(f, opts) ?? res.error };
       if (!res.ok) failed++;
-      out(describeResult(res));
+      out(describeResult(res, d?.code === 0 ? (d.data.gaps as unknown[]).length : undefined));
     }
     out(
       `${files.length - failed} of ${files.length} file(s) through ${base}${failed > 0 ? `; ${failed} refused` : ''}.`,

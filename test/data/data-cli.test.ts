@@ -58,6 +58,24 @@ describe('on a data folder of its own', () => {
     );
   });
 
+  it("a file that leaves a gap between it and the dataset's earlier rows says the dataset's count beside its own", async () => {
+    // 16 and 18 May without the 17th: the second file has no gap of its own, the dataset now one
+    const tree = tempDir();
+    for (const [date, rows] of byDay(fixtureRows('binance_spot_BTCUSDT_1m_2021-05-16_to_2021-05-18.csv')))
+      if (date !== '2021-05-17')
+        writeArchiveZip(tree, {
+          market: 'spot',
+          kind: 'klines',
+          symbol: 'BTCUSDT',
+          interval: '1m',
+          date,
+          csv: rows.join('\n'),
+        });
+    const a = await run('import', tree, '--data-dir', tempDir());
+    expect(a.out[0]).toMatch(/: 1440 rows, 1440 new, 0 gap\(s\), checksum verified$/);
+    expect(a.out[1]).toMatch(/: 1440 rows, 1440 new, 0 gap\(s\) \(the dataset now has 1\), checksum verified$/);
+  });
+
   it('a refused file makes the exit code 1 and names the row', async () => {
     const rows = fixtureRows('binance_spot_BTCUSDT_1m_2021-05-16_to_2021-05-18.csv').slice(0, 10);
     const f = rows[4].split(',');
