@@ -319,6 +319,7 @@ export async function runDataCli(
           });
           if (!r.ok) failed++;
           out(describeResult(r, r.datasetId === null ? undefined : service.gaps(r.datasetId).length));
+          for (const w of r.warnings) out(`warning   ${r.file}: ${w}`);
         }
         out(
           `${files.length - failed} of ${files.length} file(s) in ${dataDir}${failed > 0 ? `; ${failed} refused` : ''}.`,
@@ -348,6 +349,7 @@ function fromView(v: Record<string, unknown>, key: ImportResult['key']): ImportR
     sha256: null,
     error: (v.error as string | null) ?? null,
     errorRow: (v.error_row as number | null) ?? null,
+    warnings: (v.warnings as string[] | undefined) ?? [],
   };
 }
 
@@ -438,6 +440,7 @@ async function runThroughService(
       if (res.status === 'refused' && id === null) res = { ...res, error: keyRefusal(f, opts) ?? res.error };
       if (!res.ok) failed++;
       out(describeResult(res, d?.code === 0 ? (d.data.gaps as unknown[]).length : undefined));
+      for (const w of res.warnings) out(`warning   ${res.file}: ${w}`);
     }
     out(
       `${files.length - failed} of ${files.length} file(s) through ${base}${failed > 0 ? `; ${failed} refused` : ''}.`,

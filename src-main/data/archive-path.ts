@@ -72,6 +72,23 @@ export function parseArchivePath(path: string): PathInfo {
 }
 
 /**
+ * What the options set against what the file's path says (`--market um` on a spot/ folder,
+ * `--symbol ETHUSDT` on BTCUSDT-1m-....zip): the options win, and each such choice is said.
+ */
+export function keyOverrides(path: string, opts: KeyOptions = {}): string[] {
+  const info = parseArchivePath(path);
+  const out: string[] = [];
+  const name = (o: 'market' | 'symbol' | 'kind' | 'interval'): string => (opts.via === 'api' ? `'${o}'` : `--${o}`);
+  for (const o of ['market', 'symbol', 'kind', 'interval'] as const) {
+    const given = opts[o];
+    const said = info[o];
+    if (given !== undefined && said !== undefined && given !== said)
+      out.push(`the path says ${o} ${said}; ${name(o)} ${given} was taken`);
+  }
+  return out;
+}
+
+/**
  * The dataset a file belongs to: options over the path. Throws Error with a message naming
  * what is missing or wrong, and which option supplies it.
  */

@@ -28,7 +28,7 @@ import {
 import { DEFAULT_CATALOGUE } from '../market/catalogue.ts';
 import { toNewSymbol } from '../market/seed-catalogue.ts';
 import { generateBrackets } from '../risk/tiers.ts';
-import { parseArchivePath, resolveKey, type KeyOptions } from './archive-path.ts';
+import { keyOverrides, parseArchivePath, resolveKey, type KeyOptions } from './archive-path.ts';
 import { aggregateDatasetCandles, archiveRow, type ArchiveKline } from './dataset-candles.ts';
 import { DatasetError } from './dataset-error.ts';
 import { crossGaps, stageFile, type ImportProgress } from './dataset-staging.ts';
@@ -58,6 +58,8 @@ export interface ImportResult {
   /** Why it was refused (with the row when a row was at fault). */
   readonly error: string | null;
   readonly errorRow: number | null;
+  /** Options that overrode what the file's path says (archive-path.ts keyOverrides). */
+  readonly warnings: readonly string[];
 }
 
 export interface ImportOptions extends KeyOptions {
@@ -192,6 +194,7 @@ export class DatasetService {
       checksum: 'none' as const,
       sha256: null,
       errorRow: null,
+      warnings: keyOverrides(opts.name ?? path, opts),
     };
     let key: DatasetKey;
     // A file whose name and folders do not say its kind may be a recording's (its header says).

@@ -48,4 +48,6 @@ export interface ImportResultWire {
   checksum: 'verified' | 'none';
   error: string | null;
   error_row: number | null;
+  /** What the request's options set against what the file's path says (they win): each said. */
+  warnings: string[];
 }

@@ -76,6 +76,19 @@ describe('on a data folder of its own', () => {
     expect(a.out[1]).toMatch(/: 1440 rows, 1440 new, 0 gap\(s\) \(the dataset now has 1\), checksum verified$/);
   });
 
+  it('an option that contradicts the path is taken and said: --market um on a spot/ folder, --symbol on a BTCUSDT file', async () => {
+    const a = await run('import', root, '--data-dir', tempDir(), '--market', 'um', '--symbol', 'ETHUSDT');
+    expect(a.code).toBe(0);
+    expect(a.out[0]).toMatch(/^imported {2}BTCUSDT-1m-2021-05-16\.zip -> dataset 1 \(um ETHUSDT klines 1m\)/);
+    expect(a.out[1]).toBe('warning   BTCUSDT-1m-2021-05-16.zip: the path says market spot; --market um was taken');
+    expect(a.out[2]).toBe(
+      'warning   BTCUSDT-1m-2021-05-16.zip: the path says symbol BTCUSDT; --symbol ETHUSDT was taken',
+    );
+    // options that agree with the path say nothing
+    const b = await run('import', root, '--data-dir', tempDir(), '--market', 'spot');
+    expect(b.out.filter((l) => l.startsWith('warning'))).toEqual([]);
+  });
+
   it('a refused file makes the exit code 1 and names the row', async () => {
     const rows = fixtureRows('binance_spot_BTCUSDT_1m_2021-05-16_to_2021-05-18.csv').slice(0, 10);
     const f = rows[4].split(',');

@@ -133,6 +133,22 @@ describe('import by path, then read', () => {
     expect(put.statusCode).toBe(403);
   });
 
+  it("a request's market against the path's is taken and said in the result's warnings, in the route's words", async () => {
+    const dir = tempDir();
+    writeArchiveZip(dir, {
+      market: 'spot',
+      kind: 'klines',
+      symbol: 'BTCUSDT',
+      interval: '1m',
+      date: '2021-05-16',
+      csv: rows1m.slice(0, 5).join('\n'),
+    });
+    const r = await post('/api/v1/datasets/import', { paths: [dir], market: 'um' });
+    const [res] = r.json().data.results;
+    expect(res).toMatchObject({ ok: true, status: 'imported' });
+    expect(res.warnings).toEqual(["the path says market spot; 'market' um was taken"]);
+  });
+
   it('re-importing the tree changes nothing', async () => {
     const r = await post('/api/v1/datasets/import', { paths: [root] });
     expect(r.json().data.results.map((x: { status: string }) => x.status)).toEqual([

@@ -58,6 +58,7 @@ describe('Data dialog helpers', () => {
       gaps: 0,
       checksum: 'none' as const,
       error_row: null,
+      warnings: [],
     };
     // the service's words for an upload it could not place (src-main/data/archive-path.ts)
     expect(
@@ -113,6 +114,7 @@ describe('Data dialog helpers', () => {
       checksum: 'verified' as const,
       error: null,
       error_row: null,
+      warnings: [],
     };
     expect(resultLine({ ...base, ok: true, status: 'imported' })).toBe(
       'f.zip: 1,440 rows (1,440 new), 1 gap, checksum verified',

@@ -90,6 +90,9 @@ export const importResultSchema = Type.Object({
     'Why the file was refused (row number and reason for a bad row); nothing of it was imported',
   ),
   error_row: nullable<number>('integer'),
+  warnings: Type.Array(Type.String(), {
+    description: "What the request's symbol, market, kind or interval set against what the file's path says (they win)",
+  }),
 });
 
 // One file's import result on the wire: src-shared's ImportResultWire, the same fields both ways.

@@ -77,6 +77,7 @@ function resultView(r: ImportResult): ImportResultWire {
     checksum: r.checksum,
     error: r.error,
     error_row: r.errorRow,
+    warnings: [...r.warnings],
   };
 }
 

@@ -116,6 +116,7 @@ function DataBody() {
           checksum: 'none',
           error: errorText(e),
           error_row: null,
+          warnings: [],
         };
       }
       setResults((prev) => [...prev, r]);

@@ -102,7 +102,9 @@ export function resultLine(r: ImportResultView): string {
   if (r.status === 'unchanged') return `${r.file}: already imported, nothing changed`;
   const gaps = r.gaps === 0 ? 'no gaps' : `${r.gaps} gap${r.gaps === 1 ? '' : 's'}`;
   const checksum = r.checksum === 'verified' ? 'verified' : 'not given';
-  return `${r.file}: ${r.rows.toLocaleString('en-US')} rows (${r.added.toLocaleString('en-US')} new), ${gaps}, checksum ${checksum}`;
+  // options that overrode what the file's name says (the service's warnings), said after
+  const warned = (r.warnings ?? []).length > 0 ? `; ${r.warnings.join('; ')}` : '';
+  return `${r.file}: ${r.rows.toLocaleString('en-US')} rows (${r.added.toLocaleString('en-US')} new), ${gaps}, checksum ${checksum}${warned}`;
 }
 
 /** One row of /api/v1/datasets/{id}/klines (the /fapi/v1/klines layout). */
