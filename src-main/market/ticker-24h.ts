@@ -14,6 +14,8 @@ import type { RecentTrades } from './recent-trades.ts';
 
 const DAY = 86_400_000;
 const MINUTES_A_DAY = 1440;
+/** Where 1m candles do not reach back a day, the intervals the window's rest is read from, finest first. */
+const COARSER = ['5m', '15m', '1h'] as const;
 
 /** Prices at the pair's price precision, volumes at its quantity / quote precision. */
 export interface Ticker24h {
@@ -111,6 +113,35 @@ export class Ticker24hService {
       volume.add(k[6]);
       quote.add(k[7]);
       trades += k[8];
+    }
+    // the 1m candles do not reach 24 h back (a replay of coarser candles, before its start only
+    // history's 15m ones): the rest of the window from the finest coarser candles that ended
+    // before the first 1m one (a replay's pre-start candles; a young venue has none)
+    if (openTime > now - DAY + 60_000) {
+      for (const iv of COARSER) {
+        const older = this.klines.klines(r.symbol, iv, { startTime: now - DAY, endTime: openTime - 1 });
+        const whole = older.filter((k) => k[1] < openTime);
+        if (whole.length === 0) continue;
+        for (const k of whole) {
+          const h = Number(k[3]);
+          const l = Number(k[4]);
+          if (h > highN) {
+            highN = h;
+            high = k[3];
+          }
+          if (l < lowN) {
+            lowN = l;
+            low = k[4];
+          }
+          volume.add(k[6]);
+          quote.add(k[7]);
+          trades += k[8];
+        }
+        // newest first: the last is the window's oldest
+        open = whole[whole.length - 1][2];
+        openTime = whole[whole.length - 1][0];
+        break;
+      }
     }
     return this.answer(pair, { now, last, open, high, low, volume, quote, trades, openTime });
   }

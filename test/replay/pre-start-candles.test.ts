@@ -8,6 +8,8 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { KlineTuple } from '../../src-main/market/candles.ts';
+import { RecentTrades } from '../../src-main/market/recent-trades.ts';
+import { Ticker24hService } from '../../src-main/market/ticker-24h.ts';
 import type { ReplayData } from '../../src-main/replay/ports.ts';
 import { KLINES, LASOTA, memoryReplayVenue, replayDataOf, replayVenue, type ReplayVenue } from './harness.ts';
 import { expandPaths } from '../../src-main/data/expand-paths.ts';
@@ -69,6 +71,21 @@ describe('15m BTCUSDT klines replayed from 2025-01-09T00:00Z', () => {
     v = await replayVenue(IMPORT, { symbols: ['BTCUSDT'], start: START });
   }, 60_000);
   afterAll(() => v?.close());
+
+  it("the 24 h ticker at the start is the day before's, from history's 15m candles (there are no 1m ones)", () => {
+    const day = rows('15m').filter((f) => Number(f[0]) >= START - 86_400_000 && Number(f[0]) < START);
+    expect(day).toHaveLength(96);
+    const t = new Ticker24hService(v.klines, new RecentTrades(v.exchange.events)).ticker(
+      v.exchange.pair('BTCUSDT')!,
+      START,
+    );
+    expect(Number(t.open)).toBe(Number(day[0][1]));
+    expect(Number(t.high)).toBe(Math.max(...day.map((f) => Number(f[2]))));
+    expect(Number(t.low)).toBe(Math.min(...day.map((f) => Number(f[3]))));
+    expect(t.openTime).toBe(START - 86_400_000);
+    expect(t.trades).toBe(day.reduce((a, f) => a + Number(f[8]), 0));
+    expect(Number(t.volume)).toBeCloseTo(Number(sum8(day.map((f) => f[5]))), 3);
+  });
 
   it('answers the last 5 15m candles before the start, at the start, exactly as the CSV rows', () => {
     expect(v.market.status().time).toBe(START);
@@ -221,5 +238,31 @@ describe('an L2 replay of the TRXUSDT recording (trades, no klines dataset)', ()
     const minute = (v: ReplayVenue) => served(v.klines.klines('TRXUSDT', '1m', { limit: 1 })[0]);
     expect(minute(b)).toEqual(minute(a));
     expect(Number(minute(b)[8])).toBeGreaterThan(0);
+  });
+});
+
+describe("the 24 h ticker 6 h into the 15m replay: the replay's 1m candles, then history's 15m ones", () => {
+  it("opens at history's candle 24 h back and counts both parts' trades once", async () => {
+    const v = await replayVenue(IMPORT, { symbols: ['BTCUSDT'], start: START });
+    try {
+      v.market.seek(START + 6 * H1);
+      const now = START + 6 * H1;
+      const t = new Ticker24hService(v.klines, new RecentTrades(v.exchange.events)).ticker(
+        v.exchange.pair('BTCUSDT')!,
+        now,
+      );
+      const before = rows('15m').filter((f) => Number(f[0]) >= now - 86_400_000 && Number(f[0]) < START);
+      expect(before).toHaveLength(72);
+      expect(t.openTime).toBe(now - 86_400_000);
+      expect(Number(t.open)).toBe(Number(before[0][1]));
+      // the replay's own 1m candles from the start: their trades, read from the service
+      // (with the candle the 06:00 print opened, current at 06:00)
+      const own = v.klines.klines('BTCUSDT', '1m', { startTime: START, endTime: now });
+      const ownTrades = own.reduce((a, k) => a + Number(k[8]), 0);
+      expect(ownTrades).toBeGreaterThan(0);
+      expect(t.trades).toBe(before.reduce((a, f) => a + Number(f[8]), 0) + ownTrades);
+    } finally {
+      v.close();
+    }
   });
 });
