@@ -8,7 +8,7 @@ import { formatFixed, parseFixed } from '../../src-shared/decimal.ts';
 import { nextOpenTime, type Interval } from '../../src-shared/intervals.ts';
 import { aggregateCandles } from '../market/candle-aggregate.ts';
 import type { Candle } from '../market/candles.ts';
-import { DecimalReader, rescale } from './decimal-field.ts';
+import { DecimalReader, quoted, rescale } from './decimal-field.ts';
 import { DatasetError } from './dataset-error.ts';
 import type { DatasetRecord, StoredCandle } from './ports.ts';
 
@@ -27,9 +27,6 @@ export type ArchiveKline = [
   string,
   string,
 ];
-
-/** A stored value for a message: whole up to 64 characters, else cut there with its length said. */
-const cut = (s: string): string => (s.length > 64 ? `${s.slice(0, 64)}... (${s.length} characters)` : s);
 
 const POW10N = Array.from({ length: 40 }, (_, i) => 10n ** BigInt(i));
 const pow10 = (n: number): bigint => POW10N[n];
@@ -59,7 +56,7 @@ export function aggregateDatasetCandles(
     const m = dec.read(s, negative);
     const v = Number.isNaN(m) || dec.dp > dp ? Number.NaN : rescale(m, dec.dp, dp);
     if (Number.isNaN(v))
-      throw new DatasetError('invalid', `stored ${what} ${cut(s)} does not fit 2^53 units at ${dp} decimals`);
+      throw new DatasetError('invalid', `stored ${what} ${quoted(s)} does not fit 2^53 units at ${dp} decimals`);
     return v;
   };
   const big = (s: string, dp = qd, what = 'quote volume'): bigint => {
@@ -67,7 +64,8 @@ export function aggregateDatasetCandles(
     const m = dec.read(s);
     if (!Number.isNaN(m) && dec.dp <= dp) return BigInt(m) * pow10(dp - dec.dp);
     const r = parseFixed(s, dp, { allowZero: true });
-    if (!r.ok) throw new DatasetError('invalid', `stored ${what} ${cut(s)} is not a decimal of at most ${dp} places`);
+    if (!r.ok)
+      throw new DatasetError('invalid', `stored ${what} ${quoted(s)} is not a decimal of at most ${dp} places`);
     return r.value;
   };
   // Price-only kinds (mark, index, premium) report no trades, yet every candle is a real price:

@@ -84,3 +84,43 @@ export function timeMicros(s: string): number {
   const v = readInt(s);
   return v >= MICROS_FROM ? v : v * 1000;
 }
+
+/**
+ * A value for an error message: whole (JSON-quoted) up to `max` characters, else cut there with
+ * its length said, as the API's limit errors quote a sent value (api/routes/klines.ts).
+ */
+export function quoted(s: string, max = 64): string {
+  return s.length > max ? `${JSON.stringify(s.slice(0, max))}... (${s.length} characters)` : JSON.stringify(s);
+}
+
+/** Most characters a numeric field may have, sign and point included (the archive's longest, a quote volume, has about 20). */
+const MAX_FIELD_CHARS = 32;
+
+/**
+ * How a field is held downstream, so how large it may be:
+ * - 'written': an integer of units of its last decimal as written, a double (candle prices, which
+ *   coarse candles read so; a trade's price, quantity and quote quantity, which its block stores so);
+ * - 'lots': an integer of units of its last significant decimal (trailing zeros not counted), a
+ *   double (candle volumes: the venue counts them in lots of a step read from those decimals);
+ * - 'money': exact text or a bigint (quote volumes, notionals): only the characters are bounded.
+ */
+export type FieldHold = 'written' | 'lots' | 'money';
+
+const MAX_DIGITS = String(MAX).length;
+
+/**
+ * Why a well-formed decimal field is too large for the store and the venue, or null: more than
+ * MAX_FIELD_CHARS characters, or (but 'money') more than 2^53 - 1 units.
+ */
+export function sizeProblem(s: string, hold: FieldHold): string | null {
+  if (s.length > MAX_FIELD_CHARS)
+    return `has ${s.length} characters, more than the ${MAX_FIELD_CHARS} a value may have`;
+  if (hold === 'money') return null;
+  const dot = s.indexOf('.');
+  let frac = dot < 0 ? '' : s.slice(dot + 1);
+  if (hold === 'lots') frac = frac.replace(/0+$/, '');
+  const digits = ((dot < 0 ? s : s.slice(0, dot)).replace(/^-/, '') + frac).replace(/^0+/, '');
+  if (digits.length < MAX_DIGITS || (digits.length === MAX_DIGITS && digits <= String(MAX))) return null;
+  const unit = frac.length === 0 ? '1' : `0.${'0'.repeat(frac.length - 1)}1`;
+  return `is too large: more than 2^53 - 1 (${MAX}) units of ${unit}, what the venue can count`;
+}

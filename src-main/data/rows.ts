@@ -14,7 +14,7 @@
 // time must be a whole ms), trades and events keep µs.
 
 import { closeTimeOf, openTimeOf, type Interval } from '../../src-shared/intervals.ts';
-import { DecimalReader, readBool, readInt, timeMicros } from './decimal-field.ts';
+import { DecimalReader, quoted, readBool, readInt, sizeProblem, timeMicros, type FieldHold } from './decimal-field.ts';
 import { storageOf, type DatasetKey } from './kinds.ts';
 
 export class RowError extends Error {
@@ -161,7 +161,7 @@ export function makeRowParser(key: DatasetKey, sink: RowSink): RowParser {
           if (!headers.some((h) => h.length === names.length && h.every((n, i) => n === names[i]))) {
             throw new RowError(
               lineNo,
-              `the header ${JSON.stringify(text.slice(0, 200))} is not a ${key.kind} header (expected ${headers.map((h) => h.join(',')).join(' or ')})`,
+              `the header ${quoted(text, 200)} is not a ${key.kind} header (expected ${headers.map((h) => h.join(',')).join(' or ')})`,
             );
           }
           width = names.length;
@@ -192,12 +192,18 @@ function bodyParser(key: DatasetKey, sink: RowSink, dec: DecimalReader): Body {
   }
 }
 
-/** Largest candle value, as its digits read without the point (1e24: a 16-digit volume at 8 decimals fits). */
-const MAX_CANDLE_MANTISSA = 1e24;
-
 function need(ok: boolean, lineNo: number, what: string, value: string): void {
-  if (!ok) throw new RowError(lineNo, `${what} ${JSON.stringify(value.slice(0, 60))}`);
+  if (!ok) throw new RowError(lineNo, `${what} ${quoted(value)}`);
 }
+
+/** Refuses a well-formed value the store or the venue cannot hold (decimal-field.ts sizeProblem). */
+function fits(s: string, lineNo: number, what: string, hold: FieldHold): void {
+  const problem = sizeProblem(s, hold);
+  if (problem !== null) throw new RowError(lineNo, `${what} ${problem}: ${quoted(s)}`);
+}
+
+/** How each candle value is held: prices as written (coarse candles), volumes in lots, quote volumes as money. */
+const CANDLE_VALUE_HOLDS: FieldHold[] = ['written', 'written', 'written', 'written', 'lots', 'money', 'lots', 'money'];
 
 function candleBody(key: DatasetKey, sink: RowSink, dec: DecimalReader): Body {
   const interval = key.interval as Interval;
@@ -241,14 +247,9 @@ function candleBody(key: DatasetKey, sink: RowSink, dec: DecimalReader): Body {
         `${CANDLE_VALUE_NAMES[i]} is not a ${signed && i < 4 ? '' : 'non-negative '}decimal:`,
         s,
       );
-      // a value no candle of any market comes near (its digits past 10^24, decimals included) is
-      // refused here: the venue could not count it in lots or units (a replay of it faulted)
-      need(
-        Math.abs(m) <= MAX_CANDLE_MANTISSA,
-        lineNo,
-        `${CANDLE_VALUE_NAMES[i]} is too large (${s.length} characters):`,
-        s,
-      );
+      // a value the venue cannot count in ticks, lots or money is refused here (a 200,001-digit
+      // volume was imported; a coarse read then answered a 200 KB message and a replay faulted)
+      fits(s, lineNo, CANDLE_VALUE_NAMES[i], CANDLE_VALUE_HOLDS[i]);
       // for the order checks only: division by a power of ten keeps the order of the values
       nums[i] = m / POW10[dec.dp];
       dps[i] = dec.dp;
@@ -273,9 +274,11 @@ function candleBody(key: DatasetKey, sink: RowSink, dec: DecimalReader): Body {
   };
 }
 
-function positive(dec: DecimalReader, s: string, lineNo: number, what: string): number {
-  const m = dec.read(s);
-  need(m > 0, lineNo, `${what} is not a positive decimal:`, s);
+/** A trade's decimal field, its mantissa (the trade block keeps it as written, in a double). */
+function positive(dec: DecimalReader, s: string, lineNo: number, what: string, zero = false): number {
+  const m = dec.read(s, false, true);
+  need(zero ? m >= 0 : m > 0, lineNo, `${what} is not a ${zero ? 'non-negative' : 'positive'} decimal:`, s);
+  fits(s, lineNo, what, 'written');
   return m;
 }
 
@@ -336,9 +339,7 @@ function tradeBody(sink: RowSink, dec: DecimalReader): Body {
     row.priceDp = dec.dp;
     row.qty = positive(dec, f[2], lineNo, 'qty');
     row.qtyDp = dec.dp;
-    const aux = dec.read(f[3]);
-    need(aux >= 0, lineNo, 'quote_qty is not a non-negative decimal:', f[3]);
-    row.aux = aux;
+    row.aux = positive(dec, f[3], lineNo, 'quote_qty', true);
     row.auxDp = dec.dp;
     const t = timeMicros(f[4]);
     need(Number.isSafeInteger(t), lineNo, 'time is not an integer:', f[4]);
@@ -361,8 +362,9 @@ function eventBody(key: DatasetKey, sink: RowSink, dec: DecimalReader): Body {
     prevTime = t;
     sink.event!(t, data, lineNo);
   };
-  const decimal = (s: string, lineNo: number, what: string, negative = false): void => {
-    need(!Number.isNaN(dec.read(s, negative)), lineNo, `${what} is not a decimal:`, s);
+  const decimal = (s: string, lineNo: number, what: string, hold: FieldHold, negative = false): void => {
+    need(!Number.isNaN(dec.read(s, negative, true)), lineNo, `${what} is not a decimal:`, s);
+    fits(s, lineNo, what, hold);
   };
   switch (key.kind) {
     case 'fundingRate':
@@ -372,14 +374,14 @@ function eventBody(key: DatasetKey, sink: RowSink, dec: DecimalReader): Body {
         need(t > prevTime, lineNo, "calc_time is not after the previous row's:", f[0]);
         const hours = readInt(f[1]);
         need(hours > 0, lineNo, 'funding_interval_hours is not a positive integer:', f[1]);
-        decimal(f[2], lineNo, 'last_funding_rate', true);
+        decimal(f[2], lineNo, 'last_funding_rate', 'written', true);
         emit(t, `${f[1]},${f[2]}`, lineNo, f[0]);
       };
     case 'bookTicker':
       return (f, lineNo) => {
         const id = readInt(f[0]);
         need(!Number.isNaN(id) && id > prevId, lineNo, "update_id is not an integer above the previous row's:", f[0]);
-        for (let i = 1; i <= 4; i++) decimal(f[i], lineNo, HEADERS.bookTicker[0][i]);
+        for (let i = 1; i <= 4; i++) decimal(f[i], lineNo, HEADERS.bookTicker[0][i], i % 2 === 1 ? 'written' : 'lots');
         const t = timeMicros(f[5]);
         need(Number.isSafeInteger(t), lineNo, 'transaction_time is not an integer:', f[5]);
         need(Number.isSafeInteger(timeMicros(f[6])), lineNo, 'event_time is not an integer:', f[6]);
@@ -391,9 +393,9 @@ function eventBody(key: DatasetKey, sink: RowSink, dec: DecimalReader): Body {
         const m = BOOK_DEPTH_TIME.exec(f[0]);
         const t = m === null ? Number.NaN : Date.UTC(+m[1], +m[2] - 1, +m[3], +m[4], +m[5], +m[6]);
         need(!Number.isNaN(t), lineNo, 'timestamp is not YYYY-MM-DD HH:MM:SS:', f[0]);
-        decimal(f[1], lineNo, 'percentage', true);
-        decimal(f[2], lineNo, 'depth');
-        decimal(f[3], lineNo, 'notional');
+        decimal(f[1], lineNo, 'percentage', 'written', true);
+        decimal(f[2], lineNo, 'depth', 'lots');
+        decimal(f[3], lineNo, 'notional', 'money');
         emit(t * 1000, `${f[1]},${f[2]},${f[3]}`, lineNo, f[0]);
       };
     default:

@@ -572,31 +572,102 @@ describe('a CSV saved by Excel (UTF-8 byte order mark, CRLF)', () => {
   });
 });
 
-describe('values no candle comes near', () => {
-  it('a volume of 200,001 digits refuses the file naming its row and column, its value cut (it was imported)', async () => {
+describe('values the store and the venue cannot hold', () => {
+  const withField = (name: string, col: number, value: string): string => {
     const rows = day1m().slice(0, 3);
     const f = rows[1].split(',');
-    f[5] = '9'.repeat(200_001);
+    f[col] = value;
     rows[1] = f.join(',');
-    const file = path.join(root, 'BTCUSDT-1m-huge.csv');
+    const file = path.join(root, name);
     writeFileSync(file, rows.join('\n') + '\n');
-    const [r] = await service.importFiles([file], { market: 'spot', symbol: 'BTCUSDT', interval: '1m' });
+    return file;
+  };
+  const spot = { market: 'spot', symbol: 'BTCUSDT', interval: '1m' } as const;
+
+  it('a volume of 200,001 digits refuses the file naming its row and column, its value cut at 64 (it was imported)', async () => {
+    const [r] = await service.importFiles([withField('BTCUSDT-1m-huge.csv', 5, '9'.repeat(200_001))], spot);
     expect(r.status).toBe('refused');
     expect(r.errorRow).toBe(2);
     expect(r.error!.length).toBeLessThan(300);
-    expect(r.error).toMatch(/row 2: volume is too large \(200001 characters\): "9{60}"/);
+    expect(r.error).toBe(
+      `BTCUSDT-1m-huge.csv: row 2: volume has 200001 characters, more than the 32 a value may have: "${'9'.repeat(64)}"... (200001 characters); nothing of this file was imported`,
+    );
     expect(count('dataset_candles')).toBe(0);
   });
 
-  it('a 16-digit volume at 8 decimals, as Binance writes its largest, still imports', async () => {
+  it.each([
+    // 10^19 units of 1e-8: no lot count of the venue holds it (a replay of it ended in a negative quote volume)
+    ['volume', 5, '99999999999.99999999', '0.00000001'],
+    ['high', 2, '90071992547.40992000', '0.00000001'],
+  ])('a %s past 2^53 units is refused naming it', async (name, col, value, unit) => {
+    const [r] = await service.importFiles([withField(`BTCUSDT-1m-${name}.csv`, col, value)], spot);
+    expect(r.error).toBe(
+      `BTCUSDT-1m-${name}.csv: row 2: ${name} is too large: more than 2^53 - 1 (9007199254740991) units of ${unit}, what the venue can count: "${value}"; nothing of this file was imported`,
+    );
+    expect(count('dataset_candles')).toBe(0);
+  });
+
+  it('a volume as large but written with trailing zeros (a memecoin month at 2 decimals) imports, as do quote volumes past 2^53 units', async () => {
     const rows = day1m().slice(0, 3);
     const f = rows[1].split(',');
-    f[5] = '5123456789012345.12345678';
-    f[7] = '9999999999999999.12345678';
+    f[2] = '99999.00000000'; // high above every price of the row
+    f[5] = '9007199254740991.00000000';
+    f[7] = '999999999999999999.12345678';
     rows[1] = f.join(',');
     const file = path.join(root, 'BTCUSDT-1m-big.csv');
     writeFileSync(file, rows.join('\n') + '\n');
-    const [r] = await service.importFiles([file], { market: 'spot', symbol: 'BTCUSDT', interval: '1m' });
+    const [r] = await service.importFiles([file], spot);
+    expect([r.status, r.error]).toEqual(['imported', null]);
+    const [k] = service.klines(r.datasetId!, '1h', { startTime: 0, endTime: Number.MAX_SAFE_INTEGER, limit: 1 });
+    // summed exactly past 2^53 units
+    const sum = rows.reduce((a, row) => a + BigInt(row.split(',')[5].replace('.', '')), 0n).toString();
+    expect(k[5]).toBe(`${sum.slice(0, -8)}.${sum.slice(-8)}`);
+  });
+
+  it.each([
+    [
+      'trades price',
+      'BTCUSDT-trades-2025-01-06.csv',
+      '1,100000000000.000001,1,1,1736121600000,true',
+      'price',
+      '0.000001',
+    ],
+    [
+      'trades quote_qty',
+      'BTCUSDT-trades-2025-01-06.csv',
+      '1,1,1,99999999999.999999,1736121600000,true',
+      'quote_qty',
+      '0.000001',
+    ],
+    [
+      'aggTrades quantity',
+      'BTCUSDT-aggTrades-2025-01-06.csv',
+      '1,1,10000000000.0000001,1,1,1736121600000,true',
+      'quantity',
+      '0.0000001',
+    ],
+    [
+      'bookTicker best_bid_qty',
+      'BTCUSDT-bookTicker-2025-01-06.csv',
+      '1,1,99999999999.99999,2,1,1736121600000,1736121600001',
+      'best_bid_qty',
+      '0.00001',
+    ],
+  ])('a %s past 2^53 units is said too large (it was "not a decimal")', async (_n, name, line, column, unit) => {
+    const file = path.join(root, name);
+    writeFileSync(file, line + '\n');
+    const [r] = await service.importFiles([file], { market: 'um' });
+    expect(r.error).toMatch(
+      new RegExp(
+        `: row 1: ${column} is too large: more than 2\\^53 - 1 \\(9007199254740991\\) units of ${unit.replace('.', '\\.')},`,
+      ),
+    );
+  });
+
+  it('a bookDepth notional past 2^53 units of 1e-8 imports: it is kept as text', async () => {
+    const file = path.join(root, 'BTCUSDT-bookDepth-2025-01-06.csv');
+    writeFileSync(file, '2025-01-06 00:00:08,-5.00,3925.20700000,376268219.93990000\n');
+    const [r] = await service.importFiles([file], { market: 'um' });
     expect([r.status, r.error]).toEqual(['imported', null]);
   });
 });
