@@ -58,6 +58,11 @@ export class DatasetReader {
     this.store = store;
   }
 
+  /** Stored event rows as text (bookTicker, bookDepth: their columns after the time), from `from` (ms). */
+  *eventData(datasetId: number, from: number): Iterable<string> {
+    for (const e of this.store.events(datasetId, from * 1000)) yield e.data;
+  }
+
   *depth(datasetId: number, from: number): Iterable<DepthRow> {
     for (const e of this.store.events(datasetId, from * 1000)) {
       const d = JSON.parse(e.data) as {

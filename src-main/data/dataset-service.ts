@@ -299,7 +299,7 @@ export class DatasetService {
   private refreshInferredSpecs(id: number): void {
     const d = this.get(id);
     if (d.specsSource !== 'inferred') return;
-    if (storageOf(d.kind) === 'events' && d.kind !== 'depth') return;
+    if (d.kind === 'fundingRate') return; // no price or quantity to read: the placeholder stays
     const want = inferTickStep(new DatasetReader(this.store), [d]);
     if (want.tickSize !== d.specs.tickSize || want.stepSize !== d.specs.stepSize)
       this.store.setSpecs(id, { ...want, tiers: d.specs.tiers }, 'inferred', this.now());

@@ -1,8 +1,9 @@
 // The one rule that infers a dataset's tick and lot from its data (docs/data.md "Contract specs"),
 // used by the catalogue (a dataset imported with no known specs: specs_source 'inferred') and by
 // a replay of such a dataset (replay/specs.ts): the most significant decimals (trailing zeros not
-// counted) of the first 50 depth events or 10,000 candles / trades give a tick and a step of one
-// unit there; tick + step decimals stay within 8 (the money precision), the step giving way.
+// counted) of the first 50 depth events or 10,000 candles / trades / bookTicker rows give a tick
+// and a step of one unit there; tick + step decimals stay within 8 (the money precision), the step
+// giving way. bookDepth has quantities only: its step from them, its tick the finest left.
 import type { CandleRowText, DepthRow, TradeRowText } from './dataset-reader.ts';
 
 const SAMPLE_EVENTS = 50;
@@ -19,6 +20,8 @@ export interface SpecSampleReader {
     to: number,
   ): Iterable<Pick<CandleRowText, 'open' | 'high' | 'low' | 'close' | 'volume' | 'takerBuyVolume'>>;
   trades(datasetId: number, from: number): Iterable<Pick<TradeRowText, 'price' | 'qty'>>;
+  /** Stored event rows as text (bookTicker, bookDepth); a reader without them leaves those kinds to the placeholder. */
+  eventData?(datasetId: number, from: number): Iterable<string>;
 }
 
 /** The dataset a sample is read from. */
@@ -61,6 +64,7 @@ export function inferTickStep(
 ): { tickSize: string; stepSize: string } {
   let pdp = 0;
   let qdp = 0;
+  let noPrice = false;
   const price = (p: string): void => {
     pdp = Math.max(pdp, significantDecimals(p));
   };
@@ -85,6 +89,22 @@ export function inferTickStep(
         qty(x.qty);
         if (++n >= SAMPLE_ROWS) break;
       }
+    } else if ((d.kind === 'bookTicker' || d.kind === 'bookDepth') && reader.eventData !== undefined) {
+      // bookTicker rows: update_id, bid price, bid qty, ask price, ask qty, event_time;
+      // bookDepth rows: percentage, depth, notional (no price: its tick is the finest left)
+      for (const data of reader.eventData(d.id, from)) {
+        const f = data.split(',');
+        if (d.kind === 'bookTicker') {
+          price(f[1]);
+          qty(f[2]);
+          price(f[3]);
+          qty(f[4]);
+        } else {
+          qty(f[1]);
+          noPrice = true;
+        }
+        if (++n >= SAMPLE_ROWS) break;
+      }
     } else if (d.kind.endsWith('lines')) {
       // klines and the price klines (mark, index, premium)
       for (const c of reader.candles(d.id, from, Number.MAX_SAFE_INTEGER)) {
@@ -94,6 +114,10 @@ export function inferTickStep(
         if (++n >= SAMPLE_ROWS) break;
       }
     }
+  }
+  if (noPrice) {
+    qdp = Math.min(qdp, MAX_DECIMALS);
+    pdp = MAX_DECIMALS - qdp;
   }
   pdp = Math.min(pdp, MAX_DECIMALS);
   qdp = Math.min(qdp, MAX_DECIMALS - pdp);

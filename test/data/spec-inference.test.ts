@@ -3,11 +3,16 @@
 // catalogue the tick and step a replay of it is listed with (spot BTCUSDT 1m klines: 0.01 and
 // 0.000001, where the catalogue used to show the stored decimals, 1e-8); an edit in the catalogue
 // is what the replay then lists.
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { DatasetService } from '../../src-main/data/dataset-service.ts';
+import { specsProblem } from '../../src-main/data/spec-inference.ts';
+import { DatasetsRepo } from '../../src-main/store/datasets-repo.ts';
 import { planSources } from '../../src-main/replay/plan.ts';
 import { openDatabase } from '../../src-main/store/database.ts';
 import { importInto, KLINES, LASOTA, replayDataOf, TRX_TRADES } from '../replay/harness.ts';
+import { tempDir } from './archive-fixtures.ts';
 
 const START = Date.UTC(2021, 4, 16);
 
@@ -56,5 +61,40 @@ describe('spec inference: one rule for the catalogue and the replay', () => {
     } finally {
       db.close();
     }
+  });
+});
+
+describe('bookTicker and bookDepth datasets: specs read from their rows, always ones the venue can list', () => {
+  const infer = async (name: string, csv: string): Promise<[string, string]> => {
+    const db = openDatabase({ dataDir: ':memory:' });
+    try {
+      const file = path.join(tempDir(), name);
+      writeFileSync(file, csv);
+      const ds = new DatasetService(new DatasetsRepo(db));
+      const [r] = await ds.importFiles([file], { market: 'cm' });
+      expect(r.error).toBeNull();
+      const d = ds.get(r.datasetId!);
+      expect(d.specsSource).toBe('inferred');
+      expect(specsProblem(d.specs.tickSize, d.specs.stepSize)).toBeNull();
+      return [d.specs.tickSize, d.specs.stepSize];
+    } finally {
+      db.close();
+    }
+  };
+  const TICKER = 'update_id,best_bid_price,best_bid_qty,best_ask_price,best_ask_qty,transaction_time,event_time\n';
+
+  it('bookTicker prices like 0.2540 give tick 0.0001, its sizes the step (it showed 0.00000001 for both)', async () => {
+    const csv = `${TICKER}1,0.2540,131.0,0.2541,20,1736121600000,1736121600001\n2,0.2539,5,0.2542,7,1736121601000,1736121601001\n`;
+    expect(await infer('TRXUSD_PERP-bookTicker-2025-01-06.csv', csv)).toEqual(['0.0001', '1']);
+  });
+
+  it('bookTicker decimals past 8 together: the step gives way', async () => {
+    const csv = `${TICKER}1,0.254012,0.12345,0.254013,1,1736121600000,1736121600001\n`;
+    expect(await infer('TRXUSD_PERP-bookTicker-2025-01-07.csv', csv)).toEqual(['0.000001', '0.01']);
+  });
+
+  it('bookDepth has no prices: its step from depth, its tick the finest left within 8 decimals', async () => {
+    const csv = 'timestamp,percentage,depth,notional\n2025-01-06 00:00:08,-5.00,3925.207,106268219.9399\n';
+    expect(await infer('BTCUSD_PERP-bookDepth-2025-01-06.csv', csv)).toEqual(['0.00001', '0.001']);
   });
 });
