@@ -65,7 +65,9 @@ export function inferTickStep(
   let pdp = 0;
   let qdp = 0;
   let noPrice = false;
+  let sawPrice = false;
   const price = (p: string): void => {
+    sawPrice = true;
     pdp = Math.max(pdp, significantDecimals(p));
   };
   const qty = (q: string): void => {
@@ -115,7 +117,7 @@ export function inferTickStep(
       }
     }
   }
-  if (noPrice) {
+  if (noPrice && !sawPrice) {
     qdp = Math.min(qdp, MAX_DECIMALS);
     pdp = MAX_DECIMALS - qdp;
   }

@@ -7,7 +7,7 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DatasetService } from '../../src-main/data/dataset-service.ts';
-import { specsProblem } from '../../src-main/data/spec-inference.ts';
+import { inferTickStep, specsProblem } from '../../src-main/data/spec-inference.ts';
 import { DatasetsRepo } from '../../src-main/store/datasets-repo.ts';
 import { planSources } from '../../src-main/replay/plan.ts';
 import { openDatabase } from '../../src-main/store/database.ts';
@@ -96,5 +96,22 @@ describe('bookTicker and bookDepth datasets: specs read from their rows, always 
   it('bookDepth has no prices: its step from depth, its tick the finest left within 8 decimals', async () => {
     const csv = 'timestamp,percentage,depth,notional\n2025-01-06 00:00:08,-5.00,3925.207,106268219.9399\n';
     expect(await infer('BTCUSD_PERP-bookDepth-2025-01-06.csv', csv)).toEqual(['0.00001', '0.001']);
+  });
+
+  it('read beside a dataset with prices, bookDepth gives its step only: the prices keep their tick', () => {
+    const reader = {
+      candles: () => [
+        { open: '0.2540', high: '0.2541', low: '0.2539', close: '0.2540', volume: '12', takerBuyVolume: '3' },
+      ],
+      trades: () => [],
+      eventData: () => ['-5.00,3925.2,106268219.9399'],
+    };
+    const datasets = [
+      { id: 1, kind: 'klines', firstTime: 0 },
+      { id: 2, kind: 'bookDepth', firstTime: 0 },
+    ];
+    // bookDepth alone would give tick 0.0000001 (the finest its 0.1 step leaves)
+    expect(inferTickStep(reader, datasets)).toEqual({ tickSize: '0.0001', stepSize: '0.1' });
+    expect(inferTickStep(reader, [datasets[1]])).toEqual({ tickSize: '0.0000001', stepSize: '0.1' });
   });
 });
