@@ -9,6 +9,7 @@
 // price then (the previous close), so `open` is the price 24 h ago to the minute.
 import { Decimal } from 'decimal.js';
 import type { PairView } from '../trading/pair-state.ts';
+import type { KlineTuple } from './candles.ts';
 import type { KlineService } from './kline-service.ts';
 import type { RecentTrades } from './recent-trades.ts';
 
@@ -59,18 +60,41 @@ class ScaledSum {
   }
 }
 
-/** What the walk over the window's candles found. */
-interface Window {
-  now: number;
-  last: Decimal;
+/** What the walk over the window's candles found, newest candle first. */
+class CandleWindow {
   /** Texts of the candles ('' without a candle). */
-  open: string;
-  high: string;
-  low: string;
-  volume: ScaledSum;
-  quote: ScaledSum;
-  trades: number;
+  open = '';
+  high = '';
+  low = '';
+  private highN = -Infinity;
+  private lowN = Infinity;
+  readonly volume = new ScaledSum();
+  readonly quote = new ScaledSum();
+  trades = 0;
   openTime: number;
+
+  constructor(now: number) {
+    this.openTime = now;
+  }
+
+  /** Adds a candle older than every one added before: per candle only number comparisons and integer sums. */
+  add(k: KlineTuple): void {
+    const h = Number(k[3]);
+    const l = Number(k[4]);
+    if (h > this.highN) {
+      this.highN = h;
+      this.high = k[3];
+    }
+    if (l < this.lowN) {
+      this.lowN = l;
+      this.low = k[4];
+    }
+    this.open = k[2];
+    this.openTime = k[0];
+    this.volume.add(k[6]);
+    this.quote.add(k[7]);
+    this.trades += k[8];
+  }
 }
 
 export class Ticker24hService {
@@ -85,76 +109,36 @@ export class Ticker24hService {
   ticker(pair: PairView, now: number): Ticker24h {
     const r = pair.row;
     const last = new Decimal(pair.math.formatPrice(pair.lastPriceTicks));
-    // per candle only number comparisons and integer sums; Decimal only for the few figures answered
-    let open = '';
-    let high = '';
-    let low = '';
-    let highN = -Infinity;
-    let lowN = Infinity;
-    const volume = new ScaledSum();
-    const quote = new ScaledSum();
-    let trades = 0;
-    let openTime = now;
+    const w = new CandleWindow(now);
     // newest first: the walk stops at the first candle older than the window
     for (const k of this.klines.klines(r.symbol, '1m', { limit: MINUTES_A_DAY })) {
       if (k[0] < now - DAY) break;
-      const h = Number(k[3]);
-      const l = Number(k[4]);
-      if (h > highN) {
-        highN = h;
-        high = k[3];
-      }
-      if (l < lowN) {
-        lowN = l;
-        low = k[4];
-      }
-      open = k[2];
-      openTime = k[0];
-      volume.add(k[6]);
-      quote.add(k[7]);
-      trades += k[8];
+      w.add(k);
     }
     // the 1m candles do not reach 24 h back (a replay of coarser candles, before its start only
     // history's 15m ones): the rest of the window from the finest coarser candles that ended
     // before the first 1m one (a replay's pre-start candles; a young venue has none)
-    if (openTime > now - DAY + 60_000) {
+    if (w.openTime > now - DAY + 60_000) {
+      const firstOpen = w.openTime;
       for (const iv of COARSER) {
-        const older = this.klines.klines(r.symbol, iv, { startTime: now - DAY, endTime: openTime - 1 });
-        const whole = older.filter((k) => k[1] < openTime);
+        const older = this.klines.klines(r.symbol, iv, { startTime: now - DAY, endTime: firstOpen - 1 });
+        const whole = older.filter((k) => k[1] < firstOpen);
         if (whole.length === 0) continue;
-        for (const k of whole) {
-          const h = Number(k[3]);
-          const l = Number(k[4]);
-          if (h > highN) {
-            highN = h;
-            high = k[3];
-          }
-          if (l < lowN) {
-            lowN = l;
-            low = k[4];
-          }
-          volume.add(k[6]);
-          quote.add(k[7]);
-          trades += k[8];
-        }
-        // newest first: the last is the window's oldest
-        open = whole[whole.length - 1][2];
-        openTime = whole[whole.length - 1][0];
+        for (const k of whole) w.add(k);
         break;
       }
     }
-    return this.answer(pair, { now, last, open, high, low, volume, quote, trades, openTime });
+    return this.answer(pair, now, last, w);
   }
 
-  private answer(pair: PairView, w: Window): Ticker24h {
+  private answer(pair: PairView, now: number, last: Decimal, w: CandleWindow): Ticker24h {
     const r = pair.row;
-    const { last } = w;
     const open = w.open === '' ? last : new Decimal(w.open);
     const high = w.high === '' ? last : new Decimal(w.high);
     const low = w.low === '' ? last : new Decimal(w.low);
     const volume = w.volume.value();
     const quote = w.quote.value();
-    const { now, trades, openTime } = w;
+    const { trades, openTime } = w;
     const p = r.pricePrecision;
     const change = last.minus(open);
     const lastTrade = this.recent.newest(r.symbol, 1)[0];
