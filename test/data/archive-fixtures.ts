@@ -75,3 +75,28 @@ export function byDay(rows: readonly string[]): Map<string, string[]> {
   }
   return out;
 }
+
+/**
+ * The fixture's three days of spot BTCUSDT 1m klines (2021-05-16..18) as daily archive zips under
+ * `root`; `checksum(date)` says each day's checksum file (default: a right one), and a day it
+ * answers null for is left out.
+ */
+export function writeBtcusdtDays(
+  root: string,
+  checksum: (date: string) => boolean | 'bad' | null = () => true,
+): string {
+  for (const [date, rows] of byDay(fixtureRows('binance_spot_BTCUSDT_1m_2021-05-16_to_2021-05-18.csv'))) {
+    const c = checksum(date);
+    if (c === null) continue;
+    writeArchiveZip(root, {
+      market: 'spot',
+      kind: 'klines',
+      symbol: 'BTCUSDT',
+      interval: '1m',
+      date,
+      csv: rows.join('\n'),
+      checksum: c,
+    });
+  }
+  return root;
+}

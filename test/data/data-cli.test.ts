@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runDataCli } from '../../src-main/data-cli.ts';
 import { startService, type ServiceHandle } from '../../src-main/service.ts';
 import { readServiceFile, removeServiceFile, writeServiceFile } from '../../src-main/service-file.ts';
-import { byDay, fixtureRows, tempDir, writeArchiveZip } from './archive-fixtures.ts';
+import { fixtureRows, tempDir, writeArchiveZip, writeBtcusdtDays } from './archive-fixtures.ts';
 import { KLINES } from '../replay/harness.ts';
 
 async function run(...argv: string[]): Promise<{ code: number; out: string[]; err: string[] }> {
@@ -20,20 +20,7 @@ async function run(...argv: string[]): Promise<{ code: number; out: string[]; er
   return { code, out, err };
 }
 
-function archiveTree(): string {
-  const root = tempDir();
-  for (const [date, rows] of byDay(fixtureRows('binance_spot_BTCUSDT_1m_2021-05-16_to_2021-05-18.csv'))) {
-    writeArchiveZip(root, {
-      market: 'spot',
-      kind: 'klines',
-      symbol: 'BTCUSDT',
-      interval: '1m',
-      date,
-      csv: rows.join('\n'),
-    });
-  }
-  return root;
-}
+const archiveTree = (): string => writeBtcusdtDays(tempDir());
 
 describe('on a data folder of its own', () => {
   const dataDir = tempDir();
@@ -60,17 +47,7 @@ describe('on a data folder of its own', () => {
 
   it("a file that leaves a gap between it and the dataset's earlier rows says the dataset's count beside its own", async () => {
     // 16 and 18 May without the 17th: the second file has no gap of its own, the dataset now one
-    const tree = tempDir();
-    for (const [date, rows] of byDay(fixtureRows('binance_spot_BTCUSDT_1m_2021-05-16_to_2021-05-18.csv')))
-      if (date !== '2021-05-17')
-        writeArchiveZip(tree, {
-          market: 'spot',
-          kind: 'klines',
-          symbol: 'BTCUSDT',
-          interval: '1m',
-          date,
-          csv: rows.join('\n'),
-        });
+    const tree = writeBtcusdtDays(tempDir(), (date) => (date === '2021-05-17' ? null : true));
     const a = await run('import', tree, '--data-dir', tempDir());
     expect(a.out[0]).toMatch(/: 1440 rows, 1440 new, 0 gap\(s\), checksum verified$/);
     expect(a.out[1]).toMatch(/: 1440 rows, 1440 new, 0 gap\(s\) \(the dataset now has 1\), checksum verified$/);

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { download, OfflineError, parseKinds, planDownload } from '../../src-main/data/download.ts';
 import { runDataCli } from '../../src-main/data-cli.ts';
-import { byDay, fixtureRows, tempDir, writeArchiveZip } from './archive-fixtures.ts';
+import { tempDir, writeBtcusdtDays } from './archive-fixtures.ts';
 
 describe('the plan', () => {
   it('days inside a partial month, one file per whole month, fundingRate monthly only', () => {
@@ -75,18 +75,7 @@ describe('against a local archive', () => {
 
   beforeAll(async () => {
     // 2021-05-16..18 1m spot klines, daily zips; the 17th's checksum is wrong; the 19th does not exist
-    const days = byDay(fixtureRows('binance_spot_BTCUSDT_1m_2021-05-16_to_2021-05-18.csv'));
-    for (const [date, rows] of days) {
-      writeArchiveZip(path.join(archive, 'data'), {
-        market: 'spot',
-        kind: 'klines',
-        symbol: 'BTCUSDT',
-        interval: '1m',
-        date,
-        csv: rows.join('\n'),
-        checksum: date === '2021-05-17' ? 'bad' : true,
-      });
-    }
+    writeBtcusdtDays(path.join(archive, 'data'), (date) => (date === '2021-05-17' ? 'bad' : true));
     // the 18th's connection drops half way the first time
     dropNext = new Set(['/data/spot/daily/klines/BTCUSDT/1m/BTCUSDT-1m-2021-05-18.zip']);
     server = createServer((req, res) => {
