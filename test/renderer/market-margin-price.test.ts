@@ -10,15 +10,9 @@ import {
   orderModel,
   type OrderModelInput,
 } from '../../src-renderer/src/features/order-entry/order-model.ts';
+import { BTC_FUTURES } from './futures-row.ts';
 
-const futures = {
-  taker_fee_rate: '0.0005',
-  maker_fee_rate: '0.0002',
-  maintenance_margin_rate: '0.004',
-  max_qty: '1000',
-  qty_step: '0.001',
-  max_leverage: 125,
-};
+const futures = BTC_FUTURES;
 
 const MARK = 95_000;
 const AVAILABLE = 10_000;

@@ -4,6 +4,7 @@
 // codes of the price a stop watches and of the way its trigger is crossed.
 import type { PositionRecord } from '../../src-shared/types.ts';
 import { orderModel, type OrderModelInput } from '../../src-renderer/src/features/order-entry/order-model.ts';
+import { BTC_FUTURES } from './futures-row.ts';
 
 type Form = Partial<OrderModelInput['form']>;
 
@@ -44,14 +45,7 @@ export function stopModels(desk: { last: number; stop: Form }) {
         ...desk.stop,
         ...form,
       },
-      futures: {
-        taker_fee_rate: '0.0005',
-        maker_fee_rate: '0.0002',
-        maintenance_margin_rate: '0.004',
-        max_qty: '1000',
-        qty_step: '0.001',
-        max_leverage: 125,
-      },
+      futures: BTC_FUTURES,
       summary: { available_balance: '10000', wallet_balance: '10000', position_mode: 'hedge' },
       setting: { leverage: 20, marginMode: 2, maxLeverage: 125 },
       positions,
