@@ -104,6 +104,7 @@ describe('bookTicker and bookDepth datasets: specs read from their rows, always 
         { open: '0.2540', high: '0.2541', low: '0.2539', close: '0.2540', volume: '12', takerBuyVolume: '3' },
       ],
       trades: () => [],
+      depth: () => [],
       eventData: () => ['-5.00,3925.2,106268219.9399'],
     };
     const datasets = [
