@@ -9,7 +9,7 @@ const usdt8 = (what: string) => str(`${what}, USDT, 8 decimals`);
 const POSITION_SIDE = oneOf(['BOTH', 'LONG', 'SHORT'], 'BOTH (one-way account), LONG or SHORT (hedge account)');
 const UPDATE_TIME = int("Market time of the position's last change, ms; 0 for an entry without a position");
 
-/** A positionRisk entry (translate/account.ts binancePosition); v2 adds the last four. */
+/** A v3 positionRisk entry (translate/account.ts binancePosition). */
 const RISK: TProperties = {
   symbol: SYMBOL,
   positionSide: POSITION_SIDE,
@@ -32,14 +32,25 @@ const RISK: TProperties = {
   askNotional: usdt8("Open sell orders' remaining value"),
   updateTime: UPDATE_TIME,
 };
+/** A v2 positionRisk entry (translate/account.ts positionRiskV2): Binance's v2 fields in its order. */
 const RISK_V2: TProperties = {
-  ...RISK,
-  leverage: str('Leverage (an integer in a string)'),
+  entryPrice: RISK.entryPrice,
+  breakEvenPrice: RISK.breakEvenPrice,
   marginType: oneOf(['cross', 'isolated'], 'cross or isolated'),
   isAutoAddMargin: always('false', "Always 'false'"),
+  isolatedMargin: RISK.isolatedMargin,
+  leverage: str('Leverage (an integer in a string)'),
+  liquidationPrice: RISK.liquidationPrice,
+  markPrice: RISK.markPrice,
   maxNotionalValue: str('Largest position value at this leverage (an integer in a string)'),
+  positionAmt: RISK.positionAmt,
+  notional: RISK.notional,
+  isolatedWallet: RISK.isolatedWallet,
+  symbol: SYMBOL,
+  unRealizedProfit: RISK.unRealizedProfit,
+  positionSide: POSITION_SIDE,
+  updateTime: UPDATE_TIME,
 };
-
 /** positions[] of GET /fapi/v3/account (translate/account.ts accountPosition). */
 const ACCOUNT_POSITION_V3 = obj(
   {
@@ -196,7 +207,7 @@ export const ACCOUNT_ANSWERS: Record<string, TSchema> = {
     'One-way: an entry a pair with a position or open orders; hedge: LONG and SHORT entries, each with a position or orders',
   ),
   'GET /fapi/v2/positionRisk': list(
-    obj(RISK_V2, 'A position entry (with the v2 fields)'),
+    obj(RISK_V2, "A position entry, v2's fields (no margins, order notionals or ADL quantile)"),
     'Every listed pair, or the one sent, empty entries too: one-way one entry a pair, hedge LONG and SHORT',
   ),
   'GET /fapi/v3/account': obj(

@@ -139,6 +139,26 @@ describe('GET fapi/v3/account and fapi/v2/account', () => {
     expect(b).toMatchObject({ isolated: false, unrealizedProfit: '-5.00000000', entryPrice: '96000.00000000' });
     expect(e).toMatchObject({ isolated: true, unrealizedProfit: '6.00000000', positionAmt: '-2.000' });
     const risk = (await signedCall(svc.base, c, 'GET', '/fapi/v2/positionRisk', { symbol: 'BTCUSDT' })).body[0];
+    // v2 positionRisk is Binance's v2 entry: none of v3's margins, order notionals or adl
+    expect(Object.keys(risk)).toEqual([
+      'entryPrice',
+      'breakEvenPrice',
+      'marginType',
+      'isAutoAddMargin',
+      'isolatedMargin',
+      'leverage',
+      'liquidationPrice',
+      'markPrice',
+      'maxNotionalValue',
+      'positionAmt',
+      'notional',
+      'isolatedWallet',
+      'symbol',
+      'unRealizedProfit',
+      'positionSide',
+      'updateTime',
+    ]);
+    expect(risk).toMatchObject({ marginType: 'cross', positionAmt: '0.500', entryPrice: b.entryPrice });
     expect(b.maxNotional).toBe(risk.maxNotionalValue);
     expect(b.leverage).toBe(risk.leverage);
     // an empty entry too

@@ -19,6 +19,7 @@ import {
   accountPosition,
   balanceAnswer,
   binancePosition,
+  positionRiskV2,
   bracketsAnswer,
   crossFigures,
   orderFigures,
@@ -77,7 +78,7 @@ export function registerAccount(app: FastifyInstance, ctx: BinanceContext): void
   });
   app.get('/fapi/v2/positionRisk', routeSchema('GET', '/fapi/v2/positionRisk'), async (req) => {
     const s = signedRequest(ctx, req);
-    return positionsOf(s, true, s.q.str('symbol'));
+    return positionsOf(s, true, s.q.str('symbol')).map(positionRiskV2);
   });
 
   const cross = (s: Signed, wallet: string) => crossFigures(wallet, ex.positions(s.account.id));

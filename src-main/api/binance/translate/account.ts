@@ -93,6 +93,32 @@ export function binancePosition(e: PositionEntry): Record<string, unknown> {
 }
 
 /**
+ * A GET /fapi/v2/positionRisk entry from the full one: Binance's v2 fields in its order, without
+ * v3's margins, order notionals and ADL quantile (those stay in the full entry, which the v2
+ * account's positions[] read).
+ */
+export function positionRiskV2(risk: Record<string, unknown>): Record<string, unknown> {
+  return {
+    entryPrice: risk.entryPrice,
+    breakEvenPrice: risk.breakEvenPrice,
+    marginType: risk.marginType,
+    isAutoAddMargin: risk.isAutoAddMargin,
+    isolatedMargin: risk.isolatedMargin,
+    leverage: risk.leverage,
+    liquidationPrice: risk.liquidationPrice,
+    markPrice: risk.markPrice,
+    maxNotionalValue: risk.maxNotionalValue,
+    positionAmt: risk.positionAmt,
+    notional: risk.notional,
+    isolatedWallet: risk.isolatedWallet,
+    symbol: risk.symbol,
+    unRealizedProfit: risk.unRealizedProfit,
+    positionSide: risk.positionSide,
+    updateTime: risk.updateTime,
+  };
+}
+
+/**
  * An entry of the account answer's positions[] from the entry positionRisk answers for it (v2's
  * for the v2 account): Binance's account layout, which is not positionRisk's (unrealizedProfit,
  * v2's isolated flag and maxNotional), v3 the short one. v2 also carries notional and
