@@ -149,6 +149,20 @@ describe('GET /fapi/v1/positionMargin/history', () => {
       endTime: String(time),
     });
     expect([reversed.status, reversed.body.code]).toEqual([400, -1023]);
+    // Binance: "the time between startTime and endTime can't be longer than 30 days"
+    const DAYS_30 = 30 * 86_400_000;
+    const span = (ms: number) =>
+      call(c, 'GET', '/fapi/v1/positionMargin/history', {
+        symbol: 'BTCUSDT',
+        startTime: String(time - ms),
+        endTime: String(time),
+      });
+    const long = await span(DAYS_30 + 1);
+    expect([long.status, long.body]).toEqual([
+      400,
+      { code: -1127, msg: 'More than 30 days between startTime and endTime.' },
+    ]);
+    expect((await span(DAYS_30)).body.map((e: { amount: string }) => e.amount)).toContain('10.00000000');
     const missing = await call(c, 'GET', '/fapi/v1/positionMargin/history', {});
     expect(missing.body.code).toBe(-1102);
   });

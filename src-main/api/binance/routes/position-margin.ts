@@ -3,15 +3,19 @@
 // (ccxt fetchMarginAdjustmentHistory) reads the changes it stored. The rules are the exchange's
 // (trading/isolated-margin.ts); the refusals are Binance's: -4050 more added than the available
 // (cross) balance, -4051 more removed than the position can release, -4049 a cross position, -4054
-// no position, -4055 an amount not above 0, -4061 a positionSide the account's mode does not take.
+// no position, -4055 an amount not above 0, -4061 a positionSide the account's mode does not take;
+// the history takes at most 30 days between startTime and endTime (-1127), as Binance's.
 import type { FastifyInstance } from 'fastify';
 import type { MarginChangeRow } from '../../../trading/ports.ts';
 import { enter, pairOf, signedRequest, type BinanceContext } from '../context.ts';
+import { BinanceError } from '../errors.ts';
 import { routeSchema } from '../schemas.ts';
 import { marginAnswer, marginHistoryEntry, marginRequest } from '../translate/margin.ts';
 
 /** Rows read from the store at a time. */
 const PAGE = 500;
+/** Binance's longest span between startTime and endTime of the margin history. */
+const MONTH = 30 * 86_400_000;
 
 export function registerPositionMargin(app: FastifyInstance, ctx: BinanceContext): void {
   const { venue } = ctx;
@@ -29,6 +33,8 @@ export function registerPositionMargin(app: FastifyInstance, ctx: BinanceContext
     const symbol = pairOf(ctx, s.q.required('symbol')).row.symbol;
     const type = s.q.int('type', 1, 2);
     const { start, end } = s.q.timeWindow();
+    if (start !== undefined && end !== undefined && end - start > MONTH)
+      throw new BinanceError(-1127, 'More than 30 days between startTime and endTime.');
     const limit = s.q.int('limit', 1, 1000) ?? 500;
     // newest first from the store: from startTime the first `limit` changes, else the newest
     // `limit` up to endTime; answered oldest first, as the facade's other histories
