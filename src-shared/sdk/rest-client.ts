@@ -271,12 +271,12 @@ export class RestClient {
    * Answers the cancelled order (status 4).
    */
   cancelOrder(symbol: string, order: string | number | OrderRef): Promise<OrderRecord> {
-    const ref: OrderRef = typeof order === 'object' ? order : { orderId: order };
-    const query: Query =
-      ref.clientOrderId !== undefined
-        ? { symbol, client_order_id: ref.clientOrderId }
-        : { symbol, order_id: String(ref.orderId) };
-    return this.signed('DELETE', '/fapi/v1/order', query);
+    return this.signed('DELETE', '/fapi/v1/order', orderQuery(symbol, order));
+  }
+
+  /** One order in any status (`GET /fapi/v1/order`), named as for cancelOrder: was a lost placement taken (1102 if not)? */
+  getOrder(symbol: string, order: string | number | OrderRef): Promise<OrderRecord> {
+    return this.signed('GET', '/fapi/v1/order', orderQuery(symbol, order));
   }
 
   /**
@@ -487,4 +487,12 @@ export class RestClient {
   closeReplay(id: string): Promise<{ id: string; closed: boolean }> {
     return this.call('DELETE', `/api/v1/replays/${encodeURIComponent(id)}`);
   }
+}
+
+/** The query naming one order: by the venue's id (bare or `{ orderId }`) or by `{ clientOrderId }`. */
+function orderQuery(symbol: string, order: string | number | OrderRef): Query {
+  const ref: OrderRef = typeof order === 'object' ? order : { orderId: order };
+  return ref.clientOrderId !== undefined
+    ? { symbol, client_order_id: ref.clientOrderId }
+    : { symbol, order_id: String(ref.orderId) };
 }

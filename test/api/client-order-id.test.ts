@@ -64,3 +64,46 @@ describe('client_order_id', () => {
     }
   });
 });
+
+describe('GET /fapi/v1/order: one order by either id, any status', () => {
+  const get = (who: Creds, query: Record<string, string>) =>
+    signed(t.app, who, 'GET', '/fapi/v1/order', { query: { symbol: 'BTCUSDT', ...query } });
+
+  it('finds an open order and, once cancelled, the cancelled one: what a bot asks after a lost answer', async () => {
+    const cid = 'lost-answer-1';
+    const r = dataOf(
+      await signed(t.app, a, 'POST', '/fapi/v1/orders', {
+        json: orderBody({ price: '91000.0', client_order_id: cid }),
+      }),
+    );
+    expect(dataOf(await get(a, { client_order_id: cid }))).toMatchObject({ id: r.order_id, status: 1 });
+    await signed(t.app, a, 'DELETE', '/fapi/v1/order', { query: { symbol: 'BTCUSDT', order_id: r.order_id } });
+    const byCid = dataOf(await get(a, { client_order_id: cid }));
+    expect(byCid).toMatchObject({ id: r.order_id, client_order_id: cid, status: 4, price: '91000.0' });
+    expect(dataOf(await get(a, { order_id: r.order_id }))).toEqual(byCid);
+    // the record allOrders lists for it
+    const all = dataOf(await signed(t.app, a, 'GET', '/fapi/v1/allOrders', { query: { symbol: 'BTCUSDT' } }));
+    expect(all.items.find((o: { id: string }) => o.id === r.order_id)).toEqual(byCid);
+  });
+
+  it("another user's order, another pair's, an unknown id: 1102; both ids or neither refused", async () => {
+    const r = dataOf(
+      await signed(t.app, a, 'POST', '/fapi/v1/orders', {
+        json: orderBody({ price: '91000.0', client_order_id: 'mine-1' }),
+      }),
+    );
+    const other = makeAccount(t.venue, 'client-ids-other');
+    for (const res of [
+      await get(other, { order_id: r.order_id }),
+      await get(other, { client_order_id: 'mine-1' }),
+      await signed(t.app, a, 'GET', '/fapi/v1/order', { query: { symbol: 'ETHUSDT', order_id: r.order_id } }),
+      await get(a, { order_id: '999999999' }),
+    ]) {
+      expect([res.status, res.body.code]).toEqual([404, Errors.ORDER_NOT_FOUND.code]);
+    }
+    expect((await get(a, { order_id: r.order_id, client_order_id: 'mine-1' })).body.code).toBe(
+      Errors.INVALID_PARAMETER.code,
+    );
+    expect((await get(a, {})).body.code).toBe(Errors.MISSING_PARAMETER.code);
+  });
+});

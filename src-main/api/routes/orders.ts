@@ -1,5 +1,5 @@
 // Signed order routes (DESIGN section 4 extensions plus the spec's openOrders and myTrades):
-// place, modify, cancel one, cancel all, open orders, order history, trade history.
+// place, modify, cancel one, cancel all, one order, open orders, order history, trade history.
 //
 // Handlers stay thin: the schema validates shapes, the exchange applies business rules and
 // state changes (throwing ApiError), TradingRepo answers history. The user is always the
@@ -163,6 +163,39 @@ export default async function orderRoutes(app: ApiInstance, opts: { venue: Venue
     async (req) => {
       const symbol = req.query.symbol === undefined ? undefined : listedSymbol(venue, req.query.symbol);
       return ok(ex.openOrders(accountIdOf(req), symbol));
+    },
+  );
+
+  app.get(
+    '/fapi/v1/order',
+    {
+      config: { auth: 'signed' },
+      schema: {
+        tags: ['trading'],
+        summary: 'One order, any status (signed; extension)',
+        description:
+          'Give exactly one of order_id and client_order_id: the order as it stands (open, filled, cancelled or ' +
+          'expired), the record allOrders lists. A client id names your open order with it, else the newest with it on ' +
+          "the pair: after a placement whose answer was lost (a dropped connection, the venue's restart) this says " +
+          'whether it was taken and what it did. An unknown order, one of another user or of another pair is 1102.',
+        querystring: signedQuerystring(
+          { symbol: symbolField, order_id: idField('Order ID'), client_order_id: clientOrderIdField },
+          ['symbol'],
+        ),
+        response: { 200: envelopeSchema(orderRecordRef), ...signedErrors() },
+      },
+    },
+    async (req) => {
+      const ref = oneOrderRef(req.query.order_id, req.query.client_order_id, 'query parameter');
+      const symbol = listedSymbol(venue, req.query.symbol);
+      const accountId = accountIdOf(req);
+      const o =
+        'orderId' in ref
+          ? ex.liveOrder(accountId, ref.orderId)
+          : ex.liveOrderByClientId(accountId, ref.clientOrderId, symbol);
+      if (o === undefined || o.symbol !== symbol)
+        throw new ApiError(Errors.ORDER_NOT_FOUND, `No order of yours on ${symbol} has that id`);
+      return ok(orderRecord(ex.pair(symbol)!.math, o));
     },
   );
 

@@ -105,6 +105,11 @@ describe('RestClient', () => {
     expect((await api.cancelOrder('ETHUSDT', { orderId: b.order_id })).status).toBe(4);
     const err = await api.cancelOrder('ETHUSDT', { clientOrderId: 'never-placed' }).catch((e: unknown) => e);
     expect((err as PerpdeskApiError).code).toBe(1102);
+    // getOrder names an order the same ways, in any status
+    expect(await api.getOrder('ETHUSDT', { clientOrderId: 'mm-bid-1' })).toEqual(byClient);
+    expect((await api.getOrder('ETHUSDT', b.order_id)).status).toBe(4);
+    const none = await api.getOrder('ETHUSDT', { clientOrderId: 'never-placed' }).catch((e: unknown) => e);
+    expect((none as PerpdeskApiError).code).toBe(1102);
   });
 
   it('modifies an order (amendOrder) by id or client_order_id, signed over the JSON body', async () => {
