@@ -129,6 +129,7 @@ function buildVenue(opts: VenueOptions, lock: DataLock | null): LocalVenue {
               opts.replay.options.symbols,
               opts.replay.options.start,
               opts.replay.options.until,
+              opts.replay.options.datasets,
             ),
           },
         };

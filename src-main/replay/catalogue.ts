@@ -13,7 +13,7 @@ import type { ReplayOptions } from './replay-market.ts';
 import { replaySymbolRow } from './specs.ts';
 
 export function replayCatalogue(data: ReplayData, o: ReplayOptions): NewSymbol[] {
-  const sources = planSources(data, o.symbols, o.start, o.until);
+  const sources = planSources(data, o.symbols, o.start, o.until, o.datasets);
   for (const src of sources) {
     // specs stored before the specs route checked them (or edited in the file) are refused here,
     // naming the dataset, rather than failing the venue's start with an internal error

@@ -4,24 +4,34 @@
 // fundingRate rows. Times are ms (the store keeps events and trades in µs).
 import type { HistFunding, HistTradeBlock, ReplayData, ReplayDataset } from './ports.ts';
 import { DatasetReader } from '../data/dataset-reader.ts';
+import type { DatasetRecord } from '../data/ports.ts';
 import { decodeBlock, newColumns } from '../data/trade-codec.ts';
+
+function replayDataset(d: DatasetRecord): ReplayDataset {
+  return {
+    id: d.id,
+    market: d.market,
+    symbol: d.symbol,
+    kind: d.kind,
+    interval: d.interval,
+    firstTime: d.firstTime,
+    lastTime: d.lastTime,
+    specs: d.specs,
+    specsSource: d.specsSource,
+  };
+}
 
 export class DatasetReplayData extends DatasetReader implements ReplayData {
   datasets(symbol: string): ReplayDataset[] {
     return this.store
       .list()
       .filter((d) => d.symbol === symbol)
-      .map((d) => ({
-        id: d.id,
-        market: d.market,
-        symbol: d.symbol,
-        kind: d.kind,
-        interval: d.interval,
-        firstTime: d.firstTime,
-        lastTime: d.lastTime,
-        specs: d.specs,
-        specsSource: d.specsSource,
-      }));
+      .map(replayDataset);
+  }
+
+  dataset(id: number): ReplayDataset | null {
+    const d = this.store.get(id);
+    return d === undefined ? null : replayDataset(d);
   }
 
   depthAnchor(datasetId: number, at: number): number | null {

@@ -15,6 +15,8 @@ export interface ReplayRequest {
   symbols: string[];
   start: number;
   until?: number;
+  /** Dataset ids to read (ReplayOptions.datasets). */
+  datasets?: number[];
   speed?: number;
   /** Starting balance of the replay's local account, 1e-8 USDT units. */
   balance?: bigint;
@@ -131,6 +133,7 @@ export class ReplayHostService implements ReplayHost {
             symbols: req.symbols,
             start: req.start,
             ...(req.until === undefined ? {} : { until: req.until }),
+            ...(req.datasets === undefined ? {} : { datasets: req.datasets }),
             ...(req.queueModel === undefined ? {} : { queueModel: req.queueModel }),
             ...(req.orderLatency === undefined ? {} : { orderLatency: req.orderLatency }),
             ...(req.dataLatency === undefined ? {} : { dataLatency: req.dataLatency }),

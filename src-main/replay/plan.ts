@@ -9,7 +9,12 @@
 // A start earlier on the UTC day of the main data's first event starts at that event
 // (replayStart); a span with no row of the main data in it is refused (checkSpanRows), which
 // reads the data, where the plan itself reads only the datasets' extents (and rows for specs).
+// Datasets pinned by id (pins.ts) replace the choice for their role: a pinned depth, trades or
+// klines dataset makes the pair's source that kind (the richest pinned), and the span checks are
+// then made on it alone, naming it; a pinned mark, index, premium or funding dataset must have
+// data within the span (it would not be read otherwise).
 import type { HistTrade, ReplayData, ReplayDataset, ReplaySpecs } from './ports.ts';
+import { datasetName, resolvePins, roleOf, type Pins } from './pins.ts';
 import { dataSpecs } from './specs.ts';
 import { INTERVALS } from '../../src-shared/intervals.ts';
 
@@ -53,6 +58,8 @@ export interface SymbolSource {
   specs: ReplaySpecs;
   /** ms after the last event of the main data. */
   end: number;
+  /** The main dataset was pinned (pins.ts): span refusals name it. */
+  mainPinned?: boolean;
 }
 
 /** The span a replay asks for: [start, until], until = Infinity when open-ended (to the data's end). */
@@ -99,26 +106,27 @@ function bySpan(a: ReplayDataset, b: ReplayDataset, span: Span): number {
 
 /**
  * The dataset of `kind` to read: the best coverage of the span first (a dataset covering it,
- * else one with data within it), then USD-M, then the finest interval.
+ * else one with data within it), then the market preferred (USD-M, or a pinned main dataset's),
+ * then the finest interval.
  */
-function smallest(list: ReplayDataset[], kind: string, span: Span): ReplayDataset | null {
+function smallest(list: ReplayDataset[], kind: string, span: Span, market = 'um'): ReplayDataset | null {
   const c = list.filter((d) => d.kind === kind && d.lastTime !== null && INTERVAL_MS[d.interval] !== undefined);
   c.sort(
     (a, b) =>
       bySpan(a, b, span) ||
-      (a.market === 'um' ? 0 : 1) - (b.market === 'um' ? 0 : 1) ||
+      (a.market === market ? 0 : 1) - (b.market === market ? 0 : 1) ||
       INTERVAL_RANK.indexOf(a.interval) - INTERVAL_RANK.indexOf(b.interval),
   );
   return c[0] ?? null;
 }
 
-/** The dataset of one of `kinds` to read: the best coverage of the span, then USD-M, then the kinds' order. */
-function preferUm(list: ReplayDataset[], kinds: string[], span: Span): ReplayDataset | null {
+/** The dataset of one of `kinds` to read: the best coverage of the span, then the market preferred, then the kinds' order. */
+function preferUm(list: ReplayDataset[], kinds: string[], span: Span, market = 'um'): ReplayDataset | null {
   const c = list.filter((d) => kinds.includes(d.kind) && d.lastTime !== null);
   c.sort(
     (a, b) =>
       bySpan(a, b, span) ||
-      (a.market === 'um' ? 0 : 1) - (b.market === 'um' ? 0 : 1) ||
+      (a.market === market ? 0 : 1) - (b.market === market ? 0 : 1) ||
       kinds.indexOf(a.kind) - kinds.indexOf(b.kind),
   );
   return c[0] ?? null;
@@ -144,15 +152,40 @@ interface Chosen {
   depth: ReplayDataset | null;
   trades: ReplayDataset | null;
   klines: ReplayDataset | null;
+  /** The main dataset was pinned. */
+  mainPinned: boolean;
 }
 
-/** The datasets of a symbol's main data for a span: null when it has no depth, trades or klines. */
-function chooseMain(symbol: string, all: ReplayDataset[], span: Span): Chosen | null {
-  const depth = preferUm(all, ['depth'], span);
-  const trades = preferUm(all, ['trades', 'aggTrades'], span);
-  const klines = smallest(all, 'klines', span);
-  const kind: SourceKind | null = depth ? 'depth' : trades ? 'trades' : klines ? 'klines' : null;
-  return kind === null ? null : { symbol, kind, main: (depth ?? trades ?? klines)!, depth, trades, klines };
+/** The pinned main dataset of a symbol: the richest pinned (depth, else trades, else klines), or null. */
+function pinnedMain(pins: Pins): ReplayDataset | null {
+  return pins.depth ?? pins.trades ?? pins.klines ?? null;
+}
+
+/**
+ * The datasets of a symbol's main data for a span: null when it has no depth, trades or klines.
+ * A pinned main dataset decides the kind (a pinned klines dataset replays klines, trades or not):
+ * the richer kinds are then not read, and the other roles prefer its market.
+ */
+function chooseMain(symbol: string, all: ReplayDataset[], span: Span, pins: Pins = {}): Chosen | null {
+  const pinned = pinnedMain(pins);
+  if (pinned === null) {
+    const depth = preferUm(all, ['depth'], span);
+    const trades = preferUm(all, ['trades', 'aggTrades'], span);
+    const klines = smallest(all, 'klines', span);
+    const kind: SourceKind | null = depth ? 'depth' : trades ? 'trades' : klines ? 'klines' : null;
+    if (kind === null) return null;
+    return { symbol, kind, main: (depth ?? trades ?? klines)!, depth, trades, klines, mainPinned: false };
+  }
+  const kind: SourceKind = pins.depth ? 'depth' : pins.trades ? 'trades' : 'klines';
+  const m = pinned.market;
+  const trades = kind === 'klines' ? null : (pins.trades ?? preferUm(all, ['trades', 'aggTrades'], span, m));
+  const klines = pins.klines ?? smallest(all, 'klines', span, m);
+  return { symbol, kind, main: pinned, depth: pins.depth ?? null, trades, klines, mainPinned: true };
+}
+
+/** The main data of a symbol's source kind the checks are made on: the pinned dataset alone, else all of the kind. */
+function mainList(all: ReplayDataset[], c: Chosen): ReplayDataset[] {
+  return c.mainPinned ? [c.main] : datasetsOf(all, c.kind);
 }
 
 /** ms after the last row of a main dataset: its last candle's end, else 1 ms after its last event. */
@@ -166,14 +199,21 @@ function mainEnd(d: ReplayDataset): number {
  * a recording whose first event is at 00:00:00.061: there is no market before it, and no price
  * but a later one), else at `start` (a start further before the data is refused by the plan).
  */
-export function replayStart(data: ReplayData, symbols: readonly string[], start: number, until?: number): number {
+export function replayStart(
+  data: ReplayData,
+  symbols: readonly string[],
+  start: number,
+  until?: number,
+  pinIds?: readonly number[],
+): number {
+  const pins = resolvePins(data, symbols, pinIds);
   let out = start;
   for (const symbol of symbols) {
     const all = data.datasets(symbol);
-    const c = chooseMain(symbol, all, spanOf(start, until));
-    // the first event of all the symbol's data of that kind: a start in a gap between two of its
-    // datasets is no start before the data (it shows the last price before the gap, Session)
-    const first = c === null ? null : extentOf(all, c.kind).first;
+    const c = chooseMain(symbol, all, spanOf(start, until), pins.get(symbol));
+    // the first event of all the symbol's data of that kind (of the pinned dataset): a start in a
+    // gap between two of its datasets is no start before the data (it shows the last price before the gap, Session)
+    const first = c === null ? null : extentOf(mainList(all, c)).first;
     if (first !== null && first > out && sameUtcDay(first, start)) out = first;
   }
   return out;
@@ -189,9 +229,8 @@ function datasetsOf(all: ReplayDataset[], kind: SourceKind): ReplayDataset[] {
   );
 }
 
-/** The extent of a symbol's data of a source kind, all its datasets together: [first, end). */
-function extentOf(all: ReplayDataset[], kind: SourceKind): { first: number; end: number } {
-  const same = datasetsOf(all, kind);
+/** The extent of main datasets together (a symbol's data of a source kind): [first, end). */
+function extentOf(same: ReplayDataset[]): { first: number; end: number } {
   return { first: Math.min(...same.map((d) => d.firstTime!)), end: Math.max(...same.map(mainEnd)) };
 }
 
@@ -213,26 +252,27 @@ function namedSpans(list: ReplayDataset[]): string {
  * with data within the span is replayed from the dataset where the data resumes (docs/replay.md,
  * Session: started in a gap, the pair shows the last price before it until the data resumes).
  */
-function chooseChecked(symbol: string, all: ReplayDataset[], span: Span): Chosen {
-  const c = chooseMain(symbol, all, span);
+function chooseChecked(symbol: string, all: ReplayDataset[], span: Span, pins?: Pins): Chosen {
+  const c = chooseMain(symbol, all, span, pins);
   if (c === null) throw new RangeError(`${symbol} has no depth, trades or klines dataset to replay`);
   const { main, kind } = c;
   const cover = coverage(main, span);
   if (cover <= 1) return c;
-  const list = datasetsOf(all, kind);
-  const x = extentOf(all, kind);
+  const list = mainList(all, c);
+  const x = extentOf(list);
   const several = list.length > 1 ? ` (${list.length} datasets: ${namedSpans(list)})` : '';
   // (of several datasets, the source's kind: trades and aggTrades together)
   const what = list.length > 1 ? kind : main.kind;
+  const subject = c.mainPinned ? `the pinned ${datasetName(main)}` : `the ${what} data of ${symbol}`;
   if (x.first > span.start) {
     throw new RangeError(
-      `the ${what} data of ${symbol} starts at ${iso(x.first)}, after the replay start ` +
+      `${subject} starts at ${iso(x.first)}, after the replay start ` +
         `(${iso(span.start)}; a start earlier on that UTC day starts at its first event)${several}`,
     );
   }
   if (x.end <= span.start) {
     throw new RangeError(
-      `the ${what} data of ${symbol} ends before the replay start (${iso(span.start)}): it runs from ` +
+      `${subject} ends before the replay start (${iso(span.start)}): it runs from ` +
         `${iso(x.first)} to ${iso(x.end)}${several}`,
     );
   }
@@ -247,48 +287,68 @@ function chooseChecked(symbol: string, all: ReplayDataset[], span: Span): Chosen
   );
 }
 
+/**
+ * A pinned dataset beside the main one (mark, index, premium, funding; trades beside depth, klines),
+ * checked to have data within the span, as it would not be read otherwise (RangeError naming it).
+ */
+function pinnedWithin(d: ReplayDataset | undefined, span: Span): ReplayDataset | undefined {
+  if (d === undefined || within(d, span)) return d;
+  const to = span.until === Number.POSITIVE_INFINITY ? 'the end of the data' : iso(span.until);
+  throw new RangeError(
+    `the pinned ${datasetName(d)} has no data from the replay start (${iso(span.start)}) to ${to}: ` +
+      `it runs from ${iso(d.firstTime!)} to ${iso(endOf(d))}`,
+  );
+}
+
 /** One symbol's plan; RangeError when it has nothing to replay or its data misses the start. */
-function planSymbol(data: ReplayData, symbol: string, start: number, until?: number): SymbolSource {
+function planSymbol(data: ReplayData, symbol: string, span: Span, pins: Pins = {}): SymbolSource {
   const all = data.datasets(symbol);
-  const span = spanOf(start, until);
-  const { depth, trades, klines, kind, main } = chooseChecked(symbol, all, span);
+  const { depth, trades, klines, kind, main, mainPinned } = chooseChecked(symbol, all, span, pins);
+  // pinned beside the main dataset (trades beside depth, klines beside either): data within the span too
+  for (const d of [depth, trades, klines]) if (d !== main && d !== null && d === pins[roleOf(d)]) pinnedWithin(d, span);
   const specs = main.specsSource === 'inferred' ? dataSpecs(data, main, trades) : main.specs;
   const aux = all.filter((d) => d.lastTime !== null && within(d, span));
+  // the roles not pinned prefer a pinned main dataset's market (USD-M otherwise)
+  const m = mainPinned ? main.market : 'um';
   return {
     symbol,
     kind,
     depth,
     trades,
     klines,
-    mark: smallest(aux, 'markPriceKlines', span),
-    index: smallest(aux, 'indexPriceKlines', span),
-    funding: preferUm(aux, ['fundingRate'], span),
-    premium: smallest(aux, 'premiumIndexKlines', span),
+    mark: pinnedWithin(pins.mark, span) ?? smallest(aux, 'markPriceKlines', span, m),
+    index: pinnedWithin(pins.index, span) ?? smallest(aux, 'indexPriceKlines', span, m),
+    funding: pinnedWithin(pins.funding, span) ?? preferUm(aux, ['fundingRate'], span, m),
+    premium: pinnedWithin(pins.premium, span) ?? smallest(aux, 'premiumIndexKlines', span, m),
     specs,
     end: mainEnd(main),
+    ...(mainPinned ? { mainPinned } : {}),
   };
 }
 
 /**
- * Chooses each symbol's datasets (docs/replay.md "Market"): RangeError naming the symbol when it
- * has nothing to replay or its data does not reach past `start`.
+ * Chooses each symbol's datasets (docs/replay.md "Market"), those pinned by id (`pinIds`, pins.ts)
+ * for their roles: RangeError naming the symbol (or the pinned dataset) when it has nothing to
+ * replay or its data does not reach past `start`.
  */
 export function planSources(
   data: ReplayData,
   symbols: readonly string[],
   start: number,
   until?: number,
+  pinIds?: readonly number[],
 ): SymbolSource[] {
   if (symbols.length === 0) throw new RangeError('a replay needs at least one symbol');
   if (new Set(symbols).size !== symbols.length) throw new RangeError('a replay lists each symbol once');
-  // replayed together, the pairs' data (all their datasets of the kind they are replayed from)
-  // must share some time: checked first, as no start can mend it
+  const pins = resolvePins(data, symbols, pinIds);
+  // replayed together, the pairs' data (all their datasets of the kind they are replayed from, or
+  // the pinned one) must share some time: checked first, as no start can mend it
   const span = spanOf(start, until);
   const chosen = symbols.map((symbol) => {
     const all = data.datasets(symbol);
-    const c = chooseMain(symbol, all, span);
+    const c = chooseMain(symbol, all, span, pins.get(symbol));
     if (c === null) throw new RangeError(`${symbol} has no depth, trades or klines dataset to replay`);
-    return { symbol, ...extentOf(all, c.kind) };
+    return { symbol, ...extentOf(mainList(all, c)) };
   });
   const latestFirst = chosen.reduce((a, b) => (b.first > a.first ? b : a));
   const earliestEnd = chosen.reduce((a, b) => (b.end < a.end ? b : a));
@@ -298,7 +358,7 @@ export function planSources(
         `(${iso(latestFirst.first)} to ${iso(latestFirst.end)}) do not overlap in time`,
     );
   }
-  return symbols.map((symbol) => planSymbol(data, symbol, start, until));
+  return symbols.map((symbol) => planSymbol(data, symbol, span, pins.get(symbol)));
 }
 
 /** ms of the first row of a main dataset in [from, to): a depth event, a trade, a candle's open; null when none is. */
@@ -334,19 +394,21 @@ function lastRowEnd(data: ReplayData, d: ReplayDataset, at: number): number | nu
  */
 export function checkSpanRows(
   data: ReplayData,
-  sources: readonly Pick<SymbolSource, 'symbol' | 'depth' | 'trades' | 'klines'>[],
+  sources: readonly Pick<SymbolSource, 'symbol' | 'depth' | 'trades' | 'klines' | 'mainPinned'>[],
   start: number,
   until: number,
 ): void {
   for (const src of sources) {
     const main = (src.depth ?? src.trades ?? src.klines)!;
     if (firstRow(data, main, start, until) !== null) continue;
+    // a pinned dataset is named: it alone was asked for
+    const inPin = src.mainPinned ? ` in the pinned ${datasetName(main)}` : '';
     const before = lastRowEnd(data, main, start);
     if (main.kind === 'klines' && before !== null && before > start) {
       // inside one candle: a klines replay plays a candle from its open (its prints), so a span
       // that starts after a candle's open and ends before the next one opens has nothing to play
       throw new RangeError(
-        `${src.symbol}'s ${main.interval} candles have none opening from ${iso(start)} to ${iso(until)}: ` +
+        `${src.symbol}'s ${main.interval} candles have none opening from ${iso(start)} to ${iso(until)}${inPin}: ` +
           `a klines replay plays each candle from its open, so a span inside one candle has nothing to play ` +
           `(start at a candle's open, or make the span or the split at least ${main.interval})`,
       );
@@ -355,7 +417,7 @@ export function checkSpanRows(
     const parts = [before === null ? '' : `stops at ${iso(before)}`, next === null ? '' : `resumes at ${iso(next)}`];
     const where = parts.filter((x) => x !== '').join(' and ');
     throw new RangeError(
-      `${src.symbol} has no ${main.kind} data from ${iso(start)} to ${iso(until)}` +
+      `${src.symbol} has no ${main.kind} data from ${iso(start)} to ${iso(until)}${inPin}` +
         (where === '' ? '' : `: the span lies in a gap of its data, which ${where}`),
     );
   }
@@ -366,10 +428,19 @@ export function checkSpanRows(
  * will take (replayStart), the datasets' extents against it, and rows in the span (without
  * reading the rows the specs are read from). RangeError naming what is wrong.
  */
-export function checkSpan(data: ReplayData, symbols: readonly string[], start: number, until: number): void {
-  const at = replayStart(data, symbols, start, until);
+export function checkSpan(
+  data: ReplayData,
+  symbols: readonly string[],
+  start: number,
+  until: number,
+  pinIds?: readonly number[],
+): void {
+  const at = replayStart(data, symbols, start, until, pinIds);
   if (!(until > at)) throw new RangeError(`the data begins at ${iso(at)}, at or after the span's end (${iso(until)})`);
-  const chosen = symbols.map((symbol) => chooseChecked(symbol, data.datasets(symbol), spanOf(at, until)));
+  const pins = resolvePins(data, symbols, pinIds);
+  const chosen = symbols.map((symbol) =>
+    chooseChecked(symbol, data.datasets(symbol), spanOf(at, until), pins.get(symbol)),
+  );
   checkSpanRows(data, chosen, at, until);
 }
 

@@ -105,6 +105,11 @@ export interface HistFunding {
 export interface ReplayData {
   /** Every dataset of a symbol (any market), with its time span and specs. */
   datasets(symbol: string): ReplayDataset[];
+  /**
+   * The dataset of an id, whatever its symbol, null when there is none: a pinned dataset of
+   * another symbol is refused naming it (pins.ts). Without it such a pin is called unknown.
+   */
+  dataset?(id: number): ReplayDataset | null;
   /** Depth events of a depth dataset at or after `from`, in time order. */
   depth(datasetId: number, from: number): Iterable<HistDepth>;
   /**

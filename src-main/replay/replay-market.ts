@@ -41,6 +41,11 @@ export interface ReplayOptions {
   start: number;
   /** ms UTC; default the end of the data. */
   until?: number;
+  /**
+   * Dataset ids to read (pins.ts): each fixes its symbol's dataset for its role; the roles not
+   * pinned are chosen by plan.ts's rule. Default none.
+   */
+  datasets?: number[];
   /** Default 'probabilistic'. */
   queueModel?: QueueModelName;
   /** Order entry latency, ms of history (0 to MAX_LATENCY_MS, default 0): see submit(). */
@@ -422,8 +427,8 @@ export function openReplayMarket(opts: ReplayMarketOptions): { market: ReplayMar
   if (!(speed >= MIN_SPEED && speed <= MAX_SPEED))
     throw new RangeError(`speed must be from ${MIN_SPEED} to ${MAX_SPEED}`);
   // a start just before the data (earlier on the UTC day of its first event) starts at that event
-  const start = replayStart(opts.data, o.symbols, o.start, o.until);
-  const sources: SymbolSource[] = planSources(opts.data, o.symbols, start, o.until);
+  const start = replayStart(opts.data, o.symbols, o.start, o.until, o.datasets);
+  const sources: SymbolSource[] = planSources(opts.data, o.symbols, start, o.until, o.datasets);
   const until = o.until ?? Math.min(...sources.map((s) => s.end));
   if (!(until > start)) throw new RangeError(`replay until (${until}) must be after start (${start})`);
   checkSpanRows(opts.data, sources, start, until);

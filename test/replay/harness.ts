@@ -83,7 +83,7 @@ export async function replayVenue(
   const data = replayDataOf(datasets);
   const symbols = new SymbolsRepo(db);
   // listed as the venue lists them (venue.ts): at the price each pair starts with
-  const start = replayStart(data, replay.symbols, replay.start, replay.until);
+  const start = replayStart(data, replay.symbols, replay.start, replay.until, replay.datasets);
   symbols.insertMissing(replayCatalogue(data, { ...replay, start }), 0);
   const clock = new VirtualClock({ start: replay.start, wall });
   const trading = new TradingRepo(db);

@@ -172,6 +172,19 @@ const startBody = Type.Object(
     until: Type.Optional(
       Type.Integer({ minimum: 0, description: 'Historical end, ms UTC (default: the end of the data)' }),
     ),
+    datasets: Type.Optional(
+      Type.Array(Type.Integer({ minimum: 1, description: 'A dataset id (GET /api/v1/datasets)' }), {
+        maxItems: 70,
+        description:
+          'Datasets to read, by id (default: none, every role chosen by the venue). Each must be a dataset of one of the ' +
+          "symbols; it fixes that symbol's dataset for the role its kind gives: the main source (depth; trades or aggTrades; " +
+          'klines), mark (markPriceKlines), index (indexPriceKlines), premium (premiumIndexKlines) or funding (fundingRate). ' +
+          'A pinned main dataset makes the pair replay its kind (the richest pinned: depth, then trades, then klines; a ' +
+          'pinned klines dataset replays klines even where trades exist), and the start and span are checked against it ' +
+          'alone; a pinned dataset of another role must have data between start and until. Roles not pinned are chosen ' +
+          "as without this field, preferring a pinned main dataset's market. The status' datasets show what is read",
+      }),
+    ),
     speed: Type.Optional(
       Type.Number({ minimum: MIN_SPEED, maximum: MAX_SPEED, description: 'Clock speed (default 1)' }),
     ),
@@ -377,7 +390,10 @@ export default async function replayRoutes(app: ApiInstance, opts: ReplayRouteOp
           'WebSocket market streams reach clients that many ms of history late (REST reads show the venue now). ' +
           'Errors: a symbol without a usable dataset 1106; start ' +
           'outside the data, until not after start, datasets that do not overlap, a bad balance, ' +
-          `a latency not an integer from 0 to ${MAX_LATENCY_MS} 1001; more than ` +
+          `a latency not an integer from 0 to ${MAX_LATENCY_MS} 1001; in datasets an id listed twice, no dataset of ` +
+          'that id, a dataset of another symbol or of a kind a replay does not read (bookTicker, bookDepth, 1M candles), ' +
+          'two datasets for one role of one symbol, or a pinned dataset without data at the start (the main one) or in ' +
+          'the span (another role) 1001, naming it; more than ' +
           `${MAX_REPLAYS} replays running 1010. Only on the live venue (a replay answers 1108).`,
         querystring: noQuery,
         body: startBody,
@@ -406,6 +422,7 @@ export default async function replayRoutes(app: ApiInstance, opts: ReplayRouteOp
           symbols: b.symbols,
           start: b.start,
           ...(b.until === undefined ? {} : { until: b.until }),
+          ...(b.datasets === undefined ? {} : { datasets: b.datasets }),
           ...(b.speed === undefined ? {} : { speed: b.speed }),
           ...(balance === undefined ? {} : { balance }),
           ...(b.queue_model === undefined ? {} : { queueModel: b.queue_model }),
