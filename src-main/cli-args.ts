@@ -48,6 +48,8 @@ interface ReplayCliSpec {
   /** ms UTC. */
   start: number;
   until?: number;
+  /** --replay-datasets: the ids of the datasets to read (docs/replay.md "Choosing the datasets"). */
+  datasets?: number[];
   queueModel?: 'pessimistic' | 'probabilistic';
   lockstep: boolean;
   /** Starting balance of the local account, 1e-8 USDT units. */
@@ -87,6 +89,11 @@ export const USAGE = `Usage: npm run serve -- [options]
                            first event starts at that event); several symbols are replayed
                            together when their datasets overlap (docs/replay.md)
   --until TIME             end of the replay (default: the end of the data)
+  --replay-datasets ID[,ID2...]
+                           read these datasets (their ids: npm run data -- list), each for its
+                           symbol's role: the main data (a pinned depth, trades or klines dataset
+                           is what the pair is replayed from), mark, index, premium index or
+                           funding; the roles not pinned are picked as without it
   --queue-model M          pessimistic or probabilistic (default), how a resting order's place in
                            the historical queue moves
   --lockstep               the replay clock moves only when a client steps it
@@ -147,6 +154,19 @@ export function parseReplayTime(text: string): number | null {
 const TIME_RULE = 'a UTC time like 2021-05-16, 2021-05-16T00:00Z, 2021-05-16T00:00:00Z or 2021-05-16T00:00:00.061Z';
 const REPLAY_SYMBOL = /^[A-Z0-9]{2,30}$/;
 
+/** `ID[,ID2,...]`: dataset ids, each once. */
+function parseDatasetIds(text: string): number[] {
+  const parts = text.split(',');
+  for (const p of parts)
+    if (!/^[1-9]\d{0,14}$/.test(p))
+      throw new CliError(
+        `--replay-datasets wants dataset ids (npm run data -- list) split by commas, e.g. 12,15; got '${text}'`,
+      );
+  const ids = parts.map(Number);
+  if (new Set(ids).size !== ids.length) throw new CliError(`--replay-datasets names a dataset twice: '${text}'`);
+  return ids;
+}
+
 /** `SYM@TIME[,SYM2,...]`. */
 function parseReplaySpec(text: string): { symbols: string[]; start: number } {
   const at = text.indexOf('@');
@@ -175,6 +195,7 @@ export function parseCli(argv: readonly string[]): CliOptions {
   };
   // replay companions, checked once every option is read
   let until: number | undefined;
+  let datasets: number[] | undefined;
   let queueModel: ReplayCliSpec['queueModel'];
   let lockstep = false;
   let balance: bigint | undefined;
@@ -264,6 +285,9 @@ export function parseCli(argv: readonly string[]): CliOptions {
         until = t;
         break;
       }
+      case '--replay-datasets':
+        datasets = parseDatasetIds(takeValue());
+        break;
       case '--queue-model': {
         const v = takeValue();
         if (v !== 'pessimistic' && v !== 'probabilistic')
@@ -305,19 +329,21 @@ export function parseCli(argv: readonly string[]): CliOptions {
     const stray =
       until !== undefined
         ? '--until'
-        : queueModel !== undefined
-          ? '--queue-model'
-          : lockstep
-            ? '--lockstep'
-            : balance !== undefined
-              ? '--balance'
-              : orderLatency !== undefined
-                ? '--order-latency'
-                : responseLatency !== undefined
-                  ? '--response-latency'
-                  : dataLatency !== undefined
-                    ? '--data-latency'
-                    : null;
+        : datasets !== undefined
+          ? '--replay-datasets'
+          : queueModel !== undefined
+            ? '--queue-model'
+            : lockstep
+              ? '--lockstep'
+              : balance !== undefined
+                ? '--balance'
+                : orderLatency !== undefined
+                  ? '--order-latency'
+                  : responseLatency !== undefined
+                    ? '--response-latency'
+                    : dataLatency !== undefined
+                      ? '--data-latency'
+                      : null;
     if (stray !== null) throw new CliError(`${stray} goes with --replay`);
     return out;
   }
@@ -328,6 +354,7 @@ export function parseCli(argv: readonly string[]): CliOptions {
     ...out.replay,
     lockstep,
     ...(until === undefined ? {} : { until }),
+    ...(datasets === undefined ? {} : { datasets }),
     ...(queueModel === undefined ? {} : { queueModel }),
     ...(balance === undefined ? {} : { balance }),
     ...(orderLatency === undefined ? {} : { orderLatency }),

@@ -158,6 +158,7 @@ async function main(): Promise<void> {
                   symbols: r.symbols,
                   start: r.start,
                   ...(r.until === undefined ? {} : { until: r.until }),
+                  ...(r.datasets === undefined ? {} : { datasets: r.datasets }),
                   ...(r.queueModel === undefined ? {} : { queueModel: r.queueModel }),
                   ...(r.orderLatency === undefined ? {} : { orderLatency: r.orderLatency }),
                   ...(r.dataLatency === undefined ? {} : { dataLatency: r.dataLatency }),
@@ -215,6 +216,15 @@ async function main(): Promise<void> {
       `perpdesk: replaying ${s.symbols.join(', ')} from ${new Date(s.start).toISOString()} to ${new Date(s.until).toISOString()}` +
         (r.lockstep ? ' in lockstep' : ''),
     );
+    // what each pair reads (the venue's pick, or --replay-datasets): `BTCUSDT: klines spot 15m #2`
+    const reads = s.symbols.map(
+      (sym) =>
+        `${sym}: ` +
+        (s.datasets[sym] ?? [])
+          .map((d) => `${d.role} ${d.market}${d.interval ? ` ${d.interval}` : ''} #${d.id}`)
+          .join(', '),
+    );
+    console.log(`perpdesk: reading ${reads.join('; ')}`);
   }
   if (choice.fellBack) console.log(`perpdesk: ${fallbackNotice(choice, service.url, 'the service')}`);
   if (dataDir !== ':memory:' && rememberPort(request, service.port)) {
