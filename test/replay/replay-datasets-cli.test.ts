@@ -65,13 +65,21 @@ function serve(args: string[], until: RegExp): Promise<{ code: number | null; st
 
 describe('--replay-datasets', () => {
   it('is read as dataset ids, each once, and goes with --replay', () => {
-    expect(parseCli(['--replay', 'BTCUSDT@2025-01-06', '--replay-datasets', '12,15']).replay?.datasets).toEqual([12, 15]);
+    expect(parseCli(['--replay', 'BTCUSDT@2025-01-06', '--replay-datasets', '12,15']).replay?.datasets).toEqual([
+      12, 15,
+    ]);
     expect(parseCli(['--replay', 'BTCUSDT@2025-01-06', '--replay-datasets=7']).replay?.datasets).toEqual([7]);
     for (const [argv, msg] of [
-      [['--replay', 'BTCUSDT@2025-01-06', '--replay-datasets', '12,x'], /--replay-datasets wants dataset ids .* got '12,x'/],
+      [
+        ['--replay', 'BTCUSDT@2025-01-06', '--replay-datasets', '12,x'],
+        /--replay-datasets wants dataset ids .* got '12,x'/,
+      ],
       [['--replay', 'BTCUSDT@2025-01-06', '--replay-datasets', '0'], /--replay-datasets wants dataset ids/],
       [['--replay', 'BTCUSDT@2025-01-06', '--replay-datasets', '12,'], /--replay-datasets wants dataset ids/],
-      [['--replay', 'BTCUSDT@2025-01-06', '--replay-datasets', '3,3'], /--replay-datasets names a dataset twice: '3,3'/],
+      [
+        ['--replay', 'BTCUSDT@2025-01-06', '--replay-datasets', '3,3'],
+        /--replay-datasets names a dataset twice: '3,3'/,
+      ],
       [['--replay-datasets', '3'], /--replay-datasets goes with --replay/],
     ] as const) {
       expect(() => parseCli([...argv]), argv.join(' ')).toThrow(CliError);
