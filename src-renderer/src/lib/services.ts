@@ -22,6 +22,7 @@ import { createPositionsStore } from '../features/positions/positions-store.ts';
 import { createSettingsStore } from '../features/settings/settings-store.ts';
 import { createReplayStore, followReplay } from '../features/replay/replay-store.ts';
 import { answers, watchReplayLink } from '../features/replay/replay-link.ts';
+import { replayChartInterval } from '../features/replay/replay-datasets.ts';
 import { createSymbolsStore } from '../features/symbols/symbols-store.ts';
 import { createToastsStore } from '../features/toasts/toasts-store.ts';
 import { createNoticesStore } from '../features/toasts/notice-prefs.ts';
@@ -176,11 +177,26 @@ export function createServices(opts: { baseUrl?: string; wsUrl?: string } = {}) 
       stops.push(followed.stop);
       // a replay whose service stopped is gone: nothing to reconnect to (the banner says so)
       stops.push(watchReplayLink({ connection, replay, ownUrl: api.baseUrl, probe: answers, onEnded: stopAll }));
+      // a pair replayed from candles coarser than the chart's interval is shown at theirs (a 1m chart
+      // of a 15m replay has no candle at its start), when the screen opens and when the pair changes
+      const candleInterval = (): void => {
+        const r = replay.getState();
+        const w = workspace.getState();
+        const iv =
+          r.mode === 'replay' && r.status !== null ? replayChartInterval(r.status, w.symbol, w.interval) : null;
+        if (iv !== null) w.actions.setInterval(iv);
+      };
+      stops.push(
+        workspace.subscribe((w, prev) => {
+          if (w.symbol !== prev.symbol) candleInterval();
+        }),
+      );
       replayProbe = followed.known.then(() => {
         const r = replay.getState();
         if (r.mode !== 'replay' || r.status === null) return;
         if (!r.status.symbols.includes(workspace.getState().symbol))
           workspace.getState().actions.setSymbol(r.status.symbols[0]);
+        candleInterval();
       });
     },
     stop: stopAll,

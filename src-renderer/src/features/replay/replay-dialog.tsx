@@ -1,5 +1,6 @@
 // The Replay dialog of the live screen: pick the symbol(s) to replay from the stored datasets
-// (each with its time coverage and what the replay is made of), the span, the speed, the
+// (each with its time coverage and what the replay is made of; for a pair with several datasets
+// its main data can be read from, which of them: replay-datasets.ts), the span, the speed, the
 // starting balance, the queue model and the order / response / market-data latencies; the fields are checked against the data before
 // anything is sent (replay-view.ts), then POST /api/v1/replays starts the replay venue and the
 // screen goes to its login link. The live market keeps running meanwhile; the replay's banner
@@ -20,6 +21,7 @@ import {
   utcTime,
   type ReplayForm,
 } from './replay-view.ts';
+import { candidateLabel, mainCandidates, pickedCoverage } from './replay-datasets.ts';
 import { RunningReplays } from './replay-running.tsx';
 import './replay.css';
 
@@ -71,7 +73,9 @@ function ReplayBody() {
     };
   }, [base]);
 
-  const cov = useMemo(() => replayableSymbols(datasets ?? []), [datasets]);
+  const all = useMemo(() => replayableSymbols(datasets ?? []), [datasets]);
+  // a pair's coverage follows the dataset chosen for it
+  const cov = useMemo(() => pickedCoverage(all, datasets ?? [], form.datasets ?? {}), [all, datasets, form.datasets]);
   const span = commonSpan(cov, form.symbols);
   const typedStart = parseUtc(form.start);
   const hole = typedStart === null ? null : startInHole(cov, form.symbols, typedStart);
@@ -86,6 +90,13 @@ function ReplayBody() {
       return { ...f, symbols, start: f.start === '' && sp ? utcMinute(sp.first) : f.start };
     });
     setErrors((e) => ({ ...e, symbols: undefined, start: undefined }));
+  };
+  const pick = (symbol: string, id: string): void => {
+    setForm((f) => {
+      const { [symbol]: _was, ...rest } = f.datasets ?? {};
+      return { ...f, datasets: id === '' ? rest : { ...rest, [symbol]: Number(id) } };
+    });
+    setErrors((e) => ({ ...e, start: undefined, end: undefined }));
   };
   const field = (k: keyof ReplayForm) => (e: { target: { value: string } }) => {
     const v = e.target.value;
@@ -179,6 +190,7 @@ function ReplayBody() {
           </table>
         )}
         <FieldError text={errors.symbols} />
+        <DataPicks symbols={form.symbols} datasets={datasets ?? []} picks={form.datasets ?? {}} onPick={pick} />
       </fieldset>
       <div className="replay-fields">
         <label className="rf">
@@ -309,6 +321,43 @@ function ReplayBody() {
         </button>
       </div>
     </form>
+  );
+}
+
+/**
+ * For each picked pair with more than one dataset its main data can be read from, a select of
+ * them: Automatic (the venue's pick, docs/replay.md) or one of them, sent as `datasets`.
+ */
+function DataPicks(props: {
+  symbols: readonly string[];
+  datasets: readonly DatasetView[];
+  picks: Readonly<Record<string, number>>;
+  onPick: (symbol: string, id: string) => void;
+}) {
+  const rows = props.symbols
+    .map((symbol) => ({ symbol, candidates: mainCandidates(props.datasets, symbol) }))
+    .filter((r) => r.candidates.length > 1);
+  if (rows.length === 0) return null;
+  return (
+    <div className="replay-fields replay-picks" data-testid="replay-datasets">
+      {rows.map(({ symbol, candidates }) => (
+        <label key={symbol} className="rf">
+          <span>{symbol} data</span>
+          <select
+            aria-label={`Data of ${symbol}`}
+            value={props.picks[symbol] === undefined ? '' : String(props.picks[symbol])}
+            onChange={(e) => props.onPick(symbol, e.target.value)}
+          >
+            <option value="">Automatic (the venue's pick: the richest data covering the span)</option>
+            {candidates.map((d) => (
+              <option key={d.id} value={String(d.id)}>
+                {candidateLabel(d)}
+              </option>
+            ))}
+          </select>
+        </label>
+      ))}
+    </div>
   );
 }
 

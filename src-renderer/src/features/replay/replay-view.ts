@@ -33,7 +33,8 @@ export interface SymbolCoverage {
   pieces: Array<{ first: number; end: number }>;
 }
 
-function datasetEnd(d: DatasetView): number {
+/** ms after a dataset's data: its last candle's close, or its last event's time + 1. */
+export function datasetEnd(d: DatasetView): number {
   const last = d.last_time as number;
   if (isInterval(d.interval)) return nextOpenTime(d.interval, last);
   return last + 1;
@@ -182,6 +183,8 @@ export interface ReplayForm {
   dataLatency?: string;
   /** Order response latency, ms of history ('' or absent: 0). */
   responseLatency?: string;
+  /** The dataset chosen for a pair's main data (symbol -> id; absent: the venue's pick). */
+  datasets?: Record<string, number>;
 }
 
 export interface ReplayRequest {
@@ -194,6 +197,8 @@ export interface ReplayRequest {
   order_latency?: number;
   data_latency?: number;
   response_latency?: number;
+  /** The chosen datasets of the picked pairs (POST /api/v1/replays `datasets`). */
+  datasets?: number[];
 }
 
 /** Largest order entry or market-data latency of a replay, ms (the API's bound). */
@@ -275,6 +280,7 @@ export function checkReplayForm(
   if (dataLatency === null) errors.dataLatency = `Market-data latency must be ${latencyRule}`;
   if (responseLatency === null) errors.responseLatency = `Response latency must be ${latencyRule}`;
   if (Object.keys(errors).length > 0) return { ok: false, errors };
+  const pins = form.symbols.map((s) => form.datasets?.[s]).filter((id): id is number => id !== undefined);
   return {
     ok: true,
     request: {
@@ -287,6 +293,7 @@ export function checkReplayForm(
       ...(orderLatency! > 0 ? { order_latency: orderLatency! } : {}),
       ...(dataLatency! > 0 ? { data_latency: dataLatency! } : {}),
       ...(responseLatency! > 0 ? { response_latency: responseLatency! } : {}),
+      ...(pins.length > 0 ? { datasets: pins } : {}),
     },
   };
 }

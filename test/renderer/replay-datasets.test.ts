@@ -1,0 +1,152 @@
+// The Replay dialog's choice of the dataset a pair reads, and the chart interval a replay's screen
+// opens on (docs/replay.md "Choosing the datasets", docs/trading-screen.md "Replay").
+import { describe, expect, it } from 'vitest';
+import type { DatasetView } from '../../src-renderer/src/features/data/data-view.ts';
+import {
+  candidateLabel,
+  mainCandidates,
+  pickedCoverage,
+  replayChartInterval,
+} from '../../src-renderer/src/features/replay/replay-datasets.ts';
+import {
+  checkReplayForm,
+  replayableSymbols,
+  type ReplayForm,
+} from '../../src-renderer/src/features/replay/replay-view.ts';
+
+const T = (s: string): number => Date.parse(s);
+
+function ds(over: Partial<DatasetView>): DatasetView {
+  return {
+    id: 1,
+    market: 'um',
+    symbol: 'BTCUSDT',
+    kind: 'klines',
+    interval: '1m',
+    first_time: T('2025-01-06T00:00:00Z'),
+    last_time: T('2025-01-12T23:59:00Z'),
+    rows: 10_080,
+    files: 7,
+    gaps: [],
+    specs: { tick_size: '0.1', step_size: '0.001', tiers: [], source: 'catalogue' },
+    ...over,
+  };
+}
+
+// USD-M 1m and spot 15m candles of one week, a USD-M mark dataset, a monthly dataset, an empty one,
+// 2021 spot 1h candles, and ETHUSDT's one dataset
+const UM_1M = ds({ id: 1 });
+const SPOT_15M = ds({ id: 2, market: 'spot', interval: '15m', last_time: T('2025-01-12T23:45:00Z'), rows: 672 });
+const MARK = ds({ id: 3, kind: 'markPriceKlines' });
+const MONTHLY = ds({
+  id: 4,
+  interval: '1M',
+  first_time: T('2025-01-01T00:00:00Z'),
+  last_time: T('2025-01-01T00:00:00Z'),
+  rows: 1,
+});
+const EMPTY = ds({ id: 5, market: 'spot', interval: '1h', first_time: null, last_time: null, rows: 0 });
+const OLD_1H = ds({
+  id: 6,
+  market: 'spot',
+  interval: '1h',
+  first_time: T('2021-05-16T00:00:00Z'),
+  last_time: T('2021-05-18T23:00:00Z'),
+  rows: 72,
+});
+const AGG = ds({
+  id: 7,
+  kind: 'aggTrades',
+  interval: '',
+  first_time: T('2025-01-06T00:00:00Z'),
+  last_time: T('2025-01-06T23:59:59Z'),
+});
+const ETH = ds({ id: 8, symbol: 'ETHUSDT' });
+const DATA = [UM_1M, SPOT_15M, MARK, MONTHLY, EMPTY, OLD_1H, AGG, ETH];
+
+const form = (over: Partial<ReplayForm>): ReplayForm => ({
+  symbols: ['BTCUSDT'],
+  start: '2025-01-06 00:00',
+  end: '',
+  speed: '60',
+  balance: '10000',
+  queueModel: 'probabilistic',
+  ...over,
+});
+
+describe('the datasets a pair can be replayed from', () => {
+  it('are its depth, trades and klines datasets with rows, richest first, then USD-M, the finest, the earliest', () => {
+    expect(mainCandidates(DATA, 'BTCUSDT').map((d) => d.id)).toEqual([AGG.id, UM_1M.id, SPOT_15M.id, OLD_1H.id]);
+    expect(mainCandidates(DATA, 'ETHUSDT').map((d) => d.id)).toEqual([ETH.id]);
+  });
+
+  it('are listed with market, kind, interval, span and id', () => {
+    expect(candidateLabel(SPOT_15M)).toBe('Spot klines 15m · 2025-01-06 00:00 → 2025-01-13 00:00 · #2');
+    expect(candidateLabel(AGG)).toBe('USD-M aggTrades · 2025-01-06 00:00 → 2025-01-06 23:59:59.001 · #7');
+  });
+
+  it("a chosen one is the pair's coverage and what it is made of; the form sends it", () => {
+    const all = replayableSymbols(DATA);
+    const btc = all.find((c) => c.symbol === 'BTCUSDT')!;
+    // every dataset together: two pieces, and all kinds
+    expect(btc.pieces).toHaveLength(2);
+    expect(btc.sources).toEqual(['trades', 'klines']);
+    const picked = pickedCoverage(all, DATA, { BTCUSDT: OLD_1H.id });
+    expect(picked.find((c) => c.symbol === 'BTCUSDT')).toEqual({
+      symbol: 'BTCUSDT',
+      first: T('2021-05-16T00:00:00Z'),
+      end: T('2021-05-19T00:00:00Z'),
+      sources: ['klines'],
+      pieces: [{ first: T('2021-05-16T00:00:00Z'), end: T('2021-05-19T00:00:00Z') }],
+    });
+    // a start in 2025 is outside the chosen data, and said so before anything is sent
+    const c = checkReplayForm(form({ datasets: { BTCUSDT: OLD_1H.id } }), picked);
+    expect(c.ok).toBe(false);
+    if (!c.ok)
+      expect(c.errors.start).toMatch(
+        /^Start is outside the data: it must be from 2021-05-16 00:00 to before 2021-05-19 00:00/,
+      );
+    const ok = checkReplayForm(
+      form({ datasets: { BTCUSDT: SPOT_15M.id } }),
+      pickedCoverage(all, DATA, { BTCUSDT: SPOT_15M.id }),
+    );
+    expect(ok.ok && ok.request).toMatchObject({ datasets: [SPOT_15M.id], until: T('2025-01-13T00:00:00Z') });
+    // no choice: no datasets sent; a choice of a pair no longer picked is not sent either
+    const auto = checkReplayForm(form({}), all);
+    expect(auto.ok && 'datasets' in auto.request).toBe(false);
+    const other = checkReplayForm(form({ datasets: { ETHUSDT: ETH.id } }), all);
+    expect(other.ok && 'datasets' in other.request).toBe(false);
+  });
+
+  it('a pick that is no candidate of the pair changes nothing', () => {
+    const all = replayableSymbols(DATA);
+    expect(pickedCoverage(all, DATA, { BTCUSDT: MARK.id })).toEqual(all);
+    expect(pickedCoverage(all, DATA, { BTCUSDT: ETH.id })).toEqual(all);
+  });
+});
+
+describe('the chart interval of a replay', () => {
+  const status = (interval: string, source: 'klines' | 'trades' = 'klines') => ({
+    sources: { BTCUSDT: source },
+    datasets: {
+      BTCUSDT: [
+        { role: source, id: 2, market: 'spot' as const, kind: source, interval },
+        { role: 'mark' as const, id: 3, market: 'um' as const, kind: 'markPriceKlines', interval: '4h' },
+      ],
+    },
+  });
+
+  it("opens on the candles' interval when the chart's is finer", () => {
+    expect(replayChartInterval(status('15m'), 'BTCUSDT', '1m')).toBe('15m');
+    expect(replayChartInterval(status('1h'), 'BTCUSDT', '5m')).toBe('1h');
+  });
+
+  it('keeps the chart interval otherwise', () => {
+    expect(replayChartInterval(status('1m'), 'BTCUSDT', '1m')).toBeNull();
+    expect(replayChartInterval(status('15m'), 'BTCUSDT', '1h')).toBeNull();
+    expect(replayChartInterval(status('15m'), 'BTCUSDT', '15m')).toBeNull();
+    // a trades replay builds every interval from its prints (the mark's 4h candles are no source)
+    expect(replayChartInterval(status('', 'trades'), 'BTCUSDT', '1m')).toBeNull();
+    expect(replayChartInterval(status('15m'), 'ETHUSDT', '1m')).toBeNull();
+  });
+});
