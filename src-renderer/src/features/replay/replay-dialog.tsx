@@ -94,7 +94,12 @@ function ReplayBody() {
   const pick = (symbol: string, id: string): void => {
     setForm((f) => {
       const { [symbol]: _was, ...rest } = f.datasets ?? {};
-      return { ...f, datasets: id === '' ? rest : { ...rest, [symbol]: Number(id) } };
+      const picks = id === '' ? rest : { ...rest, [symbol]: Number(id) };
+      // a start the chosen data does not cover moves to the beginning of the data
+      const sp = commonSpan(pickedCoverage(all, datasets ?? [], picks), f.symbols);
+      const at = parseUtc(f.start);
+      const inside = sp !== null && at !== null && at >= sp.first && at < sp.end;
+      return { ...f, datasets: picks, start: sp !== null && !inside ? utcMinute(sp.first) : f.start };
     });
     setErrors((e) => ({ ...e, start: undefined, end: undefined }));
   };
