@@ -24,7 +24,9 @@ test('a pair with two datasets: the non-default one picked in the dialog is what
       data: { paths: [fixture(file)], symbol: 'LINKUSDT', market, kind: 'klines', interval },
     });
     expect(r.status(), await r.text()).toBe(200);
-    ids[interval] = ((await r.json()) as { data: Array<{ dataset_id: number }> }).data[0].dataset_id;
+    ids[interval] = (
+      (await r.json()) as { data: { results: Array<{ dataset_id: number }> } }
+    ).data.results[0].dataset_id;
   }
   const screen = new TradingPage(page);
   await screen.open(service.url);
@@ -60,6 +62,13 @@ test('a pair with two datasets: the non-default one picked in the dialog is what
   // the pair's coverage and the start follow the chosen data
   await expect(row.locator('.piece')).toHaveText(['2025-01-06 00:00 → 2025-01-13 00:00']);
   await expect(start).toHaveValue('2025-01-06 00:00');
+  // the table and the select still fit the drawer
+  const [tableWidth, boxWidth] = await dialog
+    .getByTestId('replay-symbols')
+    .evaluate((t) => [t.scrollWidth, t.parentElement!.clientWidth]);
+  expect(tableWidth).toBeLessThanOrEqual(boxWidth);
+  await expect(dialog.getByRole('columnheader', { name: 'Made of' })).toBeInViewport({ ratio: 1 });
+  await expect(select).toBeInViewport({ ratio: 1 });
   await expect(dialog.getByTestId('replay-span')).toHaveText('Common data: 2025-01-06 00:00 → 2025-01-13 00:00 UTC');
   await dialog.getByRole('textbox', { name: 'End', exact: true }).fill('2025-01-07 00:00');
   await dialog.getByLabel('Speed', { exact: true }).fill('1');
@@ -69,8 +78,6 @@ test('a pair with two datasets: the non-default one picked in the dialog is what
     dialog.getByRole('button', { name: 'Start replay' }).click(),
   ]);
   expect(answer.request().postDataJSON()).toMatchObject({ symbols: ['LINKUSDT'], datasets: [ids['15m']] });
-  const started = (await answer.json()) as { data: { id: string; url: string } };
-
   // the replay's screen: the banner's symbols say what it reads, the status too, the chart opens at 15m
   const banner = page.getByTestId('replay-banner');
   await expect(banner).toContainText('REPLAY');
@@ -78,7 +85,10 @@ test('a pair with two datasets: the non-default one picked in the dialog is what
     'title',
     `LINKUSDT: klines spot 15m #${ids['15m']}`,
   );
-  const status = await (await page.request.get(`${started.data.url}/api/v1/replay`)).json();
+  // logged in with the one-time link (listing the replays below renews it)
+  await expect(page.getByTestId('available-balance')).toHaveText('10,000.00');
+  const replayUrl = new URL(page.url()).origin;
+  const status = await (await page.request.get(`${replayUrl}/api/v1/replay`)).json();
   expect(status.data).toMatchObject({
     symbols: ['LINKUSDT'],
     start: Date.parse('2025-01-06T00:00:00Z'),
@@ -87,5 +97,9 @@ test('a pair with two datasets: the non-default one picked in the dialog is what
   });
   await expect(screen.chart.interval('15m')).toHaveAttribute('aria-selected', 'true');
   await page.screenshot({ path: test.info().outputPath('replay-pick-screen.png') });
-  await page.request.delete(`${service.url}/api/v1/replays/${started.data.id}`);
+  const running = (await (await page.request.get(`${service.url}/api/v1/replays`)).json()) as {
+    data: Array<{ id: string; url: string }>;
+  };
+  const id = running.data.find((r) => r.url === replayUrl)!.id;
+  expect((await page.request.delete(`${service.url}/api/v1/replays/${id}`)).status()).toBe(200);
 });
