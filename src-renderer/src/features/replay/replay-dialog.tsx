@@ -350,6 +350,8 @@ function DataPicks(props: {
           <span>{symbol} data</span>
           <select
             aria-label={`Data of ${symbol}`}
+            // the option chosen whole on hover (the select cuts it to the drawer's width)
+            title={chosenLabel(candidates, props.picks[symbol])}
             value={props.picks[symbol] === undefined ? '' : String(props.picks[symbol])}
             onChange={(e) => props.onPick(symbol, e.target.value)}
           >
@@ -364,6 +366,12 @@ function DataPicks(props: {
       ))}
     </div>
   );
+}
+
+/** The chosen candidate's label, or Automatic. */
+function chosenLabel(candidates: readonly DatasetView[], id: number | undefined): string {
+  const d = candidates.find((x) => x.id === id);
+  return d === undefined ? 'Automatic' : candidateLabel(d);
 }
 
 function FieldError({ text }: { text: string | undefined }) {
