@@ -53,7 +53,7 @@ test('a pair with two datasets: the non-default one picked in the dialog is what
   // the keyboard reaches it from the pair's checkbox
   await check.focus();
   for (let i = 0; i < 12; i++) {
-    if (await select.evaluate((el) => el === document.activeElement)) break;
+    if (await select.evaluate((el) => el === el.ownerDocument.activeElement)) break;
     await page.keyboard.press('Tab');
   }
   await expect(select).toBeFocused();
