@@ -27,6 +27,9 @@ const USAGE = `Usage:
   --bot CMD             the bot's command line ("node examples/sweep-bot.ts"), run once per job
   --replay SPEC         BTCUSDT@2025-01-06..2025-01-12 (dates: whole UTC days) or with times
                         BTCUSDT@2025-01-06T08:00Z..2025-01-06T20:00Z
+  --replay-datasets ID[,ID2...]
+                        the datasets each replay reads, by id (npm run data -- list), each for its
+                        symbol's role; the others are picked as without it (docs/replay.md)
   --split S             day (default), week, none, or a number of hours (6h)
   --grid FILE           the parameter sets (docs/sweeps.md, The grid file); none: one empty set
   --workers N           local worker processes (default: one per core, ${availableParallelism()} here)
@@ -51,6 +54,7 @@ const USAGE = `Usage:
 const OPTIONS = {
   bot: { type: 'string' },
   replay: { type: 'string' },
+  'replay-datasets': { type: 'string' },
   split: { type: 'string', default: 'day' },
   grid: { type: 'string' },
   workers: { type: 'string' },
@@ -147,11 +151,23 @@ function request(v: Values, dataDir: string): SweepRequest {
     if (!Number.isFinite(speed) || speed < 0.1 || speed > 10_000)
       throw new PlanError(`--speed must be a number from 0.1 to 10000, got '${v.speed}'`);
   }
+  const pins = v['replay-datasets'];
+  let datasets: number[] | undefined;
+  if (pins !== undefined) {
+    if (!/^[1-9]\d{0,14}(,[1-9]\d{0,14})*$/.test(pins))
+      throw new PlanError(
+        `--replay-datasets wants dataset ids (npm run data -- list) split by commas, e.g. 12,15; got '${pins}'`,
+      );
+    datasets = pins.split(',').map(Number);
+    if (new Set(datasets).size !== datasets.length)
+      throw new PlanError(`--replay-datasets names a dataset twice: '${pins}'`);
+  }
   return {
     dataDir,
     cwd: process.cwd(),
     bot: v.bot,
     replay: v.replay,
+    ...(datasets === undefined ? {} : { datasets }),
     split: v.split,
     grid: v.grid,
     balance: v.balance,

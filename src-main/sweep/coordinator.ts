@@ -34,6 +34,8 @@ export interface SweepRequest {
   cwd: string;
   bot: string;
   replay: string;
+  /** --replay-datasets: the dataset ids every job's replay reads (SweepJob.datasets). */
+  datasets?: number[];
   split: string;
   /** The grid file's path; none: one empty parameter set. */
   grid?: string;
@@ -110,6 +112,7 @@ export async function prepareSweep(req: SweepRequest, onChecked?: () => void): P
   const id = `sw${new Date().toISOString().slice(0, 10).replace(/-/g, '')}${randomBytes(4).toString('hex')}`;
   const template: JobTemplate = {
     symbols: span.symbols,
+    ...(req.datasets === undefined ? {} : { datasets: req.datasets }),
     lockstep: req.lockstep,
     speed: req.speed,
     balance: req.balance,
@@ -193,7 +196,7 @@ function checkJobSpans(jobs: readonly SweepJob[], data: JobData): void {
     let why = seen.get(key);
     if (why === undefined) {
       try {
-        checkSpan(data, job.symbols, job.start, job.until);
+        checkSpan(data, job.symbols, job.start, job.until, job.datasets);
         why = null;
       } catch (err) {
         if (!(err instanceof RangeError)) throw err;

@@ -14,6 +14,11 @@ export interface SweepJob {
   /** Position in the sweep's plan, from 0. */
   index: number;
   symbols: string[];
+  /**
+   * The datasets the replay reads, by id (--replay-datasets; replay/pins.ts: each fixes its
+   * symbol's dataset for its role); absent: the replay's own pick. The pack keeps the ids.
+   */
+  datasets?: number[];
   /** ms UTC: the replay's start and end (exclusive of nothing: the replay's own until). */
   start: number;
   until: number;

@@ -105,6 +105,7 @@ function replayOptions(job: SweepJob, data: JobData, balance: bigint): NonNullab
       symbols: job.symbols,
       start: job.start,
       until: job.until,
+      ...(job.datasets === undefined ? {} : { datasets: job.datasets }),
       queueModel: job.queueModel,
       orderLatency: job.orderLatency,
       responseLatency: job.responseLatency,
