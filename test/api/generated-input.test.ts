@@ -200,11 +200,14 @@ function jsonOk(s: Schema, v: unknown): boolean {
       case 'null':
         return v === null;
       case 'array':
-        // any array of strings may still be refused by the route (ips), never counted as bad input here
+        // any array of strings may still be refused by the route (ips), never counted as bad input here;
+        // an array of numbers (dataset ids) is as good as its items
         return (
           Array.isArray(v) &&
           (s.maxItems === undefined || v.length <= s.maxItems) &&
-          v.every((x) => typeof x === 'string')
+          (s.items?.type === 'integer' || s.items?.type === 'number'
+            ? v.every((x) => jsonOk(s.items!, x))
+            : v.every((x) => typeof x === 'string'))
         );
       default:
         return true;
