@@ -63,7 +63,11 @@ const statusSchema = Type.Object({
         interval: Type.String({ description: "Its candle interval; '' for a kind without one" }),
       }),
     ),
-    { description: 'Per symbol, the datasets the replay reads and what each gives' },
+    {
+      description:
+        "Per symbol, the datasets the replay reads and what each gives: those pinned by the start's datasets field, the " +
+        "venue's pick for the other roles",
+    },
   ),
   gaps: Type.Record(
     Type.String(),
