@@ -22,6 +22,7 @@ const WITH_VALUE = [
   '--intensity',
   '--start',
   '--replay',
+  '--replay-datasets',
   '--until',
   '--queue-model',
   '--balance',
