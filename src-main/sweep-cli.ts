@@ -233,10 +233,15 @@ async function superviseWorkers(n: number, args: string[]): Promise<number> {
 /** A word as a POSIX shell reads it back (quoted when it holds anything but safe characters). */
 const shellWord = (w: string) => (/^[\w@%+=:,./-]+$/.test(w) ? w : `'${w.replace(/'/g, "'\\''")}'`);
 
+/** A sweep command line as printed, its data folder when one was given: it runs as printed. */
+function sweepCommand(args: readonly string[], dataDir: string | undefined): string {
+  return `npm run sweep -- ${[...args, ...(dataDir === undefined ? [] : ['--data-dir', dataDir])].map(shellWord).join(' ')}`;
+}
+
 /** The command that finishes a sweep: its data folder when one was given, and the queue its results wait on. */
 function resumeCommand(id: string, dataDir: string | undefined, queue: string | undefined): string {
   const args = ['--resume', id, ...(dataDir === undefined ? [] : ['--data-dir', dataDir])];
-  return `npm run sweep -- ${[...args, ...(queue === undefined ? [] : ['--queue', queue])].map(shellWord).join(' ')}`;
+  return sweepCommand([...args, ...(queue === undefined ? [] : ['--queue', queue])], undefined);
 }
 
 /**
@@ -413,7 +418,8 @@ async function main(argv: string[]): Promise<number> {
       console.log(
         `perpdesk sweep ${id}: ${s.done}/${s.jobs} jobs done (${s.ok} ok, ${s.failed} failed)` +
           (s.done < s.jobs ? `; finish with: ${resume}` : '') +
-          ` (this run: ${ran}); results: npm run sweep -- --export ${id} --format csv, or GET /api/v1/sweeps/${id}`,
+          ` (this run: ${ran}); results: ${sweepCommand(['--export', id, '--format', 'csv'], v['data-dir'])}, ` +
+          `or GET /api/v1/sweeps/${id}`,
       );
     };
     let interrupts = 0;

@@ -142,6 +142,12 @@ describe('a local sweep', () => {
     expect(r.stdout).toMatch(/4\/4 jobs done \(2 ok, 2 failed\)/);
     expect(r.stdout).toMatch(/job 1 failed: the bot exited with code 3 \| test-bot: giving up with 3/);
     expect(r.stderr).toMatch(/\[#+\] 4\/4 done, 2 failed, 0 running, ETA 0s/);
+    // the export command it prints runs as printed (it named no data folder: it said 'no sweep ID')
+    const printed = /results: npm run sweep -- (.*), or GET/.exec(r.stdout)![1];
+    expect(printed).toBe(`--export ${id} --format csv --data-dir ${dir}`);
+    const exported = await runCli(printed.split(' '));
+    expect(exported.code, exported.stderr).toBe(0);
+    expect(exported.stdout.trim().split('\n')).toHaveLength(5);
     const { summary, jobs } = stored(id);
     expect(summary).toMatchObject({ jobs: 4, done: 4, ok: 2, failed: 2, state: 'done' });
     expect(jobs.map((j) => [j.index, j.status, j.params.mode, j.start])).toEqual([
