@@ -83,10 +83,33 @@ export async function buildPack(dataDir: string, symbols: readonly string[], out
   } finally {
     closeDatabase(db);
   }
+  stampPackId(databaseFile(work));
   mkdirSync(dirname(out), { recursive: true });
   renameSync(databaseFile(work), out);
   rmSync(work, { recursive: true, force: true });
   return { path: out, sha256: await sha256File(out) };
+}
+
+/**
+ * Gives a pack the database id (PRAGMA application_id) of its data instead of openDatabase's random
+ * one, so that the same datasets pack to the same bytes and the same SHA-256 in every sweep (a
+ * worker's cache then holds a pack once, not once a sweep). The random id tells a database's WAL
+ * from another's (database.ts checkDatabase); a pack has no WAL (journal_mode DELETE, opened
+ * read-only), and its id is still its own: a hash of its datasets and their files (names,
+ * checksums, rows, specs), so two packs of different data keep different ids.
+ */
+function stampPackId(file: string): void {
+  const db = new DatabaseSync(file);
+  try {
+    const h = createHash('sha256');
+    for (const t of ['datasets', 'dataset_files'])
+      for (const row of db.prepare(`SELECT * FROM ${t} ORDER BY id`).all()) h.update(`${t}:${JSON.stringify(row)}\n`);
+    // 1 to 2^31 - 1, as openDatabase's (0 is no id)
+    const id = (h.digest().readUInt32BE(0) % (2 ** 31 - 1)) + 1;
+    db.exec(`PRAGMA application_id = ${id}`);
+  } finally {
+    db.close();
+  }
 }
 
 export interface OpenPack {

@@ -5,6 +5,7 @@ import { createServer, type Server } from 'node:http';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildPack, cachedPackPath, type PackRef } from '../../src-main/sweep/pack.ts';
 import { PackCache } from '../../src-main/sweep/pack-cache.ts';
@@ -58,5 +59,24 @@ describe('PackCache', () => {
       /neither at \/nowhere\/data.db nor in .*no pack server was given/,
     );
     rmSync(cacheDir, { recursive: true, force: true });
+  });
+});
+
+describe('a sweep dataset pack', () => {
+  it('is the same bytes (the same SHA-256) packed twice from the same data, so a worker caches it once', async () => {
+    const dir = await klinesDataDir();
+    const a = await buildPack(dir, ['BTCUSDT'], path.join(dir, 'sweeps', 'a', 'data.db'));
+    const b = await buildPack(dir, ['BTCUSDT'], path.join(dir, 'sweeps', 'b', 'data.db'));
+    expect(readFileSync(a.path).equals(readFileSync(b.path))).toBe(true);
+    expect(b.sha256).toBe(a.sha256);
+    // and a pack of other data has another id (PRAGMA application_id: bytes 68-71), not 0
+    const other = await klinesDataDir();
+    const db = new DatabaseSync(path.join(other, 'perpdesk.db'));
+    db.exec("UPDATE dataset_files SET name = 'renamed.csv'");
+    db.close();
+    const c = await buildPack(other, ['BTCUSDT'], path.join(other, 'sweeps', 'c', 'data.db'));
+    const id = (f: string) => readFileSync(f).readInt32BE(68);
+    expect(id(a.path)).not.toBe(0);
+    expect(id(c.path)).not.toBe(id(a.path));
   });
 });
