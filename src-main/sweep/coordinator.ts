@@ -249,9 +249,21 @@ export async function runSweep(
   let ok = 0;
   let failed = 0;
   let duplicates = 0;
+  const toldLack = new Set<string>();
   const run = runner.run(jobs, spec.pack, {
     onStart: (job) => progress.started(job.id),
     onStop: (job) => progress.stopped(job.id),
+    onGivenBack: (job, why) => {
+      progress.givenBack(job.id);
+      // once a worker and cause: its every job would say the same
+      if (toldLack.has(why)) return;
+      toldLack.add(why);
+      io.progress(io.tty ? '\n' : '');
+      io.out(
+        `job ${job.index} given back unrun by a ${why}; its jobs wait for a worker that has the data ` +
+          `(--pack-url on this sweep, or the data folder at the same path: docs/sweeps.md, The data)`,
+      );
+    },
     onResult: (job: SweepJob, result: JobResult) => {
       if (!store.storeResult(id, job.index, result, now())) {
         duplicates++;

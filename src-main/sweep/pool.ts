@@ -25,6 +25,8 @@ export interface RunnerEvents {
   onStart?: (job: SweepJob) => void;
   /** The job's bot is gone without a result (its worker died): it runs again, or gets an error result. */
   onStop?: (job: SweepJob) => void;
+  /** A queue worker gave the job back unrun: it cannot get the job's data (`why`, naming the worker). */
+  onGivenBack?: (job: SweepJob, why: string) => void;
   onResult: (job: SweepJob, result: JobResult) => void;
 }
 

@@ -37,6 +37,8 @@ export class Progress {
   private failed = 0;
   /** The jobs whose bot runs, by id. */
   private readonly running = new Set<string>();
+  /** The jobs a worker gave back for want of their data, not run since. */
+  private readonly lacking = new Set<string>();
   private doneHere = 0;
   /** Something changed since the last plain line. */
   private changed = false;
@@ -53,8 +55,16 @@ export class Progress {
 
   /** The job's bot started. */
   started(jobId: string): void {
+    this.lacking.delete(jobId);
     if (this.running.has(jobId)) return;
     this.running.add(jobId);
+    this.draw();
+  }
+
+  /** A worker gave the job back unrun, lacking its data: it waits for one that has it. */
+  givenBack(jobId: string): void {
+    if (this.lacking.has(jobId)) return;
+    this.lacking.add(jobId);
     this.draw();
   }
 
@@ -66,6 +76,7 @@ export class Progress {
   /** The job's result is in. */
   finished(jobId: string, ok: boolean): void {
     this.running.delete(jobId);
+    this.lacking.delete(jobId);
     this.done++;
     this.doneHere++;
     if (!ok) this.failed++;
@@ -79,7 +90,8 @@ export class Progress {
     const eta = this.doneHere === 0 ? '?' : duration(((total - this.done) * elapsed) / this.doneHere);
     return (
       `[${'#'.repeat(filled)}${'.'.repeat(WIDTH - filled)}] ${this.done}/${total} done, ${this.failed} failed, ` +
-      `${this.running.size} running, ETA ${this.done === total ? '0s' : eta}`
+      `${this.running.size} running, ETA ${this.done === total ? '0s' : eta}` +
+      (this.lacking.size === 0 ? '' : `, ${this.lacking.size} given back by workers without the data`)
     );
   }
 

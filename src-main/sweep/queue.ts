@@ -14,6 +14,7 @@ import type { RedisOptions } from 'ioredis';
 import { defaultCacheDir } from './compile-cache.ts';
 import { errorResult, type JobResult, type SweepJob } from './job.ts';
 import type { OpenPack, PackRef } from './pack.ts';
+import { PackBackoff } from './pack-backoff.ts';
 import { PackCache } from './pack-cache.ts';
 import { reachRedis } from './redis-url.ts';
 import type { RunnerEvents } from './pool.ts';
@@ -141,9 +142,13 @@ export class QueueRunner {
     // a job runs from its bot's start (the worker sets its progress then, again when it runs
     // again), not from when a worker takes it: a worker holds its next job, its venue started
     // ahead, while another runs
-    events.on('progress', ({ jobId }) => {
+    // a worker that cannot get the pack gives the job back unrun, and says why in its progress
+    events.on('progress', ({ jobId, data }) => {
       const j = pending.get(jobId);
-      if (j !== undefined && !this.stopped) ev.onStart?.(j);
+      if (j === undefined || this.stopped) return;
+      const lacks = typeof data === 'object' && data !== null ? (data as { lacks?: unknown }).lacks : undefined;
+      if (typeof lacks === 'string') ev.onGivenBack?.(j, lacks);
+      else ev.onStart?.(j);
     });
     // its worker died: its bot with it, the job back on the queue
     events.on('stalled', ({ jobId }) => {
@@ -355,10 +360,30 @@ export async function runQueueWorker(o: QueueWorkerOptions): Promise<void> {
     o.log(`job ${job.id} given back: ${why}`);
     throw new WaitingError();
   };
+  const lacking = new PackBackoff(o.log);
+  /**
+   * A job whose pack this worker cannot get goes back to the queue unattempted (moveToWait: no
+   * attempt counted) for a worker that has it, the coordinator told why (the job's progress), and
+   * this worker takes no job for a while (paused; 2 s, doubling to 60 s, until a pack is got).
+   */
+  const noPack = async (job: Job<QueueData, JobResult>, token: string | undefined, err: unknown): Promise<never> => {
+    const why = err instanceof Error ? err.message : String(err);
+    lacking.tell(job.data.pack, why);
+    await job.updateProgress({ lacks: `worker ${hostname()}-${process.pid}: ${why}` }).catch(() => undefined);
+    await job.moveToWait(token);
+    lacking.pause(worker);
+    throw new WaitingError();
+  };
   const processJob = async (job: Job<QueueData, JobResult>, token?: string): Promise<JobResult> => {
     let slot = gate.tryRun();
     try {
-      const pack = await getPack(job.data.pack);
+      let pack: OpenPack;
+      try {
+        pack = await getPack(job.data.pack);
+        lacking.got();
+      } catch (err) {
+        return await noPack(job, token, err);
+      }
       let venue: Promise<JobVenue> | undefined;
       if (!slot) {
         if (!(await fairToKeep())) return await giveBack(job, token, 'the queue is short, for a free worker');
@@ -420,6 +445,7 @@ export async function runQueueWorker(o: QueueWorkerOptions): Promise<void> {
     process.once('disconnect', stop);
   });
   // the jobs waiting for a slot go back to the queue; the running ones end
+  lacking.close();
   gate.close();
   await worker.close();
   await counts.close();

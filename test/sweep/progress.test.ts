@@ -77,3 +77,18 @@ describe('the progress line off a terminal', () => {
     expect(lines[1]).toMatch(/^\[#{14}\.{14}\] 1\/2 done, 0 failed, 0 running, ETA \d+s\n$/);
   });
 });
+
+describe('jobs given back by a worker without their data', () => {
+  it('are counted on the line until they start or end, so a sweep no worker can run does not spin silently', () => {
+    const lines: string[] = [];
+    const p = new Progress({ total: 3, done: 0, write: (t) => lines.push(t), tty: true });
+    p.givenBack('j0');
+    p.givenBack('j1');
+    p.givenBack('j1');
+    expect(lines.at(-1)).toMatch(/0 running, ETA \?, 2 given back by workers without the data$/);
+    p.started('j0');
+    expect(lines.at(-1)).toMatch(/1 running, ETA \?, 1 given back by workers without the data$/);
+    p.finished('j1', true);
+    expect(lines.at(-1)).toMatch(/1 running, ETA \S+$/);
+  });
+});

@@ -1,0 +1,63 @@
+// A queue worker that cannot get a job's dataset pack (neither in its cache, nor at the
+// coordinator's path, nor from a pack server) gives the job back to the queue unattempted and
+// takes no job for a while, so that workers with the data run the sweep: it once burnt each job's
+// attempts a second apart and turned most of a sweep into `error` jobs. It says what it lacks and
+// how to give it the data once per pack, and waits 2 s, then twice as long each time, up to 60 s.
+import type { PackRef } from './pack.ts';
+
+const FIRST_MS = 2_000;
+const MAX_MS = 60_000;
+
+/** What the worker pauses and resumes (BullMQ's Worker). */
+interface Pausable {
+  pause(doNotWaitActive?: boolean): Promise<void>;
+  resume(): void | Promise<void>;
+}
+
+export class PackBackoff {
+  private readonly log: (line: string) => void;
+  private readonly told = new Set<string>();
+  private waitMs = FIRST_MS;
+  private timer: ReturnType<typeof setTimeout> | null = null;
+  private closed = false;
+
+  constructor(log: (line: string) => void) {
+    this.log = log;
+  }
+
+  /** Says once a pack what the worker lacks and what gives it. */
+  tell(ref: PackRef, why: string): void {
+    if (this.told.has(ref.sha256)) return;
+    this.told.add(ref.sha256);
+    this.log(
+      `perpdesk sweep worker ${process.pid}: cannot get the dataset pack ${ref.sha256.slice(0, 12)} (${why}); ` +
+        `its jobs go back to the queue, unrun, for workers that have it, and this worker waits before taking ` +
+        `another (${FIRST_MS / 1000} s, then longer, up to ${MAX_MS / 1000} s). To run them here: start the sweep ` +
+        `with --pack-url http://HOST:PORT reachable from this machine, or give this machine the coordinator's ` +
+        `data folder at the same path (${ref.path}), or put the pack in --cache-dir as ${ref.sha256}.db`,
+    );
+  }
+
+  /** Takes no job for the back-off's time (the jobs it holds run on), then once more. */
+  pause(worker: Pausable): void {
+    if (this.timer !== null || this.closed) return;
+    void worker.pause(true).catch(() => undefined);
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      if (!this.closed) void Promise.resolve(worker.resume()).catch(() => undefined);
+    }, this.waitMs);
+    this.timer.unref();
+    this.waitMs = Math.min(MAX_MS, this.waitMs * 2);
+  }
+
+  /** A pack was got: the next lack waits from the start again. */
+  got(): void {
+    this.waitMs = FIRST_MS;
+  }
+
+  close(): void {
+    this.closed = true;
+    if (this.timer !== null) clearTimeout(this.timer);
+    this.timer = null;
+  }
+}
