@@ -11,6 +11,7 @@ import { parseArgs } from 'node:util';
 import { defaultDataDir, makeDataDir } from './paths.ts';
 import { compileCacheEnv, defaultCacheDir } from './sweep/compile-cache.ts';
 import { coordinatorHere, prepareSweep, runSweep, type Runner, type SweepRequest } from './sweep/coordinator.ts';
+import { finalLine, resumeCommand } from './sweep/cli-lines.ts';
 import { sweepCsv, sweepView } from './sweep/results-view.ts';
 import { PlanError } from './sweep/plan.ts';
 import { LocalPool } from './sweep/pool.ts';
@@ -19,7 +20,8 @@ import { SqliteSweepStore } from './sweep/sqlite-store.ts';
 
 const USAGE = `Usage:
   npm run sweep -- --bot CMD --replay SYM[,SYM2]@FROM..TO [options]    run a sweep
-  npm run sweep -- --resume [ID] [--workers N | --queue redis://HOST:PORT]   finish a stopped sweep
+  npm run sweep -- --resume [ID] [--workers N | --queue redis://HOST:PORT]   finish a stopped sweep, or run
+                        a done one's error jobs again
   npm run sweep -- --list | --export ID [--format csv|json]             stored sweeps
   npm run sweep -- --remove ID [--forget-queue]                        delete a sweep not running
   npm run sweep:worker -- --queue redis://HOST:PORT [--concurrency N]      take jobs from the queue
@@ -230,20 +232,6 @@ async function superviseWorkers(n: number, args: string[]): Promise<number> {
   return code;
 }
 
-/** A word as a POSIX shell reads it back (quoted when it holds anything but safe characters). */
-const shellWord = (w: string) => (/^[\w@%+=:,./-]+$/.test(w) ? w : `'${w.replace(/'/g, "'\\''")}'`);
-
-/** A sweep command line as printed, its data folder when one was given: it runs as printed. */
-function sweepCommand(args: readonly string[], dataDir: string | undefined): string {
-  return `npm run sweep -- ${[...args, ...(dataDir === undefined ? [] : ['--data-dir', dataDir])].map(shellWord).join(' ')}`;
-}
-
-/** The command that finishes a sweep: its data folder when one was given, and the queue its results wait on. */
-function resumeCommand(id: string, dataDir: string | undefined, queue: string | undefined): string {
-  const args = ['--resume', id, ...(dataDir === undefined ? [] : ['--data-dir', dataDir])];
-  return sweepCommand([...args, ...(queue === undefined ? [] : ['--queue', queue])], undefined);
-}
-
 /**
  * The sweep --resume names (else the newest unfinished one). A sweep that ran on a queue is not
  * resumed on the local pool unless --workers says so: the results its workers finished while no
@@ -254,7 +242,11 @@ function resumeId(argv: string[], v: Values, store: SqliteSweepStore, dataDir: s
   const id = given ?? store.lastUnfinished() ?? '';
   const spec = id === '' ? undefined : store.spec(id);
   if (spec === undefined)
-    throw new PlanError(given === undefined ? `no unfinished sweep in ${dataDir}` : `no sweep ${given} in ${dataDir}`);
+    throw new PlanError(
+      given === undefined
+        ? `no unfinished sweep, nor a done one with error jobs, in ${dataDir}`
+        : `no sweep ${given} in ${dataDir}`,
+    );
   const live = runningHint(store, id);
   if (live !== undefined) throw new PlanError(`${live}: stop it (Ctrl-C) before resuming it`);
   if (spec.runner !== 'local' && v.queue === undefined && v.workers === undefined)
@@ -398,8 +390,12 @@ async function main(argv: string[]): Promise<number> {
     const resumed = v.resume ? resumeId(argv, v, store, dataDir) : undefined;
     const runner = await makeRunner(v);
     let id: string;
-    if (resumed !== undefined) id = resumed;
-    else {
+    if (resumed !== undefined) {
+      id = resumed;
+      // the jobs that could not run (infrastructure, not the bot) run again, with the others left
+      const errors = store.retryErrors(id);
+      if (errors > 0) console.log(`perpdesk sweep ${id}: running its ${errors} error job${errors === 1 ? '' : 's'} again`);
+    } else {
       // the local pool's workers warm up while the data is packed and the venues tried
       const prepared = await prepareSweep(request(v, dataDir), () => runner.warm?.());
       id = prepared.id;
@@ -412,16 +408,7 @@ async function main(argv: string[]): Promise<number> {
     const doneBefore = store.summary(id)!.done;
     // where the results of this run's unfinished jobs wait: the resume hint names that queue
     const queue = v.queue ?? (store.spec(id)!.runner === 'local' ? undefined : store.spec(id)!.runner);
-    const finish = (ran: number) => {
-      const s = store.summary(id)!;
-      const resume = resumeCommand(id, v['data-dir'], queue);
-      console.log(
-        `perpdesk sweep ${id}: ${s.done}/${s.jobs} jobs done (${s.ok} ok, ${s.failed} failed)` +
-          (s.done < s.jobs ? `; finish with: ${resume}` : '') +
-          ` (this run: ${ran}); results: ${sweepCommand(['--export', id, '--format', 'csv'], v['data-dir'])}, ` +
-          `or GET /api/v1/sweeps/${id}`,
-      );
-    };
+    const finish = (ran: number) => console.log(finalLine(store.summary(id)!, ran, v['data-dir'], queue));
     let interrupts = 0;
     const stop = () => {
       interrupts++;

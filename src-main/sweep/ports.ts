@@ -52,6 +52,8 @@ export interface SweepSummary {
   done: number;
   ok: number;
   failed: number;
+  /** Of `failed`: the jobs that could not run (status error: infrastructure, not the bot); `--resume` reruns them. */
+  errors: number;
   /** ms UTC of the last stored result. */
   updated_at: number;
   /** ms UTC of the running coordinator's last heartbeat (null: no coordinator has run it since it was stored). */
@@ -93,7 +95,12 @@ export interface SweepStore {
   heartbeat(id: string, owner: SweepOwner, now: number): void;
   /** Deletes a sweep, its jobs and their results; false when there is no such sweep. */
   remove(id: string): boolean;
-  /** The newest sweep not done and not run by a live coordinator, to resume. */
+  /**
+   * Makes the sweep's `error` jobs (they could not run: infrastructure, not the bot) pending again,
+   * their results dropped, to be run again; answers how many.
+   */
+  retryErrors(id: string): number;
+  /** The newest sweep not run by a live coordinator with jobs to run: not done, or done with `error` jobs. */
   lastUnfinished(): string | undefined;
   close(): void;
 }

@@ -144,7 +144,8 @@ export class SqliteSweepStore implements SweepStore {
         `SELECT s.id, s.created_at, s.updated_at, s.state, s.spec, s.owner, s.heartbeat_at,
             COUNT(j.idx) AS jobs,
             SUM(j.status != 'pending') AS done,
-            SUM(j.status = 'ok') AS ok
+            SUM(j.status = 'ok') AS ok,
+            SUM(j.status = 'error') AS errors
          FROM sweeps s LEFT JOIN sweep_jobs j ON j.sweep_id = s.id ${where}
          GROUP BY s.id ORDER BY s.created_at DESC, s.id`,
       )
@@ -159,6 +160,7 @@ export class SqliteSweepStore implements SweepStore {
       jobs: number;
       done: number | null;
       ok: number | null;
+      errors: number | null;
     }>;
     return rows.map((r) => {
       const spec = JSON.parse(r.spec) as SweepSpec;
@@ -174,6 +176,7 @@ export class SqliteSweepStore implements SweepStore {
         done: r.done ?? 0,
         ok: r.ok ?? 0,
         failed: (r.done ?? 0) - (r.ok ?? 0),
+        errors: r.errors ?? 0,
         heartbeat_at: r.heartbeat_at,
       };
     });
@@ -283,8 +286,18 @@ export class SqliteSweepStore implements SweepStore {
     }
   }
 
+  retryErrors(id: string): number {
+    return Number(
+      this.db
+        .prepare(
+          "UPDATE sweep_jobs SET status = 'pending', result = NULL, stored_at = NULL WHERE sweep_id = ? AND status = 'error'",
+        )
+        .run(id).changes,
+    );
+  }
+
   lastUnfinished(): string | undefined {
-    return this.list().find((s) => s.state !== 'done' && s.state !== 'running')?.id;
+    return this.list().find((s) => s.state !== 'running' && (s.state !== 'done' || s.errors > 0))?.id;
   }
 
   close(): void {

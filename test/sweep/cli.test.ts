@@ -6,7 +6,9 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import path from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
 import { beforeAll, describe, expect, it } from 'vitest';
+import type { JobResult } from '../../src-main/sweep/job.ts';
 import { sweepResults } from '../../src-main/sweep/reader.ts';
 import { SqliteSweepStore } from '../../src-main/sweep/sqlite-store.ts';
 import { runCli, startCli } from './cli-helpers.ts';
@@ -119,7 +121,7 @@ describe('npm run sweep:worker, before any job starts', () => {
 });
 
 describe('a local sweep', () => {
-  let first: { id: string; digests: string[] };
+  let first: { id: string; digests: string[]; result: JobResult };
 
   it('runs every piece x set on two workers; a failing bot fails its jobs and the sweep goes on', async () => {
     const r = await runCli([
@@ -158,7 +160,7 @@ describe('a local sweep', () => {
     ]);
     expect(jobs[1].result).toMatchObject({ exitCode: 3, outputTail: ['test-bot: giving up with 3'] });
     expect(jobs[0].result!.metrics!.trades).toBe(2);
-    first = { id, digests: jobs.map((j) => j.result!.digest) };
+    first = { id, digests: jobs.map((j) => j.result!.digest), result: jobs[1].result! };
   }, 120_000);
 
   it('gives the same digests run again, and a coordinator killed mid-sweep is finished by --resume', async () => {
@@ -219,7 +221,7 @@ describe('a local sweep', () => {
     // nothing left to resume
     const again = await runCli(['--data-dir', dir, '--resume']);
     expect(again.code).toBe(2);
-    expect(again.stderr).toMatch(/no unfinished sweep in /);
+    expect(again.stderr).toMatch(/no unfinished sweep, nor a done one with error jobs, in /);
   }, 120_000);
 
   it('exports a sweep as CSV, one row per job with its parameters and metrics', async () => {
@@ -247,6 +249,22 @@ describe('a local sweep', () => {
     expect(rows[2]).toMatch(/^2,2025-01-06T06:00:00.000Z,2025-01-06T12:00:00.000Z,ok,trade,0.02,-?\d/);
     expect(rows[2]).toContain(first.digests[2]);
   }, 30_000);
+
+  it("runs a done sweep's error jobs again at --resume, with the digests of a first run", async () => {
+    // two jobs that could not run (a worker without the data, its process dying twice): error
+    const db = new DatabaseSync(path.join(dir, 'sweeps.db'));
+    const lost = JSON.stringify({ ...first.result, status: 'error', reason: 'the queue gave up on it', digest: '' });
+    db.prepare("UPDATE sweep_jobs SET status = 'error', result = ? WHERE sweep_id = ? AND idx IN (0, 2)").run(lost, first.id);
+    db.close();
+    expect(stored(first.id).summary).toMatchObject({ state: 'done', done: 4, failed: 4, errors: 2 });
+    const r = await runCli(['--data-dir', dir, '--resume', '--workers', '2']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain(`perpdesk sweep ${first.id}: running its 2 error jobs again`);
+    expect(r.stdout).toMatch(new RegExp(`perpdesk sweep ${first.id}: 4/4 jobs done \\(2 ok, 2 failed\\) \\(this run: 2\\)`));
+    const { summary, jobs } = stored(first.id);
+    expect(summary).toMatchObject({ state: 'done', errors: 0 });
+    expect(jobs.map((j) => j.result!.digest)).toEqual(first.digests);
+  }, 60_000);
 
   it('shows a sweep whose coordinator was killed as interrupted (CLI and API), and removes it; not while it runs', async () => {
     const hang = path.join(dir, 'hang.json');

@@ -32,6 +32,10 @@ const summarySchema = Type.Object({
   done: Type.Integer(),
   ok: Type.Integer(),
   failed: Type.Integer({ description: 'Done but not ok: failed, timeout or error' }),
+  errors: Type.Integer({
+    description:
+      'Of failed: the jobs that could not run (status error: infrastructure, not the bot); npm run sweep -- --resume ID reruns them',
+  }),
   heartbeat_at: Type.Union([Type.Integer(), Type.Null()], {
     description:
       'ms UTC of the last heartbeat of the coordinator that ran it (every 5 s while it runs; a running sweep silent for 30 s reads interrupted)',

@@ -1,0 +1,34 @@
+// What the sweep CLI prints that names a command: the commands are printed so that they run as
+// printed (a copy and paste), with the sweep's --data-dir when it was given one.
+import type { SweepSummary } from './ports.ts';
+
+/** A word as a POSIX shell reads it back (quoted when it holds anything but safe characters). */
+const shellWord = (w: string) => (/^[\w@%+=:,./-]+$/.test(w) ? w : `'${w.replace(/'/g, "'\\''")}'`);
+
+/** A sweep command line as printed, its data folder when one was given: it runs as printed. */
+export function sweepCommand(args: readonly string[], dataDir: string | undefined): string {
+  return `npm run sweep -- ${[...args, ...(dataDir === undefined ? [] : ['--data-dir', dataDir])].map(shellWord).join(' ')}`;
+}
+
+/** The command that finishes a sweep: its data folder when one was given, and the queue its results wait on. */
+export function resumeCommand(id: string, dataDir: string | undefined, queue: string | undefined): string {
+  const args = ['--resume', id, ...(dataDir === undefined ? [] : ['--data-dir', dataDir])];
+  return sweepCommand([...args, ...(queue === undefined ? [] : ['--queue', queue])], undefined);
+}
+
+/**
+ * A sweep's last line: its counts, the command that finishes it (jobs left) or runs its `error`
+ * jobs again (done, some could not run), this run's count and where its results are.
+ */
+export function finalLine(s: SweepSummary, ran: number, dataDir: string | undefined, queue: string | undefined): string {
+  const resume = resumeCommand(s.id, dataDir, queue);
+  return (
+    `perpdesk sweep ${s.id}: ${s.done}/${s.jobs} jobs done (${s.ok} ok, ${s.failed} failed)` +
+    (s.done < s.jobs ? `; finish with: ${resume}` : '') +
+    (s.done === s.jobs && s.errors > 0
+      ? `; run its ${s.errors} error job${s.errors === 1 ? '' : 's'} again with: ${resume}`
+      : '') +
+    ` (this run: ${ran}); results: ${sweepCommand(['--export', s.id, '--format', 'csv'], dataDir)}, ` +
+    `or GET /api/v1/sweeps/${s.id}`
+  );
+}

@@ -1,0 +1,38 @@
+// The sweep CLI's last line (src-main/sweep/cli-lines.ts): every command it prints runs as printed,
+// with the sweep's --data-dir and, for one that ran on a queue, its --queue.
+import { describe, expect, it } from 'vitest';
+import { finalLine } from '../../src-main/sweep/cli-lines.ts';
+import type { SweepSummary } from '../../src-main/sweep/ports.ts';
+
+const summary = (over: Partial<SweepSummary>): SweepSummary => ({
+  id: 'sw1',
+  created_at: 0,
+  updated_at: 0,
+  state: 'done',
+  bot: 'node bot.ts',
+  replay: 'BTCUSDT@2025-01-06..2025-01-06',
+  split: 'day',
+  jobs: 14,
+  done: 14,
+  ok: 1,
+  failed: 13,
+  errors: 0,
+  heartbeat_at: null,
+  ...over,
+});
+
+describe("the sweep's last line", () => {
+  it('says how to run a done sweep\'s error jobs again, with its data folder and queue', () => {
+    const line = finalLine(summary({ errors: 12 }), 14, '/data dir', 'redis://127.0.0.1:6390');
+    expect(line).toBe(
+      'perpdesk sweep sw1: 14/14 jobs done (1 ok, 13 failed); run its 12 error jobs again with: ' +
+        "npm run sweep -- --resume sw1 --data-dir '/data dir' --queue redis://127.0.0.1:6390 (this run: 14); " +
+        "results: npm run sweep -- --export sw1 --format csv --data-dir '/data dir', or GET /api/v1/sweeps/sw1",
+    );
+    // none: no hint
+    expect(finalLine(summary({}), 14, undefined, undefined)).toBe(
+      'perpdesk sweep sw1: 14/14 jobs done (1 ok, 13 failed) (this run: 14); ' +
+        'results: npm run sweep -- --export sw1 --format csv, or GET /api/v1/sweeps/sw1',
+    );
+  });
+});
