@@ -108,6 +108,41 @@ export function setDailyReturns(
   return of.map((g) => ratio(g.minus(1)));
 }
 
+/** A job of a set as its drawdown reads it: its net equity curve on its balance, its end and its own drawdown. */
+export interface ChainedJob {
+  equity: ReadonlyArray<[number, number]>;
+  starting_equity: number;
+  net_pnl: number;
+  max_drawdown_ratio: number;
+}
+
+/**
+ * The largest drawdown ratio of a set's compounded net equity: its jobs' curves chained in time
+ * order, each scaled by the growth of the jobs before it (the curve the Sweeps page draws), each
+ * job starting at its balance and ending at its balance plus its net PnL. A set that loses every
+ * day and ends at its low has at least -return. At least each job's own ratio too: a job's curve
+ * is thinned (500 points), its own ratio measured at every sample, and a higher peak before it
+ * only deepens a fall.
+ */
+export function chainedDrawdownRatio(jobs: readonly ChainedJob[]): number {
+  let growth = new D(1);
+  let peak = new D(1);
+  let worst = new D(0);
+  const see = (x: Decimal) => {
+    if (x.gt(peak)) peak = x;
+    else if (peak.gt(0)) worst = Decimal.max(worst, peak.minus(x).div(peak));
+  };
+  for (const j of jobs) {
+    if (j.starting_equity === 0) continue;
+    const per = growth.div(j.starting_equity);
+    see(growth);
+    for (const [, e] of j.equity) see(per.times(e));
+    growth = per.times(new D(j.starting_equity).plus(j.net_pnl));
+    see(growth);
+  }
+  return ratio(Decimal.max(worst, ...jobs.map((j) => j.max_drawdown_ratio)));
+}
+
 function mean(xs: readonly number[]): number {
   return xs.reduce((a, b) => a + b, 0) / xs.length;
 }

@@ -4,7 +4,7 @@
 // of its daily returns).
 import Decimal from 'decimal.js';
 import type { JobMetrics, JobResult, ParamSet } from './job.ts';
-import { compound, ratioOf, ratioSum, setDailyReturns, sharpe, sortino, usdtSum } from './metrics.ts';
+import { chainedDrawdownRatio, compound, ratioOf, ratioSum, setDailyReturns, sharpe, sortino, usdtSum } from './metrics.ts';
 import type { StoredJob, SweepStore, SweepSummary } from './ports.ts';
 
 interface JobView {
@@ -33,6 +33,7 @@ interface SetView {
   net_pnl: number | null;
   /** The ok pieces' returns compounded. */
   return: number | null;
+  /** The largest drawdown of the ok pieces' equity chained in time and compounded (metrics.ts chainedDrawdownRatio). */
   max_drawdown_ratio: number | null;
   sharpe: number | null;
   sortino: number | null;
@@ -114,7 +115,8 @@ function setViews(jobs: readonly StoredJob[]): SetView[] {
       ...counts,
       net_pnl: usdtSum(ms.map((m) => m.net_pnl)),
       return: compound(ms.map((m) => m.return)),
-      max_drawdown_ratio: Math.max(0, ...ms.map((m) => m.max_drawdown_ratio)),
+      // of the set's compounded equity, its pieces chained in time (not the largest of one piece)
+      max_drawdown_ratio: chainedDrawdownRatio(figured.map((j) => ({ ...j.result!.metrics!, equity: j.result!.equity }))),
       sharpe: sharpe(days),
       sortino: sortino(days),
       fees: usdtSum(ms.map((m) => m.fees)),

@@ -24,7 +24,7 @@ const zeros = testMetrics(0, [0], {
   turnover: 0,
 });
 
-const result = (index: number, status: JobResult['status'], m: JobMetrics): JobResult =>
+const result = (index: number, status: JobResult['status'], m: JobMetrics, equity: JobResult['equity'] = []): JobResult =>
   ({
     jobId: `swV:${index}`,
     status,
@@ -32,11 +32,14 @@ const result = (index: number, status: JobResult['status'], m: JobMetrics): JobR
     exitCode: status === 'ok' ? 0 : 1,
     digest: '',
     metrics: m,
+    equity,
     outputTail: [],
   }) as unknown as JobResult;
 
 function view(
-  results: Array<[fast: number, day: number, status: JobResult['status'], m: JobMetrics]>,
+  results: Array<
+    [fast: number, day: number, status: JobResult['status'], m: JobMetrics, equity?: JobResult['equity']]
+  >,
   defaults?: SweepSpec['defaults'],
   /** Each job's length in days (a sweep split in 6h: 0.25, its jobs' `day` 0, 0.25, ...). */
   length = 1,
@@ -61,7 +64,7 @@ function view(
     coordinatorHere(),
     1,
   );
-  results.forEach(([, , status, m], i) => s.storeResult('swV', i, result(i, status, m), 2));
+  results.forEach(([, , status, m, equity], i) => s.storeResult('swV', i, result(i, status, m, equity), 2));
   const v = sweepView(s, 'swV')!;
   const csv = sweepCsv(s, 'swV').trim().split('\n');
   s.close();
@@ -132,6 +135,55 @@ describe('the per-set view', () => {
     // (the Sharpe of the eight 6h returns as days was 6.2; of the two days it is 64.4)
     expect(set(7).sharpe).toBeCloseTo((m / sd) * Math.sqrt(365), 6);
     expect(set(7).return).toBeCloseTo((1 + days[0]) * (1 + days[1]) - 1, 12);
+  });
+
+  it("takes the set's drawdown on its compounded equity, its pieces chained in time, not the largest piece's", () => {
+    const t = (day: number, h: number) => JAN6 + day * DAY + h * 3_600_000;
+    // two losing days, each 0.4 % from its start to its end: the set is 0.7984 % below its start at its end
+    const losing = (day: number) =>
+      [
+        3,
+        day,
+        'ok',
+        testMetrics(-0.004, [-0.004], { net_pnl: -40, max_drawdown_ratio: 0.004 }),
+        [
+          [t(day, 0), 10_000],
+          [t(day, 24), 9_960],
+        ],
+      ] as const;
+    // a day that peaks at +1 % and ends at +0.5 %, then a day ending 1 % down
+    const peaked = [
+      [
+        4,
+        0,
+        'ok',
+        testMetrics(0.005, [0.005], { net_pnl: 50, max_drawdown_ratio: 0.004950495 }),
+        [
+          [t(0, 0), 10_000],
+          [t(0, 12), 10_100],
+          [t(0, 24), 10_050],
+        ],
+      ],
+      [
+        4,
+        1,
+        'ok',
+        testMetrics(-0.01, [-0.01], { net_pnl: -100, max_drawdown_ratio: 0.01 }),
+        [
+          [t(1, 0), 10_000],
+          [t(1, 24), 9_900],
+        ],
+      ],
+    ] as const;
+    const set = view([losing(0), losing(1), ...peaked].map((r) => [...r] as Parameters<typeof view>[0][number]));
+    expect(set(3).return).toBeCloseTo(0.996 * 0.996 - 1, 12);
+    // it was the largest single day's: 0.004
+    expect(set(3).max_drawdown_ratio).toBe(0.007984);
+    expect(set(3).max_drawdown_ratio).toBeGreaterThanOrEqual(-set(3).return!);
+    // from the peak of 1.01 to 1.005 x 0.99 = 0.99495
+    expect(set(4).max_drawdown_ratio).toBeCloseTo((1.01 - 0.99495) / 1.01, 9);
+    // the per-job figures are the jobs' own
+    expect(set.view.jobs_detail.map((j) => j.metrics!.max_drawdown_ratio)).toEqual([0.004, 0.004, 0.004950495, 0.01]);
   });
 
   it('rounds the mean time in market once, after dividing, to 10 significant digits', () => {

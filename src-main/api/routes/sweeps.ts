@@ -83,7 +83,10 @@ const setSchema = Type.Object(
     failed: Type.Integer({ description: 'Done but not ok: their days are left out of the figures' }),
     net_pnl: numOrNull(`Over the ok jobs; ${NO_OK}`),
     return: numOrNull(`The ok pieces returns compounded; ${NO_OK}`),
-    max_drawdown_ratio: numOrNull(NO_OK),
+    max_drawdown_ratio: numOrNull(
+      'The largest drawdown of the set equity: its ok pieces net equity curves chained in time, each scaled by the ' +
+        `compounded return of the pieces before it, as a ratio of the peak before it (at least each piece own); ${NO_OK}`,
+    ),
     sharpe: numOrNull('Of all the ok pieces daily returns'),
     sortino: numOrNull('Of all the ok pieces daily returns'),
     fees: numOrNull(NO_OK),
