@@ -299,19 +299,20 @@ async function removeSweep(store: SqliteSweepStore, id: string, dataDir: string,
 }
 
 /**
- * A worker started by `npm run sweep:worker` whose parent process goes (npm stopped with kill:
- * npm passes the signal to its shell, which does not pass it on) stops as at SIGTERM, instead of
- * running on unseen. Only under npm (its npm_lifecycle_event): a worker started with node itself
- * is the user's to place (`nohup node ... &`, a service manager) and runs on when its shell goes;
- * started by PID 0 (a container's first process) it has no parent to lose.
+ * A worker started by `npm run sweep:worker`, or a coordinator by `npm run sweep`, whose parent
+ * process goes (npm stopped with kill: npm passes the signal to its shell, which does not pass it
+ * on) stops as at SIGTERM (a coordinator as at Ctrl-C), instead of running on unseen. Only under
+ * npm (its npm_lifecycle_event): one started with node itself is the user's to place (`nohup node
+ * ... &`, a service manager) and runs on when its shell goes; started by PID 0 (a container's
+ * first process) it has no parent to lose.
  */
-function stopWhenOrphaned(): void {
+function stopWhenOrphaned(who: string): void {
   const parent = process.ppid;
   if (parent <= 1 || process.env.npm_lifecycle_event === undefined) return;
   const t = setInterval(() => {
     if (process.ppid === parent) return;
     clearInterval(t);
-    console.log(`perpdesk sweep worker ${process.pid}: its parent process ${parent} is gone; stopping`);
+    console.log(`${who} ${process.pid}: its parent process ${parent} is gone; stopping`);
     process.kill(process.pid, 'SIGTERM');
   }, 1000);
   t.unref();
@@ -326,7 +327,7 @@ async function main(argv: string[]): Promise<number> {
   }
   if (worker) {
     if (v.queue === undefined) throw new PlanError('--queue redis://HOST:PORT is required');
-    stopWhenOrphaned();
+    stopWhenOrphaned('perpdesk sweep worker');
     const concurrency =
       v.concurrency === undefined ? availableParallelism() : int('concurrency', v.concurrency, 1, 256);
     const stallMs = int('stall-ms', v['stall-ms'], 500, 3_600_000);
@@ -427,6 +428,7 @@ async function main(argv: string[]): Promise<number> {
     };
     process.on('SIGINT', stop);
     process.on('SIGTERM', stop);
+    stopWhenOrphaned(`perpdesk sweep ${id}: its coordinator`);
     const r = await runSweep(store, id, runner, {
       out: (l) => console.log(l),
       progress: (t) => process.stderr.write(t),
