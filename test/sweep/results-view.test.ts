@@ -138,21 +138,21 @@ describe('the per-set view', () => {
   });
 
   it("takes the set's drawdown on its compounded equity, its pieces chained in time, not the largest piece's", () => {
+    type Row = Parameters<typeof view>[0][number];
     const t = (day: number, h: number) => JAN6 + day * DAY + h * 3_600_000;
     // two losing days, each 0.4 % from its start to its end: the set is 0.7984 % below its start at its end
-    const losing = (day: number) =>
+    const losing = (day: number): Row => [
+      3,
+      day,
+      'ok',
+      testMetrics(-0.004, [-0.004], { net_pnl: -40, max_drawdown_ratio: 0.004 }),
       [
-        3,
-        day,
-        'ok',
-        testMetrics(-0.004, [-0.004], { net_pnl: -40, max_drawdown_ratio: 0.004 }),
-        [
-          [t(day, 0), 10_000],
-          [t(day, 24), 9_960],
-        ],
-      ] as const;
+        [t(day, 0), 10_000],
+        [t(day, 24), 9_960],
+      ],
+    ];
     // a day that peaks at +1 % and ends at +0.5 %, then a day ending 1 % down
-    const peaked = [
+    const peaked: Row[] = [
       [
         4,
         0,
@@ -174,8 +174,8 @@ describe('the per-set view', () => {
           [t(1, 24), 9_900],
         ],
       ],
-    ] as const;
-    const set = view([losing(0), losing(1), ...peaked].map((r) => [...r] as Parameters<typeof view>[0][number]));
+    ];
+    const set = view([losing(0), losing(1), ...peaked]);
     expect(set(3).return).toBeCloseTo(0.996 * 0.996 - 1, 12);
     // it was the largest single day's: 0.004
     expect(set(3).max_drawdown_ratio).toBe(0.007984);
