@@ -6,7 +6,7 @@ import type { SweepSummary } from './ports.ts';
 const shellWord = (w: string) => (/^[\w@%+=:,./-]+$/.test(w) ? w : `'${w.replace(/'/g, "'\\''")}'`);
 
 /** A sweep command line as printed, its data folder when one was given: it runs as printed. */
-export function sweepCommand(args: readonly string[], dataDir: string | undefined): string {
+function sweepCommand(args: readonly string[], dataDir: string | undefined): string {
   return `npm run sweep -- ${[...args, ...(dataDir === undefined ? [] : ['--data-dir', dataDir])].map(shellWord).join(' ')}`;
 }
 
@@ -20,7 +20,12 @@ export function resumeCommand(id: string, dataDir: string | undefined, queue: st
  * A sweep's last line: its counts, the command that finishes it (jobs left) or runs its `error`
  * jobs again (done, some could not run), this run's count and where its results are.
  */
-export function finalLine(s: SweepSummary, ran: number, dataDir: string | undefined, queue: string | undefined): string {
+export function finalLine(
+  s: SweepSummary,
+  ran: number,
+  dataDir: string | undefined,
+  queue: string | undefined,
+): string {
   const resume = resumeCommand(s.id, dataDir, queue);
   return (
     `perpdesk sweep ${s.id}: ${s.done}/${s.jobs} jobs done (${s.ok} ok, ${s.failed} failed)` +

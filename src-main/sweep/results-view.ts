@@ -4,7 +4,16 @@
 // of its daily returns).
 import Decimal from 'decimal.js';
 import type { JobMetrics, JobResult, ParamSet } from './job.ts';
-import { chainedDrawdownRatio, compound, ratioOf, ratioSum, setDailyReturns, sharpe, sortino, usdtSum } from './metrics.ts';
+import {
+  chainedDrawdownRatio,
+  compound,
+  ratioOf,
+  ratioSum,
+  setDailyReturns,
+  sharpe,
+  sortino,
+  usdtSum,
+} from './metrics.ts';
 import type { StoredJob, SweepStore, SweepSummary } from './ports.ts';
 
 interface JobView {
@@ -116,7 +125,9 @@ function setViews(jobs: readonly StoredJob[]): SetView[] {
       net_pnl: usdtSum(ms.map((m) => m.net_pnl)),
       return: compound(ms.map((m) => m.return)),
       // of the set's compounded equity, its pieces chained in time (not the largest of one piece)
-      max_drawdown_ratio: chainedDrawdownRatio(figured.map((j) => ({ ...j.result!.metrics!, equity: j.result!.equity }))),
+      max_drawdown_ratio: chainedDrawdownRatio(
+        figured.map((j) => ({ ...j.result!.metrics!, equity: j.result!.equity })),
+      ),
       sharpe: sharpe(days),
       sortino: sortino(days),
       fees: usdtSum(ms.map((m) => m.fees)),

@@ -24,7 +24,12 @@ const zeros = testMetrics(0, [0], {
   turnover: 0,
 });
 
-const result = (index: number, status: JobResult['status'], m: JobMetrics, equity: JobResult['equity'] = []): JobResult =>
+const result = (
+  index: number,
+  status: JobResult['status'],
+  m: JobMetrics,
+  equity: JobResult['equity'] = [],
+): JobResult =>
   ({
     jobId: `swV:${index}`,
     status,
@@ -37,9 +42,7 @@ const result = (index: number, status: JobResult['status'], m: JobMetrics, equit
   }) as unknown as JobResult;
 
 function view(
-  results: Array<
-    [fast: number, day: number, status: JobResult['status'], m: JobMetrics, equity?: JobResult['equity']]
-  >,
+  results: Array<[fast: number, day: number, status: JobResult['status'], m: JobMetrics, equity?: JobResult['equity']]>,
   defaults?: SweepSpec['defaults'],
   /** Each job's length in days (a sweep split in 6h: 0.25, its jobs' `day` 0, 0.25, ...). */
   length = 1,
