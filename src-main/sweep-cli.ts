@@ -7,108 +7,16 @@ import { existsSync, rmSync } from 'node:fs';
 import { enableCompileCache } from 'node:module';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
 import { defaultDataDir, makeDataDir } from './paths.ts';
 import { compileCacheEnv, defaultCacheDir } from './sweep/compile-cache.ts';
 import { coordinatorHere, prepareSweep, runSweep, type Runner, type SweepRequest } from './sweep/coordinator.ts';
 import { finalLine, resumeCommand } from './sweep/cli-lines.ts';
+import { int, parse, USAGE, type Values } from './sweep/cli-options.ts';
 import { sweepCsv, sweepView } from './sweep/results-view.ts';
 import { PlanError } from './sweep/plan.ts';
 import { LocalPool } from './sweep/pool.ts';
 import { QueueError } from './sweep/queue-error.ts';
 import { SqliteSweepStore } from './sweep/sqlite-store.ts';
-
-const USAGE = `Usage:
-  npm run sweep -- --bot CMD --replay SYM[,SYM2]@FROM..TO [options]    run a sweep
-  npm run sweep -- --resume [ID] [--workers N | --queue redis://HOST:PORT]   finish a stopped sweep, or run
-                        a done one's error jobs again
-  npm run sweep -- --list | --export ID [--format csv|json]             stored sweeps
-  npm run sweep -- --remove ID [--forget-queue]                        delete a sweep not running
-  npm run sweep:worker -- --queue redis://HOST:PORT [--concurrency N]      take jobs from the queue
-
-  --bot CMD             the bot's command line ("node examples/sweep-bot.ts"), run once per job
-  --replay SPEC         BTCUSDT@2025-01-06..2025-01-12 (dates: whole UTC days) or with times
-                        BTCUSDT@2025-01-06T08:00Z..2025-01-06T20:00Z
-  --replay-datasets ID[,ID2...]
-                        the datasets each replay reads, by id (npm run data -- list), each for its
-                        symbol's role; the others are picked as without it (docs/replay.md)
-  --split S             day (default), week, none, or a number of hours (6h)
-  --grid FILE           the parameter sets (docs/sweeps.md, The grid file); none: one empty set
-  --workers N           local worker processes (default: one per core, ${availableParallelism()} here)
-  --queue URL           run on BullMQ over Redis instead (redis://HOST:PORT[/DB])
-  --data-dir DIR        the data folder (datasets in, results out; default: the OS user-data folder)
-  --balance X           the bot's starting USDT (default 10000)
-  --speed X             play each replay at X instead of lockstep (the bot steps by default)
-  --queue-model M       pessimistic or probabilistic (default)
-  --order-latency MS, --response-latency MS, --data-latency MS   (default 0; docs/replay.md)
-  --position-mode M     hedge (default) or one_way (Binance bots)
-  --timeout SECONDS     a job's wall-time bound; the bot is killed past it (default 600)
-  --seed N              handed to the bot as PERPDESK_SEED (default 1)
-  --pack-url URL        (with --queue) where workers without the data fetch it: the coordinator
-                        serves it there (http://HOST:PORT, this machine's reachable address)
-  --forget-queue        (--remove) remove a queue sweep even though its Redis cannot be reached
-                        (its jobs there are left); without it they are removed from Redis too
-  --concurrency N       (worker) jobs at once (default: one per core)
-  --cache-dir DIR       (worker) where fetched dataset packs are kept
-  --stall-ms MS         (worker) a worker silent this long is taken for dead and its job run
-                        again elsewhere (default 30000)`;
-
-const OPTIONS = {
-  bot: { type: 'string' },
-  replay: { type: 'string' },
-  'replay-datasets': { type: 'string' },
-  split: { type: 'string', default: 'day' },
-  grid: { type: 'string' },
-  workers: { type: 'string' },
-  queue: { type: 'string' },
-  'data-dir': { type: 'string' },
-  balance: { type: 'string', default: '10000' },
-  speed: { type: 'string' },
-  'queue-model': { type: 'string', default: 'probabilistic' },
-  'order-latency': { type: 'string', default: '0' },
-  'response-latency': { type: 'string', default: '0' },
-  'data-latency': { type: 'string', default: '0' },
-  'position-mode': { type: 'string', default: 'hedge' },
-  timeout: { type: 'string', default: '600' },
-  seed: { type: 'string', default: '1' },
-  'pack-url': { type: 'string' },
-  resume: { type: 'boolean' },
-  list: { type: 'boolean' },
-  export: { type: 'string' },
-  remove: { type: 'string' },
-  'forget-queue': { type: 'boolean' },
-  format: { type: 'string', default: 'json' },
-  concurrency: { type: 'string' },
-  'cache-dir': { type: 'string' },
-  'stall-ms': { type: 'string', default: '30000' },
-  help: { type: 'boolean', short: 'h' },
-} as const;
-
-function int(name: string, v: string, min: number, max: number): number {
-  if (!/^\d+$/.test(v) || Number(v) < min || Number(v) > max)
-    throw new PlanError(`--${name} must be an integer from ${min} to ${max}, got '${v}'`);
-  return Number(v);
-}
-
-type Values = ReturnType<typeof parse>['values'];
-
-function parse(argv: string[]) {
-  let parsed;
-  try {
-    parsed = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true, tokens: true });
-  } catch (err) {
-    throw new PlanError(err instanceof Error ? err.message : String(err));
-  }
-  // the one word an option does not take is the ID after --resume; any other is refused, not
-  // dropped: `--bot node examples/sweep-bot.ts` unquoted would otherwise run `node` alone
-  const stray = parsed.tokens.find((t) => t.kind === 'positional' && argv[t.index - 1] !== '--resume');
-  if (stray?.kind === 'positional')
-    throw new PlanError(
-      `unexpected argument '${stray.value}': a bot command with arguments is one quoted --bot value ` +
-        `(--bot "node examples/sweep-bot.ts"); see --help`,
-    );
-  return parsed;
-}
 
 /**
  * The sweeps store in the data folder, which this user must be able to create and write
@@ -320,7 +228,7 @@ function stopWhenOrphaned(who: string): void {
 
 async function main(argv: string[]): Promise<number> {
   const worker = argv[0] === 'worker';
-  const { values: v } = parse(worker ? argv.slice(1) : argv);
+  const { values: v } = parse(worker ? argv.slice(1) : argv, worker);
   if (v.help) {
     console.log(USAGE);
     return 0;
@@ -395,7 +303,8 @@ async function main(argv: string[]): Promise<number> {
       id = resumed;
       // the jobs that could not run (infrastructure, not the bot) run again, with the others left
       const errors = store.retryErrors(id);
-      if (errors > 0) console.log(`perpdesk sweep ${id}: running its ${errors} error job${errors === 1 ? '' : 's'} again`);
+      if (errors > 0)
+        console.log(`perpdesk sweep ${id}: running its ${errors} error job${errors === 1 ? '' : 's'} again`);
     } else {
       // the local pool's workers warm up while the data is packed and the venues tried
       const prepared = await prepareSweep(request(v, dataDir), () => runner.warm?.());

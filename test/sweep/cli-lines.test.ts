@@ -22,7 +22,7 @@ const summary = (over: Partial<SweepSummary>): SweepSummary => ({
 });
 
 describe("the sweep's last line", () => {
-  it('says how to run a done sweep\'s error jobs again, with its data folder and queue', () => {
+  it("says how to run a done sweep's error jobs again, with its data folder and queue", () => {
     const line = finalLine(summary({ errors: 12 }), 14, '/data dir', 'redis://127.0.0.1:6390');
     expect(line).toBe(
       'perpdesk sweep sw1: 14/14 jobs done (1 ok, 13 failed); run its 12 error jobs again with: ' +

@@ -254,13 +254,18 @@ describe('a local sweep', () => {
     // two jobs that could not run (a worker without the data, its process dying twice): error
     const db = new DatabaseSync(path.join(dir, 'sweeps.db'));
     const lost = JSON.stringify({ ...first.result, status: 'error', reason: 'the queue gave up on it', digest: '' });
-    db.prepare("UPDATE sweep_jobs SET status = 'error', result = ? WHERE sweep_id = ? AND idx IN (0, 2)").run(lost, first.id);
+    db.prepare("UPDATE sweep_jobs SET status = 'error', result = ? WHERE sweep_id = ? AND idx IN (0, 2)").run(
+      lost,
+      first.id,
+    );
     db.close();
     expect(stored(first.id).summary).toMatchObject({ state: 'done', done: 4, failed: 4, errors: 2 });
     const r = await runCli(['--data-dir', dir, '--resume', '--workers', '2']);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toContain(`perpdesk sweep ${first.id}: running its 2 error jobs again`);
-    expect(r.stdout).toMatch(new RegExp(`perpdesk sweep ${first.id}: 4/4 jobs done \\(2 ok, 2 failed\\) \\(this run: 2\\)`));
+    expect(r.stdout).toMatch(
+      new RegExp(`perpdesk sweep ${first.id}: 4/4 jobs done \\(2 ok, 2 failed\\) \\(this run: 2\\)`),
+    );
     const { summary, jobs } = stored(first.id);
     expect(summary).toMatchObject({ state: 'done', errors: 0 });
     expect(jobs.map((j) => j.result!.digest)).toEqual(first.digests);

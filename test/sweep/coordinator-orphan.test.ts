@@ -64,8 +64,14 @@ describe('a coordinator started by npm run sweep whose parent shell is killed', 
         s.close();
       }
     };
-    await until('the orphaned coordinator to stop the sweep', () => state() === 'stopped' && /finish with/.test(out), 30_000);
-    expect(out).toMatch(new RegExp(`perpdesk sweep ${id}: its coordinator \\d+: its parent process ${sh.pid} is gone; stopping`));
+    await until(
+      'the orphaned coordinator to stop the sweep',
+      () => state() === 'stopped' && /finish with/.test(out),
+      30_000,
+    );
+    expect(out).toMatch(
+      new RegExp(`perpdesk sweep ${id}: its coordinator \\d+: its parent process ${sh.pid} is gone; stopping`),
+    );
     expect(out).toContain(
       `perpdesk sweep ${id}: 0/1 jobs done (0 ok, 0 failed); finish with: npm run sweep -- --resume ${id} --data-dir ${dir}`,
     );
