@@ -17,6 +17,18 @@ export function resumeCommand(id: string, dataDir: string | undefined, queue: st
 }
 
 /**
+ * A sweep's jobs not ok, by status apart: `1 failed` (the bot's failures), with `2 timeout` and
+ * `1 error` (could not run) when there are any.
+ */
+export function notOkCounts(s: Pick<SweepSummary, 'failed' | 'timeouts' | 'errors'>): string {
+  return (
+    `${s.failed - s.timeouts - s.errors} failed` +
+    (s.timeouts > 0 ? `, ${s.timeouts} timeout` : '') +
+    (s.errors > 0 ? `, ${s.errors} error` : '')
+  );
+}
+
+/**
  * A sweep's last line: its counts, the command that finishes it (jobs left) or runs its `error`
  * jobs again (done, some could not run), this run's count and where its results are.
  */
@@ -28,7 +40,7 @@ export function finalLine(
 ): string {
   const resume = resumeCommand(s.id, dataDir, queue);
   return (
-    `perpdesk sweep ${s.id}: ${s.done}/${s.jobs} jobs done (${s.ok} ok, ${s.failed} failed)` +
+    `perpdesk sweep ${s.id}: ${s.done}/${s.jobs} jobs done (${s.ok} ok, ${notOkCounts(s)})` +
     (s.done < s.jobs ? `; finish with: ${resume}` : '') +
     (s.done === s.jobs && s.errors > 0
       ? `; run its ${s.errors} error job${s.errors === 1 ? '' : 's'} again with: ${resume}`

@@ -52,6 +52,8 @@ export interface SweepSummary {
   done: number;
   ok: number;
   failed: number;
+  /** Of `failed`: the jobs whose bot ran past the time bound (status timeout). */
+  timeouts: number;
   /** Of `failed`: the jobs that could not run (status error: infrastructure, not the bot); `--resume` reruns them. */
   errors: number;
   /** ms UTC of the last stored result. */

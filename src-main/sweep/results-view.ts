@@ -38,7 +38,11 @@ interface SetView {
   params: ParamSet;
   jobs: number;
   ok: number;
+  /** Done but not ok: failed, timeout or error. */
   failed: number;
+  /** Of failed: status timeout, and status error (could not run). */
+  timeouts: number;
+  errors: number;
   net_pnl: number | null;
   /** The ok pieces' returns compounded. */
   return: number | null;
@@ -108,7 +112,14 @@ function setViews(jobs: readonly StoredJob[]): SetView[] {
   return [...groups.values()].map((g) => {
     const done = g.filter((j) => j.status !== 'pending').length;
     const ok = g.filter((j) => j.status === 'ok');
-    const counts = { params: g[0].params, jobs: g.length, ok: ok.length, failed: done - ok.length };
+    const counts = {
+      params: g[0].params,
+      jobs: g.length,
+      ok: ok.length,
+      failed: done - ok.length,
+      timeouts: g.filter((j) => j.status === 'timeout').length,
+      errors: g.filter((j) => j.status === 'error').length,
+    };
     // in time order, the ok jobs only: a failed job's figures (zeros, or up to its crash) are not the set's
     const figured = ok.filter((j) => j.result?.metrics != null).sort((a, b) => a.start - b.start);
     const ms = figured.map((j) => j.result!.metrics!);
@@ -208,7 +219,8 @@ export function sweepCsv(store: SweepStore, id: string): string {
       new Date(j.until).toISOString(),
       j.status,
       ...v.params.map((p) => j.params[p]),
-      ...METRIC_COLUMNS.map((m) => j.metrics?.[m]),
+      // a job not ok has no figure of its own in the CSV (its zeros would count in an average)
+      ...METRIC_COLUMNS.map((m) => (j.status === 'ok' ? j.metrics?.[m] : undefined)),
       j.exit_code,
       j.wall_ms,
       j.digest,

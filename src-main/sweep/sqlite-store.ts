@@ -145,6 +145,7 @@ export class SqliteSweepStore implements SweepStore {
             COUNT(j.idx) AS jobs,
             SUM(j.status != 'pending') AS done,
             SUM(j.status = 'ok') AS ok,
+            SUM(j.status = 'timeout') AS timeouts,
             SUM(j.status = 'error') AS errors
          FROM sweeps s LEFT JOIN sweep_jobs j ON j.sweep_id = s.id ${where}
          GROUP BY s.id ORDER BY s.created_at DESC, s.id`,
@@ -160,6 +161,7 @@ export class SqliteSweepStore implements SweepStore {
       jobs: number;
       done: number | null;
       ok: number | null;
+      timeouts: number | null;
       errors: number | null;
     }>;
     return rows.map((r) => {
@@ -176,6 +178,7 @@ export class SqliteSweepStore implements SweepStore {
         done: r.done ?? 0,
         ok: r.ok ?? 0,
         failed: (r.done ?? 0) - (r.ok ?? 0),
+        timeouts: r.timeouts ?? 0,
         errors: r.errors ?? 0,
         heartbeat_at: r.heartbeat_at,
       };

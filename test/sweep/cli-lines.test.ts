@@ -16,6 +16,7 @@ const summary = (over: Partial<SweepSummary>): SweepSummary => ({
   done: 14,
   ok: 1,
   failed: 13,
+  timeouts: 0,
   errors: 0,
   heartbeat_at: null,
   ...over,
@@ -25,7 +26,7 @@ describe("the sweep's last line", () => {
   it("says how to run a done sweep's error jobs again, with its data folder and queue", () => {
     const line = finalLine(summary({ errors: 12 }), 14, '/data dir', 'redis://127.0.0.1:6390');
     expect(line).toBe(
-      'perpdesk sweep sw1: 14/14 jobs done (1 ok, 13 failed); run its 12 error jobs again with: ' +
+      'perpdesk sweep sw1: 14/14 jobs done (1 ok, 1 failed, 12 error); run its 12 error jobs again with: ' +
         "npm run sweep -- --resume sw1 --data-dir '/data dir' --queue redis://127.0.0.1:6390 (this run: 14); " +
         "results: npm run sweep -- --export sw1 --format csv --data-dir '/data dir', or GET /api/v1/sweeps/sw1",
     );
@@ -33,6 +34,12 @@ describe("the sweep's last line", () => {
     expect(finalLine(summary({}), 14, undefined, undefined)).toBe(
       'perpdesk sweep sw1: 14/14 jobs done (1 ok, 13 failed) (this run: 14); ' +
         'results: npm run sweep -- --export sw1 --format csv, or GET /api/v1/sweeps/sw1',
+    );
+  });
+
+  it("counts the bot's failures, timeouts and jobs that could not run apart", () => {
+    expect(finalLine(summary({ ok: 4, failed: 10, timeouts: 3, errors: 2 }), 14, undefined, undefined)).toMatch(
+      /^perpdesk sweep sw1: 14\/14 jobs done \(4 ok, 5 failed, 3 timeout, 2 error\); run its 2 error jobs again/,
     );
   });
 });

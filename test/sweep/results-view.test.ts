@@ -95,6 +95,8 @@ describe('the per-set view', () => {
       jobs: 2,
       ok: 0,
       failed: 2,
+      timeouts: 1,
+      errors: 0,
       net_pnl: null,
       return: null,
       max_drawdown_ratio: null,
@@ -108,6 +110,17 @@ describe('the per-set view', () => {
       turnover: null,
     });
     expect(set(3).return).toBeCloseTo(0.999 * 0.998 - 1, 12);
+    // the CSV rows of the jobs not ok have no figures (their zeros would count in an average)
+    const head = set.csv[0].split(',');
+    const rows = set.csv.slice(1).map((r) => r.split(','));
+    expect(rows.map((r) => [r[head.indexOf('status')], r[head.indexOf('net_pnl')], r[head.indexOf('return')]])).toEqual(
+      [
+        ['ok', '-10', '-0.001'],
+        ['failed', '', ''],
+        ['ok', '-20', '-0.002'],
+        ['timeout', '', ''],
+      ],
+    );
   });
 
   it("takes a partly failed set's figures over its ok jobs only: a failed day is not a 0 % day", () => {

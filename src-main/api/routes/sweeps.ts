@@ -31,7 +31,10 @@ const summarySchema = Type.Object({
   jobs: Type.Integer(),
   done: Type.Integer(),
   ok: Type.Integer(),
-  failed: Type.Integer({ description: 'Done but not ok: failed, timeout or error' }),
+  failed: Type.Integer({
+    description: 'Done but not ok: failed, timeout or error (the bot failed: failed - timeouts - errors)',
+  }),
+  timeouts: Type.Integer({ description: 'Of failed: the jobs whose bot ran past the time bound (status timeout)' }),
   errors: Type.Integer({
     description:
       'Of failed: the jobs that could not run (status error: infrastructure, not the bot); npm run sweep -- --resume ID reruns them',
@@ -80,7 +83,14 @@ const setSchema = Type.Object(
     params: paramsSchema,
     jobs: Type.Integer(),
     ok: Type.Integer(),
-    failed: Type.Integer({ description: 'Done but not ok: their days are left out of the figures' }),
+    failed: Type.Integer({
+      description:
+        'Done but not ok (failed, timeout or error): their days are left out of the figures; the bot failed: failed - timeouts - errors',
+    }),
+    timeouts: Type.Integer({ description: 'Of failed: status timeout' }),
+    errors: Type.Integer({
+      description: 'Of failed: status error (could not run; npm run sweep -- --resume ID reruns them)',
+    }),
     net_pnl: numOrNull(`Over the ok jobs; ${NO_OK}`),
     return: numOrNull(`The ok pieces returns compounded; ${NO_OK}`),
     max_drawdown_ratio: numOrNull(
