@@ -318,7 +318,8 @@ async function main(argv: string[]): Promise<number> {
     const doneBefore = store.summary(id)!.done;
     // where the results of this run's unfinished jobs wait: the resume hint names that queue
     const queue = v.queue ?? (store.spec(id)!.runner === 'local' ? undefined : store.spec(id)!.runner);
-    const finish = (ran: number) => console.log(finalLine(store.summary(id)!, ran, v['data-dir'], queue));
+    const finish = (ran: number, reruns = 0) =>
+      console.log(finalLine(store.summary(id)!, ran, v['data-dir'], queue, reruns));
     let interrupts = 0;
     const stop = () => {
       interrupts++;
@@ -344,7 +345,7 @@ async function main(argv: string[]): Promise<number> {
       tty: process.stderr.isTTY === true,
     });
     await runner.stop();
-    finish(r.ran);
+    finish(r.ran, r.reruns);
     return interrupts > 0 ? 130 : 0;
   } finally {
     store.close();

@@ -30,13 +30,15 @@ export function notOkCounts(s: Pick<SweepSummary, 'failed' | 'timeouts' | 'error
 
 /**
  * A sweep's last line: its counts, the command that finishes it (jobs left) or runs its `error`
- * jobs again (done, some could not run), this run's count and where its results are.
+ * jobs again (done, some could not run), this run's count (and the jobs it ran again because their
+ * worker process died) and where its results are.
  */
 export function finalLine(
   s: SweepSummary,
   ran: number,
   dataDir: string | undefined,
   queue: string | undefined,
+  reruns = 0,
 ): string {
   const resume = resumeCommand(s.id, dataDir, queue);
   return (
@@ -45,7 +47,7 @@ export function finalLine(
     (s.done === s.jobs && s.errors > 0
       ? `; run its ${s.errors} error job${s.errors === 1 ? '' : 's'} again with: ${resume}`
       : '') +
-    ` (this run: ${ran}); results: ${sweepCommand(['--export', s.id, '--format', 'csv'], dataDir)}, ` +
+    ` (this run: ${ran}${reruns > 0 ? `, ${reruns} run again after their worker process died` : ''}); results: ${sweepCommand(['--export', s.id, '--format', 'csv'], dataDir)}, ` +
     `or GET /api/v1/sweeps/${s.id}`
   );
 }

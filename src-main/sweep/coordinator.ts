@@ -230,7 +230,7 @@ export async function runSweep(
   id: string,
   runner: Runner,
   io: CoordinatorIo,
-): Promise<{ ran: number; ok: number; failed: number; duplicates: number }> {
+): Promise<{ ran: number; ok: number; failed: number; duplicates: number; reruns: number }> {
   const spec = store.spec(id);
   if (spec === undefined) throw new PlanError(`no sweep ${id} in this data folder`);
   const now = io.now ?? Date.now;
@@ -249,10 +249,16 @@ export async function runSweep(
   let ok = 0;
   let failed = 0;
   let duplicates = 0;
+  let reruns = 0;
   const toldLack = new Set<string>();
   const run = runner.run(jobs, spec.pack, {
     onStart: (job) => progress.started(job.id),
     onStop: (job) => progress.stopped(job.id),
+    onRerun: (job, how) => {
+      reruns++;
+      io.progress(io.tty ? '\n' : '');
+      io.out(`job ${job.index}: its worker process died (${how}); the job runs again on a new worker`);
+    },
     onGivenBack: (job, why) => {
       progress.givenBack(job.id);
       // once a worker and cause: its every job would say the same
@@ -287,5 +293,5 @@ export async function runSweep(
   }
   const after = store.summary(id)!;
   store.setState(id, after.done === after.jobs ? 'done' : 'stopped', now());
-  return { ran: ok + failed, ok, failed, duplicates };
+  return { ran: ok + failed, ok, failed, duplicates, reruns };
 }

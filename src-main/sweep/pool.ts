@@ -25,6 +25,8 @@ export interface RunnerEvents {
   onStart?: (job: SweepJob) => void;
   /** The job's bot is gone without a result (its worker died): it runs again, or gets an error result. */
   onStop?: (job: SweepJob) => void;
+  /** The job's worker process died under it (`how`: its signal or exit code); the job runs again. */
+  onRerun?: (job: SweepJob, how: string) => void;
   /** A queue worker gave the job back unrun: it cannot get the job's data (`why`, naming the worker). */
   onGivenBack?: (job: SweepJob, why: string) => void;
   onResult: (job: SweepJob, result: JobResult) => void;
@@ -143,8 +145,10 @@ export class LocalPool {
           queue.unshift(...next);
           if (job !== undefined) {
             ev.onStop?.(job);
-            if ((tries.get(job.id) ?? 0) < ATTEMPTS) queue.unshift(job);
-            else {
+            if ((tries.get(job.id) ?? 0) < ATTEMPTS) {
+              queue.unshift(job);
+              ev.onRerun?.(job, how);
+            } else {
               ev.onResult(job, errorResult(job, `its worker process died twice (last: ${how})`));
               if (--left === 0) return finish();
             }

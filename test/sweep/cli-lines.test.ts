@@ -37,6 +37,12 @@ describe("the sweep's last line", () => {
     );
   });
 
+  it('counts the jobs run again after their worker process died', () => {
+    expect(finalLine(summary({ ok: 14, failed: 0 }), 14, undefined, undefined, 2)).toMatch(
+      /\(14 ok, 0 failed\) \(this run: 14, 2 run again after their worker process died\); results:/,
+    );
+  });
+
   it("counts the bot's failures, timeouts and jobs that could not run apart", () => {
     expect(finalLine(summary({ ok: 4, failed: 10, timeouts: 3, errors: 2 }), 14, undefined, undefined)).toMatch(
       /^perpdesk sweep sw1: 14\/14 jobs done \(4 ok, 5 failed, 3 timeout, 2 error\); run its 2 error jobs again/,

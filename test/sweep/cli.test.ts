@@ -35,6 +35,18 @@ function stored(id: string) {
   }
 }
 
+/** The processes whose environment names a job of the sweep (its bots). */
+const botsOf = (sweep: string) =>
+  readdirSync('/proc')
+    .filter((p) => /^\d+$/.test(p))
+    .filter((p) => {
+      try {
+        return readFileSync(`/proc/${p}/environ`, 'latin1').includes(`PERPDESK_JOB_ID=${sweep}:`);
+      } catch {
+        return false; // gone meanwhile, or not ours to read
+      }
+    });
+
 const sweepId = (stdout: string) => /perpdesk sweep (sw\w+):/.exec(stdout)![1];
 
 describe('npm run sweep, before any job starts', () => {
@@ -194,16 +206,6 @@ describe('a local sweep', () => {
     run.child.kill('SIGKILL');
     await run.done;
     // its worker saw the coordinator go and took its running bot with it
-    const botsOf = (sweep: string) =>
-      readdirSync('/proc')
-        .filter((p) => /^\d+$/.test(p))
-        .filter((p) => {
-          try {
-            return readFileSync(`/proc/${p}/environ`, 'latin1').includes(`PERPDESK_JOB_ID=${sweep}:`);
-          } catch {
-            return false; // gone meanwhile, or not ours to read
-          }
-        });
     for (let i = 0; i < 100 && botsOf(id).length > 0; i++) await new Promise((r) => setTimeout(r, 100));
     expect(botsOf(id)).toEqual([]);
     const cut = stored(id);
@@ -270,6 +272,32 @@ describe('a local sweep', () => {
     expect(summary).toMatchObject({ state: 'done', errors: 0 });
     expect(jobs.map((j) => j.result!.digest)).toEqual(first.digests);
   }, 60_000);
+
+  it('says when a worker process dies under a job, which job runs again, and counts it in the last line', async () => {
+    const slow = path.join(dir, 'slow.json');
+    writeFileSync(slow, JSON.stringify({ sets: [{ mode: 'slow', sleep_ms: 1500 }] }));
+    const run = startCli([
+      ...['--data-dir', dir, '--bot', BOT, '--replay', 'BTCUSDT@2025-01-06T00:00Z..2025-01-06T06:00Z'],
+      ...['--split', 'none', '--grid', slow, '--workers', '1'],
+    ]);
+    let id = '';
+    let bot: string | undefined;
+    for (let i = 0; i < 600 && bot === undefined; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      id = /perpdesk sweep (sw\w+): 1 job/.exec(run.stdout())?.[1] ?? '';
+      if (id !== '') bot = botsOf(id)[0];
+    }
+    expect(bot).toBeDefined();
+    // the bot's parent is the worker process: kill -9 it
+    const worker = Number(readFileSync(`/proc/${bot}/stat`, 'latin1').split(') ')[1].split(' ')[1]);
+    process.kill(worker, 'SIGKILL');
+    const r = await run.done;
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain('job 0: its worker process died (SIGKILL); the job runs again on a new worker\n');
+    expect(r.stdout).toContain(
+      `${id}: 1/1 jobs done (1 ok, 0 failed) (this run: 1, 1 run again after their worker process died)`,
+    );
+  }, 120_000);
 
   it('shows a sweep whose coordinator was killed as interrupted (CLI and API), and removes it; not while it runs', async () => {
     const hang = path.join(dir, 'hang.json');
