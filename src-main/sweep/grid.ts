@@ -182,7 +182,9 @@ function defaultsOf(d: unknown): ParamSet {
 export function parseGrid(text: string): Grid {
   let doc: unknown;
   try {
-    doc = JSON.parse(text);
+    // a file saved with a UTF-8 byte order mark (Windows editors) reads as the same file without
+    // it, as a data import does: JSON.parse refused it, naming an invisible character
+    doc = JSON.parse(text.replace(/^\uFEFF/, ''));
   } catch (err) {
     throw new GridError(`not JSON: ${err instanceof Error ? err.message : err}`);
   }

@@ -10,6 +10,11 @@ import { ROOT } from './fixture.ts';
 const setsOf = (text: string) => parseGrid(text).sets;
 
 describe('parseGrid', () => {
+  it('reads a file saved with a UTF-8 byte order mark as the same file without it', () => {
+    const text = JSON.stringify({ grid: { fast: [3, 5] } });
+    expect(setsOf(`\uFEFF${text}`)).toEqual(setsOf(text));
+  });
+
   it('expands a full grid, the first name varying slowest', () => {
     expect(setsOf(JSON.stringify({ grid: { fast: [3, 5], slow: [10, 20, 30] } }))).toEqual([
       { fast: 3, slow: 10 },
