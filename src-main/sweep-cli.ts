@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { defaultDataDir, makeDataDir } from './paths.ts';
 import { compileCacheEnv, defaultCacheDir } from './sweep/compile-cache.ts';
 import { coordinatorHere, prepareSweep, runSweep, type Runner, type SweepRequest } from './sweep/coordinator.ts';
-import { finalLine, notOkCounts, resumeCommand } from './sweep/cli-lines.ts';
+import { finalLine, listHint, notOkCounts } from './sweep/cli-lines.ts';
 import { int, parse, USAGE, type Values } from './sweep/cli-options.ts';
 import { sweepCsv, sweepView } from './sweep/results-view.ts';
 import { PlanError } from './sweep/plan.ts';
@@ -272,15 +272,11 @@ async function main(argv: string[]): Promise<number> {
   const store = openStore(dataDir);
   try {
     if (v.list) {
-      for (const s of store.list()) {
-        // the command that finishes it: on its queue when it ran on one (its results wait there)
-        const runner = store.spec(s.id)!.runner;
-        const resume = resumeCommand(s.id, v['data-dir'], runner === 'local' ? undefined : runner);
+      for (const s of store.list())
         console.log(
           `${s.id}  ${s.state.padEnd(11)}  ${s.done}/${s.jobs} done, ${notOkCounts(s)}  ${s.replay}  ${s.bot}` +
-            (s.state === 'interrupted' ? `  (its coordinator is gone: ${resume}, or --remove ${s.id})` : ''),
+            listHint(s, v['data-dir'], store.spec(s.id)!.runner),
         );
-      }
       return 0;
     }
     if (v.remove !== undefined) {

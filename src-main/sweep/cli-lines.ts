@@ -51,3 +51,17 @@ export function finalLine(
     `or GET /api/v1/sweeps/${s.id}`
   );
 }
+
+/**
+ * What `--list` says after a sweep that has jobs to run: the command that finishes it (on its
+ * queue when it ran on one: the results its workers finished wait there) or runs its `error` jobs
+ * again; '' for one running or done without error jobs.
+ */
+export function listHint(s: SweepSummary, dataDir: string | undefined, runner: string): string {
+  const resume = resumeCommand(s.id, dataDir, runner === 'local' ? undefined : runner);
+  if (s.state === 'interrupted') return `  (its coordinator is gone: ${resume}, or --remove ${s.id})`;
+  if (s.state === 'stopped') return `  (finish with: ${resume})`;
+  if (s.state === 'done' && s.errors > 0)
+    return `  (run its ${s.errors} error job${s.errors === 1 ? '' : 's'} again with: ${resume})`;
+  return '';
+}

@@ -1,7 +1,7 @@
 // The sweep CLI's last line (src-main/sweep/cli-lines.ts): every command it prints runs as printed,
 // with the sweep's --data-dir and, for one that ran on a queue, its --queue.
 import { describe, expect, it } from 'vitest';
-import { finalLine } from '../../src-main/sweep/cli-lines.ts';
+import { finalLine, listHint } from '../../src-main/sweep/cli-lines.ts';
 import type { SweepSummary } from '../../src-main/sweep/ports.ts';
 
 const summary = (over: Partial<SweepSummary>): SweepSummary => ({
@@ -47,5 +47,22 @@ describe("the sweep's last line", () => {
     expect(finalLine(summary({ ok: 4, failed: 10, timeouts: 3, errors: 2 }), 14, undefined, undefined)).toMatch(
       /^perpdesk sweep sw1: 14\/14 jobs done \(4 ok, 5 failed, 3 timeout, 2 error\); run its 2 error jobs again/,
     );
+  });
+});
+
+describe('--list', () => {
+  it('says how to finish a stopped sweep (on its queue, its results waiting there), not only an interrupted one', () => {
+    const q = 'redis://127.0.0.1:6390';
+    expect(listHint(summary({ state: 'stopped', done: 3 }), '/d', q)).toBe(
+      `  (finish with: npm run sweep -- --resume sw1 --data-dir /d --queue ${q})`,
+    );
+    expect(listHint(summary({ state: 'interrupted', done: 3 }), undefined, 'local')).toBe(
+      '  (its coordinator is gone: npm run sweep -- --resume sw1, or --remove sw1)',
+    );
+    expect(listHint(summary({ errors: 2 }), undefined, 'local')).toBe(
+      '  (run its 2 error jobs again with: npm run sweep -- --resume sw1)',
+    );
+    expect(listHint(summary({}), undefined, 'local')).toBe('');
+    expect(listHint(summary({ state: 'running', done: 3 }), undefined, 'local')).toBe('');
   });
 });

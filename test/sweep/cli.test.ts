@@ -337,8 +337,15 @@ describe('a local sweep', () => {
     const store = new SqliteSweepStore(dir);
     const dead = { host: hostname(), pid: spawnSync(process.execPath, ['-e', '0']).pid! };
     store.createSweep('swQueued', { ...store.spec(id)!, runner: 'redis://127.0.0.1:6390' }, [], dead, Date.now());
+    // stopped with Ctrl-C: its finishing command too (its results wait in that Redis)
+    store.createSweep('swStopped', { ...store.spec(id)!, runner: 'redis://127.0.0.1:6390' }, [], dead, Date.now());
+    store.setState('swStopped', 'stopped', Date.now());
     store.close();
     const queued = await runCli(['--data-dir', dir, '--list']);
+    expect(queued.stdout).toContain(
+      `(finish with: npm run sweep -- --resume swStopped --data-dir ${dir} --queue redis://127.0.0.1:6390)`,
+    );
+    expect((await runCli(['--data-dir', dir, '--remove', 'swStopped', '--forget-queue'])).code).toBe(0);
     expect(queued.stdout).toContain(
       `(its coordinator is gone: npm run sweep -- --resume swQueued --data-dir ${dir} --queue redis://127.0.0.1:6390, or --remove swQueued)`,
     );
