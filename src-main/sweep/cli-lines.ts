@@ -11,7 +11,7 @@ function sweepCommand(args: readonly string[], dataDir: string | undefined): str
 }
 
 /** The command that finishes a sweep: its data folder when one was given, and the queue its results wait on. */
-export function resumeCommand(id: string, dataDir: string | undefined, queue: string | undefined): string {
+function resumeCommand(id: string, dataDir: string | undefined, queue: string | undefined): string {
   const args = ['--resume', id, ...(dataDir === undefined ? [] : ['--data-dir', dataDir])];
   return sweepCommand([...args, ...(queue === undefined ? [] : ['--queue', queue])], undefined);
 }
