@@ -36,6 +36,7 @@ import { ListenKeysRepo } from './store/listen-keys-repo.ts';
 import { diskSpaceOf } from './store/disk-space.ts';
 import { Checkpointer } from './store/checkpointer.ts';
 import { lockDataFolder, type DataLock } from './store/data-lock.ts';
+import { storeFailureLogger } from './store-failure-log.ts';
 import { closeDatabase, databaseFile, openDatabase } from './store/database.ts';
 import { SettingsRepo } from './store/settings-repo.ts';
 import { SymbolsRepo } from './store/symbols-repo.ts';
@@ -177,6 +178,8 @@ function buildVenue(opts: VenueOptions, lock: DataLock | null): LocalVenue {
   } else if (opts.simulate) clock.pause(); // until the simulated market starts (SimulatedMarket.start)
 
   const trading = new TradingRepo(db);
+  // a failed commit stops the venue's changes: said once on stderr and in main.log, with its cause
+  trading.group.onFailure(storeFailureLogger(opts.dataDir));
   const exchange = new Exchange({
     symbols,
     accounts,

@@ -112,7 +112,7 @@ function installOnSendPass(app: FastifyInstance, venue: Venue, finish: AnswerFin
         null,
         JSON.stringify({
           code: Errors.INTERNAL.code,
-          message: 'Storing the command failed; the venue must restart',
+          message: `Storing the command failed, nothing of it is stored: ${err.message}`,
           data: null,
         }),
       );

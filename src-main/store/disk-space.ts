@@ -11,6 +11,8 @@
 //     TP/SL closes, which go on while user changes are refused) have room, and nothing that is
 //     in memory goes missing on disk. The file comes back once there is room for it and the
 //     reserve again.
+// Each of these is said in a line on stderr (the refusals beginning and ending, the reserve file
+// deleted and made again), so whoever runs the venue sees the disk fill before a commit fails.
 // Invariant: between "the disk filled" and "a commit needs space" stands the reserve file; only
 // a disk that fills by more than the reserve file between two commits can still fail one.
 import { closeSync, existsSync, openSync, statfsSync, unlinkSync, writeSync } from 'node:fs';
@@ -29,7 +31,11 @@ export interface DiskSpaceOptions {
   emergencyBytes?: number;
   /** statfs is read at most this often for refusals (ms, default 200); the timer runs at twice that. */
   checkEveryMs?: number;
+  /** Where the lines about the disk go (default: stderr, after `perpdesk: `). */
+  say?: (line: string) => void;
 }
+
+const mib = (n: number): string => `${(n / 1048576).toFixed(1)} MiB`;
 
 export interface DiskLow {
   /** Free bytes for this user on the folder's file system. */
@@ -48,6 +54,11 @@ export class DiskSpace {
   private lastCheck = Number.NEGATIVE_INFINITY;
   private lastFree = Number.POSITIVE_INFINITY;
   private readonly timer: ReturnType<typeof setInterval>;
+  private readonly say: (line: string) => void;
+  /** Changes are refused (the free space was below the reserve at the last read). */
+  private refusing = false;
+  /** The reserve file was deleted for a commit (its return is said). */
+  private gaveUpBallast = false;
 
   constructor(db: DatabaseSync, dir: string, opts: DiskSpaceOptions = {}) {
     this.dir = dir;
@@ -56,6 +67,7 @@ export class DiskSpace {
     this.ballast = opts.ballastBytes ?? 16 * 1024 * 1024;
     this.emergency = opts.emergencyBytes ?? 4 * 1024 * 1024;
     this.every = opts.checkEveryMs ?? 200;
+    this.say = opts.say ?? ((line) => console.error(`perpdesk: ${line}`));
     // the reserve file is written on the first tick, not in the way of the start (16 MiB)
     this.refresh();
     groupCommitOf(db).beforeCommit(() => this.beforeCommit());
@@ -79,6 +91,16 @@ export class DiskSpace {
       this.lastFree = Number.POSITIVE_INFINITY;
     }
     this.lastCheck = Date.now();
+    const low = this.lastFree < this.reserve;
+    if (low !== this.refusing) {
+      this.refusing = low;
+      this.say(
+        low
+          ? `the disk of ${this.dir} has ${mib(this.lastFree)} free, below the ${mib(this.reserve)} reserve: ` +
+              'changes are refused (503 / 5002) until there is room again'
+          : `the disk of ${this.dir} has room again (${mib(this.lastFree)} free): changes are taken again`,
+      );
+    }
     return this.lastFree;
   }
 
@@ -94,13 +116,19 @@ export class DiskSpace {
   }
 
   private beforeCommit(): void {
-    if (this.refresh() >= this.emergency) return;
+    const free = this.refresh();
+    if (free >= this.emergency) return;
     try {
       unlinkSync(this.ballastFile);
-      this.refresh();
     } catch {
-      // already gone
+      return; // already gone
     }
+    this.gaveUpBallast = true;
+    this.say(
+      `the disk of ${this.dir} has ${mib(free)} free: deleted the reserve file ${this.ballastFile} ` +
+        `(${mib(this.ballast)}) so that the commits still coming find room; free space on that disk`,
+    );
+    this.refresh();
   }
 
   /** (Re)creates the reserve file when there is room for it and the reserve besides. */
@@ -111,6 +139,9 @@ export class DiskSpace {
       fd = openSync(this.ballastFile, 'wx', 0o600);
       const chunk = Buffer.alloc(1024 * 1024);
       for (let done = 0; done < this.ballast; done += chunk.length) writeSync(fd, chunk);
+      if (this.gaveUpBallast)
+        this.say(`the disk of ${this.dir} has room: the reserve file ${this.ballastFile} is back`);
+      this.gaveUpBallast = false;
     } catch {
       // no room after all: no reserve file this round
       if (fd !== null) closeSync(fd);

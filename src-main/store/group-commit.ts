@@ -19,14 +19,12 @@
 // pending, the next try of the scheduled commit takes it. A background writer that can write
 // later (the candles) uses tryUnit: it does not wait at all.
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
+import { LockTimeoutError, sqliteCode, storeWriteError } from './write-failure.ts';
 
 /** SQLite's SQLITE_BUSY (the primary code of an extended one). */
 const SQLITE_BUSY = 5;
 
-function isBusy(err: unknown): boolean {
-  const code = (err as { errcode?: unknown } | null)?.errcode;
-  return typeof code === 'number' && (code & 0xff) === SQLITE_BUSY;
-}
+const isBusy = (err: unknown): boolean => sqliteCode(err) === SQLITE_BUSY;
 
 type Waiter = (err: Error | null) => void;
 
@@ -218,7 +216,11 @@ export class GroupCommit {
     this.finish(failure);
   }
 
-  /** Ends the open batch: COMMIT when nothing failed so far, else (or when COMMIT fails) rollback. */
+  /**
+   * Ends the open batch: COMMIT when nothing failed so far, else (or when COMMIT fails) rollback.
+   * A failure reaches the listeners and waiters as a StoreWriteError (write-failure.ts): the
+   * file, the cause in plain words, what to do.
+   */
   private finish(failed: Error | null): void {
     let failure = failed;
     const waiters = this.waiters;
@@ -238,6 +240,7 @@ export class GroupCommit {
     }
     this.txn = false;
     if (failure !== null) {
+      failure = storeWriteError(failure, this.shared ? this.db.location() : null);
       try {
         if (this.db.isTransaction) this.db.exec('ROLLBACK');
       } catch {
@@ -288,11 +291,7 @@ export class GroupCommit {
           setTimeout(this.scheduledCommit, 1);
           return;
         }
-        this.finish(
-          new Error(
-            `the database stayed locked by another connection for ${waited} ms: nothing of this batch was written`,
-          ),
-        );
+        this.finish(new LockTimeoutError(waited));
         return;
       }
     }

@@ -22,6 +22,7 @@ import { watchesLastPrice, type PositionState } from '../risk/position.ts';
 import { EventBus, type AccountEvent } from './events.ts';
 import { createPairState, type PairState } from './pair-state.ts';
 import type { AccountState, ConditionalState, ExchangeDeps, OrderState, TradeState } from './ports.ts';
+import { accountsAheadOfStore } from './store-divergence.ts';
 
 /**
  * Engine account of bot orders sent through the bot route (the house market maker); house engine
@@ -147,7 +148,14 @@ export class TradingCore {
    * (liquidation.ts). Only grows; stored as the 'house_backstop' setting.
    */
   houseBackstop = 0n;
-  fatal: unknown = null;
+  /** The failed commit that stopped the exchange (null while sound): memory is ahead of the store. */
+  fatal: Error | null = null;
+  /**
+   * Once stopped: the loaded accounts that failed commit left ahead of the store, whose reads are
+   * refused (null: all of them, the store could not be compared); the others read on
+   * (store-divergence.ts).
+   */
+  private aheadOfStore: Set<number> | null = null;
   checkingRisk = false;
   /**
    * Pairs traded on since their last-price triggers were last checked, while some were armed
@@ -173,9 +181,13 @@ export class TradingCore {
     this.deps = deps;
     this.writer = writer(this);
     // A failed group commit loses the turn's writes: memory is ahead of the disk, so refuse
-    // every further command (the waiting answers get the error).
+    // every further command (the waiting answers get the error). The first failure is the cause
+    // (the background writers' later commits may fail too). Reads of the accounts it left ahead
+    // of the store are refused as well; the others' go on (store-divergence.ts).
     deps.repo.group.onFailure((err) => {
+      if (this.fatal !== null) return;
       this.fatal = err;
+      this.aheadOfStore = accountsAheadOfStore(this);
     });
     const guard = closeGuard(this);
     for (const row of deps.symbols.all()) {
@@ -343,8 +355,10 @@ export class TradingCore {
     return a;
   }
 
+  /** Refuses a change (5001 naming the failure and what to do) once a commit failed. */
   checkHealthy(): void {
-    if (this.fatal) reject(Errors.SERVICE_UNAVAILABLE, 'A store write failed earlier; restart the venue');
+    if (this.fatal !== null)
+      reject(Errors.SERVICE_UNAVAILABLE, `The venue takes no changes until it restarts: ${this.fatal.message}`);
   }
 
   requirePair(symbol: string): PairState {
@@ -357,7 +371,23 @@ export class TradingCore {
     return p;
   }
 
+  /**
+   * The account a read names. Once a commit failed, an account it left ahead of the store is
+   * refused (5001): its figures in memory are not what is stored, nor what a restart shows.
+   */
   requireAccount(id: number): AccountLive {
+    if (this.fatal !== null && (this.aheadOfStore === null || this.aheadOfStore.has(id)))
+      reject(
+        Errors.SERVICE_UNAVAILABLE,
+        `This account's last changes could not be stored, so it cannot be shown until the venue restarts: ${this.fatal.message}`,
+      );
+    const a = this.account(id);
+    if (!a) reject(Errors.ACCOUNT_NOT_FOUND);
+    return a;
+  }
+
+  /** The account a command changes: refused, whichever it is, once a commit failed (checkHealthy). */
+  commandAccount(id: number): AccountLive {
     this.checkHealthy();
     const a = this.account(id);
     if (!a) reject(Errors.ACCOUNT_NOT_FOUND);

@@ -174,49 +174,49 @@ export class Exchange {
       case 'housePrint':
         return housePrint(core, c);
       case 'place':
-        return placeUserOrder(core, core.requireAccount(c.accountId), c.input);
+        return placeUserOrder(core, core.commandAccount(c.accountId), c.input);
       case 'cancel':
-        return cancelOrder(core, core.requireAccount(c.accountId), c);
+        return cancelOrder(core, core.commandAccount(c.accountId), c);
       case 'amend':
-        return amendOrder(core, core.requireAccount(c.accountId), c);
+        return amendOrder(core, core.commandAccount(c.accountId), c);
       case 'cancelAll':
-        return cancelAll(core, core.requireAccount(c.accountId), c.symbol);
+        return cancelAll(core, core.commandAccount(c.accountId), c.symbol);
       case 'placeConditional':
-        return placeConditional(core, core.requireAccount(c.accountId), c.input);
+        return placeConditional(core, core.commandAccount(c.accountId), c.input);
       case 'cancelConditional':
-        return cancelConditional(core, core.requireAccount(c.accountId), c);
+        return cancelConditional(core, core.commandAccount(c.accountId), c);
       case 'amendConditional':
-        return amendConditional(core, core.requireAccount(c.accountId), c);
+        return amendConditional(core, core.commandAccount(c.accountId), c);
       case 'cancelAllConditionals':
-        return cancelAllConditionals(core, core.requireAccount(c.accountId), c.symbol);
+        return cancelAllConditionals(core, core.commandAccount(c.accountId), c.symbol);
       case 'cancelBot':
         return cancelBotOrder(core, c.symbol, c.orderId);
       case 'trimBot':
         return trimBotOrder(core, c.symbol, c.orderId, c.lots);
       case 'setLeverage':
-        return setLeverage(core, core.requireAccount(c.accountId), c.symbol, c.leverage);
+        return setLeverage(core, core.commandAccount(c.accountId), c.symbol, c.leverage);
       case 'setMarginMode':
-        return setMarginMode(core, core.requireAccount(c.accountId), c.symbol, c.marginMode);
+        return setMarginMode(core, core.commandAccount(c.accountId), c.symbol, c.marginMode);
       case 'setPositionMode':
-        return setPositionMode(core, core.requireAccount(c.accountId), c.mode);
+        return setPositionMode(core, core.commandAccount(c.accountId), c.mode);
       case 'setTpSl':
-        return setTpSl(core, core.requireAccount(c.accountId), c);
+        return setTpSl(core, core.commandAccount(c.accountId), c);
       case 'adjustMargin':
-        return adjustIsolatedMargin(core, core.requireAccount(c.accountId), c);
+        return adjustIsolatedMargin(core, core.commandAccount(c.accountId), c);
       case 'deposit': {
-        const a = core.requireAccount(c.accountId);
+        const a = core.commandAccount(c.accountId);
         deposit(core, a, c.amount);
         core.writer.announceBalance(a);
         return summaryRecord(core, a);
       }
       case 'reset':
-        return this.reset(core.requireAccount(c.accountId), c.balance);
+        return this.reset(core.commandAccount(c.accountId), c.balance);
       case 'upsertAccount':
         return this.upsert(c.spec, c.now);
       case 'rotateKey': {
         // the exchange addresses accounts by id and holds no keys; the command still passes the
         // sequencer so a command log orders it with the account's orders
-        core.requireAccount(c.accountId);
+        core.commandAccount(c.accountId);
         if (core.deps.accounts.rotateKey(c.accountId, c.apiKey, c.apiSecret, c.now) === undefined)
           reject(Errors.ACCOUNT_NOT_FOUND);
         return { apiKey: c.apiKey, apiSecret: c.apiSecret };

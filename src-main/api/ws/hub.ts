@@ -296,7 +296,7 @@ export class Hub {
     if (!group.pending) return answer();
     group.whenDurable((err) => {
       if (err === null) return answer();
-      this.reply(conn, errorReply(id, Errors.INTERNAL, 'Storing the step failed; the venue must restart'));
+      this.reply(conn, errorReply(id, Errors.INTERNAL, `Storing the step failed: ${err.message}`));
     });
   }
 

@@ -6,10 +6,12 @@
 // reserve file's room instead of failing, where without the reserve file it fails.
 // Needs root to mount a tmpfs; skipped with the reason otherwise. The tmpfs is always unmounted.
 import { spawnSync } from 'node:child_process';
-import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, rmSync, statSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
+import { makeApp } from '../../helpers/app.ts';
+import { dataOf, makeAccount, orderBody, signed as signedInject } from '../../helpers/signed.ts';
 import { Errors } from '../../../src-shared/errors.ts';
 import { openDatabase, transaction } from '../../../src-main/store/database.ts';
 import { RESERVE_FILE } from '../../../src-main/store/disk-space.ts';
@@ -148,6 +150,15 @@ describe.skipIf(skipReason !== null)('a full disk', () => {
     await until(() => existsSync(join(dataDir, RESERVE_FILE)), 5_000, 'the reserve file kept again');
     stop = true;
     await Promise.all(workers);
+    // each step said in a line
+    const err = a.stderr();
+    expect(err).toMatch(
+      new RegExp(`the disk of ${dataDir} has [\\d.]+ MiB free, below the 64.0 MiB reserve: changes are refused`),
+    );
+    expect(err).toContain(`deleted the reserve file ${join(dataDir, RESERVE_FILE)}`);
+    expect(err).toContain(`the disk of ${dataDir} has room again`);
+    expect(err).toContain(`the reserve file ${join(dataDir, RESERVE_FILE)} is back`);
+    expect(err).not.toContain('a store write failed');
 
     // never a failed commit
     expect(answers.get(Errors.INTERNAL.code) ?? 0, 'no 5000').toBe(0);
@@ -167,6 +178,67 @@ describe.skipIf(skipReason !== null)('a full disk', () => {
     await kill9(b);
     rmSync(dataDir, { recursive: true, force: true });
   }, 120_000);
+});
+
+describe.skipIf(skipReason !== null)('a disk filled past the reserve file', () => {
+  it('the failed commit is said with its cause; untouched accounts read on; 5001 says what to do', async () => {
+    const dataDir = join(mountPoint, 'past');
+    const t = await makeApp({ dataDir, simulate: false });
+    const said: string[] = [];
+    const spy = vi.spyOn(console, 'error').mockImplementation((...args: unknown[]) => void said.push(args.join(' ')));
+    try {
+      const a = makeAccount(t.venue, 'pastreserve');
+      const order = { json: orderBody({ price: '90000.0' }) };
+      dataOf(await signedInject(t.app, a, 'POST', '/fapi/v1/orders', order));
+      const end = Date.now() + 5_000;
+      while (!existsSync(join(dataDir, RESERVE_FILE)) && Date.now() < end) await new Promise((r) => setTimeout(r, 20));
+      // the reserve file gone too (taken by an earlier fill), then a disk full under a commit
+      // that needs new blocks (the simulated market's candles and tape, here 300 KB of rows)
+      rmSync(join(dataDir, RESERVE_FILE));
+      t.venue.db.exec('CREATE TABLE blobs (b BLOB)');
+      // more than the WAL file's room (its frames are written over in place), all kept in the
+      // page cache until the COMMIT writes them
+      const rows = Math.ceil((statSync(join(dataDir, 'perpdesk.db-wal')).size + 2 * 1048576) / 4000);
+      t.venue.db.exec('PRAGMA cache_size = -262144');
+      const filler = join(mountPoint, 'past-filler');
+      fillDisk(filler);
+      try {
+        const ins = t.venue.db.prepare('INSERT INTO blobs VALUES (?)');
+        try {
+          transaction(t.venue.db, () => {
+            for (let i = 0; i < rows; i++) ins.run(Buffer.alloc(4000, i));
+          });
+        } catch {
+          // a write inside the unit already found the disk full: the commit fails all the same
+        }
+        groupCommitOf(t.venue.db).commitNow();
+        const lines = said.filter((l) => l.includes('a store write failed'));
+        expect(lines).toHaveLength(1);
+        expect(lines[0]).toContain(`data folder ${dataDir}`);
+        expect(lines[0]).toMatch(/the disk is full \(SQLite: database or disk is full\)/);
+        expect(lines[0]).toContain(`Free space on the disk of ${dataDir}, then restart perpdesk`);
+        // main.log could not take it on a full disk: said
+        expect(said.some((l) => l.includes('could not be written either'))).toBe(true);
+        // nobody's order was in the failed commit: the account reads on
+        for (const path of ['/fapi/v1/account', '/fapi/v1/position/list', '/fapi/v1/openOrders'])
+          expect((await signedInject(t.app, a, 'GET', path)).body.code, path).toBe(0);
+      } finally {
+        rmSync(filler);
+      }
+      // room again: the refusal is 5001, saying why and what to do
+      await new Promise((r) => setTimeout(r, 500));
+      const r = await signedInject(t.app, a, 'POST', '/fapi/v1/orders', order);
+      expect(r.body.code).toBe(Errors.SERVICE_UNAVAILABLE.code);
+      expect(r.body.message).toMatch(
+        /^The venue takes no changes until it restarts: a write to .* failed: the disk is full/,
+      );
+      expect(r.body.message).toContain('then restart perpdesk');
+    } finally {
+      spy.mockRestore();
+      await t.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  }, 60_000);
 });
 
 describe.skipIf(skipReason !== null)('a commit while the disk is full', () => {

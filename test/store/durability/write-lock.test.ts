@@ -6,11 +6,11 @@
 // a restart finds the state from before that order, nothing of it half-stored. The candles, which
 // can be written later, do not wait for the lock at all, nor do the market time, the price klines
 // and the open interest, which the venue's timers save.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Candle } from '../../../src-main/core/candle.ts';
 import { CandlesRepo } from '../../../src-main/store/candles-repo.ts';
 import { openDatabase } from '../../../src-main/store/database.ts';
@@ -102,16 +102,20 @@ describe('the write lock held by another connection', () => {
     const other = holdLock(dataDir);
     const lost = await signed(t.app, a, 'POST', '/fapi/v1/orders', { json: orderBody({ client_order_id: 'lost-1' }) });
     expect(lost.status).toBe(500);
-    expect(lost.body).toEqual({
-      code: 5000,
-      message: 'Storing the command failed; the venue must restart',
-      data: null,
-    });
+    expect(lost.body.code).toBe(5000);
+    // the cause, the file and what to do
+    expect(lost.body.message).toMatch(/^Storing the command failed, nothing of it is stored: a write to /);
+    expect(lost.body.message).toContain(join(dataDir, 'perpdesk.db'));
+    expect(lost.body.message).toMatch(/stayed locked by another connection for \d+ ms/);
+    expect(lost.body.message).toMatch(/Close the program that has .* open .*then restart perpdesk/);
     other.exec('COMMIT');
     // memory is ahead of the disk now: every further change is refused until a restart
     const refused = await signed(t.app, a, 'POST', '/fapi/v1/orders', { json: orderBody({ client_order_id: 'x-2' }) });
     expect(refused.status).toBe(500);
     expect(refused.body.code).toBe(5001);
+    expect(refused.body.message).toMatch(
+      /^The venue takes no changes until it restarts: a write to .*perpdesk\.db failed/,
+    );
     expect(other.prepare('SELECT COUNT(*) AS n FROM orders WHERE client_order_id = ?').get('lost-1')).toEqual({
       n: 0,
     });
@@ -125,6 +129,58 @@ describe('the write lock held by another connection', () => {
     // and it takes orders again
     dataOf(await signed(again.app, a, 'POST', '/fapi/v1/orders', { json: orderBody({ client_order_id: 'after-1' }) }));
     expect(await openOrders(again, a)).toEqual(['kept-1', 'after-1']);
+  });
+
+  it('after a failed commit: said once (stderr, main.log); reads of the accounts it did not touch go on', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'perpdesk-lock-'));
+    dirs.push(dataDir);
+    const t = await venueOn(dataDir);
+    const lost = makeAccount(t.venue, 'aheadof');
+    const buyer = makeAccount(t.venue, 'bystander1');
+    const seller = makeAccount(t.venue, 'bystander2');
+    // the bystanders hold a position each, the buyer an open order and a leverage setting
+    dataOf(await signed(t.app, buyer, 'POST', '/fapi/v1/leverage', { json: { symbol: 'BTCUSDT', leverage: 10 } }));
+    dataOf(await signed(t.app, seller, 'POST', '/fapi/v1/orders', { json: orderBody({ side: 2, position_side: 2 }) }));
+    dataOf(await signed(t.app, buyer, 'POST', '/fapi/v1/orders', { json: orderBody() }));
+    dataOf(await signed(t.app, buyer, 'POST', '/fapi/v1/orders', { json: orderBody({ price: '90000.0' }) }));
+    const reads = ['/fapi/v1/account', '/fapi/v1/position/list', '/fapi/v1/openOrders'];
+    const read = async (a: Creds) => Promise.all(reads.map((p) => signed(t.app, a, 'GET', p)));
+    const before = (await read(buyer)).map((r) => dataOf(r));
+    expect(before[1].length).toBe(1);
+    const said: string[] = [];
+    const spy = vi.spyOn(console, 'error').mockImplementation((...args: unknown[]) => void said.push(args.join(' ')));
+    try {
+      groupCommitOf(t.venue.db).setLockWait(150);
+      const other = holdLock(dataDir);
+      const r = await signed(t.app, lost, 'POST', '/fapi/v1/orders', {
+        json: orderBody({ client_order_id: 'gone-1' }),
+      });
+      expect(r.body.code).toBe(5000);
+      other.exec('COMMIT');
+      // another commit fails or not: the failure is said once
+      const again = await signed(t.app, lost, 'POST', '/fapi/v1/orders', { json: orderBody() });
+      expect(again.body.code).toBe(5001);
+    } finally {
+      spy.mockRestore();
+    }
+    const lines = said.filter((l) => l.includes('a store write failed'));
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toContain(`data folder ${dataDir}`);
+    expect(lines[0]).toMatch(/stayed locked by another connection/);
+    expect(said.some((l) => l.includes(join(dataDir, 'logs', 'main.log')))).toBe(true);
+    const log = readFileSync(join(dataDir, 'logs', 'main.log'), 'utf8');
+    expect(log.match(/a store write failed/g)).toHaveLength(1);
+    // the account the failed commit touched shows what a restart loses: refused, naming why
+    for (const r of await read(lost)) {
+      expect(r.body.code).toBe(5001);
+      expect(r.body.message).toMatch(
+        /^This account's last changes could not be stored.*: a write to .*perpdesk\.db failed/,
+      );
+    }
+    // the others are in memory what is stored: they read on, as before
+    expect((await read(buyer)).map((r) => dataOf(r))).toEqual(before);
+    for (const r of await read(seller)) expect(r.body.code).toBe(0);
+    expect((await t.app.inject({ method: 'GET', url: '/fapi/v1/time' })).statusCode).toBe(200);
   });
 
   it('the candles wait for a later flush while the lock is held, the event loop does not', () => {
