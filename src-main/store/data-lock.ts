@@ -3,16 +3,34 @@
 // memory and overwrite each other's rows, so the second one is refused before it opens the
 // database.
 //
-// The lock is a file `perpdesk.lock` created with O_EXCL, holding the owner's pid. It is removed
-// on close. A lock left by a process that died (kill -9, power loss) is stale: its pid is no
-// longer alive (or is this very process, i.e. a reused pid), and it is taken over. Within one
-// process a folder is locked once (a set of held paths), so two venues of one process are
-// refused as well. The only false refusal is a dead owner's pid reused by another live process;
-// the message names the file to delete then.
-import { closeSync, mkdirSync, openSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
+// The lock is an OS lock the kernel drops when its process dies: SQLite's exclusive lock on a
+// small file of the folder, `perpdesk.lock.db`, opened with `PRAGMA locking_mode = EXCLUSIVE` and
+// written once (SQLite keeps a written file's lock until the connection closes; its unix VFS also
+// makes two connections of one process, or of two worker threads, conflict). It is taken first,
+// and decides alone who holds the folder: no two starters can both have it, whatever the timing.
+// Then `perpdesk.lock` names the holder (its pid) for the messages: it is simply overwritten when
+// stale (a crash left it) and removed on close. A pid file that names another live process is
+// still honoured (a perpdesk from before the OS lock holds the folder), as before: the only false
+// refusal is a dead owner's pid reused by another live process; the message names the file to
+// delete then. The lock file itself stays in the folder: deleting it while another starter has it
+// open would let that one and the next both lock it (two files of one name).
+// Before, the pid file alone was the lock (O_EXCL, a stale one deleted and made again): a second
+// starter could delete the file a first had just made, and both held the folder (6 of 40 rounds
+// of three starters on a stale lock).
+//
+// Within one process a folder is locked once (a set of held paths), so two venues of one process
+// are refused as well.
+import { readFileSync, unlinkSync, writeFileSync, mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
+import { sqliteCode } from './write-failure.ts';
 
 export const LOCK_FILE = 'perpdesk.lock';
+/** The file whose SQLite lock is the folder's lock (kept in the folder). */
+export const OS_LOCK_FILE = 'perpdesk.lock.db';
+/** SQLite's SQLITE_BUSY and SQLITE_LOCKED: another connection holds the file. */
+const SQLITE_BUSY = 5;
+const SQLITE_LOCKED = 6;
 
 const held = new Set<string>();
 
@@ -54,44 +72,59 @@ function ownerOf(file: string): number | null {
   }
 }
 
+/**
+ * SQLite's exclusive lock on `dir`/OS_LOCK_FILE, held while the connection stays open; null when
+ * another connection (another process, or another thread of this one) holds it.
+ */
+function takeOsLock(dir: string): DatabaseSync | null {
+  const db = new DatabaseSync(join(dir, OS_LOCK_FILE));
+  try {
+    db.exec('PRAGMA busy_timeout = 0');
+    db.exec('PRAGMA locking_mode = EXCLUSIVE');
+    // no journal file beside it: the one write below rewrites the header's user_version
+    db.exec('PRAGMA journal_mode = MEMORY');
+    db.exec(`PRAGMA user_version = ${process.pid}`);
+    return db;
+  } catch (err) {
+    db.close();
+    const code = sqliteCode(err);
+    if (code === SQLITE_BUSY || code === SQLITE_LOCKED) return null;
+    throw err;
+  }
+}
+
 /** Takes the lock of `dir` (created if missing) or throws DataFolderInUseError. */
 export function lockDataFolder(dir: string): DataLock {
   const path = resolve(dir);
   if (held.has(path)) throw new DataFolderInUseError(path, null);
   mkdirSync(path, { recursive: true, mode: 0o700 });
   const file = join(path, LOCK_FILE);
-  for (let attempt = 0; ; attempt++) {
-    let fd: number;
-    try {
-      fd = openSync(file, 'wx', 0o600);
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
-      const pid = ownerOf(file);
-      // a second EEXIST: another starter took the stale lock over between our two attempts
-      if (attempt > 0 || (pid !== null && alive(pid))) throw new DataFolderInUseError(path, pid);
-      try {
-        unlinkSync(file);
-      } catch {
-        // another starter took it over first: the retry's O_EXCL decides
-      }
-      continue;
-    }
-    writeSync(fd, String(process.pid));
-    closeSync(fd);
-    held.add(path);
-    let released = false;
-    return {
-      file,
-      release() {
-        if (released) return;
-        released = true;
-        held.delete(path);
-        try {
-          unlinkSync(file);
-        } catch {
-          // already gone
-        }
-      },
-    };
+  const os = takeOsLock(path);
+  if (os === null) throw new DataFolderInUseError(path, ownerOf(file));
+  try {
+    // a live process named by the pid file: a perpdesk without the OS lock (an older one)
+    const pid = ownerOf(file);
+    if (pid !== null && alive(pid)) throw new DataFolderInUseError(path, pid);
+    writeFileSync(file, String(process.pid), { mode: 0o600 });
+  } catch (err) {
+    os.close();
+    throw err;
   }
+  held.add(path);
+  let released = false;
+  return {
+    file,
+    release() {
+      if (released) return;
+      released = true;
+      held.delete(path);
+      // the pid file first: once the OS lock is gone a next holder writes its own
+      try {
+        if (ownerOf(file) === process.pid) unlinkSync(file);
+      } catch {
+        // already gone
+      }
+      os.close();
+    },
+  };
 }

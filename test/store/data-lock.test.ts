@@ -1,12 +1,14 @@
 // One venue per data folder: a second one (in this process or another) is refused, a stale lock
 // (its process is gone) is taken over, and a venue that fails to open leaves no lock behind.
-import { spawn, spawnSync } from 'node:child_process';
+// Starters at the same instant on a stale lock: exactly one holds the folder (an OS lock decides).
+import { fork, spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { DatabaseSync } from 'node:sqlite';
 import { afterEach, describe, expect, it } from 'vitest';
-import { DataFolderInUseError, LOCK_FILE, lockDataFolder } from '../../src-main/store/data-lock.ts';
+import { DataFolderInUseError, LOCK_FILE, lockDataFolder, OS_LOCK_FILE } from '../../src-main/store/data-lock.ts';
 import { openVenue } from '../../src-main/venue.ts';
 
 const dirs: string[] = [];
@@ -69,5 +71,48 @@ describe('data folder lock', () => {
     expect(() => openVenue({ dataDir: dir, simulate: false })).toThrow(/newer than this build/);
     expect(existsSync(join(dir, LOCK_FILE))).toBe(false);
     expect(() => lockDataFolder(dir).release()).not.toThrow();
+  });
+
+  it('three starters at the same instant on a stale lock: exactly one holds the folder, every round', async () => {
+    const dir = tempDir();
+    const fixture = fileURLToPath(new URL('fixtures/lock-taker.ts', import.meta.url));
+    const takers: ChildProcess[] = Array.from({ length: 3 }, () => fork(fixture, [], { stdio: 'ignore' }));
+    const next = (c: ChildProcess) => new Promise<any>((res) => c.once('message', res));
+    try {
+      await Promise.all(takers.map(next)); // ready
+      for (let round = 0; round < 100; round++) {
+        writeFileSync(join(dir, LOCK_FILE), '999999'); // a crash's lock: no such process
+        const at = Date.now() + 30;
+        const answers = takers.map(next);
+        for (const c of takers) c.send({ dir, at });
+        const won = (await Promise.all(answers)).filter((a) => a.won === true).length;
+        expect(won, `holders in round ${round}`).toBe(1);
+        const released = takers.map(next);
+        for (const c of takers) c.send({ release: true });
+        await Promise.all(released);
+      }
+    } finally {
+      for (const c of takers) c.kill();
+    }
+  }, 60_000);
+
+  it('a holder killed with SIGKILL leaves the folder free: the kernel dropped its lock', async () => {
+    const dir = tempDir();
+    const fixture = fileURLToPath(new URL('fixtures/lock-taker.ts', import.meta.url));
+    const c = fork(fixture, [], { stdio: 'ignore' });
+    const next = () => new Promise<any>((res) => c.once('message', res));
+    await next();
+    const took = next();
+    c.send({ dir, at: 0 });
+    expect((await took).won).toBe(true);
+    expect(readFileSync(join(dir, LOCK_FILE), 'utf8')).toBe(String(c.pid));
+    expect(() => lockDataFolder(dir)).toThrow(DataFolderInUseError); // held: the pid file's process is alive
+    const gone = new Promise((res) => c.once('exit', res));
+    c.kill('SIGKILL');
+    await gone;
+    const lock = lockDataFolder(dir); // its pid file is stale now, and overwritten
+    expect(readFileSync(join(dir, LOCK_FILE), 'utf8')).toBe(String(process.pid));
+    expect(existsSync(join(dir, OS_LOCK_FILE))).toBe(true);
+    lock.release();
   });
 });
