@@ -1,18 +1,22 @@
 // A damaged database refuses the start with a message naming the file and what to do, and is
 // never changed: a truncated file, a file that is not SQLite, a WAL from another database, a
 // schema from a newer build. Checked through openVenue and through a real service process.
-import { upsertAccount } from '../../helpers/exchange-commands.ts';
+import { tapeTrade, upsertAccount } from '../../helpers/exchange-commands.ts';
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import {
+  closeSync,
   copyFileSync,
   existsSync,
+  openSync,
   mkdtempSync,
   readFileSync,
   rmSync,
   statSync,
   truncateSync,
   writeFileSync,
+  writeSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -121,6 +125,44 @@ describe('a damaged database', () => {
     expect(va.accounts.byKey('bbbb00000001')).toBeUndefined();
     await va.close();
   });
+
+  for (const table of ['orders', 'trades']) {
+    it(`a page of ${table} overwritten after a clean stop: refused naming the file, unchanged, no -wal or -shm left`, async () => {
+      const dir = folder();
+      const v = openVenue({ dataDir: dir, simulate: false });
+      const ids = [0, 1].map(
+        (i) =>
+          upsertAccount(
+            v.exchange,
+            {
+              apiKey: `pages${table}${i}`.padEnd(12, '0'),
+              apiSecret: 'damagedsecret01',
+              kind: 'user',
+              balance: 10n ** 13n,
+            },
+            Date.now(),
+          ).id,
+      );
+      for (let i = 0; i < 300; i++) tapeTrade(v.exchange, ids[0], ids[1], '0.002');
+      v.trading.group.commitNow();
+      await v.close();
+      const db = join(dir, 'perpdesk.db');
+      const raw = new DatabaseSync(db, { readOnly: true });
+      const { rootpage } = raw.prepare('SELECT rootpage FROM sqlite_master WHERE name = ?').get(table) as {
+        rootpage: number;
+      };
+      raw.close();
+      rmSync(`${db}-shm`, { force: true });
+      rmSync(`${db}-wal`, { force: true });
+      const fd = openSync(db, 'r+');
+      writeSync(fd, randomBytes(4096), 0, 4096, (rootpage - 1) * 4096);
+      closeSync(fd);
+      const err = refused(dir, /cannot be opened: (its integrity check failed|it is damaged)/);
+      expect(err.message).toMatch(/Keep a copy of it/);
+      expect(existsSync(`${db}-wal`)).toBe(false);
+      expect(existsSync(`${db}-shm`)).toBe(false);
+    });
+  }
 
   it('a schema from a newer build: refused, unchanged', async () => {
     const dir = await venueFolder(5, 'newer');
