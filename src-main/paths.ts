@@ -5,7 +5,7 @@
 // the app's name or productName cannot then move the data, and Chromium's own files (the
 // screen's localStorage), the window state and the single-instance lock live with the database
 // they belong to, one set per data folder.
-import { existsSync, mkdirSync } from 'node:fs';
+import { accessSync, constants, existsSync, mkdirSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 
@@ -46,8 +46,30 @@ export function makeDataDir(dir: string): void {
           `${dirname(m)} takes no new folders (mkdir '${m}' says ENOENT: a kernel file system such as /proc)`,
           { cause: err },
         );
+      // the words checkDataDirWritable uses for a folder that exists
+      if (e.code === 'EROFS')
+        throw new Error(`${dirname(m)} cannot be written (a read-only file system)`, { cause: err });
       throw err;
     }
+  }
+}
+
+/**
+ * Throws, in words a user can act on, when the data folder (made already) cannot take files: a
+ * read-only mount, a folder of another user. Said before the venue starts, as a folder that
+ * cannot be made is: the lock file, the database and its WAL are all written there.
+ */
+export function checkDataDirWritable(dir: string): void {
+  try {
+    accessSync(resolve(dir), constants.W_OK);
+  } catch (err) {
+    const e = err as NodeJS.ErrnoException;
+    throw new Error(
+      `${resolve(dir)} cannot be written (${e.code === 'EROFS' ? 'a read-only file system' : e.message})`,
+      {
+        cause: err,
+      },
+    );
   }
 }
 

@@ -3,8 +3,8 @@
 // mkdirSync never returns, and `npm run serve`, `npm run data` and `npm run sweep` hung there for
 // good; each now refuses it in one line naming the folder, exit 2. Real processes, each killed
 // after 60 s: a command that hangs fails the test instead of holding it.
-import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -145,4 +145,43 @@ describe('makeDataDir', () => {
     writeFileSync(file, 'x');
     expect(() => makeDataDir(join(file, 'sub'))).toThrow(/ENOTDIR/);
   });
+});
+
+// A read-only data folder (a read-only mount): an existing one and a new one under it are refused
+// alike, before anything starts: one line naming the folder, exit 2. Before, the existing one got
+// `failed to start (data folder D): EROFS: read-only file system, open '.../perpdesk.lock'`, exit 1.
+// Needs root to mount a tmpfs read-only; skipped with the reason otherwise.
+const roSkip =
+  process.platform !== 'linux'
+    ? 'tmpfs mounts are a Linux test'
+    : process.getuid?.() !== 0
+      ? 'mounting needs root'
+      : null;
+describe.skipIf(roSkip !== null)('a read-only --data-dir', () => {
+  it('npm run serve refuses an existing one as it refuses a new one: one line, exit 2', async () => {
+    const mnt = mkdtempSync(join(tmpdir(), 'perpdesk-ro-'));
+    dirs.push(mnt);
+    const sh = (cmd: string, args: string[]) => spawnSync(cmd, args, { encoding: 'utf8' });
+    expect(sh('mount', ['-t', 'tmpfs', '-o', 'size=8m', 'tmpfs', mnt]).status).toBe(0);
+    try {
+      mkdirSync(join(mnt, 'data'));
+      writeFileSync(join(mnt, 'data', 'perpdesk.db'), ''); // an existing folder with its database
+      expect(sh('mount', ['-o', 'remount,ro', mnt]).status).toBe(0);
+      const serve = ['--port', '0', '--no-sim', '--data-dir'];
+      const existing = await run('src-main/headless.ts', [...serve, join(mnt, 'data')]);
+      const fresh = await run('src-main/headless.ts', [...serve, join(mnt, 'new')]);
+      expect(existing.code, existing.stderr).toBe(2);
+      expect(existing.stderr).toBe(
+        `perpdesk: cannot use the data folder ${join(mnt, 'data')} (--data-dir): ${join(mnt, 'data')} cannot be ` +
+          'written (a read-only file system); it must be a folder you can write\n',
+      );
+      expect(fresh.code, fresh.stderr).toBe(2);
+      expect(fresh.stderr).toBe(
+        `perpdesk: cannot use the data folder ${join(mnt, 'new')} (--data-dir): ${mnt} cannot be ` +
+          'written (a read-only file system); it must be a folder you can write\n',
+      );
+    } finally {
+      if (sh('umount', [mnt]).status !== 0) sh('umount', ['-l', mnt]);
+    }
+  }, 120_000);
 });
