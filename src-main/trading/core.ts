@@ -187,7 +187,7 @@ export class TradingCore {
     deps.repo.group.onFailure((err) => {
       if (this.fatal !== null) return;
       this.fatal = err;
-      this.aheadOfStore = accountsAheadOfStore(this);
+      this.aheadOfStore = accountsAheadOfStore(deps, this.accounts.values(), this.conditionals.values());
     });
     const guard = closeGuard(this);
     for (const row of deps.symbols.all()) {

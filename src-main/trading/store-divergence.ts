@@ -10,9 +10,21 @@
 // settings, waiting conditional orders. Nothing is tracked on the order path for it. A field the
 // store keeps and memory differs on, or a row on one side only, puts the account ahead; when the
 // store cannot be read, every account is.
-import type { AccountLive, TradingCore } from './core.ts';
+import type { PositionState } from '../risk/position.ts';
+import type { ConditionalState, ExchangeDeps, OrderState } from './ports.ts';
 
 type Row = object;
+
+/** What is compared of a loaded account (core.ts AccountLive). */
+export interface LoadedAccount {
+  id: number;
+  wallet: bigint;
+  deposits: bigint;
+  mode: string;
+  positions: ReadonlyMap<string, PositionState>;
+  orders: { values(): Iterable<OrderState> };
+  pairs: ReadonlyMap<string, { leverage: number; marginMode: number }>;
+}
 
 /** Whether `mem` has every field of the stored `row` with the same value. */
 function sameFields(row: Row, mem: Row): boolean {
@@ -50,21 +62,25 @@ function sameSet<T extends Row>(stored: Map<string, T> | undefined, mem: Map<str
 }
 
 /** The loaded accounts whose memory differs from the store; null when the store could not be read (all differ). */
-export function accountsAheadOfStore(core: TradingCore): Set<number> | null {
-  const { repo, accounts, conditionals } = core.deps;
+export function accountsAheadOfStore(
+  deps: Pick<ExchangeDeps, 'repo' | 'accounts' | 'conditionals'>,
+  loaded: Iterable<LoadedAccount>,
+  waitingNow: Iterable<ConditionalState>,
+): Set<number> | null {
+  const { repo, accounts, conditionals } = deps;
   try {
     const positions = byAccount(repo.loadPositions(), (p) => String(p.id));
     const orders = byAccount(repo.loadOpenOrders(), (o) => String(o.id));
     const pairs = byAccount(repo.loadPairSettings(), (s) => s.symbol);
     const waiting = byAccount(conditionals.loadWaiting(), (c) => String(c.id));
     const memWaiting = new Map<number, Map<string, Row>>();
-    for (const c of core.conditionals.values()) {
+    for (const c of waitingNow) {
       let m = memWaiting.get(c.accountId);
       if (m === undefined) memWaiting.set(c.accountId, (m = new Map()));
       m.set(String(c.id), c);
     }
     const ahead = new Set<number>();
-    for (const a of core.accounts.values()) {
+    for (const a of loaded) {
       const row = accounts.byId(a.id);
       const same =
         row !== undefined &&
@@ -83,7 +99,7 @@ export function accountsAheadOfStore(core: TradingCore): Set<number> | null {
   }
 }
 
-function openPositions(a: AccountLive): Map<string, Row> {
+function openPositions(a: LoadedAccount): Map<string, Row> {
   const out = new Map<string, Row>();
   for (const p of a.positions.values()) if (p.qty > 0) out.set(String(p.id), p);
   return out;
