@@ -12,6 +12,7 @@
 //   for how the close went; it runs once, later calls join it.
 import { appendLog, formatLogEntry } from './desktop/crash-log.ts';
 import type { ClosableService, ServiceSlot, ShutdownResult } from './desktop/service-slot.ts';
+import { StoreWriteError } from './store/write-failure.ts';
 
 /**
  * The exit code of a headless service that ended because of an error it did not catch, after
@@ -48,7 +49,8 @@ export class ProcessErrors<S extends ClosableService> {
   /** Writes `what` and the error's stack to stderr and main.log; answers main.log's path, or null. Never throws. */
   log(what: string, err: unknown): string | null {
     try {
-      console.error(`perpdesk: ${what}:`, err);
+      // a store that could not write says what and what to do: no stack (main.log keeps it)
+      console.error(`perpdesk: ${what}:`, err instanceof StoreWriteError ? err.message : err);
     } catch {
       // stderr gone: main.log is what is left
     }

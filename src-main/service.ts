@@ -18,6 +18,9 @@ import { DatasetsRepo } from './store/datasets-repo.ts';
 import { sweepResults } from './sweep/reader.ts';
 import { SimulatedMarket } from './market/sim/simulated-market.ts';
 
+/** How long a commit waits for the database's write lock once the service closes, ms (of its 5 s bound). */
+const CLOSE_LOCK_WAIT_MS = 1000;
+
 export interface ServiceOptions {
   /** Interface to listen on; 127.0.0.1 unless told otherwise. */
   host?: string;
@@ -178,6 +181,9 @@ export async function startService(opts: ServiceOptions): Promise<ServiceHandle>
     replays,
     close() {
       closing ??= (async () => {
+        // a write lock held by another program: the waiting answers fail (5000, saying so)
+        // within the server's close, and the venue's last writes do not wait past the bound
+        venue.trading.group.hurry(CLOSE_LOCK_WAIT_MS);
         venue.market?.stop();
         if (replay === undefined) removeServiceFile(opts.dataDir);
         try {

@@ -38,6 +38,7 @@ import { Checkpointer } from './store/checkpointer.ts';
 import { lockDataFolder, type DataLock } from './store/data-lock.ts';
 import { storeFailureLogger } from './store-failure-log.ts';
 import { closeDatabase, databaseFile, openDatabase } from './store/database.ts';
+import { storeWriteError } from './store/write-failure.ts';
 import { SettingsRepo } from './store/settings-repo.ts';
 import { SymbolsRepo } from './store/symbols-repo.ts';
 import { TapeRepo } from './store/tape-repo.ts';
@@ -329,23 +330,42 @@ function buildVenue(opts: VenueOptions, lock: DataLock | null): LocalVenue {
       if (closed) return closing;
       closed = true;
       clearInterval(saveTimer);
-      if (simulated !== null) settings.set(SIM_IMPACT_KEY, simulated.impactCheckpoint());
+      // The last writes (market checkpoint, id blocks) each wait for the write lock; after one
+      // that cannot have it (another program holds it) the others do not wait, and the writes
+      // alone are left out (the sinks still close). Nothing acknowledged is in them: the next
+      // start goes on as after a crash. The close then fails saying so (store/write-failure.ts).
+      let failure: unknown = null;
+      const step = (fn: () => void, writeOnly = true): void => {
+        if (failure !== null && writeOnly) return;
+        try {
+          fn();
+        } catch (err) {
+          if (failure !== null) return;
+          failure = err;
+          trading.group.setLockWait(0);
+        }
+      };
+      step(() => simulated !== null && settings.set(SIM_IMPACT_KEY, simulated.impactCheckpoint()));
       session?.close();
       market?.dispose();
-      priceKlines.close();
-      openInterestHistory.close();
-      klines.close();
-      recentTrades.checkpoint(true);
+      step(() => priceKlines.close(), false);
+      step(() => openInterestHistory.close(), false);
+      step(() => klines.close(), false);
+      step(() => recentTrades.checkpoint(true));
       recentTrades.close();
-      exchange.releaseIds();
-      settings.set('market_time', String(clock.now()));
-      trading.group.commitNow();
+      step(() => exchange.releaseIds());
+      step(() => settings.set('market_time', String(clock.now())));
+      step(() => trading.group.commitNow());
       closeDatabase(db);
       // the folder is free once this venue's state is committed and its connection closed (a
       // checkpoint still running in the worker is safe alongside a next venue's connection)
       lock?.release();
       // the worker's last round and close make it the file's last connection
       closing = checkpointer === null ? Promise.resolve() : checkpointer.stop();
+      if (failure !== null) {
+        const err = storeWriteError(failure, databaseFile(opts.dataDir));
+        closing = closing.then(() => Promise.reject(err));
+      }
       return closing;
     },
   };

@@ -89,6 +89,15 @@ export class GroupCommit {
   }
 
   /**
+   * A close begins: from now on a commit waits for the write lock `ms` at most (a batch that
+   * waited that long already fails at its next try, its answers 5000), so a lock another program
+   * holds keeps neither the answers nor the close's last writes past the close's bound.
+   */
+  hurry(ms: number): void {
+    if (this.db.isOpen && this.lockWait > ms) this.setLockWait(ms);
+  }
+
+  /**
    * Runs fn as one all-or-nothing unit of the current batch (a SAVEPOINT; BEGIN IMMEDIATE on the
    * first unit of a turn): a unit that throws leaves nothing behind and the batch goes on. Nested
    * units join the outer one. Throws, having run nothing, when the write lock cannot be had.
