@@ -83,7 +83,14 @@ function takeOsLock(dir: string): DatabaseSync | null {
     db.exec('PRAGMA locking_mode = EXCLUSIVE');
     // no journal file beside it: the one write below rewrites the header's user_version
     db.exec('PRAGMA journal_mode = MEMORY');
+    // the write lock (RESERVED) goes to one taker only, at once: every other is refused here without
+    // waiting, and closes, letting go of what it read
+    db.exec('BEGIN IMMEDIATE');
+    // the one taker then waits for those readers to let go before it holds the file alone (with no
+    // wait, a reader not yet gone made it give up too, and a round of starters had no holder)
+    db.exec('PRAGMA busy_timeout = 5000');
     db.exec(`PRAGMA user_version = ${process.pid}`);
+    db.exec('COMMIT');
     return db;
   } catch (err) {
     db.close();
