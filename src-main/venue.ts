@@ -41,6 +41,7 @@ import { closeDatabase, databaseFile, openDatabase } from './store/database.ts';
 import { storeWriteError } from './store/write-failure.ts';
 import { SettingsRepo } from './store/settings-repo.ts';
 import { SymbolsRepo } from './store/symbols-repo.ts';
+import { newestRecordTime } from './store/record-times.ts';
 import { TapeRepo } from './store/tape-repo.ts';
 import { TradingRepo } from './store/trading-repo.ts';
 import { Exchange, type Command, type ResultOf } from './trading/exchange.ts';
@@ -156,7 +157,8 @@ function buildVenue(opts: VenueOptions, lock: DataLock | null): LocalVenue {
   const candles = replay !== undefined ? new MemoryCandleStore() : new CandlesRepo(db);
   const savedTime = settings.getNumber('market_time');
   const clock = new VirtualClock({
-    // after a kill -9 the candles can be ahead of the saved market time: the clock goes on from them
+    // after a kill -9 the candles and the records committed since the last market checkpoint can
+    // be ahead of the saved market time: the clock goes on above them
     start:
       replay?.options.start ??
       (savedTime === undefined
@@ -167,6 +169,7 @@ function buildVenue(opts: VenueOptions, lock: DataLock | null): LocalVenue {
               candles,
               symbols.all().map((r) => r.symbol),
             ),
+            newestRecordTime(db) + 1,
           )) ??
       opts.start ??
       wall(),

@@ -485,4 +485,11 @@ export const MIGRATIONS: readonly string[] = [
     expires_at INTEGER NOT NULL
   );
   `,
+  // 19: the newest update time of the orders and the conditional orders, read at start
+  // (store/record-times.ts) so the market clock never restarts at or below a stored record's time
+  // after a kill -9; the other timed tables have an index that answers it already.
+  `
+  CREATE INDEX orders_updated ON orders(updated_at);
+  CREATE INDEX conditional_orders_updated ON conditional_orders(updated_at);
+  `,
 ];
