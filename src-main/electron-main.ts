@@ -201,8 +201,9 @@ async function startOnChosenPort(plan: RunPlan): Promise<{ service: ServiceHandl
   const request = portRequestOf(plan, parseSavedPort(readJsonFile(portFile)));
   let choice = await choosePort(request, (p) => isPortFree(o.host, p));
   const start = (port: number) =>
-    slot.start(() =>
+    slot.start((signal) =>
       startService({
+        signal,
         host: o.host,
         port,
         dataDir: plan.dirs.dataDir,

@@ -146,8 +146,9 @@ async function main(): Promise<void> {
   const folder = r === undefined ? null : openFolderReplayData(dataDir);
   replayFolder = folder;
   const start = (port: number) =>
-    slot.start(() =>
+    slot.start((signal) =>
       startService({
+        signal,
         host: opts.host,
         port,
         dataDir,
@@ -238,16 +239,23 @@ async function main(): Promise<void> {
   console.log(`perpdesk is listening on ${service.url} (API docs: ${service.url}/docs)`);
   console.log(`Open the trading screen (one-time login link): ${service.loginUrl}`);
   listening = true;
-
-  const stop = (signal: string) => {
-    if (processErrors.closing) return;
-    console.log(`perpdesk: ${signal}, closing`);
-    // 0 once closed; 1 when the close failed (logged) or took longer than 5 s
-    processErrors.closeAndExit(false, (result) => exitCodeAfter(result, false));
-  };
-  process.on('SIGINT', () => stop('SIGINT'));
-  process.on('SIGTERM', () => stop('SIGTERM'));
 }
+
+/**
+ * Ctrl-C (SIGINT) and SIGTERM close the service, also while it starts: a first start's history
+ * build stops after the pair under way (ServiceSlot aborts the start) and the folder is closed as
+ * a normal close leaves it. Installed before anything starts: before, they came once the service
+ * listened, and a Ctrl-C during the build ended the process at once (exit 130, the lock and the
+ * WAL left, a pair's history half written).
+ */
+function stop(signal: string): void {
+  if (processErrors.closing) return;
+  console.log(`perpdesk: ${signal}, closing${listening ? '' : ' (the start is stopped)'}`);
+  // 0 once closed; 1 when the close failed (logged) or took longer than 5 s
+  processErrors.closeAndExit(false, (result) => exitCodeAfter(result, false));
+}
+process.on('SIGINT', () => stop('SIGINT'));
+process.on('SIGTERM', () => stop('SIGTERM'));
 
 main().catch((err: unknown) => {
   if (err instanceof QuitDuringStart) return; // an uncaught error while starting: onProcessError exits

@@ -6,7 +6,7 @@ import type { RateLimitOptions } from './api/rate-limit.ts';
 import type { AccountSpec } from './cli-args.ts';
 import { newLoginToken, type LoginToken } from './api/routes/session.ts';
 import { ensureLocalAccount } from './local-account.ts';
-import { openVenue, type LocalVenue, type VenueOptions } from './venue.ts';
+import { openVenueAsync, type LocalVenue, type VenueOptions } from './venue.ts';
 import { removeServiceFile, writeServiceFile } from './service-file.ts';
 import { DatasetService } from './data/dataset-service.ts';
 import { DatasetReplayData } from './replay/dataset-replay-data.ts';
@@ -53,6 +53,11 @@ export interface ServiceOptions {
    * whose datasets it reads (the caller opened them: `replay.data`), no service file written.
    */
   replay?: NonNullable<VenueOptions['replay']> & { balance?: bigint };
+  /**
+   * Stops a start under way (a Ctrl-C, a quit): a first start's history build stops after the pair
+   * under way and the start rejects, the data folder closed as a normal close leaves it.
+   */
+  signal?: AbortSignal;
 }
 
 export interface ServiceHandle {
@@ -73,18 +78,21 @@ export interface ServiceHandle {
 
 export async function startService(opts: ServiceOptions): Promise<ServiceHandle> {
   const replay = opts.replay;
-  const venue = openVenue({
-    dataDir: replay === undefined ? opts.dataDir : ':memory:',
-    replay,
-    seed: opts.seed,
-    speed: opts.speed,
-    simulate: replay === undefined && (opts.simulate ?? true),
-    simVolatility: opts.simVolatility,
-    simIntensity: opts.simIntensity,
-    start: opts.simStart,
-    onHistoryProgress: (p) =>
-      opts.onProgress?.(`perpdesk: building simulated history ${p.done}/${p.total} ${p.symbol}`),
-  });
+  const venue = await openVenueAsync(
+    {
+      dataDir: replay === undefined ? opts.dataDir : ':memory:',
+      replay,
+      seed: opts.seed,
+      speed: opts.speed,
+      simulate: replay === undefined && (opts.simulate ?? true),
+      simVolatility: opts.simVolatility,
+      simIntensity: opts.simIntensity,
+      start: opts.simStart,
+      onHistoryProgress: (p) =>
+        opts.onProgress?.(`perpdesk: building simulated history ${p.done}/${p.total} ${p.symbol}`),
+    },
+    opts.signal,
+  );
   for (const a of opts.accounts ?? []) {
     const row = venue.exchange.execute({
       kind: 'upsertAccount',

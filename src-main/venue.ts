@@ -9,7 +9,7 @@ import { VirtualClock } from './core/clock.ts';
 import { DatasetService } from './data/dataset-service.ts';
 import { KlineService } from './market/kline-service.ts';
 import type { MarketSource } from './market/market-source.ts';
-import { openSimulatedMarket, type SimulatedMarket } from './market/sim/simulated-market.ts';
+import { BuildStopped, openSimulatedMarket, type SimulatedMarket } from './market/sim/simulated-market.ts';
 import { replayCatalogue } from './replay/catalogue.ts';
 import { replayStart } from './replay/plan.ts';
 import type { ReplayData } from './replay/ports.ts';
@@ -50,6 +50,9 @@ import type { Venue } from './services/venue.ts';
 
 /** Wall ms between market checkpoints (market time, public tape, book update ids): what a crash can lose of them. */
 export const MARKET_CHECKPOINT_MS = 1_000;
+
+/** Settings key of the market time a first start's history ends at (its clock's start). */
+const HISTORY_END_KEY = 'history_end';
 
 /** Settings key of the simulated pairs' transient impact offsets, saved with the market checkpoint. */
 const SIM_IMPACT_KEY = 'sim_impact';
@@ -100,21 +103,70 @@ export interface LocalVenue extends Venue {
 }
 
 export function openVenue(opts: VenueOptions): LocalVenue {
+  const steps = venueSteps(opts, { closing: null });
+  for (;;) {
+    const r = steps.next();
+    if (r.done) return r.value;
+  }
+}
+
+/**
+ * openVenue, giving the event loop a turn between the pairs of a history build (a first start's
+ * few seconds to a minute), so a signal is seen: once `signal` is aborted the build stops after
+ * the pair under way and this rejects with BuildStopped, the folder left as a normal close leaves
+ * it (what was written committed, every connection closed, the WAL checkpointed, the lock released).
+ * The pairs not built are built at the next start (history-writer.ts).
+ */
+export async function openVenueAsync(opts: VenueOptions, signal?: AbortSignal): Promise<LocalVenue> {
+  const cleanup: { closing: Promise<void> | null } = { closing: null };
+  const steps = venueSteps(opts, cleanup);
+  try {
+    let r = steps.next();
+    while (!r.done) {
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      r = signal?.aborted === true ? steps.throw(new BuildStopped()) : steps.next();
+    }
+    return r.value;
+  } catch (err) {
+    await cleanup.closing;
+    throw err;
+  }
+}
+
+/** `cleanup.closing`: set when a failed open is still closing its checkpointer. */
+function* venueSteps(opts: VenueOptions, cleanup: { closing: Promise<void> | null }): VenueSteps {
   // one venue per data folder (store/data-lock.ts), taken before the database is touched
   const lock = opts.dataDir === ':memory:' ? null : lockDataFolder(opts.dataDir);
   try {
-    return buildVenue(opts, lock);
+    const db = openDatabase({ dataDir: opts.dataDir });
+    // WAL checkpoints in a worker thread, so no placement stalls on one (store/checkpointer.ts)
+    const checkpointer =
+      opts.dataDir === ':memory:' ? null : new Checkpointer(db, { file: databaseFile(opts.dataDir) });
+    try {
+      return yield* buildVenue(opts, { lock, db, checkpointer });
+    } catch (err) {
+      // as close() leaves the folder: this connection closed, then the checkpointer's
+      try {
+        closeDatabase(db);
+      } catch (closeErr) {
+        console.error('perpdesk: closing the database after a failed start failed', closeErr);
+      }
+      cleanup.closing = checkpointer?.stop() ?? null;
+      throw err;
+    }
   } catch (err) {
     lock?.release();
     throw err;
   }
 }
 
-function buildVenue(opts: VenueOptions, lock: DataLock | null): LocalVenue {
+type VenueSteps = Generator<void, LocalVenue, undefined>;
+
+function* buildVenue(
+  opts: VenueOptions,
+  { lock, db, checkpointer }: { lock: DataLock | null; db: DatabaseSync; checkpointer: Checkpointer | null },
+): VenueSteps {
   const wall = opts.wall ?? Date.now;
-  const db = openDatabase({ dataDir: opts.dataDir });
-  // WAL checkpoints in a worker thread, so no placement stalls on one (store/checkpointer.ts)
-  const checkpointer = opts.dataDir === ':memory:' ? null : new Checkpointer(db, { file: databaseFile(opts.dataDir) });
   const symbols = new SymbolsRepo(db);
   const settings = new SettingsRepo(db);
   const accounts = new AccountsRepo(db);
@@ -156,6 +208,13 @@ function buildVenue(opts: VenueOptions, lock: DataLock | null): LocalVenue {
   // (sorted arrays: a candle write is an append, where SQLite's upsert costs ~1 µs)
   const candles = replay !== undefined ? new MemoryCandleStore() : new CandlesRepo(db);
   const savedTime = settings.getNumber('market_time');
+  // a first start whose history build was cut short: this one builds the rest to the same end
+  const historyEnd = savedTime === undefined && replay === undefined ? settings.getNumber(HISTORY_END_KEY) : undefined;
+  if (opts.start !== undefined && historyEnd !== undefined && opts.start !== historyEnd)
+    throw new RangeError(
+      `--start applies to a new data folder: this one's first start built history to ${new Date(historyEnd).toISOString()} ` +
+        'before it was stopped; start it again without --start, or with that time',
+    );
   const clock = new VirtualClock({
     // after a kill -9 the candles and the records committed since the last market checkpoint can
     // be ahead of the saved market time: the clock goes on above them
@@ -171,6 +230,7 @@ function buildVenue(opts: VenueOptions, lock: DataLock | null): LocalVenue {
             ),
             newestRecordTime(db) + 1,
           )) ??
+      historyEnd ??
       opts.start ??
       wall(),
     speed: opts.speed ?? 1,
@@ -179,7 +239,11 @@ function buildVenue(opts: VenueOptions, lock: DataLock | null): LocalVenue {
   if (replay !== undefined) {
     clock.pause();
     held = null;
-  } else if (opts.simulate) clock.pause(); // until the simulated market starts (SimulatedMarket.start)
+  } else if (opts.simulate) {
+    clock.pause(); // until the simulated market starts (SimulatedMarket.start)
+    // committed before the history's first candles (HistoryCandleWriter)
+    if (savedTime === undefined && historyEnd === undefined) settings.set(HISTORY_END_KEY, String(clock.now()));
+  }
 
   const trading = new TradingRepo(db);
   // a failed commit stops the venue's changes: said once on stderr and in main.log, with its cause
@@ -233,7 +297,7 @@ function buildVenue(opts: VenueOptions, lock: DataLock | null): LocalVenue {
     }));
     market = replayMarket;
   } else if (opts.simulate) {
-    ({ market: simulated, klines } = openSimulatedMarket({
+    const steps = openSimulatedMarket({
       exchange,
       clock,
       seed,
@@ -251,7 +315,16 @@ function buildVenue(opts: VenueOptions, lock: DataLock | null): LocalVenue {
       impactCheckpoint: settings.get(SIM_IMPACT_KEY),
       openKlines,
       clockHeld: true,
-    }));
+    });
+    try {
+      ({ market: simulated, klines } = yield* steps);
+    } catch (err) {
+      // a history build stopped or failed: the listeners end and write what they hold
+      priceKlines.close();
+      openInterestHistory.close();
+      recentTrades.close();
+      throw err;
+    }
     market = simulated;
   } else klines = openKlines();
   let session: ReplaySession | null = null;

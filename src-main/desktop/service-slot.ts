@@ -2,7 +2,9 @@
 // - after shutdown() begins, `current` is null, so late handlers (IPC, power events, menu
 //   clicks) find no service instead of a closing one;
 // - a quit that arrives while the service is still starting waits for it and closes it (the
-//   start then fails with QuitDuringStart, which is not an error to report);
+//   start then fails with QuitDuringStart, which is not an error to report); the start is told
+//   (its AbortSignal), so a first start's history build stops after the pair under way instead of
+//   running to its end;
 // - shutdown settles within `timeoutMs` whatever the service does ('timeout'), so the app always
 //   exits; it is idempotent, and shutdownNow() (the OS is ending the session) additionally commits
 //   the database synchronously, before returning, since the process may be killed at any moment
@@ -39,6 +41,8 @@ export class ServiceSlot<S extends ClosableService> {
   private service: S | null = null;
   private starting: Promise<S> | null = null;
   private stopping: Promise<ShutdownResult> | null = null;
+  /** Aborted when shutdown begins: a start under way stops early where it can. */
+  private readonly abort = new AbortController();
   private readonly timeoutMs: number;
   private readonly timers: Timers;
   private readonly onCloseError: (err: unknown) => void;
@@ -58,15 +62,23 @@ export class ServiceSlot<S extends ClosableService> {
     return this.stopping !== null;
   }
 
-  /** Starts the service once. Throws QuitDuringStart when shutdown began meanwhile (shutdown closes it). */
-  async start(start: () => Promise<S>): Promise<S> {
+  /**
+   * Starts the service once. Throws QuitDuringStart when shutdown began meanwhile (shutdown closes
+   * it). `signal` is aborted when shutdown begins: a start that can stop early (a first start's
+   * history build) stops and rejects with an error named AbortError, which is QuitDuringStart too.
+   */
+  async start(start: (signal: AbortSignal) => Promise<S>): Promise<S> {
     if (this.stopping !== null) throw new QuitDuringStart();
     if (this.service !== null || this.starting !== null) throw new Error('the service is already started');
-    const p = start();
+    const p = start(this.abort.signal);
     this.starting = p;
     let s: S;
     try {
       s = await p;
+    } catch (err) {
+      // stopped by the signal (an AbortError, as DOM APIs name theirs): the quit, not a failure
+      if (this.stopping !== null && err instanceof Error && err.name === 'AbortError') throw new QuitDuringStart();
+      throw err;
     } finally {
       this.starting = null;
     }
@@ -77,6 +89,7 @@ export class ServiceSlot<S extends ClosableService> {
 
   /** Closes the service (or the one still starting), settling within the timeout. */
   shutdown(): Promise<ShutdownResult> {
+    this.abort.abort();
     this.stopping ??= this.closeWithin();
     return this.stopping;
   }

@@ -37,6 +37,18 @@ export interface CandleStore {
   readonly inUnit: boolean;
   /** Makes every write so far durable now (the history build runs past any end of turn). */
   commitNow(): void;
+  /** The pairs whose simulated history was built to its end (markHistoryBuilt). */
+  historyBuilt(): Set<string>;
+  /** Records pairs' histories as built, in the unit of the writes before the next commit. */
+  markHistoryBuilt(built: readonly BuiltHistory[]): void;
+  /** Deletes every candle of `symbol` (a history build cut short); returns how many. */
+  deleteSymbol(symbol: string): number;
+}
+
+/** A pair whose simulated history is complete with the candles written so far, and where it ends. */
+export interface BuiltHistory {
+  symbol: string;
+  end: number;
 }
 
 /**
@@ -44,10 +56,11 @@ export interface CandleStore {
  * candles): write() may return before its candles are stored; finish() returns once every one
  * written is committed, or throws the first failure (write() may throw it earlier). After a
  * failure nothing more is written; close() ends the sink without waiting (after a failure of its
- * caller). Candles of one call are upserted in order, calls in the order they were made.
+ * caller). Candles of one call are upserted in order, calls in the order they were made; `built`
+ * (CandleStore.markHistoryBuilt) is stored in the same transaction as the call's candles.
  */
 export interface BulkCandleSink {
-  write(symbols: readonly string[], candles: readonly Candle[], n: number): void;
+  write(symbols: readonly string[], candles: readonly Candle[], n: number, built?: readonly BuiltHistory[]): void;
   finish(): void;
   close(): void;
 }

@@ -7,7 +7,11 @@
 // CandlesRepo.writeMany (candles-repo.ts UPSERT, BATCH_ROWS rows a call), so the rows are the
 // same either way (a test compares them).
 //
-// Synchronous on purpose: the history is built inside openVenue(), which does not await. So the
+// A batch may carry the pairs whose history it completes (history_built rows, written in the
+// batch's transaction: market/sim/history-writer.ts endSymbol).
+//
+// Synchronous on purpose: a pair's history is built in one synchronous step of the venue's
+// opening (openVenue, or openVenueAsync, which yields between pairs only). So the
 // caller blocks (Atomics.wait on a shared counter) only when it is more than MAX_AHEAD batches
 // ahead of the worker, and in finish() until the worker has committed everything and closed its
 // connection. A worker failure (a full disk, a database it cannot open) comes back as the error
@@ -18,8 +22,8 @@
 // connection's open transaction before the first batch): the worker would wait for it.
 import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
 import type { Candle } from '../core/candle.ts';
-import type { BulkCandleSink } from '../market/ports.ts';
-import { BATCH_ROWS, bindRow, ROW_PARAMS, UPSERT } from './candles-repo.ts';
+import type { BuiltHistory, BulkCandleSink } from '../market/ports.ts';
+import { BATCH_ROWS, bindRow, MARK_BUILT, ROW_PARAMS, UPSERT } from './candles-repo.ts';
 
 /** Batches posted and not yet committed before write() waits for the worker. */
 const MAX_AHEAD = 4;
@@ -64,6 +68,7 @@ const stmtOf = (rows) => {
   }
   return stmts[rows];
 };
+let markBuilt = null;
 const write = (b) => {
   const P = workerData.rowParams;
   const n = b.nums.length / P;
@@ -77,6 +82,10 @@ const write = (b) => {
       const p = params[rows];
       for (let j = 0, x = P * i; j < P * rows; j++, x++) p[j] = kinds[j % P] === 1 ? b.strs[si++] : b.nums[x];
       stmt.run(...p);
+    }
+    for (const h of b.built) {
+      markBuilt ??= db.prepare(workerData.markBuilt);
+      markBuilt.run(h.symbol, h.end);
     }
     db.exec('COMMIT');
   } catch (err) {
@@ -129,6 +138,7 @@ export class BackgroundCandleWriter implements BulkCandleSink {
         upsert: { head: UPSERT.head, row: UPSERT.row, tail: UPSERT.tail },
         rowParams: ROW_PARAMS,
         batchRows: BATCH_ROWS,
+        markBuilt: MARK_BUILT,
       },
       transferList: [channel.port2],
     });
@@ -138,15 +148,15 @@ export class BackgroundCandleWriter implements BulkCandleSink {
     });
   }
 
-  write(symbols: readonly string[], candles: readonly Candle[], n: number): void {
+  write(symbols: readonly string[], candles: readonly Candle[], n: number, built: readonly BuiltHistory[] = []): void {
     if (this.ended) throw new Error('the candle writer was finished');
     this.throwIfFailed();
-    if (n === 0) return;
+    if (n === 0 && built.length === 0) return;
     const row = this.row;
     const nums = new Float64Array(ROW_PARAMS * n);
     const strs: string[] = [];
     const kinds = new Uint8Array(ROW_PARAMS);
-    bindRow(row, 0, symbols[0], candles[0]);
+    if (n > 0) bindRow(row, 0, symbols[0], candles[0]);
     for (let k = 0; k < ROW_PARAMS; k++) kinds[k] = typeof row[k] === 'string' ? 1 : 0;
     for (let i = 0; i < n; i++) {
       bindRow(row, 0, symbols[i], candles[i]);
@@ -157,7 +167,9 @@ export class BackgroundCandleWriter implements BulkCandleSink {
         if ((typeof v === 'string') !== (kinds[k] === 1)) throw new TypeError(`candle parameter ${k} changed type`);
       }
     }
-    this.worker.postMessage({ kinds, nums, strs }, [nums.buffer]);
+    this.worker.postMessage({ kinds, nums, strs, built: built.map((b) => ({ symbol: b.symbol, end: b.end })) }, [
+      nums.buffer,
+    ]);
     this.posted++;
     // at most MAX_AHEAD batches in flight: the memory of a slow disk's backlog stays bounded
     this.waitFor(() => this.posted - Atomics.load(this.state, DONE) <= MAX_AHEAD, DONE);

@@ -9,7 +9,7 @@
 // open time. It is the SQLite side of the market's CandleStore port.
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import type { Candle } from '../core/candle.ts';
-import type { CandleStore } from '../market/ports.ts';
+import type { BuiltHistory, CandleStore } from '../market/ports.ts';
 import type { Interval } from '../../src-shared/intervals.ts';
 import { transaction } from './database.ts';
 import { groupCommitOf } from './group-commit.ts';
@@ -65,6 +65,10 @@ export const UPSERT = {
          volume = excluded.volume, quote_volume = excluded.quote_volume, trades = excluded.trades,
          taker_buy_volume = excluded.taker_buy_volume, taker_buy_quote_volume = excluded.taker_buy_quote_volume`,
 } as const;
+
+/** Records a pair's history as built (migration 20); candle-bulk-writer.ts runs it in its batch's transaction. */
+export const MARK_BUILT =
+  'INSERT INTO history_built (symbol, end_time) VALUES (?, ?) ON CONFLICT (symbol) DO UPDATE SET end_time = excluded.end_time';
 
 function upsertSql(rows: number): string {
   return UPSERT.head + Array(rows).fill(UPSERT.row).join(', ') + UPSERT.tail;
@@ -191,5 +195,24 @@ export class CandlesRepo implements CandleStore {
   /** Commits the connection's open group-commit transaction now. */
   commitNow(): void {
     groupCommitOf(this.db).commitNow();
+  }
+
+  historyBuilt(): Set<string> {
+    const rows = this.db.prepare('SELECT symbol FROM history_built').all() as { symbol: string }[];
+    return new Set(rows.map((r) => r.symbol));
+  }
+
+  markHistoryBuilt(built: readonly BuiltHistory[]): void {
+    if (built.length === 0) return;
+    const stmt = this.db.prepare(MARK_BUILT);
+    transaction(this.db, () => {
+      for (const b of built) stmt.run(b.symbol, b.end);
+    });
+  }
+
+  deleteSymbol(symbol: string): number {
+    return transaction(this.db, () =>
+      Number(this.db.prepare('DELETE FROM candles WHERE symbol = ?').run(symbol).changes),
+    );
   }
 }

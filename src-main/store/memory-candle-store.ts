@@ -7,7 +7,7 @@
 // inUnit is a plain flag: there is no other writer to wait for unless a caller says so.
 import type { Interval } from '../../src-shared/intervals.ts';
 import type { Candle } from '../core/candle.ts';
-import type { CandleStore } from '../market/ports.ts';
+import type { BuiltHistory, CandleStore } from '../market/ports.ts';
 
 export class MemoryCandleStore implements CandleStore {
   private readonly series = new Map<string, Candle[]>();
@@ -82,6 +82,26 @@ export class MemoryCandleStore implements CandleStore {
 
   commitNow(): void {
     this.commits++;
+  }
+
+  private readonly built = new Set<string>();
+
+  historyBuilt(): Set<string> {
+    return new Set(this.built);
+  }
+
+  markHistoryBuilt(built: readonly BuiltHistory[]): void {
+    for (const b of built) this.built.add(b.symbol);
+  }
+
+  deleteSymbol(symbol: string): number {
+    let n = 0;
+    for (const [k, list] of this.series) {
+      if (!k.startsWith(`${symbol}\u0000`)) continue;
+      n += list.length;
+      this.series.delete(k);
+    }
+    return n;
   }
 }
 

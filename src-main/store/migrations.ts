@@ -485,11 +485,16 @@ export const MIGRATIONS: readonly string[] = [
     expires_at INTEGER NOT NULL
   );
   `,
-  // 19: the newest update time of the orders and the conditional orders, read at start
-  // (store/record-times.ts) so the market clock never restarts at or below a stored record's time
-  // after a kill -9; the other timed tables have an index that answers it already.
+  // 19: indexes for the orders' and conditional orders' newest update time, read at start so the market clock restarts
+  // above every stored record (store/record-times.ts; the other timed tables' indexes answer it already).
+  'CREATE INDEX orders_updated ON orders(updated_at); CREATE INDEX conditional_orders_updated ON conditional_orders(updated_at);',
+  // 20: the pairs whose simulated history was built to its end (end_time; 0: before this was recorded), in the commit of
+  // their last candles (market/sim/history-writer.ts): a pair with candles and no row is a build cut short, built again.
+  // A folder whose market has run counts every pair with a 1m candle as built, as those builds did.
   `
-  CREATE INDEX orders_updated ON orders(updated_at);
-  CREATE INDEX conditional_orders_updated ON conditional_orders(updated_at);
+  CREATE TABLE history_built (symbol TEXT PRIMARY KEY, end_time INTEGER NOT NULL) WITHOUT ROWID;
+  INSERT INTO history_built (symbol, end_time) SELECT s.symbol, 0 FROM symbols s
+  WHERE EXISTS (SELECT 1 FROM settings WHERE key = 'market_time')
+    AND EXISTS (SELECT 1 FROM candles c WHERE c.symbol = s.symbol AND c.interval = '1m');
   `,
 ];

@@ -81,6 +81,25 @@ describe('ServiceSlot', () => {
     expect(await done).toBe('nothing');
   });
 
+  it('aborts the start’s signal at shutdown; a start that stops on it reports the quit, not a failure', async () => {
+    const slot = new ServiceSlot({ timers: new ManualScheduler() });
+    let signal: AbortSignal | undefined;
+    const started = slot.start(
+      (s) =>
+        new Promise<ClosableService>((_resolve, reject) => {
+          signal = s;
+          s.addEventListener('abort', () =>
+            reject(Object.assign(new Error('the history build was stopped'), { name: 'AbortError' })),
+          );
+        }),
+    );
+    expect(signal?.aborted).toBe(false);
+    const done = slot.shutdown();
+    expect(signal?.aborted).toBe(true);
+    await expect(started).rejects.toBeInstanceOf(QuitDuringStart);
+    expect(await done).toBe('nothing');
+  });
+
   it('can start again after a failed start (the port fallback retry)', async () => {
     const slot = new ServiceSlot({ timers: new ManualScheduler() });
     await expect(

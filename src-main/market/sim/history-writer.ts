@@ -13,10 +13,15 @@
 // The candles go to a BulkCandleSink (market/ports.ts): a venue's writes them on a worker thread
 // while this thread goes on (store/candle-bulk-writer.ts); without one, each batch is
 // upserted into the CandleStore and committed here.
+// Each pair ends on its own (endSymbol, once its last record is in): its open candles are written
+// and the pair recorded as built (CandleStore.historyBuilt) in the same commit as its last rows, so
+// a build cut short (Ctrl-C, kill -9) leaves pairs either built or to build again, never a pair
+// that counts as built with days missing (pairsWithoutHistory; the start deletes such a pair's
+// rows first). Before, a pair counted as built once it had any 1m candle.
 import { SymbolStatus } from '../../../src-shared/enums.ts';
 import { INTERVALS } from '../../../src-shared/intervals.ts';
 import { CandleBuilder, type Candle } from '../candles.ts';
-import type { BulkCandleSink, CandleStore } from '../ports.ts';
+import type { BuiltHistory, BulkCandleSink, CandleStore } from '../ports.ts';
 import type { PairState } from '../../trading/pair-state.ts';
 import type { HistoryTrade, TradeRecorder } from './history.ts';
 import type { ProcessState } from './price-process.ts';
@@ -29,6 +34,8 @@ export class HistoryCandleWriter implements TradeRecorder {
   private readonly builders = new Map<string, CandleBuilder>();
   private readonly symbols: string[] = [];
   private readonly candles: Candle[] = [];
+  /** Pairs ended since the last flush: recorded as built with it. */
+  private readonly built: BuiltHistory[] = [];
   /** Candles written so far. */
   written = 0;
 
@@ -59,6 +66,24 @@ export class HistoryCandleWriter implements TradeRecorder {
     this.flush();
   }
 
+  /**
+   * `symbol` has all its records: its candles up to `end` (the history's end) are written, with
+   * the record that its history is built, in one commit.
+   */
+  endSymbol(symbol: string, end: number): void {
+    const b = this.builders.get(symbol);
+    if (b !== undefined) {
+      b.advanceTo(Math.max(end, b.now));
+      for (const c of b.currentAll()) {
+        this.symbols.push(symbol);
+        this.candles.push(c);
+      }
+      this.builders.delete(symbol);
+    }
+    this.built.push({ symbol, end });
+    this.flush();
+  }
+
   /** Writes what is waiting and every open candle; returns once all of it is stored. */
   finish(): void {
     for (const [symbol, b] of this.builders) {
@@ -76,21 +101,35 @@ export class HistoryCandleWriter implements TradeRecorder {
     this.sink.close();
   }
 
+  /**
+   * The build was stopped (a Ctrl-C): the pairs not ended are dropped, what was written is
+   * committed and the sink's connection closed, as a normal close leaves a database. The dropped
+   * pairs' rows are deleted by the next start.
+   */
+  abandon(): void {
+    this.builders.clear();
+    this.symbols.length = 0;
+    this.candles.length = 0;
+    this.sink.finish();
+  }
+
   private flush(): void {
     const n = this.candles.length;
-    if (n === 0) return;
-    this.sink.write(this.symbols, this.candles, n);
+    if (n === 0 && this.built.length === 0) return;
+    this.sink.write(this.symbols, this.candles, n, this.built);
     this.written += n;
     this.symbols.length = 0;
     this.candles.length = 0;
+    this.built.length = 0;
   }
 }
 
 /** The sink on the caller's thread: each batch upserted into the store and committed. */
 function inlineSink(repo: CandleStore): BulkCandleSink {
   return {
-    write(symbols, candles, n) {
+    write(symbols, candles, n, built = []) {
       repo.writeMany(symbols, candles, n);
+      repo.markHistoryBuilt(built); // in the commit of the pair's last rows
       // The build runs synchronously, past any end of turn: commit each batch, so one huge
       // transaction does not pile up in the WAL.
       repo.commitNow();
@@ -100,11 +139,31 @@ function inlineSink(repo: CandleStore): BulkCandleSink {
   };
 }
 
-/** Trading pairs (status 1) with no stored 1m candle: the ones that need a history. */
+/**
+ * Trading pairs (status 1) whose history was not built to its end: none at all, or a build cut
+ * short (its rows are deleted before the build: removePartialHistories). A pair that traded live
+ * without a history (1s candles: a --no-sim run; a history writes none) keeps its candles and gets
+ * none, as before.
+ */
 export function pairsWithoutHistory(repo: CandleStore, pairs: Iterable<PairState>): PairState[] {
+  const built = repo.historyBuilt();
   return [...pairs].filter(
-    (p) => p.row.status === SymbolStatus.TRADING && repo.newest(p.row.symbol, '1m') === undefined,
+    (p) =>
+      p.row.status === SymbolStatus.TRADING &&
+      !built.has(p.row.symbol) &&
+      repo.newest(p.row.symbol, '1s') === undefined,
   );
+}
+
+/** Deletes the candles a build cut short left of `pairs` (committed); answers the count of each pair that had any. */
+export function removePartialHistories(repo: CandleStore, pairs: readonly PairState[]): Map<string, number> {
+  const removed = new Map<string, number>();
+  for (const p of pairs) {
+    const n = repo.deleteSymbol(p.row.symbol);
+    if (n > 0) removed.set(p.row.symbol, n);
+  }
+  if (removed.size > 0) repo.commitNow();
+  return removed;
 }
 
 /**

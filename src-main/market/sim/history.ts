@@ -48,6 +48,8 @@ export interface HistoryTrade {
 export interface TradeRecorder {
   recordTrade(symbol: string, t: Readonly<HistoryTrade>): void;
   advanceTo?(time: number): void;
+  /** `symbol`'s records are all in (the history ends at `end`): called once a pair, in order. */
+  endSymbol?(symbol: string, end: number): void;
 }
 
 export interface HistoryProgress {
@@ -125,6 +127,13 @@ export function fastForwardHistorySync(opts: HistoryOptions): HistoryResult {
   return run.finish();
 }
 
+/** The same, a pair a step: yields after each pair but the last (the caller may stop between pairs). */
+export function* historySteps(opts: HistoryOptions): Generator<void, HistoryResult, undefined> {
+  const run = new HistoryRun(opts);
+  while (run.next()) yield;
+  return run.finish();
+}
+
 class HistoryRun {
   private readonly opts: HistoryOptions;
   private readonly pairs: PairState[];
@@ -166,6 +175,7 @@ class HistoryRun {
       opts.builders !== undefined
         ? opts.builders.take(i, opts.recorder)
         : buildSymbol(symbol, new PairLimits(pair), job, opts.recorder);
+    opts.recorder.endSymbol?.(symbol, opts.end);
     this.states.set(symbol, r.state);
     this.trades += r.trades;
     opts.onProgress?.({ symbol, done: this.i, total: this.pairs.length, trades: r.trades });

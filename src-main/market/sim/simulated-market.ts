@@ -6,8 +6,13 @@ import type { VirtualClock } from '../../core/clock.ts';
 import type { KlineService } from '../kline-service.ts';
 import type { MarketSource, MarketSymbolView, SimulatorSourceOptions } from '../market-source.ts';
 import { SimDriver } from './driver.ts';
-import { fastForwardHistorySync } from './history.ts';
-import { HistoryCandleWriter, lastStoredPrices, pairsWithoutHistory } from './history-writer.ts';
+import { historySteps, type HistoryResult } from './history.ts';
+import {
+  HistoryCandleWriter,
+  lastStoredPrices,
+  pairsWithoutHistory,
+  removePartialHistories,
+} from './history-writer.ts';
 import { paramsFor, type SymbolSimParams } from './params.ts';
 import { Simulator } from './simulator.ts';
 
@@ -152,18 +157,42 @@ export class SimulatedMarket implements MarketSource {
   }
 }
 
-export function openSimulatedMarket(opts: SimulatorSourceOptions): { market: SimulatedMarket; klines: KlineService } {
+/**
+ * Thrown into openSimulatedMarket's steps to stop a history build between two pairs (venue.ts
+ * openVenueAsync). Named AbortError, as the DOM names an aborted operation's error.
+ */
+export class BuildStopped extends Error {
+  constructor() {
+    super('the history build was stopped');
+    this.name = 'AbortError';
+  }
+}
+
+/** What a simulated market's opening rebuilt: the candles deleted of each pair a build had cut short. */
+export interface SimulatedOpen {
+  market: SimulatedMarket;
+  klines: KlineService;
+  removedPartial: Map<string, number>;
+}
+
+/**
+ * Opens the simulated market; its steps yield between the pairs of a history build (the caller
+ * runs them at once, or gives the event loop a turn in between and may throw BuildStopped in).
+ */
+export function* openSimulatedMarket(opts: SimulatorSourceOptions): Generator<void, SimulatedOpen, undefined> {
   const { exchange, clock, seed, candles } = opts;
-  const startStates = lastStoredPrices(candles, exchange.pairs.values());
   const fresh = pairsWithoutHistory(candles, exchange.pairs.values());
+  // a build cut short (Ctrl-C, kill -9): its pairs' rows go, and the pairs are built again
+  const removedPartial = removePartialHistories(candles, fresh);
+  const startStates = lastStoredPrices(candles, exchange.pairs.values());
   if (fresh.length > 0) {
     const running = !clock.paused;
     clock.pause(); // the market does not move while its past is being built
     const writer = new HistoryCandleWriter(candles, opts.bulkCandles?.());
     const builders = opts.historyBuilders?.();
-    let h: ReturnType<typeof fastForwardHistorySync>;
+    let h: HistoryResult;
     try {
-      h = fastForwardHistorySync({
+      const steps = historySteps({
         pairs: fresh,
         seed,
         end: clock.now(),
@@ -171,6 +200,21 @@ export function openSimulatedMarket(opts: SimulatorSourceOptions): { market: Sim
         onProgress: opts.onHistoryProgress,
         builders,
       });
+      for (let r = steps.next(); ; r = steps.next()) {
+        if (r.done === true) {
+          h = r.value;
+          break;
+        }
+        try {
+          yield;
+        } catch (err) {
+          // stopped between two pairs: what was written is committed, the sink closed cleanly
+          writer.abandon();
+          throw err;
+        }
+        // a write made meanwhile (a timer's) is committed: the sink's connection needs the lock
+        candles.commitNow();
+      }
       writer.finish();
     } catch (err) {
       writer.close();
@@ -203,6 +247,7 @@ export function openSimulatedMarket(opts: SimulatorSourceOptions): { market: Sim
   return {
     market: new SimulatedMarket(sim, clock, (t) => klines.advanceTo(t), opts.clockHeld === true),
     klines,
+    removedPartial,
   };
 }
 
