@@ -21,6 +21,7 @@ import { PriceKlines } from './market/price-klines.ts';
 import { OpenInterestHistory } from './market/open-interest-history.ts';
 import { RecentTrades } from './market/recent-trades.ts';
 import { storedCandlesEnd } from './market/kline-restore.ts';
+import { repairNewestCandles } from './market/candle-repair.ts';
 import type { HistoryProgress } from './market/sim/history.ts';
 import { seedCatalogue } from './market/seed-catalogue.ts';
 import { HistoryWorkers, historyWorkerCount } from './market/sim/history-pool.ts';
@@ -39,6 +40,7 @@ import { lockDataFolder, type DataLock } from './store/data-lock.ts';
 import { storeFailureLogger } from './store-failure-log.ts';
 import { closeDatabase, databaseFile, openDatabase } from './store/database.ts';
 import { storeWriteError } from './store/write-failure.ts';
+import { groupCommitOf } from './store/group-commit.ts';
 import { SettingsRepo } from './store/settings-repo.ts';
 import { SymbolsRepo } from './store/symbols-repo.ts';
 import { newestRecordTime } from './store/record-times.ts';
@@ -50,6 +52,9 @@ import type { Venue } from './services/venue.ts';
 
 /** Wall ms between market checkpoints (market time, public tape, book update ids): what a crash can lose of them. */
 export const MARKET_CHECKPOINT_MS = 1_000;
+
+/** Settings key that is '1' while a venue has the folder open: found so at a start, the last run did not stop cleanly. */
+const RUNNING_KEY = 'running';
 
 /** Settings key of the market time a first start's history ends at (its clock's start). */
 const HISTORY_END_KEY = 'history_end';
@@ -100,6 +105,19 @@ export interface LocalVenue extends Venue {
   readonly trading: TradingRepo;
   /** The market checkpoint the venue's timer runs once a second (its writes join the turn's commit); benches time it. */
   checkpointMarket(): void;
+  /** What this start found of the last run and put right (said in the start's messages: service.ts). */
+  readonly recovery: StartRecovery;
+}
+
+export interface StartRecovery {
+  /** The last run did not stop cleanly (kill -9, a crash, the power). */
+  unclean: boolean;
+  /** How far the clock starts past the saved market time (records or candles committed after it; ms, 0 when not). */
+  clockAhead: number;
+  /** Candles built again from the finer ones (market/candle-repair.ts). */
+  repairedCandles: number;
+  /** Candles deleted of each pair whose history build had been cut short (it is built again). */
+  partialHistories: ReadonlyMap<string, number>;
 }
 
 export function openVenue(opts: VenueOptions): LocalVenue {
@@ -145,8 +163,9 @@ function* venueSteps(opts: VenueOptions, cleanup: { closing: Promise<void> | nul
     try {
       return yield* buildVenue(opts, { lock, db, checkpointer });
     } catch (err) {
-      // as close() leaves the folder: this connection closed, then the checkpointer's
+      // as close() leaves the folder: this connection's writes committed and it closed, then the checkpointer's
       try {
+        if (err instanceof BuildStopped) groupCommitOf(db).commitNow();
         closeDatabase(db);
       } catch (closeErr) {
         console.error('perpdesk: closing the database after a failed start failed', closeErr);
@@ -207,6 +226,14 @@ function* buildVenue(
   // a replay's candles end with it as its other records do: kept in memory, not in its SQLite
   // (sorted arrays: a candle write is an append, where SQLite's upsert costs ~1 µs)
   const candles = replay !== undefined ? new MemoryCandleStore() : new CandlesRepo(db);
+  // the last run did not stop cleanly (kill -9, a crash): each interval's newest candles are made
+  // to agree with the finer ones again (market/candle-repair.ts), before anything reads them
+  const unclean = replay === undefined && settings.get(RUNNING_KEY) === '1';
+  const repairedCandles = unclean ? symbols.all().reduce((n, r) => n + repairNewestCandles(candles, r.symbol), 0) : 0;
+  if (replay === undefined) {
+    settings.set(RUNNING_KEY, '1'); // until close() says otherwise
+    candles.commitNow();
+  }
   const savedTime = settings.getNumber('market_time');
   // a first start whose history build was cut short: this one builds the rest to the same end
   const historyEnd = savedTime === undefined && replay === undefined ? settings.getNumber(HISTORY_END_KEY) : undefined;
@@ -215,24 +242,25 @@ function* buildVenue(
       `--start applies to a new data folder: this one's first start built history to ${new Date(historyEnd).toISOString()} ` +
         'before it was stopped; start it again without --start, or with that time',
     );
+  // after a kill -9 the candles and the records committed since the last market checkpoint can be
+  // ahead of the saved market time: the clock goes on above them
+  const clockStart =
+    replay?.options.start ??
+    (savedTime === undefined
+      ? undefined
+      : Math.max(
+          savedTime,
+          storedCandlesEnd(
+            candles,
+            symbols.all().map((r) => r.symbol),
+          ),
+          newestRecordTime(db) + 1,
+        )) ??
+    historyEnd ??
+    opts.start ??
+    wall();
   const clock = new VirtualClock({
-    // after a kill -9 the candles and the records committed since the last market checkpoint can
-    // be ahead of the saved market time: the clock goes on above them
-    start:
-      replay?.options.start ??
-      (savedTime === undefined
-        ? undefined
-        : Math.max(
-            savedTime,
-            storedCandlesEnd(
-              candles,
-              symbols.all().map((r) => r.symbol),
-            ),
-            newestRecordTime(db) + 1,
-          )) ??
-      historyEnd ??
-      opts.start ??
-      wall(),
+    start: clockStart,
     speed: opts.speed ?? 1,
     wall: replay === undefined ? wall : () => held ?? wall(),
   });
@@ -284,6 +312,7 @@ function* buildVenue(
   let market: MarketSource | null = null;
   let simulated: SimulatedMarket | null = null;
   let klines: KlineService;
+  let partialHistories: ReadonlyMap<string, number> = new Map();
   if (replay !== undefined) {
     ({ market: replayMarket, klines } = openReplayMarket({
       exchange,
@@ -317,12 +346,13 @@ function* buildVenue(
       clockHeld: true,
     });
     try {
-      ({ market: simulated, klines } = yield* steps);
+      ({ market: simulated, klines, removedPartial: partialHistories } = yield* steps);
     } catch (err) {
       // a history build stopped or failed: the listeners end and write what they hold
       priceKlines.close();
       openInterestHistory.close();
       recentTrades.close();
+      if (err instanceof BuildStopped) settings.set(RUNNING_KEY, '0'); // a clean stop
       throw err;
     }
     market = simulated;
@@ -396,6 +426,12 @@ function* buildVenue(
             : <C extends Command>(c: C) => exchange.execute(c),
     seed,
     checkpointMarket,
+    recovery: {
+      unclean,
+      clockAhead: savedTime === undefined ? 0 : Math.max(0, clockStart - savedTime),
+      repairedCandles,
+      partialHistories,
+    },
     commitNow() {
       if (closed) return;
       recentTrades.checkpoint(true);
@@ -431,6 +467,8 @@ function* buildVenue(
       recentTrades.close();
       step(() => exchange.releaseIds());
       step(() => settings.set('market_time', String(clock.now())));
+      // a clean stop (a close that could not write leaves it '1': the next start repairs as after a crash)
+      step(() => replay === undefined && settings.set(RUNNING_KEY, '0'));
       step(() => trading.group.commitNow());
       closeDatabase(db);
       // the folder is free once this venue's state is committed and its connection closed (a

@@ -1,0 +1,119 @@
+// The candles after an unclean stop (kill -9): closed candles of every interval are written at
+// every advance, the current ones only at the market checkpoint (once a second of wall time), so
+// the candle of each interval that was open at the crash holds what the last checkpoint saw, up
+// to a second less than the finer candles closed after it (a 1m candle of 2481 trades over 1s
+// candles of 2501), and a candle opened after that checkpoint is not stored at all. Here each
+// interval's candles from its newest stored one on are built again from the next finer interval
+// that divides it (1m from 1s, 5m from 1m, ..., 1M from 1d), finest first, so every interval
+// agrees with the finer ones again. 1s has nothing finer: its candle open at the crash stays as
+// the checkpoint saw it. The folds follow the kline rules: a candle with no trade carries the
+// close before it; a candle's open is its first trade's, never a carried price.
+import { INTERVALS, openTimeOf, type Interval } from '../../src-shared/intervals.ts';
+import type { Candle } from '../core/candle.ts';
+import type { CandleStore } from './ports.ts';
+
+/** The finer interval each interval is folded from (its candles lie exactly inside). */
+const SOURCE: Partial<Record<Interval, Interval>> = {
+  '1m': '1s',
+  '3m': '1m',
+  '5m': '1m',
+  '15m': '5m',
+  '30m': '15m',
+  '1h': '30m',
+  '2h': '1h',
+  '4h': '2h',
+  '6h': '2h',
+  '8h': '4h',
+  '12h': '4h',
+  '1d': '12h',
+  '3d': '1d',
+  '1w': '1d',
+  '1M': '1d',
+};
+
+/** Rebuilds `symbol`'s newest candles of every interval above 1s from the finer ones; answers how many changed. */
+export function repairNewestCandles(repo: CandleStore, symbol: string): number {
+  let changed = 0;
+  for (const interval of INTERVALS) {
+    const from = SOURCE[interval];
+    const newest = repo.newest(symbol, interval);
+    if (from === undefined || newest === undefined) continue;
+    const fine = repo.range(symbol, from, newest.openTime, Number.MAX_SAFE_INTEGER);
+    if (fine.length === 0) continue;
+    // The finer candles must hold the whole window: from its open, or (above 1s, which is pruned
+    // after a day) from the pair's first candle, inside the window. A 1m candle whose 1s candles
+    // begin later holds history records that have none (the history writes no 1s): left alone.
+    if (fine[0].openTime !== newest.openTime && (from === '1s' || repo.oldestOpen(symbol, from) !== fine[0].openTime))
+      continue;
+    const out: Candle[] = [];
+    for (let i = 0; i < fine.length;) {
+      const openTime = openTimeOf(interval, fine[i].openTime);
+      let j = i;
+      while (j < fine.length && openTimeOf(interval, fine[j].openTime) === openTime) j++;
+      const c = fold(interval, openTime, fine.slice(i, j));
+      if (openTime !== newest.openTime || !same(c, newest)) out.push(c);
+      i = j;
+    }
+    if (out.length > 0) {
+      repo.writeMany(
+        out.map(() => symbol),
+        out,
+      );
+      changed += out.length;
+    }
+  }
+  if (changed > 0) repo.commitNow();
+  return changed;
+}
+
+/** One candle of `interval` from the finer candles of its window, ascending. */
+function fold(interval: Interval, openTime: number, parts: readonly Candle[]): Candle {
+  const last = parts[parts.length - 1];
+  let open = parts[0].open;
+  let high = Number.NEGATIVE_INFINITY;
+  let low = Number.POSITIVE_INFINITY;
+  let volume = 0;
+  let quoteVolume = 0n;
+  let trades = 0;
+  let takerBuyVolume = 0;
+  let takerBuyQuoteVolume = 0n;
+  for (const p of parts) {
+    if (p.trades === 0) continue;
+    if (trades === 0) open = p.open;
+    high = Math.max(high, p.high);
+    low = Math.min(low, p.low);
+    volume += p.volume;
+    quoteVolume += p.quoteVolume;
+    trades += p.trades;
+    takerBuyVolume += p.takerBuyVolume;
+    takerBuyQuoteVolume += p.takerBuyQuoteVolume;
+  }
+  if (trades === 0) high = low = open;
+  return {
+    interval,
+    openTime,
+    open,
+    high,
+    low,
+    close: last.close,
+    volume,
+    quoteVolume,
+    trades,
+    takerBuyVolume,
+    takerBuyQuoteVolume,
+  };
+}
+
+function same(a: Candle, b: Candle): boolean {
+  return (
+    a.open === b.open &&
+    a.high === b.high &&
+    a.low === b.low &&
+    a.close === b.close &&
+    a.volume === b.volume &&
+    a.quoteVolume === b.quoteVolume &&
+    a.trades === b.trades &&
+    a.takerBuyVolume === b.takerBuyVolume &&
+    a.takerBuyQuoteVolume === b.takerBuyQuoteVolume
+  );
+}
