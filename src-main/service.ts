@@ -6,6 +6,7 @@ import type { RateLimitOptions } from './api/rate-limit.ts';
 import type { AccountSpec } from './cli-args.ts';
 import { newLoginToken, type LoginToken } from './api/routes/session.ts';
 import { ensureLocalAccount } from './local-account.ts';
+import { accountNotice, recoveryNotice } from './start-notices.ts';
 import { openVenueAsync, type LocalVenue, type VenueOptions } from './venue.ts';
 import { removeServiceFile, writeServiceFile } from './service-file.ts';
 import { DatasetService } from './data/dataset-service.ts';
@@ -93,12 +94,17 @@ export async function startService(opts: ServiceOptions): Promise<ServiceHandle>
     },
     opts.signal,
   );
+  const recovered = recoveryNotice(venue.recovery);
+  if (recovered !== null) opts.onProgress?.(recovered);
   for (const a of opts.accounts ?? []) {
+    const before = venue.accounts.byKey(a.apiKey);
     const row = venue.exchange.execute({
       kind: 'upsertAccount',
       spec: { apiKey: a.apiKey, apiSecret: a.apiSecret, kind: 'user', balance: a.balance },
       now: Date.now(),
     });
+    const set = accountNotice(a.apiKey, before, row);
+    if (set !== null) opts.onProgress?.(set);
     // the mode is the account's, on every surface; refused (3015) while it holds positions or orders
     if (a.positionMode !== undefined && venue.exchange.summary(row.id).position_mode !== a.positionMode) {
       venue.exchange.execute({ kind: 'setPositionMode', accountId: row.id, mode: a.positionMode });

@@ -1,0 +1,48 @@
+// Lines a start says about what it found (startService prints them through onProgress, both
+// entries alike): a last run that did not stop cleanly and what was put right, and an --account
+// that set the wallet of an account that existed (docs/headless.md). Before, a start after a
+// kill -9 said nothing of it, and `--account key:secret:100000` set a wallet of 99937.36 back to
+// 100000.00 without a word.
+import { formatFixed } from '../src-shared/decimal.ts';
+import type { StartRecovery } from './venue.ts';
+
+/** 1e-8 USDT units. */
+const MONEY_DECIMALS = 8;
+
+/** The recovery line after an unclean stop or a history build cut short; null when there is nothing to say. */
+export function recoveryNotice(r: StartRecovery): string | null {
+  if (!r.unclean && r.partialHistories.size === 0) return null;
+  const done: string[] = [];
+  if (r.clockAhead > 0)
+    done.push(
+      `the market clock goes on ${r.clockAhead} ms past the last saved market time, after the newest stored record`,
+    );
+  if (r.repairedCandles > 0) done.push(`${r.repairedCandles} candle(s) rebuilt from the finer ones`);
+  if (r.partialHistories.size > 0) {
+    const pairs = [...r.partialHistories].map(([symbol, n]) => `${symbol} (${n} candles)`).join(', ');
+    done.push(`the unfinished simulated history of ${pairs} deleted and built again`);
+  }
+  const found = r.unclean
+    ? 'the previous run did not stop cleanly (killed, or the machine stopped)'
+    : 'a history build was cut short';
+  return (
+    `perpdesk: ${found}; ${done.length > 0 ? done.join('; ') : 'nothing needed rebuilding'}; ` +
+    'every acknowledged order, fill and balance is as it was committed (docs/reliability.md)'
+  );
+}
+
+/** The line for an --account whose key existed and whose wallet it set to another balance; null otherwise. */
+export function accountNotice(
+  apiKey: string,
+  before: { walletBalance: bigint; totalDeposits: bigint } | undefined,
+  after: { walletBalance: bigint; totalDeposits: bigint },
+): string | null {
+  if (before === undefined || before.walletBalance === after.walletBalance) return null;
+  const usdt = (u: bigint): string => formatFixed(u, MONEY_DECIMALS);
+  const delta = after.totalDeposits - before.totalDeposits;
+  return (
+    `perpdesk: --account ${apiKey}: wallet set to ${usdt(after.walletBalance)} USDT (was ${usdt(before.walletBalance)}); ` +
+    `total deposits ${delta >= 0n ? '+' : '-'}${usdt(delta >= 0n ? delta : -delta)} USDT. ` +
+    'Give --account only on the first start to keep a wallet (docs/headless.md, --account on an existing key)'
+  );
+}

@@ -1,0 +1,83 @@
+// What a start says (docs/headless.md, "Start messages"): a line after an unclean stop saying so and
+// what was put right, and a line when --account sets the wallet of an account that existed. Before,
+// a start after a kill -9 said nothing, and --account reset a wallet (99937.36 -> 100000.00) silently.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
+import { afterEach, describe, expect, it } from 'vitest';
+import { startService } from '../../src-main/service.ts';
+import { accountNotice, recoveryNotice } from '../../src-main/start-notices.ts';
+
+const dirs: string[] = [];
+afterEach(() => {
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+function tempDir(): string {
+  const d = mkdtempSync(join(tmpdir(), 'perpdesk-start-notices-'));
+  dirs.push(d);
+  return d;
+}
+
+describe('start notices', () => {
+  it('say nothing after a clean stop, and what was put right after an unclean one', () => {
+    const none = { unclean: false, clockAhead: 0, repairedCandles: 0, partialHistories: new Map<string, number>() };
+    expect(recoveryNotice(none)).toBeNull();
+    expect(
+      recoveryNotice({
+        unclean: true,
+        clockAhead: 412,
+        repairedCandles: 30,
+        partialHistories: new Map([['XRPUSDT', 42_792]]),
+      }),
+    ).toBe(
+      'perpdesk: the previous run did not stop cleanly (killed, or the machine stopped); the market clock goes on 412 ms ' +
+        'past the last saved market time, after the newest stored record; 30 candle(s) rebuilt from the finer ones; the ' +
+        'unfinished simulated history of XRPUSDT (42792 candles) deleted and built again; every acknowledged order, fill and ' +
+        'balance is as it was committed (docs/reliability.md)',
+    );
+  });
+
+  it('say how --account set an existing wallet and moved the deposits, and nothing for a new or unchanged one', () => {
+    const was = { walletBalance: 9_993_736_000_000n, totalDeposits: 10_000_000_000_000n };
+    const now = { walletBalance: 10_000_000_000_000n, totalDeposits: 10_006_264_000_000n };
+    expect(accountNotice('mybotkey01', was, now)).toBe(
+      'perpdesk: --account mybotkey01: wallet set to 100000.00000000 USDT (was 99937.36000000); total deposits ' +
+        '+62.64000000 USDT. Give --account only on the first start to keep a wallet (docs/headless.md, --account on an existing key)',
+    );
+    expect(accountNotice('mybotkey01', undefined, now)).toBeNull();
+    expect(accountNotice('mybotkey01', now, now)).toBeNull();
+  });
+
+  it('a service start prints them', async () => {
+    const dataDir = tempDir();
+    const spec = { apiKey: 'noticekey01', apiSecret: 'noticesecret01' };
+    const a = await startService({
+      dataDir,
+      port: 0,
+      simulate: false,
+      accounts: [{ ...spec, balance: 100_000_00000000n }],
+    });
+    await a.close();
+    // what a kill -9 leaves: the folder still marked open
+    const raw = new DatabaseSync(join(dataDir, 'perpdesk.db'));
+    raw.exec("UPDATE settings SET value = '1' WHERE key = 'running'");
+    raw.close();
+    const lines: string[] = [];
+    const b = await startService({
+      dataDir,
+      port: 0,
+      simulate: false,
+      accounts: [{ ...spec, balance: 250_000_00000000n }],
+      onProgress: (l) => lines.push(l),
+    });
+    await b.close();
+    expect(lines[0]).toMatch(/^perpdesk: the previous run did not stop cleanly/);
+    expect(lines[1]).toMatch(
+      /^perpdesk: --account noticekey01: wallet set to 250000\.00000000 USDT \(was 100000\.00000000\); total deposits \+150000\.00000000 USDT/,
+    );
+    const c: string[] = [];
+    await (await startService({ dataDir, port: 0, simulate: false, onProgress: (l) => c.push(l) })).close();
+    expect(c).toEqual([]);
+  });
+});
