@@ -19,6 +19,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildIfNeeded } from './build-if-needed.mjs';
 import { findElectronBinary } from './electron-binary.mjs';
+import { requireNode } from './node-version.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -103,6 +104,7 @@ async function main() {
     if (!r.error) process.exit(r.code);
     reason = `Electron could not be started (${r.error.message})`;
   }
+  requireNode('start'); // the headless service runs in this process: it needs Node 24 too
   console.log(
     `[perpdesk] No desktop window: ${reason}. Running the headless service instead: its trading screen opens in a browser.`,
   );
