@@ -51,11 +51,27 @@ export interface DataLock {
   release(): void;
 }
 
+/**
+ * Whether a process that signals still answer has in fact ended: a zombie (Linux /proc state Z or
+ * X) waiting for its parent to reap it, as a perpdesk killed with kill -9 is for a moment. Its
+ * locks are gone; a restart right after the kill was refused naming it. False where /proc is not.
+ */
+function exited(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // "pid (comm) S ...": the state follows the last ')' (a command name may hold one)
+    const state = stat.charAt(stat.lastIndexOf(')') + 2);
+    return state === 'Z' || state === 'X';
+  } catch {
+    return false;
+  }
+}
+
 function alive(pid: number): boolean {
   if (pid === process.pid) return false; // our pid in an old lock: a previous run, not us
   try {
     process.kill(pid, 0);
-    return true;
+    return !exited(pid);
   } catch (err) {
     // EPERM: the process exists but belongs to someone else
     return (err as NodeJS.ErrnoException).code === 'EPERM';

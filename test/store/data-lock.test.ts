@@ -63,6 +63,30 @@ describe('data folder lock', () => {
     expect(existsSync(join(dir, LOCK_FILE))).toBe(false);
   });
 
+  it.skipIf(process.platform !== 'linux')(
+    'takes over the lock of a process killed but not yet reaped (a zombie: a restart right after a kill -9)',
+    async () => {
+      const dir = tempDir();
+      // sh backgrounds a short sleep and then becomes a long one, which never reaps it: a zombie
+      const parent = spawn('sh', ['-c', 'sleep 0.05 & echo $!; exec sleep 10'], {
+        stdio: ['ignore', 'pipe', 'ignore'],
+      });
+      try {
+        const pid = Number(await new Promise<string>((res) => parent.stdout!.once('data', (b) => res(String(b)))));
+        const state = () => readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1][0];
+        for (let i = 0; i < 200 && state() !== 'Z'; i++) await new Promise((r) => setTimeout(r, 10));
+        expect(state()).toBe('Z');
+        expect(() => process.kill(pid, 0)).not.toThrow(); // signals still reach it: it looked alive
+        writeFileSync(join(dir, LOCK_FILE), String(pid));
+        const lock = lockDataFolder(dir);
+        expect(readFileSync(join(dir, LOCK_FILE), 'utf8')).toBe(String(process.pid));
+        lock.release();
+      } finally {
+        parent.kill('SIGKILL');
+      }
+    },
+  );
+
   it('a venue that fails to open releases the folder', () => {
     const dir = tempDir();
     const db = new DatabaseSync(join(dir, 'perpdesk.db'));
