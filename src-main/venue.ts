@@ -13,7 +13,7 @@ import { BuildStopped, openSimulatedMarket, type SimulatedMarket } from './marke
 import { replayCatalogue } from './replay/catalogue.ts';
 import { replayStart } from './replay/plan.ts';
 import type { ReplayData } from './replay/ports.ts';
-import { faultError, openReplayMarket, type ReplayMarket, type ReplayOptions } from './replay/replay-market.ts';
+import { openReplayMarket, type ReplayMarket, type ReplayOptions } from './replay/replay-market.ts';
 import { ReplaySession } from './replay/session.ts';
 import { SessionReport } from './replay/session-report.ts';
 
@@ -46,7 +46,8 @@ import { SymbolsRepo } from './store/symbols-repo.ts';
 import { newestRecordTime } from './store/record-times.ts';
 import { TapeRepo } from './store/tape-repo.ts';
 import { TradingRepo } from './store/trading-repo.ts';
-import { Exchange, type Command, type ResultOf } from './trading/exchange.ts';
+import { Exchange, type Command } from './trading/exchange.ts';
+import { submitAfter, unlessFaulted } from './venue-submit.ts';
 import { wireRecords } from './api/records.ts';
 import type { Venue } from './services/venue.ts';
 
@@ -482,33 +483,5 @@ function* buildVenue(
       }
       return closing;
     },
-  };
-}
-
-/**
- * A simulated venue's commands: the simulation's due steps run first (SimulatedMarket.catchUp),
- * so a command meets the market as it stands at its time and nothing stamped before that time
- * comes after it.
- */
-function submitAfter(market: SimulatedMarket, exchange: Exchange) {
-  return <C extends Command>(c: C): ResultOf<C> => {
-    market.catchUp();
-    return exchange.execute(c);
-  };
-}
-
-/** What a faulted replay refuses: whatever would trade or put an order on its book (cancels go through). */
-const FAULT_REFUSES: ReadonlySet<Command['kind']> = new Set(['place', 'placeBot', 'amend', 'setTpSl']);
-
-/**
- * A replay's commands: once it is faulted (docs/replay.md "When history cannot be read") no
- * order is taken (5001 naming the fault), as a venue whose market feed broke halts trading; a
- * cancel, a leverage or margin change still applies, at the time history stopped.
- */
-function unlessFaulted(market: ReplayMarket, submit: Venue['submit']): Venue['submit'] {
-  return (c) => {
-    const f = market.fault;
-    if (f !== null && FAULT_REFUSES.has(c.kind)) throw faultError(f);
-    return submit(c);
   };
 }
