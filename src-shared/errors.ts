@@ -160,6 +160,19 @@ export const Errors = {
 
 export type ErrorName = keyof typeof Errors;
 
+/**
+ * How the answers after a failed store commit begin; the failure's cause and what to do follow
+ * (store/write-failure.ts). `batch`: the 5000 of the failed batch's own requests; `change`: the
+ * 5001 of every change after it; `account`: the 5001 of a read of an account the batch touched.
+ * The trading screen keys its "Changes cannot be stored" banner on them (lib/store-status.ts),
+ * as 5001 also answers other things (a replay closing, a service shutting down).
+ */
+export const STORE_FAILED = {
+  batch: 'Storing the command failed, nothing of it is stored: ',
+  change: 'The venue takes no changes until it restarts: ',
+  account: "This account's last changes could not be stored, so it cannot be shown until the venue restarts: ",
+} as const;
+
 /** The success envelope's message. */
 export const SUCCESS_MESSAGE = 'success';
 

@@ -11,7 +11,7 @@ import Fastify, {
   type FastifyReply,
   type FastifyRequest,
 } from 'fastify';
-import { Errors } from '../../src-shared/errors.ts';
+import { Errors, STORE_FAILED } from '../../src-shared/errors.ts';
 import type { Venue } from '../services/venue.ts';
 import { AnswerBatch } from './answer-batch.ts';
 import { API_KEY_SCHEME, installAuth } from './auth.ts';
@@ -112,7 +112,7 @@ function installOnSendPass(app: FastifyInstance, venue: Venue, finish: AnswerFin
         null,
         JSON.stringify({
           code: Errors.INTERNAL.code,
-          message: `Storing the command failed, nothing of it is stored: ${err.message}`,
+          message: `${STORE_FAILED.batch}${err.message}`,
           data: null,
         }),
       );

@@ -14,7 +14,7 @@
 // - A book's update id never goes back across restarts: the books start from the id stored
 //   (settings 'book_update_ids'), which checkpointBookIds keeps BOOK_ID_HEADROOM ahead of the
 //   live ids and a clean stop sets to the last one.
-import { ApiError, Errors, type RefusalReason } from '../../src-shared/errors.ts';
+import { ApiError, Errors, STORE_FAILED, type RefusalReason } from '../../src-shared/errors.ts';
 import { CloseType, MarginMode, PositionMode, PositionSide, Side, TimeInForce } from '../../src-shared/enums.ts';
 import { OrderFlag, type ReduceOnlyGuard } from '../engine/types.ts';
 import { IdMap, StringIdMap } from '../core/id-map.ts';
@@ -357,8 +357,7 @@ export class TradingCore {
 
   /** Refuses a change (5001 naming the failure and what to do) once a commit failed. */
   checkHealthy(): void {
-    if (this.fatal !== null)
-      reject(Errors.SERVICE_UNAVAILABLE, `The venue takes no changes until it restarts: ${this.fatal.message}`);
+    if (this.fatal !== null) reject(Errors.SERVICE_UNAVAILABLE, `${STORE_FAILED.change}${this.fatal.message}`);
   }
 
   requirePair(symbol: string): PairState {
@@ -377,10 +376,7 @@ export class TradingCore {
    */
   requireAccount(id: number): AccountLive {
     if (this.fatal !== null && (this.aheadOfStore === null || this.aheadOfStore.has(id)))
-      reject(
-        Errors.SERVICE_UNAVAILABLE,
-        `This account's last changes could not be stored, so it cannot be shown until the venue restarts: ${this.fatal.message}`,
-      );
+      reject(Errors.SERVICE_UNAVAILABLE, `${STORE_FAILED.account}${this.fatal.message}`);
     const a = this.account(id);
     if (!a) reject(Errors.ACCOUNT_NOT_FOUND);
     return a;
