@@ -5,8 +5,11 @@
 // Settings) is said too, else frozen trades and a frozen funding countdown look like a
 // fault. A replay venue's open connection is "Connected", never "Live": its market is
 // history (its banner says whether it plays); a replay found gone (its service stopped) is
-// "Replay ended", not "reconnecting" forever. Pure: the view hands in the states and the wall clock.
+// "Replay ended", not "reconnecting" forever. A venue that cannot store changes says so beside it
+// (storeView): a failed store commit for good, a nearly full disk until a change is accepted
+// again (store-status.ts). Pure: the view hands in the states and the wall clock.
 import type { WsState } from '../../../src-shared/sdk/ws-client.ts';
+import type { StoreStatus } from './store-status.ts';
 
 export const DISCONNECTED_GRACE_MS = 3000;
 
@@ -51,4 +54,15 @@ export function connectionView(
 /** Whether the market connection is lost (it was open or tried, and is not now). */
 export function marketDown(ws: WsState): boolean {
   return ws === 'reconnecting' || ws === 'closed';
+}
+
+/**
+ * The top bar's banner about the venue's store, or null while it stores: a failed commit is a
+ * bad-tone "Changes cannot be stored — <cause and what to do>", a nearly full disk a warn-tone
+ * one with the venue's 5002 message. Both prominent: every change is refused meanwhile.
+ */
+export function storeView(s: StoreStatus): { label: string; tone: 'warn' | 'bad' } | null {
+  if (s.kind === 'failed') return { label: `Changes cannot be stored — ${s.cause}`, tone: 'bad' };
+  if (s.kind === 'full') return { label: s.message, tone: 'warn' };
+  return null;
 }

@@ -1,7 +1,6 @@
 // Everything the screen runs on, created once: the SDK clients, every store, and the feeds
 // that write into the stores from the WebSocket and REST, outside React. Views only read
 // stores and call store actions.
-import { RestClient } from '../../../src-shared/sdk/rest-client.ts';
 import { WsClient } from '../../../src-shared/sdk/ws-client.ts';
 import { createAccountStore } from '../features/account/account-store.ts';
 import { createAlertsStore } from '../features/alerts/alerts-store.ts';
@@ -41,16 +40,36 @@ import { createStore } from 'zustand/vanilla';
 import type { WsState } from '../../../src-shared/sdk/ws-client.ts';
 import { reportBugs } from './service-failure.ts';
 import { pacedSocket } from './paced-socket.ts';
+import {
+  nextStoreStatus,
+  STORE_OK,
+  watchedRestClient,
+  wsAnswer,
+  type StoreStatus,
+  type VenueAnswer,
+} from './store-status.ts';
 
 export function createServices(opts: { baseUrl?: string; wsUrl?: string } = {}) {
-  const api = new RestClient({ baseUrl: opts.baseUrl ?? baseUrl(), recvWindow: 10_000 });
+  // whether the venue can store changes, from every answer it gives (store-status.ts): every REST
+  // answer passes the client, every WebSocket refusal the clients' error sinks
+  const storeStatus = createStore<StoreStatus>()(() => STORE_OK);
+  const watchStore = (a: VenueAnswer | null): void => {
+    if (a === null) return;
+    const next = nextStoreStatus(storeStatus.getState(), a);
+    if (next !== storeStatus.getState()) storeStatus.setState(next, true);
+  };
+  const wsErrors = (err: unknown): void => {
+    watchStore(wsAnswer(err));
+    reportBugs(err);
+  };
+  const api = watchedRestClient({ baseUrl: opts.baseUrl ?? baseUrl(), recvWindow: 10_000 }, watchStore);
   const ws = new WsClient({
     url: opts.wsUrl ?? wsUrl(),
     pingIntervalMs: 15_000,
     pingTimeoutMs: 45_000,
     WebSocket: pacedSocket(WebSocket),
   });
-  ws.onError(reportBugs);
+  ws.onError(wsErrors);
   // downSince: wall time the market connection was lost (null while open or before the
   // first connect), so the top bar can escalate a drop that lasts (connection-status.ts)
   const connection = createStore<{ state: WsState; downSince: number | null }>()(() => ({
@@ -105,6 +124,7 @@ export function createServices(opts: { baseUrl?: string; wsUrl?: string } = {}) 
     api,
     ws,
     connection,
+    storeStatus,
     session,
     workspace,
     symbols,
@@ -158,6 +178,7 @@ export function createServices(opts: { baseUrl?: string; wsUrl?: string } = {}) 
         orders,
         stops: stopOrders,
         toasts,
+        onError: wsErrors,
       });
       stops.push(() => user?.stop());
       // liquidation price, margin ratio and the balance again at once when the mark jumps (a

@@ -26,7 +26,7 @@ import { fmt, fmtSigned } from './format.ts';
 import { errorText, poll } from './frame.ts';
 import type { SessionState } from './session-store.ts';
 import { PositionSide, Side, TradeRole } from '../../../src-shared/enums.ts';
-import { dropServiceFailure, reportBugs } from './service-failure.ts';
+import { dropServiceFailure } from './service-failure.ts';
 import { pacedSocket } from './paced-socket.ts';
 
 interface UserEvent {
@@ -78,6 +78,8 @@ export function startUserFeed(deps: {
   orders: StoreApi<OpenOrdersState>;
   stops: StoreApi<StopsState>;
   toasts: StoreApi<ToastsState>;
+  /** The socket's error sink (services.ts: the store status, then reportBugs). */
+  onError: (err: unknown) => void;
 }): { state: StoreApi<UserFeedState>; stop(): void } {
   const { api, session, account, positions, orders, stops, toasts, symbols } = deps;
   const state = createStore<UserFeedState>()(() => ({
@@ -271,7 +273,7 @@ export function startUserFeed(deps: {
       WebSocket: pacedSocket(WebSocket),
     });
     ws = client;
-    client.onError(reportBugs);
+    client.onError(deps.onError);
     client.on('user', (data) => {
       const e = data as UserEvent;
       if (e.kind === 'logged_out') onLoggedOut(client);

@@ -2,12 +2,13 @@
 // funding rate with the countdown to the next settlement, connection and login status.
 // A market connection lost for more than a few seconds is a loud "Disconnected —
 // reconnecting…" and the prices are dimmed (they are stale); a paused market clock says
-// "Market paused" (connection-status.ts). The funding stat comes right after the prices so
+// "Market paused" (connection-status.ts); a venue that cannot store changes (a failed commit, a
+// nearly full disk) says so and why beside it, whichever request met it (store-status.ts). The funding stat comes right after the prices so
 // that on a narrow window the 24 h statistics are the ones left out, each as a whole: the
 // stats row wraps and only its first line shows, so nothing is cut mid-number.
 import { useEffect, useRef, useState } from 'react';
 import { fmt, fmtCompact, fmtCountdown, fmtPct } from '../../lib/format.ts';
-import { connectionView, marketDown } from '../../lib/connection-status.ts';
+import { connectionView, marketDown, storeView } from '../../lib/connection-status.ts';
 import { screenNow } from '../replay/replay-store.ts';
 import { useServices, useSel } from '../../lib/use-services.ts';
 import { useSymbolView } from '../../lib/use-symbol.ts';
@@ -91,6 +92,7 @@ export function Topbar() {
         <Stat label={`24h vol (${entry?.general.quote_asset ?? 'USDT'})`} value={fmtCompact(day?.quote_volume)} />
       </dl>
       <div className="topbar-right">
+        <StoreStatusBanner />
         <ConnectionStatus />
         <button
           className="icon-button"
@@ -191,6 +193,19 @@ function Countdown({ to }: { to: number }) {
     <span data-testid="funding-countdown" title="Time to the next funding settlement (market clock)">
       {to > 0 ? fmtCountdown(to - now) : '—'}
     </span>
+  );
+}
+
+/** The venue's store: said once, here, from whichever answer of the venue said it (store-status.ts). */
+function StoreStatusBanner() {
+  const s = useServices();
+  const v = storeView(useSel(s.storeStatus, (x) => x));
+  if (v === null) return null;
+  return (
+    <div className={`conn conn-alert conn-store ${v.tone}`} data-testid="store-status" role="alert" title={v.label}>
+      <span className={`dot ${v.tone}`} />
+      <span className="conn-store-text">{v.label}</span>
+    </div>
   );
 }
 
