@@ -93,6 +93,8 @@ export class Topbar {
   readonly fundingRate: Locator;
   readonly fundingCountdown: Locator;
   readonly connection: Locator;
+  /** The banner of a venue that cannot store changes (a failed commit, a nearly full disk). */
+  readonly storeStatus: Locator;
   constructor(page: Page) {
     this.symbolButton = page.getByTestId('symbol-button');
     this.lastPrice = page.getByTestId('last-price');
@@ -100,6 +102,7 @@ export class Topbar {
     this.fundingRate = page.getByTestId('funding-rate');
     this.fundingCountdown = page.getByTestId('funding-countdown');
     this.connection = page.getByTestId('connection-status');
+    this.storeStatus = page.getByTestId('store-status');
   }
 }
 
