@@ -116,6 +116,13 @@ export interface SimState {
   paused: boolean;
   fast: boolean;
   market_time: number;
+  /** The driver's overload sampling (null for a source other than the simulator): spans are market ms. */
+  overload: {
+    behind: boolean;
+    thinned_ticks: number;
+    thinned_ms: number;
+    spans: Array<{ from: number; to: number }>;
+  } | null;
   [extra: string]: unknown;
 }
 

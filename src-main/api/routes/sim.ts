@@ -38,6 +38,38 @@ const symbolSchema = Type.Object({
   venues: Type.Array(venueSchema, { description: 'Synthetic spot venues of the index' }),
 });
 
+const spanSchema = Type.Object({
+  from: Type.Integer({
+    description: 'Market time the thinned span starts, ms (the simulation stood here when the tick began)',
+  }),
+  to: Type.Integer({ description: 'Market time it ends, ms (where the tick left the simulation)' }),
+});
+
+const overloadSchema = Type.Object(
+  {
+    behind: Type.Boolean({
+      description:
+        'true when the latest driver tick could not simulate its span step by step and sampled it: the market clock runs ' +
+        'faster than this machine simulates, and the trades and candles being written now are thinned',
+    }),
+    thinned_ticks: Type.Integer({
+      description: 'Driver ticks that sampled their span since the venue started (0: none)',
+    }),
+    thinned_ms: Type.Integer({
+      description: 'Market ms those ticks jumped over without taker flow (no trades there; prices moved exactly)',
+    }),
+    spans: Type.Array(spanSchema, {
+      description:
+        'Market time the sampling thinned since the venue started, oldest first, consecutive ticks joined into one span ' +
+        '(the newest 100 spans): candles in these spans have fewer trades and less volume than the model gives, and ' +
+        'the run is no longer reproducible from the seed. Kept in memory only: a restart starts an empty list.',
+    }),
+  },
+  {
+    description: 'The driver\'s overload sampling (docs/simulated-market.md, "The driver"); null on a replay venue',
+  },
+);
+
 const simSchema = Type.Object({
   seed: Type.Integer({ description: 'Seed of the simulated market (same seed, same market)' }),
   speed: Type.Number({ description: `Market clock speed, ${MIN_SPEED} to ${MAX_SPEED}` }),
@@ -51,6 +83,7 @@ const simSchema = Type.Object({
     description: 'Market time the simulation has reached, ms (at most one driver tick behind market_time)',
   }),
   step_ms: Type.Integer({ description: 'Simulation step, ms of market time' }),
+  overload: Type.Union([overloadSchema, Type.Null()]),
   symbols: Type.Array(symbolSchema),
 });
 
@@ -85,6 +118,7 @@ export default async function simRoutes(app: ApiInstance, opts: SimRouteOptions)
     market_time: market.now(),
     sim_time: market.time,
     step_ms: market.stepMs,
+    overload: market instanceof SimulatedMarket ? market.overload() : null,
     symbols: market.view(),
   });
 

@@ -3,8 +3,8 @@
 // the market clock following the simulation.
 // Keeps true: the work of a tick is bounded whatever the speed and however slow the machine (in
 // steps, and in wall time by the measured cost of a step); a run is reproducible unless an
-// overloaded tick had to sample (counted in stats.overloadTicks). Details: docs/simulated-market.md,
-// "The driver".
+// overloaded tick had to sample (counted in stats.overloadTicks; the market time it thinned kept as
+// spans, GET /api/v1/sim's overload). Details: docs/simulated-market.md, "The driver".
 import type { VirtualClock } from '../../core/clock.ts';
 import type { Simulator } from './simulator.ts';
 
@@ -35,6 +35,15 @@ export interface DriverStats {
   skippedMs: number;
 }
 
+/** Market time an overloaded tick sampled (thinned): [from, to), ms; consecutive such ticks make one span. */
+export interface ThinnedSpan {
+  from: number;
+  to: number;
+}
+
+/** Thinned spans kept (the newest; overloadTicks and skippedMs count them all). */
+const MAX_THINNED_SPANS = 100;
+
 export class SimDriver {
   readonly sim: Simulator;
   private readonly clock: VirtualClock;
@@ -53,6 +62,9 @@ export class SimDriver {
   private stopped = false;
   private _fast = false;
   readonly stats: DriverStats = { ticks: 0, steps: 0, overloadTicks: 0, skippedMs: 0 };
+  /** The spans of market time overloaded ticks thinned, oldest first (at most MAX_THINNED_SPANS, the newest). */
+  private readonly spans: ThinnedSpan[] = [];
+  private lastThinned = false;
 
   constructor(sim: Simulator, clock: VirtualClock, opts: DriverOptions = {}) {
     this.sim = sim;
@@ -80,6 +92,25 @@ export class SimDriver {
 
   get fast(): boolean {
     return this._fast;
+  }
+
+  /** True when the latest tick had to sample (the simulation cannot keep up with the clock now). */
+  get behind(): boolean {
+    return this.lastThinned;
+  }
+
+  /** The spans of market time thinned so far (this run), oldest first, the newest MAX_THINNED_SPANS. */
+  thinnedSpans(): readonly ThinnedSpan[] {
+    return this.spans;
+  }
+
+  private noteThinned(from: number, to: number): void {
+    const last = this.spans.at(-1);
+    if (last !== undefined && last.to >= from) last.to = Math.max(last.to, to);
+    else {
+      this.spans.push({ from, to });
+      if (this.spans.length > MAX_THINNED_SPANS) this.spans.shift();
+    }
   }
 
   start(): void {
@@ -140,6 +171,7 @@ export class SimDriver {
       if (reached > now) this.clock.advance(reached - now);
       this.stats.steps += n;
       this.stats.ticks++;
+      this.lastThinned = false;
       this.onTick?.(reached);
     } catch (err) {
       this.onError(err);
@@ -173,6 +205,7 @@ export class SimDriver {
       const need = Math.floor((target - sim.time) / step);
       const allowed = this.allowedSteps();
       const t0 = performance.now();
+      this.lastThinned = need > allowed;
       if (need <= allowed) {
         n = sim.runUntil(target);
       } else {
@@ -198,6 +231,7 @@ export class SimDriver {
           sim.skipTo(target);
           this.stats.skippedMs += sim.time - before;
         }
+        this.noteThinned(from, sim.time);
       }
       if (n > 0) {
         const cost = (performance.now() - t0) / n;

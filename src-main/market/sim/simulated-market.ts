@@ -5,7 +5,7 @@
 import type { VirtualClock } from '../../core/clock.ts';
 import type { KlineService } from '../kline-service.ts';
 import type { MarketSource, MarketSymbolView, SimulatorSourceOptions } from '../market-source.ts';
-import { SimDriver } from './driver.ts';
+import { SimDriver, type ThinnedSpan } from './driver.ts';
 import { historySteps, type HistoryResult } from './history.ts';
 import {
   HistoryCandleWriter,
@@ -15,6 +15,14 @@ import {
 } from './history-writer.ts';
 import { paramsFor, type SymbolSimParams } from './params.ts';
 import { Simulator } from './simulator.ts';
+
+/** What GET /api/v1/sim shows of the driver's overload sampling (docs/simulated-market.md, "The driver"). */
+export interface OverloadView {
+  behind: boolean;
+  thinned_ticks: number;
+  thinned_ms: number;
+  spans: ThinnedSpan[];
+}
 
 export class SimulatedMarket implements MarketSource {
   readonly kind = 'simulator';
@@ -124,6 +132,18 @@ export class SimulatedMarket implements MarketSource {
 
   view(): MarketSymbolView[] {
     return this.sim.view();
+  }
+
+  /** The driver's overload sampling since this run started: whether it is behind now, and what it thinned. */
+  overload(): OverloadView {
+    const d = this.driver;
+    if (d === null) return { behind: false, thinned_ticks: 0, thinned_ms: 0, spans: [] };
+    return {
+      behind: d.behind && !d.fast,
+      thinned_ticks: d.stats.overloadTicks,
+      thinned_ms: d.stats.skippedMs,
+      spans: d.thinnedSpans().map((s) => ({ from: s.from, to: s.to })),
+    };
   }
 
   /**

@@ -69,6 +69,38 @@ describe('simulator driver', () => {
     }
   });
 
+  it('keeps the market time an overloaded tick thinned: consecutive ticks one span, behind while it samples', () => {
+    const { tv, sim, driver, clock } = setup(10_000);
+    try {
+      expect(driver.behind).toBe(false);
+      expect(driver.thinnedSpans()).toEqual([]);
+      const start = sim.time;
+      tv.advanceWall(1000); // 10,000 s of market time in one tick: sampled
+      driver.tick();
+      expect(driver.behind).toBe(true);
+      tv.advanceWall(1000);
+      driver.tick();
+      // the two ticks thinned one stretch of market time, from where the first began to where the second left it
+      expect(driver.thinnedSpans()).toEqual([{ from: start, to: sim.time }]);
+      const end = sim.time;
+      clock.setSpeed(1);
+      tv.advanceWall(1000);
+      expect(driver.tick()).toBe(4);
+      expect(driver.behind).toBe(false); // caught up: the market is simulated in full again
+      clock.setSpeed(10_000);
+      tv.advanceWall(1000);
+      driver.tick();
+      const spans = driver.thinnedSpans();
+      expect(spans).toHaveLength(2); // a full-speed tick in between: a second span
+      expect(spans[0]).toEqual({ from: start, to: end });
+      expect(spans[1]!.from).toBe(end + 1000);
+      expect(spans[1]!.to).toBe(sim.time);
+      expect(driver.stats.overloadTicks).toBe(3);
+    } finally {
+      tv.close();
+    }
+  });
+
   it('holds a tick to its wall budget when steps are slow: samples instead of holding the event loop', () => {
     const tv = testVenue({ seed: 33, speed: 100 });
     try {

@@ -62,6 +62,30 @@ describe('/api/v1/sim', () => {
     ]);
   });
 
+  it('GET shows the overload sampling: behind now, the ticks and market ms thinned and their spans', async () => {
+    const get = async () => (await app.inject({ method: 'GET', url: '/api/v1/sim' })).json().data;
+    expect((await get()).overload).toEqual({ behind: false, thinned_ticks: 0, thinned_ms: 0, spans: [] });
+    const market = new SimulatedMarket(sim, tv.venue.clock);
+    const other = await buildApp({ venue: tv.venue, rateLimit: false });
+    await other.register(simRoutes, { market });
+    await other.ready();
+    try {
+      market.start();
+      tv.venue.clock.setSpeed(10_000);
+      const from = sim.time;
+      tv.advanceWall(1000); // 10,000 s of market time for one tick: more than it may simulate in full
+      market.catchUp();
+      const o = (await other.inject({ method: 'GET', url: '/api/v1/sim' })).json().data.overload;
+      expect(o.behind).toBe(true);
+      expect(o.thinned_ticks).toBe(1);
+      expect(o.thinned_ms).toBeGreaterThan(9_000_000);
+      expect(o.spans).toEqual([{ from, to: sim.time }]);
+    } finally {
+      market.stop();
+      await other.close();
+    }
+  });
+
   it('POST sets the speed and pauses / resumes the market clock', async () => {
     let r = await post({ speed: 1000 });
     expect(r.statusCode).toBe(200);

@@ -10,7 +10,8 @@
 // one-way) switches here; the venue's reason is shown when it refuses (3015 while a position
 // or an open order exists).
 import { useEffect, useState } from 'react';
-import { fmt, fmtDateTime } from '../../lib/format.ts';
+import { fmt, fmtDateTime, fmtTime } from '../../lib/format.ts';
+import type { SimState } from '../../../../src-shared/sdk/rest-client.ts';
 import { parseDecimalInput } from '../order-entry/decimal-input.ts';
 import { wsUrl } from '../../lib/connection.ts';
 import { useServices, useSel } from '../../lib/use-services.ts';
@@ -283,6 +284,7 @@ function SettingsBody() {
                 {speedError}
               </p>
             )}
+            <Thinned overload={st.sim.overload} />
             <button className="btn-small" data-testid="sim-pause" onClick={() => void togglePause()}>
               {st.sim.paused ? '▶ Resume' : '❚❚ Pause'}
             </button>
@@ -373,6 +375,29 @@ function SettingsBody() {
           .
         </p>
       </section>
+    </div>
+  );
+}
+
+/**
+ * What the overload sampling thinned (GET /api/v1/sim's overload): whether it is thinning now, and
+ * the newest thinned span of market time (its candles have fewer trades than the model gives).
+ */
+function Thinned({ overload }: { overload: SimState['overload'] }) {
+  if (!overload || overload.thinned_ticks === 0) return null;
+  const last = overload.spans.at(-1);
+  return (
+    <div
+      className="kv"
+      data-testid="sim-overload"
+      title="Candles in thinned spans have fewer trades than the model gives"
+    >
+      <span>Thinned</span>
+      <span className={overload.behind ? 'error small' : 'muted small'}>
+        {overload.behind ? 'behind the clock now: trades thinned. ' : ''}
+        {overload.spans.length} span{overload.spans.length === 1 ? '' : 's'}
+        {last ? `, last ${fmtDateTime(last.from)} to ${fmtTime(last.to)} UTC` : ''}
+      </span>
     </div>
   );
 }
