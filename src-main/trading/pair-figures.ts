@@ -2,6 +2,7 @@
 // notional a leverage allows, a position's maintenance margin, the funding rate cap and schedule,
 // the liquidation clearance fee rate, the price filter's ceiling, money units and mark prices as text. The transport asks here instead of doing
 // risk or engine arithmetic itself, so every surface answers the same figures.
+import { SymbolStatus } from '../../src-shared/enums.ts';
 import { MAX_PRICE_TICKS } from '../engine/types.ts';
 import { FUNDING_INTEREST_RATE, FUNDING_INTERVAL_MS, fundingRateCap, nextFundingTime } from '../risk/funding.ts';
 import { formatNumber } from '../../src-shared/decimal.ts';
@@ -48,12 +49,18 @@ export function fundingLimits(pair: PairView): { cap: number; intervalHours: num
   return { cap: fundingRateCap(pair.row.brackets), intervalHours: FUNDING_INTERVAL_MS / 3_600_000 };
 }
 
-/** The interest rate of the funding formula and the pair's next settlement (market time). */
+/**
+ * The interest rate of the funding formula and the pair's next settlement (market time): 0 for a
+ * pair not trading (paused or delisted), which settles no funding (nothing settles it: the
+ * simulator leaves such a pair alone), as every surface shows it (REST, price@, Binance's
+ * premiumIndex and markPrice stream; the screen's countdown shows none). Before, the price records
+ * and premiumIndex made up the next 8 h boundary for paused FTTUSDT while price@ said 0.
+ */
 export function fundingSchedule(pair: PairView, now: number): { interestRate: number; nextFundingTime: number } {
-  return {
-    interestRate: FUNDING_INTEREST_RATE,
-    nextFundingTime: pair.nextFundingTime > 0 ? pair.nextFundingTime : nextFundingTime(now),
-  };
+  let next = 0;
+  if (pair.row.status === SymbolStatus.TRADING)
+    next = pair.nextFundingTime > 0 ? pair.nextFundingTime : nextFundingTime(now);
+  return { interestRate: FUNDING_INTEREST_RATE, nextFundingTime: next };
 }
 
 /**

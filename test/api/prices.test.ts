@@ -2,6 +2,7 @@ import { placeBotOrder, setPrices } from '../helpers/exchange-commands.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PRICE_RECORD_FIELDS } from '../../src-shared/types.ts';
 import { HOUSE_ACCOUNT } from '../../src-main/trading/exchange.ts';
+import { pricePayload } from '../../src-main/api/ws/payloads.ts';
 import { getJson, makeApp, type TestApp } from '../helpers/app.ts';
 
 const T0 = Date.UTC(2026, 2, 3, 5, 30, 0);
@@ -82,11 +83,30 @@ describe('GET /fapi/v1/prices', () => {
       expect(Object.keys(p)).toEqual([...PRICE_RECORD_FIELDS]);
       expect(p.funding_rate).toMatch(/^-?\d+\.\d{6}$/);
       expect(Number.isInteger(p.next_funding_time)).toBe(true);
-      // the next settlement is at 00:00, 08:00 or 16:00 UTC
+      // the next settlement is at 00:00, 08:00 or 16:00 UTC (none for the paused FTTUSDT: below)
       expect(p.next_funding_time % (8 * 3600_000)).toBe(0);
-      expect(p.next_funding_time).toBeGreaterThan(T0);
+      if (p.symbol !== 'FTTUSDT') expect(p.next_funding_time).toBeGreaterThan(T0);
     }
     const eth = r.body.data.find((p: { symbol: string }) => p.symbol === 'ETHUSDT');
     expect(eth.mark_price).toBe('3400.00000000');
+  });
+});
+
+describe('next funding time of a pair not trading', () => {
+  it('the paused FTTUSDT settles no funding: 0 in the price records, on price@ and in premiumIndex alike', async () => {
+    const pair = t.venue.exchange.pairs.get('FTTUSDT')!;
+    const btc = t.venue.exchange.pairs.get('BTCUSDT')!;
+    const now = t.venue.clock.now();
+    const rest = (await getJson(t.app, '/fapi/v1/complete_price?symbol=FTTUSDT')).body.data;
+    const binance = (await getJson(t.app, '/binance/fapi/v1/premiumIndex?symbol=FTTUSDT')).body;
+    expect(rest.next_funding_time).toBe(0);
+    expect(binance.nextFundingTime).toBe(0);
+    expect(pricePayload(pair, now)).toMatchObject({ s: 'FTTUSDT', T: 0 });
+    // a trading pair shows its settlement on every surface alike
+    const btcRest = (await getJson(t.app, '/fapi/v1/complete_price?symbol=BTCUSDT')).body.data;
+    const btcBinance = (await getJson(t.app, '/binance/fapi/v1/premiumIndex?symbol=BTCUSDT')).body;
+    expect(btcRest.next_funding_time).toBe(Date.UTC(2026, 2, 3, 8));
+    expect(btcBinance.nextFundingTime).toBe(Date.UTC(2026, 2, 3, 8));
+    expect(pricePayload(btc, now)).toMatchObject({ s: 'BTCUSDT', T: Date.UTC(2026, 2, 3, 8) });
   });
 });

@@ -189,7 +189,7 @@ const PREMIUM_INDEX = obj(
     estimatedSettlePrice: mark8('Estimated settlement price (the index)'),
     lastFundingRate: str('Funding rate of the current period, 8 decimals'),
     interestRate: str('Interest rate, 8 decimals'),
-    nextFundingTime: MARKET_MS('Next funding settlement'),
+    nextFundingTime: MARKET_MS('Next funding settlement (0 for a pair not trading: none settles)'),
     time: MARKET_MS('Time of the prices'),
   },
   'Mark price and funding',

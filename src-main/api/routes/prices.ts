@@ -20,7 +20,8 @@ const priceRecordSchema = Type.Object({
   last_price: Type.String({ description: 'Latest trade price' }),
   funding_rate: Type.String({ description: 'Current funding rate, 6 decimals; positive means longs pay shorts' }),
   next_funding_time: Type.Integer({
-    description: 'Next funding settlement (00:00, 08:00, 16:00 UTC of market time), ms',
+    description:
+      'Next funding settlement (00:00, 08:00, 16:00 UTC of market time), ms; 0 for a paused pair, which settles no funding',
   }),
   price_precision: Type.Integer({ description: 'Price precision' }),
   qty_precision: Type.Integer({ description: 'Quantity precision' }),

@@ -6,7 +6,7 @@ import { formatNumber } from '../../../src-shared/decimal.ts';
 import type { Interval } from '../../../src-shared/intervals.ts';
 import type { Candle, DepthSnapshotEvent, DepthUpdateEvent } from '../../../src-shared/types.ts';
 import { DEPTH_SNAPSHOT_EVENT, DEPTH_UPDATE_EVENT } from '../../../src-shared/types.ts';
-import { markText } from '../../trading/pair-figures.ts';
+import { fundingSchedule, markText } from '../../trading/pair-figures.ts';
 import type { PairView } from '../../trading/pair-state.ts';
 import type { TradeEvent } from '../../trading/events.ts';
 import type { DepthChannelLevel } from '../../../src-shared/types.ts';
@@ -68,7 +68,7 @@ export function pricePayload(p: PairView, E: number): object {
     m: markText(p.markPrice),
     l: p.math.formatPrice(p.lastPriceTicks),
     r: num(p.fundingRate, 6),
-    T: p.nextFundingTime,
+    T: fundingSchedule(p, E).nextFundingTime,
   };
 }
 
