@@ -45,10 +45,22 @@ export interface CandleStore {
   deleteSymbol(symbol: string): number;
 }
 
-/** A pair whose simulated history is complete with the candles written so far, and where it ends. */
+/**
+ * A pair whose simulated history is complete with the candles written so far, and where it ends;
+ * `funding`: the history's 8 h settlements (rate and mark), stored as the live settlement stores
+ * them (the funding_rates rows) in the same commit.
+ */
 export interface BuiltHistory {
   symbol: string;
   end: number;
+  funding?: readonly HistoryFunding[];
+}
+
+/** One settlement of a simulated history: a funding_rates row (no payments: no account existed). */
+export interface HistoryFunding {
+  time: number;
+  rate: number;
+  mark: number;
 }
 
 /**

@@ -7,8 +7,8 @@
 // CandlesRepo.writeMany (candles-repo.ts UPSERT, BATCH_ROWS rows a call), so the rows are the
 // same either way (a test compares them).
 //
-// A batch may carry the pairs whose history it completes (history_built rows, written in the
-// batch's transaction: market/sim/history-writer.ts endSymbol).
+// A batch may carry the pairs whose history it completes (history_built rows, with the history's
+// funding_rates rows, written in the batch's transaction: market/sim/history-writer.ts endSymbol).
 //
 // Synchronous on purpose: a pair's history is built in one synchronous step of the venue's
 // opening (openVenue, or openVenueAsync, which yields between pairs only). So the
@@ -23,7 +23,7 @@
 import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
 import type { Candle } from '../core/candle.ts';
 import type { BuiltHistory, BulkCandleSink } from '../market/ports.ts';
-import { BATCH_ROWS, bindRow, MARK_BUILT, ROW_PARAMS, UPSERT } from './candles-repo.ts';
+import { BATCH_ROWS, bindRow, INSERT_HISTORY_FUNDING, MARK_BUILT, ROW_PARAMS, UPSERT } from './candles-repo.ts';
 
 /** Batches posted and not yet committed before write() waits for the worker. */
 const MAX_AHEAD = 4;
@@ -69,6 +69,7 @@ const stmtOf = (rows) => {
   return stmts[rows];
 };
 let markBuilt = null;
+let funding = null;
 const write = (b) => {
   const P = workerData.rowParams;
   const n = b.nums.length / P;
@@ -85,6 +86,8 @@ const write = (b) => {
     }
     for (const h of b.built) {
       markBuilt ??= db.prepare(workerData.markBuilt);
+      funding ??= db.prepare(workerData.insertFunding);
+      for (const f of h.funding) funding.run(h.symbol, f.time, f.rate, f.mark);
       markBuilt.run(h.symbol, h.end);
     }
     db.exec('COMMIT');
@@ -139,6 +142,7 @@ export class BackgroundCandleWriter implements BulkCandleSink {
         rowParams: ROW_PARAMS,
         batchRows: BATCH_ROWS,
         markBuilt: MARK_BUILT,
+        insertFunding: INSERT_HISTORY_FUNDING,
       },
       transferList: [channel.port2],
     });
@@ -167,9 +171,10 @@ export class BackgroundCandleWriter implements BulkCandleSink {
         if ((typeof v === 'string') !== (kinds[k] === 1)) throw new TypeError(`candle parameter ${k} changed type`);
       }
     }
-    this.worker.postMessage({ kinds, nums, strs, built: built.map((b) => ({ symbol: b.symbol, end: b.end })) }, [
-      nums.buffer,
-    ]);
+    this.worker.postMessage(
+      { kinds, nums, strs, built: built.map((b) => ({ symbol: b.symbol, end: b.end, funding: b.funding ?? [] })) },
+      [nums.buffer],
+    );
     this.posted++;
     // at most MAX_AHEAD batches in flight: the memory of a slow disk's backlog stays bounded
     this.waitFor(() => this.posted - Atomics.load(this.state, DONE) <= MAX_AHEAD, DONE);

@@ -69,6 +69,8 @@ export const UPSERT = {
 /** Records a pair's history as built (migration 20); candle-bulk-writer.ts runs it in its batch's transaction. */
 export const MARK_BUILT =
   'INSERT INTO history_built (symbol, end_time) VALUES (?, ?) ON CONFLICT (symbol) DO UPDATE SET end_time = excluded.end_time';
+/** A history's settlement, as the live one stores its rate (trading-repo.ts insertFundingRate). */
+export const INSERT_HISTORY_FUNDING = 'INSERT INTO funding_rates (symbol, time, rate, mark) VALUES (?,?,?,?)';
 
 function upsertSql(rows: number): string {
   return UPSERT.head + Array(rows).fill(UPSERT.row).join(', ') + UPSERT.tail;
@@ -205,8 +207,12 @@ export class CandlesRepo implements CandleStore {
   markHistoryBuilt(built: readonly BuiltHistory[]): void {
     if (built.length === 0) return;
     const stmt = this.db.prepare(MARK_BUILT);
+    const funding = this.db.prepare(INSERT_HISTORY_FUNDING);
     transaction(this.db, () => {
-      for (const b of built) stmt.run(b.symbol, b.end);
+      for (const b of built) {
+        for (const f of b.funding ?? []) funding.run(b.symbol, f.time, f.rate, f.mark);
+        stmt.run(b.symbol, b.end);
+      }
     });
   }
 

@@ -24,6 +24,7 @@ import { CandleBuilder, type Candle } from '../candles.ts';
 import type { BuiltHistory, BulkCandleSink, CandleStore } from '../ports.ts';
 import type { PairState } from '../../trading/pair-state.ts';
 import type { HistoryTrade, TradeRecorder } from './history.ts';
+import { HistoryFundingLedger } from './history-funding.ts';
 import type { ProcessState } from './price-process.ts';
 
 const BATCH = 20_000;
@@ -39,10 +40,17 @@ export class HistoryCandleWriter implements TradeRecorder {
   /** Candles written so far. */
   written = 0;
 
-  /** bulk: where the candles go instead of `repo` (its connection's open transaction is committed first). */
-  constructor(repo: CandleStore, bulk?: BulkCandleSink) {
+  /** The history's funding settlements (history-funding.ts), when the pairs are given. */
+  private readonly funding: HistoryFundingLedger | undefined;
+
+  /**
+   * bulk: where the candles go instead of `repo` (its connection's open transaction is committed
+   * first); pairs: the pairs built, whose 8 h settlements are stored with their last candles.
+   */
+  constructor(repo: CandleStore, bulk?: BulkCandleSink, pairs?: Iterable<PairState>) {
     if (bulk !== undefined) repo.commitNow(); // the sink's own connection needs the write lock
     this.sink = bulk ?? inlineSink(repo);
+    this.funding = pairs === undefined ? undefined : new HistoryFundingLedger(pairs);
   }
 
   recordTrade(symbol: string, t: Readonly<HistoryTrade>): void {
@@ -59,6 +67,7 @@ export class HistoryCandleWriter implements TradeRecorder {
       this.builders.set(symbol, b);
     }
     b.trade(t.time, t.priceTicks, t.qtyLots, t.takerSide, t.count);
+    this.funding?.trade(symbol, t.time, t.priceTicks);
   }
 
   advanceTo(time: number): void {
@@ -68,7 +77,7 @@ export class HistoryCandleWriter implements TradeRecorder {
 
   /**
    * `symbol` has all its records: its candles up to `end` (the history's end) are written, with
-   * the record that its history is built, in one commit.
+   * its funding settlements and the record that its history is built, in one commit.
    */
   endSymbol(symbol: string, end: number): void {
     const b = this.builders.get(symbol);
@@ -80,7 +89,7 @@ export class HistoryCandleWriter implements TradeRecorder {
       }
       this.builders.delete(symbol);
     }
-    this.built.push({ symbol, end });
+    this.built.push({ symbol, end, funding: this.funding?.end(symbol, end) });
     this.flush();
   }
 

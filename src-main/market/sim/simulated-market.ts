@@ -208,7 +208,7 @@ export function* openSimulatedMarket(opts: SimulatorSourceOptions): Generator<vo
   if (fresh.length > 0) {
     const running = !clock.paused;
     clock.pause(); // the market does not move while its past is being built
-    const writer = new HistoryCandleWriter(candles, opts.bulkCandles?.());
+    const writer = new HistoryCandleWriter(candles, opts.bulkCandles?.(), fresh);
     const builders = opts.historyBuilders?.();
     let h: HistoryResult;
     try {
