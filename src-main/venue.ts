@@ -314,17 +314,29 @@ function* buildVenue(
   let simulated: SimulatedMarket | null = null;
   let klines: KlineService;
   let partialHistories: ReadonlyMap<string, number> = new Map();
+  // a start that fails from here (a replay its data refuses, a history build stopped) ends the
+  // listeners' timers and writes what they hold before the database closes (venueSteps)
+  const endListeners = (): void => {
+    priceKlines.close();
+    openInterestHistory.close();
+    recentTrades.close();
+  };
   if (replay !== undefined) {
-    ({ market: replayMarket, klines } = openReplayMarket({
-      exchange,
-      clock,
-      data: replay.data,
-      replay: replay.options,
-      openKlines,
-      wall: opts.wall,
-      // users' account events go out at the market time they happened (the report reads them so)
-      commit: trading.group,
-    }));
+    try {
+      ({ market: replayMarket, klines } = openReplayMarket({
+        exchange,
+        clock,
+        data: replay.data,
+        replay: replay.options,
+        openKlines,
+        wall: opts.wall,
+        // users' account events go out at the market time they happened (the report reads them so)
+        commit: trading.group,
+      }));
+    } catch (err) {
+      endListeners();
+      throw err;
+    }
     market = replayMarket;
   } else if (opts.simulate) {
     const steps = openSimulatedMarket({
@@ -349,10 +361,7 @@ function* buildVenue(
     try {
       ({ market: simulated, klines, removedPartial: partialHistories } = yield* steps);
     } catch (err) {
-      // a history build stopped or failed: the listeners end and write what they hold
-      priceKlines.close();
-      openInterestHistory.close();
-      recentTrades.close();
+      endListeners();
       if (err instanceof BuildStopped) settings.set(RUNNING_KEY, '0'); // a clean stop
       throw err;
     }
