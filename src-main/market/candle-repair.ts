@@ -8,8 +8,9 @@
 // agrees with the finer ones again. 1s has nothing finer: its candle open at the crash stays as
 // the checkpoint saw it. The folds follow the kline rules: a candle with no trade carries the
 // close before it; a candle's open is its first trade's, never a carried price.
-import { INTERVALS, openTimeOf, type Interval } from '../../src-shared/intervals.ts';
+import { INTERVALS, type Interval } from '../../src-shared/intervals.ts';
 import type { Candle } from '../core/candle.ts';
+import { aggregateRun } from './candle-aggregate.ts';
 import type { CandleStore } from './ports.ts';
 
 /** The finer interval each interval is folded from (its candles lie exactly inside). */
@@ -45,15 +46,8 @@ export function repairNewestCandles(repo: CandleStore, symbol: string): number {
     // begin later holds history records that have none (the history writes no 1s): left alone.
     if (fine[0].openTime !== newest.openTime && (from === '1s' || repo.oldestOpen(symbol, from) !== fine[0].openTime))
       continue;
-    const out: Candle[] = [];
-    for (let i = 0; i < fine.length;) {
-      const openTime = openTimeOf(interval, fine[i].openTime);
-      let j = i;
-      while (j < fine.length && openTimeOf(interval, fine[j].openTime) === openTime) j++;
-      const c = fold(interval, openTime, fine.slice(i, j));
-      if (openTime !== newest.openTime || !same(c, newest)) out.push(c);
-      i = j;
-    }
+    // the finer candles folded by the kline rules (market/candle-aggregate.ts), one candle a window
+    const out = aggregateRun(interval, fine).filter((c) => c.openTime !== newest.openTime || !same(c, newest));
     if (out.length > 0) {
       repo.writeMany(
         out.map(() => symbol),
@@ -64,44 +58,6 @@ export function repairNewestCandles(repo: CandleStore, symbol: string): number {
   }
   if (changed > 0) repo.commitNow();
   return changed;
-}
-
-/** One candle of `interval` from the finer candles of its window, ascending. */
-function fold(interval: Interval, openTime: number, parts: readonly Candle[]): Candle {
-  const last = parts[parts.length - 1];
-  let open = parts[0].open;
-  let high = Number.NEGATIVE_INFINITY;
-  let low = Number.POSITIVE_INFINITY;
-  let volume = 0;
-  let quoteVolume = 0n;
-  let trades = 0;
-  let takerBuyVolume = 0;
-  let takerBuyQuoteVolume = 0n;
-  for (const p of parts) {
-    if (p.trades === 0) continue;
-    if (trades === 0) open = p.open;
-    high = Math.max(high, p.high);
-    low = Math.min(low, p.low);
-    volume += p.volume;
-    quoteVolume += p.quoteVolume;
-    trades += p.trades;
-    takerBuyVolume += p.takerBuyVolume;
-    takerBuyQuoteVolume += p.takerBuyQuoteVolume;
-  }
-  if (trades === 0) high = low = open;
-  return {
-    interval,
-    openTime,
-    open,
-    high,
-    low,
-    close: last.close,
-    volume,
-    quoteVolume,
-    trades,
-    takerBuyVolume,
-    takerBuyQuoteVolume,
-  };
 }
 
 function same(a: Candle, b: Candle): boolean {
