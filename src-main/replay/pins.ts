@@ -6,6 +6,7 @@
 // plan.ts checks each against the span.
 import type { ReplayData, ReplayDataset } from './ports.ts';
 import type { ReplayDatasetUse } from '../../src-shared/types/replay.ts';
+import { INTERVALS } from '../../src-shared/intervals.ts';
 
 /** What a dataset gives a replayed pair (the status's `datasets[].role`). */
 type DatasetRole = ReplayDatasetUse['role'];
@@ -28,23 +29,7 @@ export function roleOf(d: ReplayDataset): DatasetRole {
 }
 
 /** Candle intervals a replay reads (1M, a calendar month, it does not). */
-const FIXED_INTERVALS = new Set([
-  '1s',
-  '1m',
-  '3m',
-  '5m',
-  '15m',
-  '30m',
-  '1h',
-  '2h',
-  '4h',
-  '6h',
-  '8h',
-  '12h',
-  '1d',
-  '3d',
-  '1w',
-]);
+const FIXED_INTERVALS: ReadonlySet<string> = new Set(INTERVALS.filter((i) => i !== '1M'));
 
 /** A symbol's pinned datasets by role. */
 export type Pins = Partial<Record<DatasetRole, ReplayDataset>>;
