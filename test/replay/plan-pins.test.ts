@@ -54,7 +54,8 @@ const SPOT_TRADES = ds(7, 'spot', 'trades', '', ['2025-01-06T00:00:00Z', '2025-0
 const UM_TICKER = ds(8, 'um', 'bookTicker', '', JAN);
 const EMPTY = ds(9, 'spot', 'klines', '1h', null);
 const MARK_2021 = ds(10, 'um', 'markPriceKlines', '1h', ['2021-05-16T00:00:00Z', '2021-05-18T23:00:00Z']);
-const ALL = [UM_1M, SPOT_15M, UM_AGG, MARK_1M, MARK_1H, ETH_1M, SPOT_TRADES, UM_TICKER, EMPTY, MARK_2021];
+const MONTHLY = ds(11, 'um', 'klines', '1M', JAN);
+const ALL = [UM_1M, SPOT_15M, UM_AGG, MARK_1M, MARK_1H, ETH_1M, SPOT_TRADES, UM_TICKER, EMPTY, MARK_2021, MONTHLY];
 const START = Date.parse('2025-01-06T06:00:00Z');
 const UNTIL = Date.parse('2025-01-06T12:00:00Z');
 
@@ -135,6 +136,7 @@ describe('a replay plan with pinned datasets', () => {
       [UM_TICKER.id],
       'dataset 8 (um bookTicker of BTCUSDT) is not data a replay reads',
     ],
+    ['calendar-month candles', [MONTHLY.id], 'dataset 11 (um 1M klines of BTCUSDT) is not data a replay reads'],
     ['an empty dataset', [EMPTY.id], 'dataset 9 (spot 1h klines of BTCUSDT) has no rows to read'],
     [
       'a mark dataset without data in the span',
