@@ -34,6 +34,11 @@ import {
 import { strictJsonBody } from '../strict-input.ts';
 
 const signedErrors = () => standardErrors(401);
+/** The query naming one order of a pair (GET and DELETE /fapi/v1/order): order_id or client_order_id. */
+const oneOrderQuery = signedQuerystring(
+  { symbol: symbolField, order_id: idField('Order ID'), client_order_id: clientOrderIdField },
+  ['symbol'],
+);
 
 export default async function orderRoutes(app: ApiInstance, opts: { venue: Venue }): Promise<void> {
   const { venue } = opts;
@@ -109,10 +114,7 @@ export default async function orderRoutes(app: ApiInstance, opts: { venue: Venue
         description:
           'Give exactly one of order_id and client_order_id. Answers the cancelled order (status 4). An order of ' +
           'yours that is no longer open is 3019 (named by either id); an unknown order, or one of another user, is 1102.',
-        querystring: signedQuerystring(
-          { symbol: symbolField, order_id: idField('Order ID'), client_order_id: clientOrderIdField },
-          ['symbol'],
-        ),
+        querystring: oneOrderQuery,
         response: { 200: envelopeSchema(orderRecordRef), ...signedErrors() },
       },
     },
@@ -178,10 +180,7 @@ export default async function orderRoutes(app: ApiInstance, opts: { venue: Venue
           'expired), the record allOrders lists. A client id names your open order with it, else the newest with it on ' +
           "the pair: after a placement whose answer was lost (a dropped connection, the venue's restart) this says " +
           'whether it was taken and what it did. An unknown order, one of another user or of another pair is 1102.',
-        querystring: signedQuerystring(
-          { symbol: symbolField, order_id: idField('Order ID'), client_order_id: clientOrderIdField },
-          ['symbol'],
-        ),
+        querystring: oneOrderQuery,
         response: { 200: envelopeSchema(orderRecordRef), ...signedErrors() },
       },
     },
