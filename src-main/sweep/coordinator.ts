@@ -245,7 +245,14 @@ export async function runSweep(
   beat.unref();
   const summary = store.summary(id)!;
   const jobs = store.pending(id);
-  const progress = new Progress({ total: summary.jobs, done: summary.done, write: io.progress, tty: io.tty, now });
+  const progress = new Progress({
+    total: summary.jobs,
+    done: summary.done,
+    notOk: summary,
+    write: io.progress,
+    tty: io.tty,
+    now,
+  });
   let ok = 0;
   let failed = 0;
   let duplicates = 0;
@@ -282,7 +289,7 @@ export async function runSweep(
         const line = failureLine(result.outputTail);
         io.out(`job ${job.index} ${result.status}: ${result.reason}${line === undefined ? '' : ` | ${line}`}`);
       }
-      progress.finished(job.id, result.status === 'ok');
+      progress.finished(job.id, result.status);
     },
   });
   try {

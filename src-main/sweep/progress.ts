@@ -1,4 +1,4 @@
-// The sweep's progress on the terminal: a bar with done / failed / running and the time left,
+// The sweep's progress on the terminal: a bar with done / not ok / running and the time left,
 // redrawn in place on a terminal at every change, and printed as a plain line every few seconds
 // (when something changed, and at the end) when the output is a file or a pipe.
 //
@@ -9,12 +9,20 @@
 // job's start come as a pair a few ms apart (the local pool's worker starts its next bot as soon
 // as it has told the result; a queue worker starts it before the queue has the result), and a
 // line printed at one of the two would show the moment between them, one running short or over.
+// The jobs not ok are counted by status apart, in the words of the final summary and `--list`
+// (`1 failed, 2 timeout, 1 error`, cli-lines.ts), over the whole sweep as they are.
+import { notOkCounts } from './cli-lines.ts';
+import type { JobStatus } from './job.ts';
+import type { SweepSummary } from './ports.ts';
+
 const WIDTH = 28;
 
 export interface ProgressOptions {
   total: number;
   /** Jobs already done before this run (a resumed sweep). */
   done: number;
+  /** Of those, the ones not ok (a resumed sweep's summary); none when not given. */
+  notOk?: Pick<SweepSummary, 'failed' | 'timeouts' | 'errors'>;
   write: (text: string) => void;
   tty: boolean;
   now?: () => number;
@@ -34,7 +42,8 @@ export class Progress {
   private readonly now: () => number;
   private readonly t0: number;
   private done: number;
-  private failed = 0;
+  /** Not ok, as the summary counts them: `failed` all of them, timeouts and errors of those. */
+  private readonly notOk: Pick<SweepSummary, 'failed' | 'timeouts' | 'errors'>;
   /** The jobs whose bot runs, by id. */
   private readonly running = new Set<string>();
   /** The jobs a worker gave back for want of their data, not run since. */
@@ -49,6 +58,7 @@ export class Progress {
     this.now = o.now ?? Date.now;
     this.t0 = this.now();
     this.done = o.done;
+    this.notOk = { failed: o.notOk?.failed ?? 0, timeouts: o.notOk?.timeouts ?? 0, errors: o.notOk?.errors ?? 0 };
     this.timer = o.tty ? null : setInterval(() => this.tick(), o.everyMs ?? 5000);
     this.timer?.unref();
   }
@@ -73,13 +83,15 @@ export class Progress {
     if (this.running.delete(jobId)) this.draw();
   }
 
-  /** The job's result is in. */
-  finished(jobId: string, ok: boolean): void {
+  /** The job's result is in, with its status. */
+  finished(jobId: string, status: JobStatus): void {
     this.running.delete(jobId);
     this.lacking.delete(jobId);
     this.done++;
     this.doneHere++;
-    if (!ok) this.failed++;
+    if (status !== 'ok') this.notOk.failed++;
+    if (status === 'timeout') this.notOk.timeouts++;
+    if (status === 'error') this.notOk.errors++;
     this.draw();
   }
 
@@ -89,7 +101,7 @@ export class Progress {
     const elapsed = this.now() - this.t0;
     const eta = this.doneHere === 0 ? '?' : duration(((total - this.done) * elapsed) / this.doneHere);
     return (
-      `[${'#'.repeat(filled)}${'.'.repeat(WIDTH - filled)}] ${this.done}/${total} done, ${this.failed} failed, ` +
+      `[${'#'.repeat(filled)}${'.'.repeat(WIDTH - filled)}] ${this.done}/${total} done, ${notOkCounts(this.notOk)}, ` +
       `${this.running.size} running, ETA ${this.done === total ? '0s' : eta}` +
       (this.lacking.size === 0 ? '' : `, ${this.lacking.size} given back by workers without the data`)
     );

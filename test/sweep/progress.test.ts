@@ -29,18 +29,18 @@ describe('the progress line off a terminal', () => {
         const t = 6500 + 3000 * k;
         vi.advanceTimersByTime(t - now);
         const [done, next] = [`j${k}`, `j${k + 2}`];
-        if (endFirst) p.finished(done, true);
+        if (endFirst) p.finished(done, 'ok');
         else p.started(next);
         vi.advanceTimersByTime(30);
         if (endFirst) p.started(next);
-        else p.finished(done, true);
+        else p.finished(done, 'ok');
         now = t + 30;
       }
       vi.advanceTimersByTime(2000);
       // a line every 5 s while the jobs ran, each with both bots running
       expect(running(lines), lines.join('')).toEqual(['2', '2', '2', '2']);
-      p.finished('j6', true);
-      p.finished('j7', true);
+      p.finished('j6', 'ok');
+      p.finished('j7', 'ok');
       p.end();
       expect(lines.at(-1)).toMatch(/8\/8 done, 0 failed, 0 running, ETA 0s\n$/);
     }
@@ -49,7 +49,7 @@ describe('the progress line off a terminal', () => {
   it('counts a job by its id: one ended without its bot (its venue failed) leaves the others running', () => {
     const { p, lines } = plain(4);
     p.started('a');
-    p.finished('x', false);
+    p.finished('x', 'failed');
     // a second start of the same job (the queue tells it again when the job runs again) is one
     p.started('a');
     vi.advanceTimersByTime(5000);
@@ -59,7 +59,7 @@ describe('the progress line off a terminal', () => {
     vi.advanceTimersByTime(5000);
     expect(lines.at(-1)).toMatch(/1\/4 done, 1 failed, 0 running/);
     p.started('a');
-    p.finished('a', true);
+    p.finished('a', 'ok');
     p.end();
     expect(lines.at(-1)).toMatch(/2\/4 done, 1 failed, 0 running/);
   });
@@ -70,7 +70,7 @@ describe('the progress line off a terminal', () => {
     vi.advanceTimersByTime(5000);
     vi.advanceTimersByTime(20_000);
     expect(lines).toHaveLength(1);
-    p.finished('a', true);
+    p.finished('a', 'ok');
     p.end();
     vi.advanceTimersByTime(20_000);
     expect(lines).toHaveLength(2);
@@ -88,7 +88,31 @@ describe('jobs given back by a worker without their data', () => {
     expect(lines.at(-1)).toMatch(/0 running, ETA \?, 2 given back by workers without the data$/);
     p.started('j0');
     expect(lines.at(-1)).toMatch(/1 running, ETA \?, 1 given back by workers without the data$/);
-    p.finished('j1', true);
+    p.finished('j1', 'ok');
     expect(lines.at(-1)).toMatch(/1 running, ETA \S+$/);
+  });
+});
+
+describe('the jobs not ok', () => {
+  it('are counted by status apart, as the final summary counts them: failed, timeout, error', () => {
+    const { p, lines } = plain(6);
+    p.finished('a', 'ok');
+    p.finished('b', 'failed');
+    p.finished('c', 'timeout');
+    p.finished('d', 'timeout');
+    p.finished('e', 'error');
+    vi.advanceTimersByTime(5000);
+    // before, `4 failed`: the timeouts and the error lumped with the bot's failure
+    expect(lines.at(-1)).toMatch(/^\[\S+\] 5\/6 done, 1 failed, 2 timeout, 1 error, 0 running, ETA \S+\n$/);
+  });
+
+  it('of a resumed sweep start from its summary, as its done jobs do', () => {
+    const lines: string[] = [];
+    const notOk = { failed: 3, timeouts: 1, errors: 0 };
+    const p = new Progress({ total: 8, done: 5, notOk, write: (t) => lines.push(t), tty: false });
+    p.finished('f', 'error');
+    p.end();
+    expect(lines.at(-1)).toMatch(/ 6\/8 done, 2 failed, 1 timeout, 1 error, 0 running/);
+    expect(notOk).toEqual({ failed: 3, timeouts: 1, errors: 0 }); // the summary given is not changed
   });
 });
