@@ -104,13 +104,33 @@ async function makeRunner(v: Values): Promise<Runner> {
   return new LocalPool(workers);
 }
 
+/** A supervised worker's word that it lacks a pack (runQueueWorker's sayLack, over the fork's IPC). */
+interface LackMessage {
+  lacksPack: string;
+  line: string;
+}
+
+/** Set in the environment of superviseWorkers' processes: another program's fork is not one. */
+const SUPERVISED = 'PERPDESK_SWEEP_SUPERVISED';
+
+const isLackMessage = (m: unknown): m is LackMessage =>
+  typeof m === 'object' && m !== null && typeof (m as LackMessage).lacksPack === 'string';
+
 /**
  * Runs n single-job worker processes of this CLI, replacing any that dies, until SIGINT / SIGTERM;
  * answers the exit code: 2 when a worker met a usage error (it repeats in every replacement, so
- * the others are stopped too), else 0.
+ * the others are stopped too), else 0. What a worker lacks (a dataset pack) it says through this
+ * process, which prints it once per pack for all of them, replacements included: with
+ * --concurrency N the line came N times.
  */
 async function superviseWorkers(n: number, args: string[]): Promise<number> {
   const kids = new Set<ChildProcess>();
+  const toldLack = new Set<string>();
+  const onMessage = (m: unknown) => {
+    if (!isLackMessage(m) || toldLack.has(m.lacksPack)) return;
+    toldLack.add(m.lacksPack);
+    console.log(m.line);
+  };
   let stopping = false;
   let code = 0;
   let done: () => void = () => undefined;
@@ -120,8 +140,12 @@ async function superviseWorkers(n: number, args: string[]): Promise<number> {
     done();
   };
   const spawnOne = () => {
-    const k = fork(process.argv[1], args, { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    const k = fork(process.argv[1], args, {
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+      env: { ...process.env, [SUPERVISED]: '1' },
+    });
     kids.add(k);
+    k.on('message', onMessage);
     k.on('exit', (c) => {
       kids.delete(k);
       if (c === 2 && !stopping) {
@@ -265,6 +289,11 @@ async function main(argv: string[]): Promise<number> {
       cacheDir: v['cache-dir'],
       stallMs,
       log: (l: string) => console.log(l),
+      // one of superviseWorkers' processes: it says the line once for all of them
+      sayLack:
+        process.send === undefined || process.env[SUPERVISED] !== '1'
+          ? undefined
+          : (sha256, line) => process.send?.({ lacksPack: sha256, line } satisfies LackMessage),
     });
     return 0;
   }

@@ -3,6 +3,8 @@
 // takes no job for a while, so that workers with the data run the sweep: it once burnt each job's
 // attempts a second apart and turned most of a sweep into `error` jobs. It says what it lacks and
 // how to give it the data once per pack, and waits 2 s, then twice as long each time, up to 60 s.
+// `npm run sweep:worker -- --concurrency N` is N such processes under one: they hand the line to
+// it (`say`), which prints it once per pack for all of them (sweep-cli.ts).
 import type { PackRef } from './pack.ts';
 
 const FIRST_MS = 2_000;
@@ -14,22 +16,26 @@ interface Pausable {
   resume(): void | Promise<void>;
 }
 
+/** Says a pack's line: `sha256` names the pack, so a supervisor of several workers says it once. */
+export type SayLack = (sha256: string, line: string) => void;
+
 export class PackBackoff {
-  private readonly log: (line: string) => void;
+  private readonly say: SayLack;
   private readonly told = new Set<string>();
   private waitMs = FIRST_MS;
   private timer: ReturnType<typeof setTimeout> | null = null;
   private closed = false;
 
-  constructor(log: (line: string) => void) {
-    this.log = log;
+  constructor(say: SayLack) {
+    this.say = say;
   }
 
   /** Says once a pack what the worker lacks and what gives it. */
   tell(ref: PackRef, why: string): void {
     if (this.told.has(ref.sha256)) return;
     this.told.add(ref.sha256);
-    this.log(
+    this.say(
+      ref.sha256,
       `perpdesk sweep worker ${process.pid}: cannot get the dataset pack ${ref.sha256.slice(0, 12)} (${why}); ` +
         `its jobs go back to the queue, unrun, for workers that have it, and this worker waits before taking ` +
         `another (${FIRST_MS / 1000} s, then longer, up to ${MAX_MS / 1000} s). To run them here: start the sweep ` +

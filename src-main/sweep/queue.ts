@@ -14,7 +14,7 @@ import type { RedisOptions } from 'ioredis';
 import { defaultCacheDir } from './compile-cache.ts';
 import { errorResult, type JobResult, type SweepJob } from './job.ts';
 import type { OpenPack, PackRef } from './pack.ts';
-import { PackBackoff } from './pack-backoff.ts';
+import { PackBackoff, type SayLack } from './pack-backoff.ts';
 import { PackCache } from './pack-cache.ts';
 import { reachRedis } from './redis-url.ts';
 import type { RunnerEvents } from './pool.ts';
@@ -291,6 +291,8 @@ export interface QueueWorkerOptions {
   /** A worker silent this long is taken for dead and its job given to another, ms. */
   stallMs?: number;
   log: (line: string) => void;
+  /** Says what the worker lacks, once a pack (pack-backoff.ts); default: `log`. */
+  sayLack?: SayLack;
 }
 
 /**
@@ -360,7 +362,7 @@ export async function runQueueWorker(o: QueueWorkerOptions): Promise<void> {
     o.log(`job ${job.id} given back: ${why}`);
     throw new WaitingError();
   };
-  const lacking = new PackBackoff(o.log);
+  const lacking = new PackBackoff(o.sayLack ?? ((_, line) => o.log(line)));
   /**
    * A job whose pack this worker cannot get goes back to the queue unattempted (moveToWait: no
    * attempt counted) for a worker that has it, the coordinator told why (the job's progress), and

@@ -89,3 +89,49 @@ describe.skipIf(!HAS_REDIS)('a queue worker without the dataset pack', () => {
     expect(lacking.log).not.toMatch(/could not run/);
   }, 180_000);
 });
+
+// `--concurrency N` runs N worker processes under one (sweep-cli.ts): each lacked the pack and each
+// said so, N times the same advice. The supervising process now says it once per pack.
+describe.skipIf(!HAS_REDIS)('a queue worker of --concurrency 3 without the dataset pack', () => {
+  let redis: ChildProcess;
+  let worker: ChildProcess | undefined;
+  let url: string;
+  let ref: PackRef;
+
+  beforeAll(async () => {
+    const dir = await klinesDataDir();
+    const pack = await buildPack(dir, ['BTCUSDT'], path.join(dir, 'pack.db'));
+    ref = { path: path.join(dir, 'elsewhere', 'data.db'), sha256: pack.sha256 };
+    const port = await freePort();
+    url = `redis://127.0.0.1:${port}`;
+    redis = await startRedis(port, mkdtempSync(path.join(tmpdir(), 'perpdesk-redis-')));
+  }, 60_000);
+
+  afterAll(async () => {
+    await stop(worker);
+    await stop(redis);
+  });
+
+  it('says once what it lacks, though each of its 3 processes gave jobs back', async () => {
+    const cacheDir = mkdtempSync(path.join(tmpdir(), 'perpdesk-cache-'));
+    const cli = startCli(['worker', '--queue', url, '--concurrency', '3', '--cache-dir', cacheDir]);
+    worker = cli.child;
+    let log = '';
+    worker.stderr!.on('data', (b: Buffer) => (log += b.toString()));
+    const out = () => cli.stdout() + log;
+    await until('its 3 processes to take jobs', () => out().match(/taking jobs/g)?.length === 3);
+    const runner = await QueueRunner.connect(url);
+    const lackers = new Set<string>();
+    const jobs = Array.from({ length: 6 }, (_, i) =>
+      testJob({ id: `swNP3:${i}`, sweepId: 'swNP3', index: i, start: JAN6, until: JAN6 + DAY / 8, params: {} }),
+    );
+    const running = runner.run(jobs, ref, { onResult: () => undefined, onGivenBack: (_, why) => lackers.add(why) });
+    // every one of its processes met the lack (the coordinator hears each by its pid)
+    await until('jobs given back by 3 processes', () => lackers.size === 3);
+    await new Promise((r) => setTimeout(r, 500));
+    await runner.stop();
+    await running.catch(() => undefined);
+    expect(out().match(/cannot get the dataset pack/g), out()).toHaveLength(1);
+    expect(out()).toMatch(/--pack-url http:\/\/HOST:PORT/);
+  }, 180_000);
+});
