@@ -341,13 +341,14 @@ function run(plan: RunPlan): void {
   if (plan.ignored.length > 0) console.log(`perpdesk: left to Electron: ${plan.ignored.join(' ')}`);
   try {
     // before 'ready': Chromium's profile, the logs and the single-instance lock follow it
-    // one level at a time (paths.ts): Node's recursive mkdir never returns under /proc
+    // one level at a time (paths.ts): Node's recursive mkdir never returns under /proc; a
+    // read-only folder is refused here, before Chromium or the store writes to it
     makeDataDir(plan.dirs.userData);
     if (plan.dirs.dataDir !== ':memory:') makeDataDir(plan.dirs.dataDir);
     app.setPath('userData', plan.dirs.userData);
     app.setPath('sessionData', plan.dirs.userData); // the screen's localStorage, explicitly with it
   } catch (err) {
-    failStartup('the data folder could not be created', err);
+    failStartup('the data folder cannot be used (it must be a folder you can write)', err);
     return;
   }
   // One instance per data folder (the lock lives in userData): a second launch shows the first.

@@ -29,7 +29,7 @@ import {
   type PortRequest,
 } from './desktop/port-choice.ts';
 import { isPortFree, isPortTaken } from './desktop/port-probe.ts';
-import { builtUiDir, checkDataDirWritable, defaultDataDir, makeDataDir } from './paths.ts';
+import { builtUiDir, defaultDataDir, makeDataDir } from './paths.ts';
 import { exitCodeAfter, QuitDuringStart, ServiceSlot } from './desktop/service-slot.ts';
 import { ProcessErrors, UNCAUGHT_EXIT_CODE } from './process-errors.ts';
 import { readServiceFile } from './service-file.ts';
@@ -130,8 +130,7 @@ async function main(): Promise<void> {
   // after the port's check, which makes nothing
   if (dataDir !== ':memory:') {
     try {
-      makeDataDir(dataDir);
-      checkDataDirWritable(dataDir);
+      makeDataDir(dataDir); // a read-only one too
     } catch (err) {
       const why = err instanceof Error ? err.message : String(err);
       console.error(

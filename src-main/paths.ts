@@ -26,7 +26,12 @@ export function defaultDataDir(
  * cannot be made. Not Node's recursive mkdirSync: on Linux, for a path under /proc
  * (`/proc/x/perpdesk`) it never returns (mkdir /proc/x is refused as ENOENT, so it makes the
  * parent, /proc, is told EEXIST and starts over), and the command that called it hung for good.
- * A folder that exists is left as it is (what the store then says of a file there stands).
+ * A folder that exists is left as it is (what the store then says of a file there stands), but
+ * must take files: a read-only one is refused here too, in the words a new folder under it gets
+ * (checkDataDirWritable). Every command that opens a data folder calls this first (`serve`, the
+ * `data` commands, `sweep` and its worker's cache, the desktop app), so each refuses a read-only
+ * folder in one line before anything opens it; before, all but `serve` met the store's raw
+ * SQLite or EROFS error.
  */
 export function makeDataDir(dir: string): void {
   const missing: string[] = [];
@@ -52,14 +57,16 @@ export function makeDataDir(dir: string): void {
       throw err;
     }
   }
+  checkDataDirWritable(dir);
 }
 
 /**
  * Throws, in words a user can act on, when the data folder (made already) cannot take files: a
  * read-only mount, a folder of another user. Said before the venue starts, as a folder that
- * cannot be made is: the lock file, the database and its WAL are all written there.
+ * cannot be made is: the lock file, the database and its WAL are all written there. (Root passes
+ * a folder's permissions, not a read-only mount.)
  */
-export function checkDataDirWritable(dir: string): void {
+function checkDataDirWritable(dir: string): void {
   try {
     accessSync(resolve(dir), constants.W_OK);
   } catch (err) {

@@ -6,8 +6,8 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { dirname, join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeDataDir } from '../../src-main/paths.ts';
 import { root } from '../store/durability/service-process.ts';
 
@@ -158,30 +158,59 @@ const roSkip =
       ? 'mounting needs root'
       : null;
 describe.skipIf(roSkip !== null)('a read-only --data-dir', () => {
-  it('npm run serve refuses an existing one as it refuses a new one: one line, exit 2', async () => {
-    const mnt = mkdtempSync(join(tmpdir(), 'perpdesk-ro-'));
+  const sh = (cmd: string, args: string[]) => spawnSync(cmd, args, { encoding: 'utf8' });
+  let mnt = '';
+  beforeAll(() => {
+    mnt = mkdtempSync(join(tmpdir(), 'perpdesk-ro-'));
     dirs.push(mnt);
-    const sh = (cmd: string, args: string[]) => spawnSync(cmd, args, { encoding: 'utf8' });
     expect(sh('mount', ['-t', 'tmpfs', '-o', 'size=8m', 'tmpfs', mnt]).status).toBe(0);
-    try {
-      mkdirSync(join(mnt, 'data'));
-      writeFileSync(join(mnt, 'data', 'perpdesk.db'), ''); // an existing folder with its database
-      expect(sh('mount', ['-o', 'remount,ro', mnt]).status).toBe(0);
-      const serve = ['--port', '0', '--no-sim', '--data-dir'];
-      const existing = await run('src-main/headless.ts', [...serve, join(mnt, 'data')]);
-      const fresh = await run('src-main/headless.ts', [...serve, join(mnt, 'new')]);
-      expect(existing.code, existing.stderr).toBe(2);
-      expect(existing.stderr).toBe(
-        `perpdesk: cannot use the data folder ${join(mnt, 'data')} (--data-dir): ${join(mnt, 'data')} cannot be ` +
-          'written (a read-only file system); it must be a folder you can write\n',
-      );
-      expect(fresh.code, fresh.stderr).toBe(2);
-      expect(fresh.stderr).toBe(
-        `perpdesk: cannot use the data folder ${join(mnt, 'new')} (--data-dir): ${mnt} cannot be ` +
-          'written (a read-only file system); it must be a folder you can write\n',
-      );
-    } finally {
-      if (sh('umount', [mnt]).status !== 0) sh('umount', ['-l', mnt]);
-    }
+    mkdirSync(join(mnt, 'data'));
+    writeFileSync(join(mnt, 'data', 'perpdesk.db'), ''); // an existing folder with its database
+    expect(sh('mount', ['-o', 'remount,ro', mnt]).status).toBe(0);
+  });
+  afterAll(() => {
+    if (mnt !== '' && sh('umount', [mnt]).status !== 0) sh('umount', ['-l', mnt]);
+  });
+  const refused = (prefix: string, dir: string, unwritable: string) =>
+    `${prefix}: cannot use the data folder ${dir} (--data-dir): ${unwritable} cannot be ` +
+    'written (a read-only file system); it must be a folder you can write\n';
+
+  it('npm run serve refuses an existing one as it refuses a new one: one line, exit 2', async () => {
+    const serve = ['--port', '0', '--no-sim', '--data-dir'];
+    const existing = await run('src-main/headless.ts', [...serve, join(mnt, 'data')]);
+    const fresh = await run('src-main/headless.ts', [...serve, join(mnt, 'new')]);
+    expect(existing.code, existing.stderr).toBe(2);
+    expect(existing.stderr).toBe(refused('perpdesk', join(mnt, 'data'), join(mnt, 'data')));
+    expect(fresh.code, fresh.stderr).toBe(2);
+    expect(fresh.stderr).toBe(refused('perpdesk', join(mnt, 'new'), mnt));
   }, 120_000);
+
+  // the check lives where the folder is made (paths.ts makeDataDir), so each command has it; before,
+  // `data` and `sweep` met an existing read-only folder with the store's raw error
+  it.concurrent.each([
+    ['npm run data list', { script: 'src-main/data-cli.ts', args: ['list'], prefix: 'perpdesk data' }],
+    ['npm run data import', { script: 'src-main/data-cli.ts', args: ['import', 'CSV'], prefix: 'perpdesk data' }],
+    ['npm run sweep --list', { script: 'src-main/sweep-cli.ts', args: ['--list'], prefix: 'perpdesk sweep' }],
+  ] as const)(
+    '%s refuses an existing one: one line naming it, exit 2',
+    async (_command, { script, args, prefix }) => {
+      // a file to import (never read: the folder is refused first)
+      const csv = join(mkdtempSync(join(tmpdir(), 'perpdesk-csv-')), 'BTCUSDT-1m-2025-01-06.csv');
+      dirs.push(dirname(csv));
+      writeFileSync(csv, '');
+      const r = await run(script, [...args.map((a) => (a === 'CSV' ? csv : a)), '--data-dir', join(mnt, 'data')]);
+      expect(r.hung, `still running after ${HANG_MS / 1000} s:\n${r.stdout}${r.stderr}`).toBe(false);
+      expect(r.code, r.stderr).toBe(2);
+      expect(r.stderr).toBe(refused(prefix, join(mnt, 'data'), join(mnt, 'data')));
+      expect(r.stdout).toBe('');
+    },
+    HANG_MS + 30_000,
+  );
+
+  it("the desktop's start (electron-main.ts calls makeDataDir on its folders) is refused by name", () => {
+    expect(() => makeDataDir(join(mnt, 'data'))).toThrow(
+      new Error(`${join(mnt, 'data')} cannot be written (a read-only file system)`),
+    );
+    expect(() => makeDataDir(join(mnt, 'new'))).toThrow(new Error(`${mnt} cannot be written (a read-only file system)`));
+  });
 });
