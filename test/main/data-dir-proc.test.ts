@@ -211,6 +211,8 @@ describe.skipIf(roSkip !== null)('a read-only --data-dir', () => {
     expect(() => makeDataDir(join(mnt, 'data'))).toThrow(
       new Error(`${join(mnt, 'data')} cannot be written (a read-only file system)`),
     );
-    expect(() => makeDataDir(join(mnt, 'new'))).toThrow(new Error(`${mnt} cannot be written (a read-only file system)`));
+    expect(() => makeDataDir(join(mnt, 'new'))).toThrow(
+      new Error(`${mnt} cannot be written (a read-only file system)`),
+    );
   });
 });
