@@ -11,6 +11,7 @@ import { DatabaseSync } from 'node:sqlite';
 import { dropDiskSpaceGuard, guardDiskSpace } from './disk-space.ts';
 import { dropGroupCommit, groupCommitOf } from './group-commit.ts';
 import { MIGRATIONS } from './migrations.ts';
+import { damagedRoot, type BtreeRoot } from './btree-roots.ts';
 
 /** A database perpdesk will not open, with why and what to do; the file was not changed. */
 export class DatabaseRefusedError extends Error {
@@ -192,6 +193,15 @@ function checkDatabase(file: string): void {
         const rows = db.prepare(sql).all() as Array<{ quick_check: string }>;
         const problems = rows.map((r) => r.quick_check).filter((m) => m !== 'ok');
         if (problems.length > 0) refuse(file, `its integrity check failed (${problems.slice(0, 5).join('; ')})`);
+      }
+      // after a clean stop, the other tables' root pages, read from the file (btree-roots.ts)
+      if (walSize === 0) {
+        const roots = db
+          .prepare("SELECT type, name, rootpage FROM sqlite_master WHERE rootpage > 0 AND type IN ('table', 'index')")
+          .all() as unknown as BtreeRoot[];
+        const usable = pageSize - head[20];
+        const damaged = damagedRoot(file, roots, { pageSize, usable, pages: Math.floor(size / pageSize) });
+        if (damaged !== null) refuse(file, damaged);
       }
     } catch (err) {
       if (err instanceof DatabaseRefusedError) throw err;
