@@ -4,9 +4,10 @@
 // after a clean stop (no WAL: the file holds every page), and checks its b-tree page header as
 // SQLite reads it, no stricter than SQLite does (a sound page is never refused): the page type,
 // the cell count and the cell pointers within the page, the cell content area, the first
-// freeblock, an interior page's right child within the file. One page per b-tree (a few dozen): damage there (a root page overwritten) is said at
-// the start instead of at the first read of that table. A damaged page below a root is still met
-// when it is read (docs/reliability.md, A damaged database).
+// freeblock, an interior page's right child within the file. One page per b-tree (a few dozen):
+// damage there (a root page overwritten) is said at the start instead of at the first read of
+// that table. A damaged page below a root is still met when it is read (docs/reliability.md, A
+// damaged database).
 import { closeSync, openSync, readSync } from 'node:fs';
 
 export interface BtreeRoot {
@@ -16,7 +17,7 @@ export interface BtreeRoot {
   rootpage: number;
 }
 
-export interface FileGeometry {
+interface FileGeometry {
   pageSize: number;
   /** The page size less the bytes reserved at each page's end (header offset 20). */
   usable: number;
@@ -25,7 +26,7 @@ export interface FileGeometry {
 }
 
 /** What is wrong with a root page's b-tree header, or null when it reads as SQLite's. */
-export function rootHeaderProblem(page: Buffer, pageNo: number, type: string, g: FileGeometry): string | null {
+function rootHeaderProblem(page: Buffer, pageNo: number, type: string, g: FileGeometry): string | null {
   const h = pageNo === 1 ? 100 : 0;
   const kind = page[h];
   // table b-trees 5 / 13, index b-trees 2 / 10 (a WITHOUT ROWID table is an index b-tree)
