@@ -5,6 +5,7 @@
 // while the disk is still full) add nothing. On a full disk main.log may not take the entry
 // either; stderr then says so, and the entry is tried again every few seconds until main.log
 // takes it (the disk has room again), which stderr says too: before, it never reached main.log.
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { appendLog, formatLogEntry } from './desktop/crash-log.ts';
 
@@ -34,6 +35,11 @@ export function storeFailureLogger(dataDir: string): (err: Error) => void {
         `${LOG_RETRY_MS / 1000} s until there is room`,
     );
     const retry = setInterval(() => {
+      // a data folder removed meanwhile (a test's, a temporary one): not made again for its log
+      if (!existsSync(dataDir)) {
+        clearInterval(retry);
+        return;
+      }
       const written = appendLog(logs, entry, undefined, { keep: true });
       if (written === null) return;
       clearInterval(retry);

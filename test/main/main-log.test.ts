@@ -5,7 +5,17 @@
 // The first test fills a real tmpfs (root, to mount it; skipped with the reason otherwise); the
 // second stands a file where the logs folder goes, which any user can.
 import { spawnSync } from 'node:child_process';
-import { closeSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
@@ -108,5 +118,16 @@ describe("the store's failure that main.log could not take", () => {
     );
     vi.advanceTimersByTime(5 * LOG_RETRY_MS); // written once
     expect(readFileSync(join(logs, LOG_FILE), 'utf8')).toBe(text);
+  });
+
+  it('is not tried again once the data folder is gone: the folder is not made again for it', () => {
+    vi.useFakeTimers();
+    vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const dataDir = mkdtempSync(join(tmpdir(), 'perpdesk-logretry-'));
+    writeFileSync(join(dataDir, 'logs'), 'in the way');
+    storeFailureLogger(dataDir)(new Error('the disk is full'));
+    rmSync(dataDir, { recursive: true });
+    vi.advanceTimersByTime(3 * LOG_RETRY_MS);
+    expect(existsSync(dataDir)).toBe(false);
   });
 });
