@@ -44,7 +44,8 @@ function rootHeaderProblem(page: Buffer, pageNo: number, type: string, g: FileGe
     if (at < pointersEnd || at > g.usable - 4) return `cell ${i} at ${at} is outside the page's cells`;
   }
   const free = page.readUInt16BE(h + 1);
-  if (free !== 0 && (free < content || free > g.usable - 4))
+  // SQLite's own bound (btreeComputeFreeSpace): after the pointer array, room for the block's header
+  if (free !== 0 && (free < pointersEnd || free > g.usable - 4))
     return `the first freeblock at ${free} is outside the page`;
   if (interior) {
     const right = page.readUInt32BE(h + 8);
