@@ -9,6 +9,7 @@
 import { Side } from '../../../src-shared/enums.ts';
 import { HouseOrders, type HouseOrder, type Party } from './house-orders.ts';
 import type { PairLimits } from './order-sizing.ts';
+import { DEFAULT_RESILIENCE, SideGap, type ResilienceSettings } from './resilience.ts';
 import type { Rng } from './rng.ts';
 import { TradeSizes } from './trade-size.ts';
 
@@ -43,6 +44,8 @@ export interface TouchSettings {
   bandSizeScale?: number;
   /** The deep book's orders a side per unit of relative distance at its inner edge (deepDensity() of its settings); 0: none. */
   deepDensity?: number;
+  /** The recovery after a sweep through the ladder (resilience.ts); default DEFAULT_RESILIENCE. */
+  resilience?: ResilienceSettings;
 }
 
 export const DEFAULT_TOUCH: TouchSettings = {
@@ -81,6 +84,10 @@ export class TouchBook {
   /** The band's farthest price of the last step, per side (every price is new to the band at first). */
   private bandEdgeBid = Number.POSITIVE_INFINITY;
   private bandEdgeAsk = Number.NEGATIVE_INFINITY;
+  /** Per side, the hole a sweep left and its reach (resilience.ts). */
+  readonly bidGap = new SideGap();
+  readonly askGap = new SideGap();
+  private readonly res: ResilienceSettings;
 
   constructor(party: Party, cfg: TouchSettings) {
     if (!(Number.isInteger(cfg.levels) && cfg.levels >= 1))
@@ -90,6 +97,7 @@ export class TouchBook {
     this.limits = party.limits;
     this.cfg = cfg;
     this.sizes = new TradeSizes(party.rng, 1, 1.5, 0.6, 0);
+    this.res = cfg.resilience ?? DEFAULT_RESILIENCE;
   }
 
   /** The ladder targets for a fair price in ticks (a real number). */
@@ -146,7 +154,22 @@ export class TouchBook {
     this.bidTarget = bidT;
     this.askTarget = askT;
     if (moved || this.reachTicks !== prevReach) this.dropStale(prevBid, prevAsk, prevReach);
-    const at = { dt: dtMs / 1000, time, moved };
+    const dt = dtMs / 1000;
+    this.bidGap.decay(dt, this.res);
+    this.askGap.decay(dt, this.res);
+    // a taker that walked past the ladder (beyond the last step's best and this one's) leaves a hole
+    const least = Math.max(this.cfg.levels, this.res.minReach * fairTicks);
+    if (prevBid > 0 && lo <= hi) {
+      if (hi > Math.max(prevAsk, askT)) this.askGap.open(hi - askT, least, this.res);
+      if (lo < Math.min(prevBid, bidT)) this.bidGap.open(bidT - lo, least, this.res);
+    }
+    // so does a jump of the fair price, on the side it moved towards (its stale quotes were taken)
+    const jump = prevBid > 0 ? bidT - prevBid : 0;
+    if (Math.abs(jump) > this.res.jumpReach * fairTicks) {
+      if (jump > 0) this.askGap.open(jump, least, this.res);
+      else this.bidGap.open(-jump, least, this.res);
+    }
+    const at = { dt, time, moved };
     this.side(Side.BUY, bidT, prevBid, at);
     this.side(Side.SELL, askT, prevAsk, at);
   }
@@ -195,10 +218,17 @@ export class TouchBook {
    * step()'s cancels every house order at a price on this side is this side's.
    */
   private side(side: Side, best: number, prev: number, at: { dt: number; time: number; moved: boolean }): void {
-    const { dt, time, moved } = at;
+    const { dt, time } = at;
     const h = this.house;
     const dir = side === 1 ? -1 : 1;
     const typical = this.queueLots(best);
+    // after a sweep the side quotes from `hole` ticks behind its target (resilience.ts)
+    const gap = side === 1 ? this.bidGap : this.askGap;
+    const hole = Math.min(gap.holeTicks, this.bandTicks);
+    const moved = at.moved || hole !== gap.shown;
+    gap.shown = hole;
+    const target = best;
+    best += dir * hole;
     const head = h.oldestAt(best);
     if (head === null) {
       // a new best price is quoted at once; an emptied one re-forms at the refill rate
@@ -222,33 +252,38 @@ export class TouchBook {
     const c = this.cfg;
     const share = c.levelShare ?? 0.8;
     const slope = c.levelSlope ?? 0.25;
+    // a level within a sweep's reach is quoted again at the depth's recovery rate, others at once
+    const again = 1 - Math.exp((-dt * Math.LN2) / this.res.depthHalfLifeS);
     for (let i = 1; i < c.levels; i++) {
       const p = best + dir * i;
       if (p < 1) break;
-      if (h.oldestAt(p) === null) this.add(side, p, typical * share * (1 + slope * i) * this.sizes.notional(), time);
+      if (h.oldestAt(p) === null && (hole + i >= gap.swept || this.rng.next() < again))
+        this.add(side, p, typical * share * (1 + slope * i) * this.sizes.notional(), time);
     }
-    if (this.bandTicks > 0) this.band(side, best, prev === 0 ? 0 : (prev - best) * dir, at);
+    if (this.bandTicks > 0) this.band(side, target, prev === 0 ? 0 : (prev - target) * dir, at, hole);
   }
 
   /**
    * The band behind the ladder (TouchSettings.band); `away`: ticks the best moved away from this
    * side's band since the last step (its ladder's last levels are band ticks now).
    */
-  private band(side: Side, best: number, away: number, at: { dt: number; time: number }): void {
+  private band(side: Side, best: number, away: number, at: { dt: number; time: number }, hole: number): void {
     const c = this.cfg;
     const L = c.levels;
     const S = this.bandTicks;
     const scale = c.bandScale ?? Number.POSITIVE_INFINITY;
     const dir = side === Side.BUY ? -1 : 1;
     const size = this.queueLots(best) * (c.bandShare ?? 0.1);
+    // the band's ticks inside a sweep's hole (u < hole - L) are not quoted until it closes
+    const open = hole - L;
     // ticks new to the band take its share at once: those the ladder (or the other side) left
     // behind a move (a ladder level keeps its order with that share), and those a move brought
     // inside its far edge (all of them at first)
-    for (let u = 0; u < Math.min(away, S); u++) this.refresh(side, best + dir * (L + u), u, size, at.time);
+    for (let u = 0; u < Math.min(away, S); u++) this.refresh(side, best + dir * (L + u), u, size, at.time, u < open);
     const edge = side === Side.BUY ? this.bandEdgeBid : this.bandEdgeAsk;
     const far = best + dir * (L + S - 1);
     const fresh = Math.min(S, Math.max(0, Math.floor((far - edge) * dir)));
-    for (let u = S - fresh; u < S; u++) this.refresh(side, best + dir * (L + u), u, size, at.time);
+    for (let u = S - fresh; u < S; u++) this.refresh(side, best + dir * (L + u), u, size, at.time, u < open);
     if (side === Side.BUY) this.bandEdgeBid = far;
     else this.bandEdgeAsk = far;
     // turnover: each tick is drawn again at bandRate x its share / bandFill a second (far orders
@@ -259,14 +294,15 @@ export class TouchBook {
     while (n-- > 0) {
       const v = this.rng.next();
       const u = Math.min(S - 1, Math.floor(finite ? scale * Math.expm1(v * span) : v * S));
-      this.refresh(side, best + dir * (L + u), u, size, at.time);
+      this.refresh(side, best + dir * (L + u), u, size, at.time, u < open);
     }
   }
 
   /** The band's u-th tick p drawn again: quoted with the band's share there, empty otherwise. */
-  private refresh(side: 1 | 2, p: number, u: number, size: number, time: number): void {
+  private refresh(side: 1 | 2, p: number, u: number, size: number, time: number, inHole: boolean): void {
     if (p < 1) return;
     if (this.rng.next() < this.bandShareAt(u)) {
+      if (inHole) return;
       const smaller = 1 + u / (this.cfg.bandSizeScale ?? Number.POSITIVE_INFINITY);
       if (this.house.oldestAt(p) === null) this.add(side, p, (size / smaller) * this.sizes.notional(), time);
     } else this.cancelAt(p);
