@@ -226,6 +226,11 @@ export class TouchBook {
     const gap = side === 1 ? this.bidGap : this.askGap;
     const hole = Math.min(gap.holeTicks, this.bandTicks);
     const moved = at.moved || hole !== gap.shown;
+    // a hole that opened or grew is withdrawn from (a jump leaves quotes there the sweep did not take)
+    if (hole > gap.shown) {
+      if (side === Side.BUY) this.cancelRange(best - hole + 1, best);
+      else this.cancelRange(best, best + hole - 1);
+    }
     gap.shown = hole;
     const target = best;
     best += dir * hole;
