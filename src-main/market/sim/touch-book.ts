@@ -3,7 +3,8 @@
 // Rosenbaum 2015), a filled ladder and, behind it, a band whose occupied share falls with the
 // distance until the deep book's density takes over.
 // Keeps true: the quotes follow the index (none stays through it or behind the band), the spread
-// is one tick unless a best queue was just emptied, and every order is the crowd's own GTC
+// is one tick unless a best queue was just emptied or a sweep (or a jump) left a hole that is
+// still closing (resilience.ts), and every order is the crowd's own GTC
 // (house-orders.ts). Cost per step: O(the index's move + the band's turnover), not O(its ticks).
 // The model in full: docs/simulated-market.md, "The touch".
 import { Side } from '../../../src-shared/enums.ts';
