@@ -22,7 +22,13 @@ export interface ResilienceSettings {
   depthHalfLifeS: number;
 }
 
-export const DEFAULT_RESILIENCE: ResilienceSettings = { minReach: 0.0002, jumpReach: 0.001, holeShare: 0.5, holeHalfLifeS: 1, depthHalfLifeS: 3 };
+export const DEFAULT_RESILIENCE: ResilienceSettings = {
+  minReach: 0.0002,
+  jumpReach: 0.001,
+  holeShare: 0.5,
+  holeHalfLifeS: 1,
+  depthHalfLifeS: 3,
+};
 
 /** One side's state: ticks from its target left unquoted, and the reach of its last sweeps (ticks from the target). */
 export class SideGap {

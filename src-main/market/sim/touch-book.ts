@@ -89,6 +89,8 @@ export class TouchBook {
   readonly bidGap = new SideGap();
   readonly askGap = new SideGap();
   private readonly res: ResilienceSettings;
+  /** The band's ticks (u) of the side being stepped that lie inside its hole: not quoted (band()). */
+  private bandHole = 0;
 
   constructor(party: Party, cfg: TouchSettings) {
     if (!(Number.isInteger(cfg.levels) && cfg.levels >= 1))
@@ -281,15 +283,15 @@ export class TouchBook {
     const dir = side === Side.BUY ? -1 : 1;
     const size = this.queueLots(best) * (c.bandShare ?? 0.1);
     // the band's ticks inside a sweep's hole (u < hole - L) are not quoted until it closes
-    const open = hole - L;
+    this.bandHole = hole - L;
     // ticks new to the band take its share at once: those the ladder (or the other side) left
     // behind a move (a ladder level keeps its order with that share), and those a move brought
     // inside its far edge (all of them at first)
-    for (let u = 0; u < Math.min(away, S); u++) this.refresh(side, best + dir * (L + u), u, size, at.time, u < open);
+    for (let u = 0; u < Math.min(away, S); u++) this.refresh(side, best + dir * (L + u), u, size, at.time);
     const edge = side === Side.BUY ? this.bandEdgeBid : this.bandEdgeAsk;
     const far = best + dir * (L + S - 1);
     const fresh = Math.min(S, Math.max(0, Math.floor((far - edge) * dir)));
-    for (let u = S - fresh; u < S; u++) this.refresh(side, best + dir * (L + u), u, size, at.time, u < open);
+    for (let u = S - fresh; u < S; u++) this.refresh(side, best + dir * (L + u), u, size, at.time);
     if (side === Side.BUY) this.bandEdgeBid = far;
     else this.bandEdgeAsk = far;
     // turnover: each tick is drawn again at bandRate x its share / bandFill a second (far orders
@@ -300,15 +302,15 @@ export class TouchBook {
     while (n-- > 0) {
       const v = this.rng.next();
       const u = Math.min(S - 1, Math.floor(finite ? scale * Math.expm1(v * span) : v * S));
-      this.refresh(side, best + dir * (L + u), u, size, at.time, u < open);
+      this.refresh(side, best + dir * (L + u), u, size, at.time);
     }
   }
 
   /** The band's u-th tick p drawn again: quoted with the band's share there, empty otherwise. */
-  private refresh(side: 1 | 2, p: number, u: number, size: number, time: number, inHole: boolean): void {
+  private refresh(side: 1 | 2, p: number, u: number, size: number, time: number): void {
     if (p < 1) return;
     if (this.rng.next() < this.bandShareAt(u)) {
-      if (inHole) return;
+      if (u < this.bandHole) return;
       const smaller = 1 + u / (this.cfg.bandSizeScale ?? Number.POSITIVE_INFINITY);
       if (this.house.oldestAt(p) === null) this.add(side, p, (size / smaller) * this.sizes.notional(), time);
     } else this.cancelAt(p);

@@ -22,7 +22,13 @@ function sweep(seed: number, notional: number, afterMs: number[]) {
   const tv = testVenue({ start: T0 + 14 * H, seed });
   try {
     const ex = tv.venue.exchange;
-    const sim = new Simulator({ exchange: ex, clock: tv.venue.clock, seed, symbols: ['BTCUSDT'], params: { BTCUSDT: QUIET } });
+    const sim = new Simulator({
+      exchange: ex,
+      clock: tv.venue.clock,
+      seed,
+      symbols: ['BTCUSDT'],
+      params: { BTCUSDT: QUIET },
+    });
     const s = sim.symbol('BTCUSDT')!;
     const book = s.pair.book;
     const at = T0 + 14 * H + 20_000;
@@ -33,7 +39,11 @@ function sweep(seed: number, notional: number, afterMs: number[]) {
       let ladder = 0;
       for (let i = 0; i < 20; i++) if (above.has(ask + i)) ladder++;
       const mid = (book.bestBid() + ask) / 2;
-      return { spread: ask - book.bestBid(), ladder, midOverFairBp: ((mid * s.limits.tick) / s.impact.fair(s.pair.indexPrice) - 1) * 1e4 };
+      return {
+        spread: ask - book.bestBid(),
+        ladder,
+        midOverFairBp: ((mid * s.limits.tick) / s.impact.fair(s.pair.indexPrice) - 1) * 1e4,
+      };
     };
     const before = read();
     const acct = tv.venue.accounts.upsert(
@@ -42,7 +52,14 @@ function sweep(seed: number, notional: number, afterMs: number[]) {
     );
     const mid0 = ((book.bestBid() + book.bestAsk()) / 2) * s.limits.tick;
     const from = tv.trades.length;
-    placeOrder(ex, acct.id, { symbol: 'BTCUSDT', side: 1, position_side: 1, position_action: 1, type: 2, qty: (notional / mid0).toFixed(3) });
+    placeOrder(ex, acct.id, {
+      symbol: 'BTCUSDT',
+      side: 1,
+      position_side: 1,
+      position_action: 1,
+      type: 2,
+      qty: (notional / mid0).toFixed(3),
+    });
     const top = Math.max(...tv.trades.slice(from).map((t) => t.priceTicks));
     const wickBp = ((top * s.limits.tick) / mid0 - 1) * 1e4;
     const after = afterMs.map((ms) => {
