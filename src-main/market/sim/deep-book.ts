@@ -29,6 +29,10 @@ export interface DeepSettings {
   maxDistance: number;
   /** Median notional of one order, USDT. */
   orderNotional: number;
+  /** Orders at a distance d (a fraction of price) from the inner edge are 1 + d / sizeScale times larger (default: no growth). */
+  sizeScale?: number;
+  /** The inner edge at most this share of the price behind the best (default: the ladder's depth in ticks, however far). */
+  innerMax?: number;
 }
 
 export const DEFAULT_DEEP: DeepSettings = {
@@ -105,10 +109,11 @@ export class DeepBook {
       this.bids = this.bids.filter((o) => h.orders.has(o.id));
       this.asks = this.asks.filter((o) => h.orders.has(o.id));
     }
-    // orders a move brought inside the touch ladder: the crowd quotes there
-    while (this.bids.length > 0 && this.bids[0].price > bidTop - inner) h.cancel(this.bids.shift()!);
-    while (this.asks.length > 0 && this.asks[0].price < askTop + inner) h.cancel(this.asks.shift()!);
+    // orders a move brought inside the inner edge (the touch ladder's depth): the crowd quotes there
     const c = this.cfg;
+    const edge = this.edge(bidTop, inner);
+    while (this.bids.length > 0 && this.bids[0].price > bidTop - edge) h.cancel(this.bids.shift()!);
+    while (this.asks.length > 0 && this.asks[0].price < askTop + edge) h.cancel(this.asks.shift()!);
     if (!this.started) {
       // the opening book: the stationary number of orders at once
       this.started = true;
@@ -136,14 +141,21 @@ export class DeepBook {
     }
   }
 
+  /** Ticks from the best price (`top`) to the inner edge: the ladder's depth `inner`, at most innerMax of the price. */
+  private edge(top: number, inner: number): number {
+    const m = this.cfg.innerMax;
+    return m === undefined ? inner : Math.min(inner, Math.max(1, Math.round(m * top)));
+  }
+
   private add(side: 1 | 2, top: number, inner: number, time: number): void {
     const c = this.cfg;
     const price = top * this.limits.tick;
     const d = lomaxDistance(this.rng, c.scale, c.mu, c.maxDistance);
-    const ticks = inner + Math.round((d * price) / this.limits.tick);
+    const ticks = this.edge(top, inner) + Math.round((d * price) / this.limits.tick);
     const p = side === 1 ? top - ticks : top + ticks;
     if (p < 1 || p > 2_000_000_000) return;
-    const lots = this.limits.lotsFor(c.orderNotional * Math.exp(0.6 * this.rng.normal()), p);
+    const grow = c.sizeScale === undefined ? 1 : 1 + d / c.sizeScale;
+    const lots = this.limits.lotsFor(c.orderNotional * grow * Math.exp(0.6 * this.rng.normal()), p);
     const o = this.house.place(side, p, lots, time);
     if (o === null) return;
     const list = side === 1 ? this.bids : this.asks;

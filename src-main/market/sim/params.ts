@@ -78,7 +78,7 @@ const BY_CLASS: Record<SymbolClass, SymbolSimParams> = {
     takerMedianNotional: 400,
     touchQueueNotional: 80_000,
     deepOrders: 150,
-    deepOrderNotional: 3_000,
+    deepOrderNotional: 30_000,
     makerLevels: 10,
     makerDepthNotional: 500_000,
     makerBaseHalfSpread: 0.001,
@@ -93,7 +93,7 @@ const BY_CLASS: Record<SymbolClass, SymbolSimParams> = {
     takerMedianNotional: 300,
     touchQueueNotional: 20_000,
     deepOrders: 100,
-    deepOrderNotional: 1_200,
+    deepOrderNotional: 6_000,
     makerLevels: 8,
     makerDepthNotional: 150_000,
     makerBaseHalfSpread: 0.0015,
@@ -108,7 +108,7 @@ const BY_CLASS: Record<SymbolClass, SymbolSimParams> = {
     takerMedianNotional: 200,
     touchQueueNotional: 8_000,
     deepOrders: 80,
-    deepOrderNotional: 600,
+    deepOrderNotional: 2_000,
     makerLevels: 8,
     makerDepthNotional: 80_000,
     makerBaseHalfSpread: 0.002,
@@ -123,7 +123,7 @@ const BY_CLASS: Record<SymbolClass, SymbolSimParams> = {
     takerMedianNotional: 200,
     touchQueueNotional: 8_000,
     deepOrders: 80,
-    deepOrderNotional: 500,
+    deepOrderNotional: 2_500,
     makerLevels: 8,
     makerDepthNotional: 60_000,
     makerBaseHalfSpread: 0.0025,
@@ -160,6 +160,20 @@ export function paramsFor(row: SymbolRow, override: Partial<SymbolSimParams> = {
     p[k] = k === 'makerLevels' || k === 'deepOrders' ? Math.round(v) : v;
   }
   return p;
+}
+
+/**
+ * The deep book's settings of a pair (deep-book.ts): its orders and their notional, and by class its
+ * shape: outside BTC its orders start 0.1 % behind the best at most (however coarse the tick) and
+ * grow with the distance (1 + d / 0.1 %), so the 1 % depth has the real books' weight behind 0.5 %
+ * (their share within 0.5 %: 0.31-0.55, docs/realism.md, the depth profile); BTCUSDT keeps its own.
+ */
+export function deepShape(
+  row: Pick<SymbolRow, 'symbol' | 'baseAsset' | 'isDefault' | 'tags'>,
+  p: Pick<SymbolSimParams, 'deepOrders' | 'deepOrderNotional'>,
+): { orders: number; orderNotional: number; sizeScale?: number; innerMax?: number } {
+  const base = { orders: p.deepOrders, orderNotional: p.deepOrderNotional };
+  return symbolClass(row) === 'btc' ? base : { ...base, sizeScale: 0.001, innerMax: 0.001 };
 }
 
 export const MS_PER_YEAR = 365 * 24 * 3600 * 1000;

@@ -15,7 +15,7 @@ import { DEFAULT_VENUES, IndexVenues, type VenueSpec } from './index-venues.ts';
 import { MarketMaker } from './market-maker.ts';
 import { runAt } from './market-time.ts';
 import { niceNear, PairLimits } from './order-sizing.ts';
-import { LIVE_STEP_MS, paramsFor, requotes, type SymbolSimParams } from './params.ts';
+import { deepShape, LIVE_STEP_MS, paramsFor, requotes, type SymbolSimParams } from './params.ts';
 import { PriceFeed } from './price-feed.ts';
 import { PriceProcess, type ProcessState } from './price-process.ts';
 import { Rng } from './rng.ts';
@@ -175,7 +175,7 @@ export class Simulator {
         medianNotional: params.takerMedianNotional,
         queueNotional: params.touchQueueNotional,
       });
-      const deepSettings = { ...DEFAULT_DEEP, orders: params.deepOrders, orderNotional: params.deepOrderNotional };
+      const deepSettings = { ...DEFAULT_DEEP, ...deepShape(pair.row, params) };
       const touch = new TouchBook(party('touch', liquidityAccount), {
         ...DEFAULT_TOUCH,
         queueNotional: params.touchQueueNotional,
