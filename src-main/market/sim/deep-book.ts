@@ -2,7 +2,8 @@
 // Bouchaud, Mezard and Potters (2002, "Statistical properties of stock order books: empirical
 // results and models", Quantitative Finance 2) and Zovko and Farmer (2002).
 //
-// Placement: a new order goes `inner + D` ticks behind the best price of its side, D drawn from a
+// Placement: a new order goes `inner + D` ticks behind the best price of its side (inner: the
+// ladder's depth, at most `innerMax` of the price where set), D drawn from a
 // Lomax (Pareto II) law with density proportional to (d0 + D)^-(1 + mu): most orders near the
 // touch, a power-law tail (BMP measured mu about 0.6) out to several percent, resampled past
 // maxDistance (kept inside the pair's price band). Orders live an exponential time of mean
@@ -10,7 +11,8 @@
 // moves, old orders end up nearer to or further from the best price, which gives the humped
 // average profile BMP describe; an order that a move brings inside the touch ladder (or across
 // the fair price) is cancelled, the touch crowd quotes there.
-// Sizes: notional orderNotional x e^(0.6 z) (log-normal, mean about 1.2x), in lots.
+// Sizes: notional orderNotional x e^(0.6 z) (log-normal, mean about 1.2x), times 1 + D / sizeScale
+// where set (larger orders further out), in lots.
 import { HouseOrders, type HouseOrder, type Party } from './house-orders.ts';
 import type { PairLimits } from './order-sizing.ts';
 import type { Rng } from './rng.ts';
