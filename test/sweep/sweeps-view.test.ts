@@ -7,6 +7,8 @@ import {
   heatColor,
   heatMap,
   paramCell,
+  progressText,
+  resumeCommand,
   setCurve,
   sortSets,
   stateText,
@@ -32,6 +34,18 @@ describe('the Sweeps page', () => {
     expect(stateText({ id: 'swA', state: 'stopped' })).toBe('stopped; resume: npm run sweep -- --resume swA');
     expect(stateText({ id: 'swA', state: 'running' })).toBe('running');
     expect(stateText({ id: 'swA', state: 'done' })).toBe('done');
+  });
+
+  it("shows the failed jobs' timeouts and errors, and the command that resumes a sweep with jobs left", () => {
+    const w = { id: 'swA', state: 'done' as const, done: 4, jobs: 4, failed: 3, timeouts: 1, errors: 2 };
+    expect(progressText(w)).toBe('4/4 done, 3 failed: 1 timeout, 2 error');
+    expect(progressText({ ...w, failed: 0, timeouts: 0, errors: 0 })).toBe('4/4 done, 0 failed');
+    // a done sweep with error jobs: --resume runs them again
+    expect(resumeCommand(w)).toBe('npm run sweep -- --resume swA');
+    expect(resumeCommand({ ...w, errors: 0 })).toBeNull();
+    expect(resumeCommand({ ...w, state: 'stopped', done: 2, errors: 0 })).toBe('npm run sweep -- --resume swA');
+    expect(resumeCommand({ ...w, state: 'interrupted', done: 2, errors: 0 })).toBe('npm run sweep -- --resume swA');
+    expect(resumeCommand({ ...w, state: 'running', done: 2 })).toBeNull();
   });
 
   it('shows a parameter left at its default with the value, marked as the default, never a blank cell', () => {

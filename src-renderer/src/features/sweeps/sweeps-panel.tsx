@@ -15,6 +15,8 @@ import {
   heatMap,
   jobsOfSet,
   paramCell,
+  progressText,
+  resumeCommand,
   setCurve,
   SET_METRICS,
   sortSets,
@@ -70,6 +72,30 @@ const legend = (key: string) =>
     .join(', ');
 
 const fmt = (v: number | null, pct = false) => (v === null ? '–' : pct ? `${(v * 100).toFixed(2)}%` : v.toFixed(2));
+
+/** The command that resumes the selected sweep, to copy (docs/sweeps.md, Resume). */
+function ResumeLine({ sweep }: { sweep: SweepSummaryView }) {
+  const toasts = useServices().toasts;
+  const cmd = resumeCommand(sweep);
+  if (cmd === null) return null;
+  const copy = () =>
+    void navigator.clipboard?.writeText(cmd).then(
+      () => toasts.getState().actions.push({ kind: 'success', title: 'Command copied' }),
+      () => toasts.getState().actions.push({ kind: 'error', title: 'Could not copy the command' }),
+    );
+  return (
+    <div className="sweep-resume" data-testid="sweep-resume">
+      <span>
+        {sweep.errors > 0 && sweep.done >= sweep.jobs ? `Run its ${sweep.errors} error jobs again` : 'Resume it'} (add{' '}
+        <code>--data-dir DIR</code> if this service was started with one):
+      </span>
+      <code className="sweeps-hint">{cmd}</code>
+      <button type="button" onClick={copy} aria-label="Copy the resume command">
+        Copy
+      </button>
+    </div>
+  );
+}
 
 function SweepsBody() {
   const base = useServices().api.baseUrl;
@@ -180,6 +206,7 @@ function SweepsBody() {
     180,
   );
   const strip = map !== null && (axes.y === '' || axes.y === axes.x);
+  const selected = list?.find((w) => w.id === id);
 
   return (
     <div className="sweeps-panel">
@@ -213,13 +240,13 @@ function SweepsBody() {
                 <td>{w.replay}</td>
                 <td>{w.bot}</td>
                 <td>
-                  <progress value={w.done} max={Math.max(1, w.jobs)} /> {w.done}/{w.jobs} done, {w.failed} failed (
-                  {stateText(w)})
+                  <progress value={w.done} max={Math.max(1, w.jobs)} /> {progressText(w)} ({stateText(w)})
                 </td>
               </tr>
             ))}
           </tbody>
         </table>
+        {selected !== undefined && <ResumeLine sweep={selected} />}
       </section>
       {detail !== null && (
         <>

@@ -15,6 +15,10 @@ export interface SweepSummaryView {
   done: number;
   ok: number;
   failed: number;
+  /** Of failed: the jobs whose bot ran past the time bound (status timeout). */
+  timeouts: number;
+  /** Of failed: the jobs that could not run (status error: not the bot's fault); --resume reruns them. */
+  errors: number;
 }
 
 /** A parameter set: its figures over its ok jobs only; all null when it has none (docs/sweeps.md). */
@@ -61,6 +65,28 @@ export function stateText(w: Pick<SweepSummaryView, 'id' | 'state'>): string {
     return `interrupted: its coordinator is gone; resume: npm run sweep -- --resume ${w.id}, or remove: --remove ${w.id}`;
   if (w.state === 'stopped') return `stopped; resume: npm run sweep -- --resume ${w.id}`;
   return w.state;
+}
+
+/**
+ * A sweep's progress as the list shows it: done of all, failed, and of the failed the timeouts
+ * and the errors (jobs that could not run) when there are any.
+ */
+export function progressText(w: Pick<SweepSummaryView, 'done' | 'jobs' | 'failed' | 'timeouts' | 'errors'>): string {
+  const parts = [`${w.done}/${w.jobs} done, ${w.failed} failed`];
+  if (w.timeouts > 0 || w.errors > 0) parts.push(`: ${w.timeouts} timeout, ${w.errors} error`);
+  return parts.join('');
+}
+
+/**
+ * The command that finishes a sweep: runs its jobs without a result (stopped, interrupted) and its
+ * error jobs again (docs/sweeps.md, Resume); null when there is nothing to resume or it still runs.
+ * The CLI's --data-dir defaults to the same folder as the service's; a service started with
+ * --data-dir DIR needs it added, which the page does not know.
+ */
+export function resumeCommand(w: Pick<SweepSummaryView, 'id' | 'state' | 'done' | 'jobs' | 'errors'>): string | null {
+  if (w.state === 'running') return null;
+  if (w.done >= w.jobs && w.errors === 0) return null;
+  return `npm run sweep -- --resume ${w.id}`;
 }
 
 export const SET_METRICS = [
