@@ -45,11 +45,18 @@ test('a pair with two datasets: the non-default one picked in the dialog is what
   // the select: the venue's pick by default, then the candidates with market, kind, interval, span and id
   const select = dialog.getByRole('combobox', { name: 'Data of LINKUSDT' });
   await expect(select.locator('option')).toHaveText([
-    "Automatic (the venue's pick: the richest data covering the span)",
+    // Automatic names the venue's pick for the start typed (the 1h candles of 2021)
+    `Automatic (USD-M klines 1h · 2021-05-16 00:00 → 2021-05-19 00:00 · #${ids['1h']})`,
     `USD-M klines 1h · 2021-05-16 00:00 → 2021-05-19 00:00 · #${ids['1h']}`,
     `Spot klines 15m · 2025-01-06 00:00 → 2025-01-13 00:00 · #${ids['15m']}`,
   ]);
   await expect(select).toHaveValue('');
+  // a start in 2025 (past the 1h candles): Automatic names the spot 15m ones, as the venue's plan would read
+  await start.fill('2025-01-08 00:00');
+  await expect(select.locator('option').first()).toHaveText(
+    `Automatic (Spot klines 15m · 2025-01-06 00:00 → 2025-01-13 00:00 · #${ids['15m']})`,
+  );
+  await start.fill('2021-05-16 00:00');
   // the keyboard reaches it from the pair's checkbox
   await check.focus();
   for (let i = 0; i < 12; i++) {

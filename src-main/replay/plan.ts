@@ -16,29 +16,9 @@
 import type { HistTrade, ReplayData, ReplayDataset, ReplaySpecs } from './ports.ts';
 import { datasetName, resolvePins, roleOf, type Pins } from './pins.ts';
 import { dataSpecs } from './specs.ts';
-import { INTERVALS } from '../../src-shared/intervals.ts';
+import { autoMain, coverage, endOf, INTERVAL_MS, preferUm, smallest } from '../../src-shared/replay-pick.ts';
 
-/** Candle intervals a replay reads, finest first (the shared list). */
-const INTERVAL_RANK: readonly string[] = INTERVALS;
-
-/** ms of the fixed-length candle intervals (1M, a calendar month, is not read by a replay). */
-export const INTERVAL_MS: Readonly<Record<string, number>> = {
-  '1s': 1000,
-  '1m': 60_000,
-  '3m': 180_000,
-  '5m': 300_000,
-  '15m': 900_000,
-  '30m': 1_800_000,
-  '1h': 3_600_000,
-  '2h': 7_200_000,
-  '4h': 14_400_000,
-  '6h': 21_600_000,
-  '8h': 28_800_000,
-  '12h': 43_200_000,
-  '1d': 86_400_000,
-  '3d': 259_200_000,
-  '1w': 604_800_000,
-};
+export { INTERVAL_MS };
 
 export type SourceKind = 'depth' | 'trades' | 'klines';
 
@@ -73,21 +53,6 @@ const spanOf = (start: number, until?: number): Span => ({
   until: until === undefined ? Number.POSITIVE_INFINITY : Math.max(start, until),
 });
 
-/** ms after a dataset's last row (a candle's period, else 1 ms). */
-function endOf(d: ReplayDataset): number {
-  return d.lastTime! + (INTERVAL_MS[d.interval] ?? 1);
-}
-
-/**
- * 0: the dataset covers the whole span; 1: it covers the start (and ends within the span); 2: it
- * begins within the span, after the start (a start in a gap between datasets); 3: none of these.
- */
-function coverage(d: ReplayDataset, span: Span): number {
-  const first = d.firstTime!;
-  if (first <= span.start && endOf(d) > span.start) return endOf(d) > span.until ? 0 : 1;
-  return first > span.start && first <= span.until ? 2 : 3;
-}
-
 /**
  * Whether a dataset has data within the span (coverage 0 to 2). A mark, index, premium or funding
  * dataset with none (another year's) is not read: the replay runs as without it (its documented
@@ -96,40 +61,6 @@ function coverage(d: ReplayDataset, span: Span): number {
  */
 function within(d: ReplayDataset, span: Span): boolean {
   return coverage(d, span) < 3;
-}
-
-/** Datasets by how they meet the span (coverage), of those beginning within it the first to begin first. */
-function bySpan(a: ReplayDataset, b: ReplayDataset, span: Span): number {
-  const ca = coverage(a, span);
-  return ca - coverage(b, span) || (ca === 2 ? a.firstTime! - b.firstTime! : 0);
-}
-
-/**
- * The dataset of `kind` to read: the best coverage of the span first (a dataset covering it,
- * else one with data within it), then the market preferred (USD-M, or a pinned main dataset's),
- * then the finest interval.
- */
-function smallest(list: ReplayDataset[], kind: string, span: Span, market = 'um'): ReplayDataset | null {
-  const c = list.filter((d) => d.kind === kind && d.lastTime !== null && INTERVAL_MS[d.interval] !== undefined);
-  c.sort(
-    (a, b) =>
-      bySpan(a, b, span) ||
-      (a.market === market ? 0 : 1) - (b.market === market ? 0 : 1) ||
-      INTERVAL_RANK.indexOf(a.interval) - INTERVAL_RANK.indexOf(b.interval),
-  );
-  return c[0] ?? null;
-}
-
-/** The dataset of one of `kinds` to read: the best coverage of the span, then the market preferred, then the kinds' order. */
-function preferUm(list: ReplayDataset[], kinds: string[], span: Span, market = 'um'): ReplayDataset | null {
-  const c = list.filter((d) => kinds.includes(d.kind) && d.lastTime !== null);
-  c.sort(
-    (a, b) =>
-      bySpan(a, b, span) ||
-      (a.market === market ? 0 : 1) - (b.market === market ? 0 : 1) ||
-      kinds.indexOf(a.kind) - kinds.indexOf(b.kind),
-  );
-  return c[0] ?? null;
 }
 
 const iso = (t: number): string => new Date(t).toISOString();
@@ -169,12 +100,8 @@ function pinnedMain(pins: Pins): ReplayDataset | null {
 function chooseMain(symbol: string, all: ReplayDataset[], span: Span, pins: Pins = {}): Chosen | null {
   const pinned = pinnedMain(pins);
   if (pinned === null) {
-    const depth = preferUm(all, ['depth'], span);
-    const trades = preferUm(all, ['trades', 'aggTrades'], span);
-    const klines = smallest(all, 'klines', span);
-    const kind: SourceKind | null = depth ? 'depth' : trades ? 'trades' : klines ? 'klines' : null;
-    if (kind === null) return null;
-    return { symbol, kind, main: (depth ?? trades ?? klines)!, depth, trades, klines, mainPinned: false };
+    const auto = autoMain(all, span);
+    return auto === null ? null : { symbol, ...auto, mainPinned: false };
   }
   const kind: SourceKind = pins.depth ? 'depth' : pins.trades ? 'trades' : 'klines';
   const m = pinned.market;

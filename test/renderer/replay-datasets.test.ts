@@ -3,6 +3,8 @@
 import { describe, expect, it } from 'vitest';
 import type { DatasetView } from '../../src-renderer/src/features/data/data-view.ts';
 import {
+  automaticLabel,
+  automaticPick,
   candidateLabel,
   mainCandidates,
   pickedCoverage,
@@ -122,6 +124,23 @@ describe('the datasets a pair can be replayed from', () => {
     const all = replayableSymbols(DATA);
     expect(pickedCoverage(all, DATA, { BTCUSDT: MARK.id })).toEqual(all);
     expect(pickedCoverage(all, DATA, { BTCUSDT: ETH.id })).toEqual(all);
+  });
+});
+
+describe("the Automatic option names the dataset the venue's plan reads (src-shared/replay-pick.ts)", () => {
+  it('the richest kind covering the span, then USD-M, then the finest; another span, another pick', () => {
+    // aggTrades on the 6th: trades are richer than candles
+    expect(automaticPick(DATA, 'BTCUSDT', T('2025-01-06T01:00:00Z'))?.id).toBe(AGG.id);
+    // after the trades: the USD-M 1m candles (covering), never the monthly or the empty one
+    const klines = [UM_1M, SPOT_15M, MONTHLY, EMPTY, OLD_1H];
+    expect(automaticPick(klines, 'BTCUSDT', T('2025-01-08T00:00:00Z'))?.id).toBe(UM_1M.id);
+    // 2021: the one dataset covering it, spot 1h
+    expect(automaticPick(klines, 'BTCUSDT', T('2021-05-16T00:00:00Z'), T('2021-05-17T00:00:00Z'))?.id).toBe(OLD_1H.id);
+    expect(automaticLabel(automaticPick(klines, 'BTCUSDT', T('2025-01-08T00:00:00Z')))).toBe(
+      `Automatic (${candidateLabel(UM_1M)})`,
+    );
+    expect(automaticPick([ETH], 'BTCUSDT', T('2025-01-08T00:00:00Z'))).toBeNull();
+    expect(automaticLabel(null)).toBe("Automatic (the venue's pick: the richest data covering the span)");
   });
 });
 

@@ -4,6 +4,7 @@
 // chart interval a replay's screen opens on (the candles' own interval when the pair replays
 // candles coarser than the chart's: a 1m chart of a 15m replay is empty at its start).
 import { INTERVAL_MS, isInterval, type Interval } from '../../../../src-shared/intervals.ts';
+import { autoMain } from '../../../../src-shared/replay-pick.ts';
 import type { DatasetView } from '../data/data-view.ts';
 import { datasetEnd, utcTime, type ReplayStatusView, type SymbolCoverage } from './replay-view.ts';
 
@@ -50,6 +51,35 @@ const MARKET_NAME: Readonly<Record<string, string>> = { um: 'USD-M', spot: 'Spot
 export function candidateLabel(d: DatasetView): string {
   const what = `${MARKET_NAME[d.market] ?? d.market} ${d.kind}${d.interval ? ` ${d.interval}` : ''}`;
   return `${what} · ${utcTime(d.first_time!)} → ${utcTime(datasetEnd(d))} · #${d.id}`;
+}
+
+/**
+ * The dataset the venue reads a pair's main data from when none is pinned (Automatic), for a span
+ * (start, until ms; until Infinity: to the end of the data): the rule of its plan
+ * (src-shared/replay-pick.ts), on the pair's candidates; null when it has none.
+ */
+export function automaticPick(
+  datasets: readonly DatasetView[],
+  symbol: string,
+  start: number,
+  until = Number.POSITIVE_INFINITY,
+): DatasetView | null {
+  const list = mainCandidates(datasets, symbol).map((d) => ({
+    d,
+    market: d.market,
+    kind: d.kind,
+    interval: d.interval,
+    firstTime: d.first_time,
+    lastTime: d.last_time,
+  }));
+  return autoMain(list, { start, until: Math.max(start, until) })?.main.d ?? null;
+}
+
+/** The Automatic option of a pair's data: the dataset the venue will read, named. */
+export function automaticLabel(pick: DatasetView | null): string {
+  return pick === null
+    ? "Automatic (the venue's pick: the richest data covering the span)"
+    : `Automatic (${candidateLabel(pick)})`;
 }
 
 /**

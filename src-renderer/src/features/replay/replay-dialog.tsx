@@ -21,7 +21,7 @@ import {
   utcTime,
   type ReplayForm,
 } from './replay-view.ts';
-import { candidateLabel, mainCandidates, pickedCoverage } from './replay-datasets.ts';
+import { automaticLabel, automaticPick, candidateLabel, mainCandidates, pickedCoverage } from './replay-datasets.ts';
 import { RunningReplays } from './replay-running.tsx';
 import './replay.css';
 
@@ -195,7 +195,14 @@ function ReplayBody() {
           </table>
         )}
         <FieldError text={errors.symbols} />
-        <DataPicks symbols={form.symbols} datasets={datasets ?? []} picks={form.datasets ?? {}} onPick={pick} />
+        <DataPicks
+          symbols={form.symbols}
+          datasets={datasets ?? []}
+          picks={form.datasets ?? {}}
+          onPick={pick}
+          start={typedStart ?? span?.first ?? null}
+          until={parseUtc(form.end) ?? undefined}
+        />
       </fieldset>
       <div className="replay-fields">
         <label className="rf">
@@ -338,11 +345,16 @@ function DataPicks(props: {
   datasets: readonly DatasetView[];
   picks: Readonly<Record<string, number>>;
   onPick: (symbol: string, id: string) => void;
+  /** The span typed (start: the data's first when none), for the Automatic option's pick. */
+  start: number | null;
+  until: number | undefined;
 }) {
   const rows = props.symbols
     .map((symbol) => ({ symbol, candidates: mainCandidates(props.datasets, symbol) }))
     .filter((r) => r.candidates.length > 1);
   if (rows.length === 0) return null;
+  const auto = (symbol: string) =>
+    props.start === null ? null : automaticPick(props.datasets, symbol, props.start, props.until);
   return (
     <div className="replay-fields replay-picks" data-testid="replay-datasets">
       {rows.map(({ symbol, candidates }) => (
@@ -351,11 +363,11 @@ function DataPicks(props: {
           <select
             aria-label={`Data of ${symbol}`}
             // the option chosen whole on hover (the select cuts it to the drawer's width)
-            title={chosenLabel(candidates, props.picks[symbol])}
+            title={chosenLabel(candidates, props.picks[symbol], auto(symbol))}
             value={props.picks[symbol] === undefined ? '' : String(props.picks[symbol])}
             onChange={(e) => props.onPick(symbol, e.target.value)}
           >
-            <option value="">Automatic (the venue's pick: the richest data covering the span)</option>
+            <option value="">{automaticLabel(auto(symbol))}</option>
             {candidates.map((d) => (
               <option key={d.id} value={String(d.id)}>
                 {candidateLabel(d)}
@@ -369,9 +381,9 @@ function DataPicks(props: {
 }
 
 /** The chosen candidate's label, or Automatic. */
-function chosenLabel(candidates: readonly DatasetView[], id: number | undefined): string {
+function chosenLabel(candidates: readonly DatasetView[], id: number | undefined, auto: DatasetView | null): string {
   const d = candidates.find((x) => x.id === id);
-  return d === undefined ? 'Automatic' : candidateLabel(d);
+  return d === undefined ? automaticLabel(auto) : candidateLabel(d);
 }
 
 function FieldError({ text }: { text: string | undefined }) {

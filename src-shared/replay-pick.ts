@@ -1,0 +1,118 @@
+// Which dataset a replay reads of a kind when none is pinned (docs/replay.md "What a replayed pair
+// is made of"): the best coverage of the span first (a dataset covering it, else one covering its
+// start, else the first to begin within it), then the market preferred (USD-M), then the finest
+// candle interval or the kinds' order; and a pair's main data, the richest kind there is (depth,
+// else trades / aggTrades, else klines). Pure, on the datasets' extents only, so the venue's plan
+// (src-main/replay/plan.ts) and the Replay dialog's "Automatic" (which names the pick) share one rule.
+import { INTERVALS } from './intervals.ts';
+
+/** What the pick reads of a dataset. */
+export interface PickDataset {
+  readonly market: string;
+  readonly kind: string;
+  /** Candle interval for the candle kinds, '' otherwise. */
+  readonly interval: string;
+  /** ms of the first and last row (candles: open times), null while empty. */
+  readonly firstTime: number | null;
+  readonly lastTime: number | null;
+}
+
+/** The span a replay asks for: [start, until], until = Infinity when open-ended (to the data's end). */
+export interface PickSpan {
+  start: number;
+  until: number;
+}
+
+/** Candle intervals a replay reads, finest first (the shared list). */
+const INTERVAL_RANK: readonly string[] = INTERVALS;
+
+/** ms of the fixed-length candle intervals (1M, a calendar month, is not read by a replay). */
+export const INTERVAL_MS: Readonly<Record<string, number>> = {
+  '1s': 1000,
+  '1m': 60_000,
+  '3m': 180_000,
+  '5m': 300_000,
+  '15m': 900_000,
+  '30m': 1_800_000,
+  '1h': 3_600_000,
+  '2h': 7_200_000,
+  '4h': 14_400_000,
+  '6h': 21_600_000,
+  '8h': 28_800_000,
+  '12h': 43_200_000,
+  '1d': 86_400_000,
+  '3d': 259_200_000,
+  '1w': 604_800_000,
+};
+
+/** ms after a dataset's last row (a candle's period, else 1 ms). */
+export function endOf(d: PickDataset): number {
+  return d.lastTime! + (INTERVAL_MS[d.interval] ?? 1);
+}
+
+/**
+ * 0: the dataset covers the whole span; 1: it covers the start (and ends within the span); 2: it
+ * begins within the span, after the start (a start in a gap between datasets); 3: none of these.
+ */
+export function coverage(d: PickDataset, span: PickSpan): number {
+  const first = d.firstTime!;
+  if (first <= span.start && endOf(d) > span.start) return endOf(d) > span.until ? 0 : 1;
+  return first > span.start && first <= span.until ? 2 : 3;
+}
+
+/** Datasets by how they meet the span (coverage), of those beginning within it the first to begin first. */
+function bySpan(a: PickDataset, b: PickDataset, span: PickSpan): number {
+  const ca = coverage(a, span);
+  return ca - coverage(b, span) || (ca === 2 ? a.firstTime! - b.firstTime! : 0);
+}
+
+/**
+ * The dataset of `kind` to read: the best coverage of the span first (a dataset covering it,
+ * else one with data within it), then the market preferred (USD-M, or a pinned main dataset's),
+ * then the finest interval.
+ */
+export function smallest<T extends PickDataset>(
+  list: readonly T[],
+  kind: string,
+  span: PickSpan,
+  market = 'um',
+): T | null {
+  const c = list.filter((d) => d.kind === kind && d.lastTime !== null && INTERVAL_MS[d.interval] !== undefined);
+  c.sort(
+    (a, b) =>
+      bySpan(a, b, span) ||
+      (a.market === market ? 0 : 1) - (b.market === market ? 0 : 1) ||
+      INTERVAL_RANK.indexOf(a.interval) - INTERVAL_RANK.indexOf(b.interval),
+  );
+  return c[0] ?? null;
+}
+
+/** The dataset of one of `kinds` to read: the best coverage of the span, then the market preferred, then the kinds' order. */
+export function preferUm<T extends PickDataset>(
+  list: readonly T[],
+  kinds: string[],
+  span: PickSpan,
+  market = 'um',
+): T | null {
+  const c = list.filter((d) => kinds.includes(d.kind) && d.lastTime !== null);
+  c.sort(
+    (a, b) =>
+      bySpan(a, b, span) ||
+      (a.market === market ? 0 : 1) - (b.market === market ? 0 : 1) ||
+      kinds.indexOf(a.kind) - kinds.indexOf(b.kind),
+  );
+  return c[0] ?? null;
+}
+
+/** A pair's main data with nothing pinned: the richest kind there is, each kind's dataset as picked above. */
+export function autoMain<T extends PickDataset>(
+  all: readonly T[],
+  span: PickSpan,
+): { kind: 'depth' | 'trades' | 'klines'; main: T; depth: T | null; trades: T | null; klines: T | null } | null {
+  const depth = preferUm(all, ['depth'], span);
+  const trades = preferUm(all, ['trades', 'aggTrades'], span);
+  const klines = smallest(all, 'klines', span);
+  const kind = depth ? 'depth' : trades ? 'trades' : klines ? 'klines' : null;
+  if (kind === null) return null;
+  return { kind, main: (depth ?? trades ?? klines)!, depth, trades, klines };
+}
