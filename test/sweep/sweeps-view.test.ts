@@ -10,6 +10,7 @@ import {
   progressText,
   resumeCommand,
   setCurve,
+  setJobsText,
   sortSets,
   stateText,
   type JobCurve,
@@ -46,6 +47,12 @@ describe('the Sweeps page', () => {
     expect(resumeCommand({ ...w, state: 'stopped', done: 2, errors: 0 })).toBe('npm run sweep -- --resume swA');
     expect(resumeCommand({ ...w, state: 'interrupted', done: 2, errors: 0 })).toBe('npm run sweep -- --resume swA');
     expect(resumeCommand({ ...w, state: 'running', done: 2 })).toBeNull();
+    // a set's jobs cell
+    expect(setJobsText({ ok: 5, jobs: 7, failed: 2, timeouts: 0, errors: 0 })).toBe('5/7 (2 failed)');
+    expect(setJobsText({ ok: 4, jobs: 7, failed: 3, timeouts: 1, errors: 1 })).toBe(
+      '4/7 (3 failed: 1 timeout, 1 error)',
+    );
+    expect(setJobsText({ ok: 7, jobs: 7, failed: 0, timeouts: 0, errors: 0 })).toBe('7/7');
   });
 
   it('shows a parameter left at its default with the value, marked as the default, never a blank cell', () => {

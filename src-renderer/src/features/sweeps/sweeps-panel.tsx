@@ -18,6 +18,7 @@ import {
   progressText,
   resumeCommand,
   setCurve,
+  setJobsText,
   SET_METRICS,
   sortSets,
   stateText,
@@ -303,10 +304,7 @@ function SweepsBody() {
                       <td>{fmt(st.max_drawdown_ratio, true)}</td>
                       <td>{st.trades ?? '–'}</td>
                       <td>{fmt(st.win_rate, true)}</td>
-                      <td className={st.failed > 0 ? 'warn' : undefined}>
-                        {st.ok}/{st.jobs}
-                        {st.failed > 0 ? ` (${st.failed} failed)` : ''}
-                      </td>
+                      <td className={st.failed > 0 ? 'warn' : undefined}>{setJobsText(st)}</td>
                     </tr>
                   );
                 })}

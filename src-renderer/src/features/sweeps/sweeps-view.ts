@@ -27,6 +27,9 @@ export interface SetView {
   jobs: number;
   ok: number;
   failed: number;
+  /** Of failed: status timeout, and status error (could not run). */
+  timeouts: number;
+  errors: number;
   net_pnl: number | null;
   return: number | null;
   max_drawdown_ratio: number | null;
@@ -75,6 +78,13 @@ export function progressText(w: Pick<SweepSummaryView, 'done' | 'jobs' | 'failed
   const parts = [`${w.done}/${w.jobs} done, ${w.failed} failed`];
   if (w.timeouts > 0 || w.errors > 0) parts.push(`: ${w.timeouts} timeout, ${w.errors} error`);
   return parts.join('');
+}
+
+/** A set's jobs cell: ok of all, and its failed ones with their timeouts and errors when any. */
+export function setJobsText(st: Pick<SetView, 'ok' | 'jobs' | 'failed' | 'timeouts' | 'errors'>): string {
+  if (st.failed === 0) return `${st.ok}/${st.jobs}`;
+  const of = st.timeouts > 0 || st.errors > 0 ? `: ${st.timeouts} timeout, ${st.errors} error` : '';
+  return `${st.ok}/${st.jobs} (${st.failed} failed${of})`;
 }
 
 /**
