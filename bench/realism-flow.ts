@@ -3,12 +3,12 @@
 // Simulator directly on an in-memory venue for FLOW_MINUTES of market time per seed from a given
 // UTC hour, and prints for BTCUSDT: trades/s (mean, 10th percentile of minutes), the 1m taker
 // imbalance autocorrelation (volume and count), corr(1m return, 1m imbalance), the trade-count CV,
-// the sign autocorrelation and size tail, the book read once a market second as npm run realism
+// the sign autocorrelation (lags 1, 2, 5, 10) and size tail, the share of minimum-size trades, the book read once a market second as npm run realism
 // reads it (spread, top of book and 1 % depth in median trades, overall and the 5th percentile of
 // minutes), the 15m/1m variance ratio, the arbitrage's orders a second, and the share of taker
 // volume by who took (the taker flow's own orders, its arbitrage of stale quotes, any house quote
 // that crossed).
-// Run: node bench/realism-flow.ts   (FLOW_SEEDS=1,2,3 FLOW_MINUTES=400 FLOW_HOUR=18 FLOW_VOL=1)
+// Run: node bench/realism-flow.ts   (FLOW_SEEDS=1,2,3 FLOW_MINUTES=400 FLOW_HOUR=18 FLOW_VOL=1 FLOW_SYMBOL=BTCUSDT)
 import { MS_PER_YEAR, paramsFor } from '../src-main/market/sim/params.ts';
 import { Simulator } from '../src-main/market/sim/simulator.ts';
 import { openVenue } from '../src-main/venue.ts';
@@ -19,9 +19,9 @@ const MINUTES = Number(process.env.FLOW_MINUTES ?? 400);
 const HOUR = Number(process.env.FLOW_HOUR ?? 18);
 /** Day of November 2026 the run starts on (26 is a Thursday, 29 a Sunday). */
 const DAY = Number(process.env.FLOW_DAY ?? 26);
-/** BTCUSDT's volatility at the start, in multiples of its long-run level (a stress test: 2 = a busy day). */
+/** The pair's volatility at the start, in multiples of its long-run level (a stress test: 2 = a busy day). */
 const VOL = Number(process.env.FLOW_VOL ?? 1);
-const SYMBOL = 'BTCUSDT';
+const SYMBOL = process.env.FLOW_SYMBOL ?? 'BTCUSDT';
 const MIN = 60_000;
 
 type Actor = 'flow' | 'arb' | 'other';
@@ -62,6 +62,7 @@ function run(seed: number): Record<string, number> {
   const minuteSizes: number[][] = Array.from({ length: n }, () => []);
   const signs: number[] = [];
   const sizes: number[] = [];
+  let minSize = 0;
   const start = Math.ceil(sim.time / MIN) * MIN + MIN;
   venue.exchange.events.on('trade', (e) => {
     if (e.symbol !== SYMBOL) return;
@@ -78,6 +79,7 @@ function run(seed: number): Record<string, number> {
     close[i] = e.priceTicks;
     by[actor] += q;
     minuteSizes[i].push(q);
+    if (q <= s.limits.floorLots(e.priceTicks)) minSize++;
     if (signs.length < 200_000) {
       signs.push(e.takerSide === 1 ? 1 : -1);
       sizes.push(q);
@@ -145,6 +147,10 @@ function run(seed: number): Record<string, number> {
     retImb: S.corr(ret, imb),
     countCv: S.cv(cnt),
     signAcf1: S.autocorr(signs, 1),
+    signAcf2: S.autocorr(signs, 2),
+    signAcf5: S.autocorr(signs, 5),
+    signAcf10: S.autocorr(signs, 10),
+    minSizeShare: minSize / cnt.reduce((a, b) => a + b, 0),
     tail: S.tailIndex(sizes),
     p99p50: S.quantile(sizes, 0.99) / S.median(sizes),
     medianTradeUsdt: medianTrade * s.limits.lot * close[n - 1] * tick,
@@ -182,6 +188,6 @@ function run(seed: number): Record<string, number> {
 
 const rows = SEEDS.map((seed) => ({ seed, ...run(seed) }));
 const keys = Object.keys(rows[0]).filter((k) => k !== 'seed');
-console.log(`BTCUSDT, ${MINUTES} minutes from ${HOUR}h UTC, volatility at the start ${VOL} x its level`);
+console.log(`${SYMBOL}, ${MINUTES} minutes from ${HOUR}h UTC, volatility at the start ${VOL} x its level`);
 console.log(['stat', ...SEEDS.map((x) => `seed ${x}`)].join('\t'));
 for (const k of keys) console.log([k, ...rows.map((r) => (r as Record<string, number>)[k].toFixed(3))].join('\t'));

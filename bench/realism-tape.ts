@@ -1,9 +1,11 @@
 // Headless check of the public tape's sign memory (not a test): runs the Simulator on an in-memory
-// venue for TAPE_MINUTES of market time per seed from TAPE_HOUR UTC and prints, for BTCUSDT, the
-// taker-sign autocorrelation at lags 1..100 of the raw trades, of the aggTrades (one time, price
-// and side) and of the taker orders a client can tell apart (one time and side), the fitted decay
-// exponent, and who took each trade (the taker flow, its arbitrage, anyone else).
-// Run: node bench/realism-tape.ts   (TAPE_SEEDS=1,2 TAPE_MINUTES=20 TAPE_HOUR=18)
+// venue for TAPE_MINUTES of market time per seed from TAPE_HOUR UTC and prints, for each of
+// TAPE_SYMBOLS (BTCUSDT), the taker-sign autocorrelation at lags 1..100 of the raw trades, of the
+// aggTrades (one time, price and side) and of the taker orders a client can tell apart (one time
+// and side), the fitted decay exponent, each one's share of minimum-size records (at most the
+// pair's smallest legal quantity at its price), and who took each trade (the taker flow, its
+// arbitrage, anyone else).
+// Run: node bench/realism-tape.ts   (TAPE_SEEDS=1,2 TAPE_MINUTES=20 TAPE_HOUR=18 TAPE_SYMBOLS=BTCUSDT,ONDOUSDT)
 import { Simulator } from '../src-main/market/sim/simulator.ts';
 import { openVenue } from '../src-main/venue.ts';
 import * as S from '../test/helpers/realism-stats.ts';
@@ -11,12 +13,12 @@ import * as S from '../test/helpers/realism-stats.ts';
 const SEEDS = (process.env.TAPE_SEEDS ?? '1,2').split(',').map(Number);
 const MINUTES = Number(process.env.TAPE_MINUTES ?? 20);
 const HOUR = Number(process.env.TAPE_HOUR ?? 18);
-const SYMBOL = 'BTCUSDT';
+const SYMBOLS = (process.env.TAPE_SYMBOLS ?? 'BTCUSDT').split(',');
 const LAGS = [1, 2, 3, 5, 10, 20, 50, 100];
 
 type Actor = 'flow' | 'arb' | 'other';
 
-function run(seed: number): void {
+function run(seed: number, SYMBOL: string): void {
   const t0 = Date.UTC(2026, 10, 26, HOUR);
   const venue = openVenue({ dataDir: ':memory:', seed, wall: () => t0 });
   const sim = new Simulator({ exchange: venue.exchange, clock: venue.clock, seed });
@@ -47,7 +49,7 @@ function run(seed: number): void {
   venue.close();
   const f = (x: number) => (Number.isNaN(x) ? '  nan' : x.toFixed(3).padStart(6));
   console.log(
-    `seed ${seed}: ${tape.length} trades in ${MINUTES} min (${(tape.length / MINUTES / 60).toFixed(1)}/s); ` +
+    `${SYMBOL} seed ${seed}: ${tape.length} trades in ${MINUTES} min (${(tape.length / MINUTES / 60).toFixed(1)}/s); ` +
       `took: flow ${by.flow}, arbitrage ${by.arb}, other ${by.other}`,
   );
   for (const [name, ts] of [
@@ -57,10 +59,11 @@ function run(seed: number): void {
   ] as const) {
     const acf = S.signAcf(ts, LAGS);
     console.log(
-      `  ${name.padEnd(13)} n ${String(ts.length).padStart(7)}  acf ${acf.map(f).join(' ')}  slope ${f(S.decaySlope(LAGS, acf))}`,
+      `  ${name.padEnd(13)} n ${String(ts.length).padStart(7)}  acf ${acf.map(f).join(' ')}  slope ${f(S.decaySlope(LAGS, acf))}` +
+        `  min-size ${f(ts.filter((t) => t.qtyLots <= s.limits.floorLots(t.priceTicks)).length / ts.length)}`,
     );
   }
 }
 
-console.log(`BTCUSDT tape from ${HOUR}h UTC; lags ${LAGS.join(', ')}`);
-for (const seed of SEEDS) run(seed);
+console.log(`${SYMBOLS.join(', ')} tape from ${HOUR}h UTC; lags ${LAGS.join(', ')}`);
+for (const symbol of SYMBOLS) for (const seed of SEEDS) run(seed, symbol);
