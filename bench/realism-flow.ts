@@ -1,10 +1,11 @@
 // Headless check of the live market's per-minute order-flow statistics (not a test; a quick
 // companion of `npm run realism`, which measures through the service in wall time). Runs the
 // Simulator directly on an in-memory venue for FLOW_MINUTES of market time per seed from a given
-// UTC hour, and prints for BTCUSDT: trades/s (mean, 10th percentile of minutes), the 1m taker
-// imbalance autocorrelation (volume and count), corr(1m return, 1m imbalance), the trade-count CV,
-// the sign autocorrelation (lags 1, 2, 5, 10) and size tail, the share of minimum-size trades, the book read once a market second as npm run realism
-// reads it (spread, top of book and 1 % depth in median trades, overall and the 5th percentile of
+// UTC hour, and prints for FLOW_SYMBOL (BTCUSDT): trades/s (mean, 10th percentile of minutes), the
+// 1m taker imbalance autocorrelation (volume and count), corr(1m return, 1m imbalance), the
+// trade-count CV, the sign autocorrelation (lags 1, 2, 5, 10), the share of minimum-size trades (at
+// most the pair's smallest legal quantity) and the size tail, the book read once a market second as
+// npm run realism reads it (spread, top of book and 1 % depth in median trades, overall and the 5th percentile of
 // minutes), the 15m/1m variance ratio, the arbitrage's orders a second, and the share of taker
 // volume by who took (the taker flow's own orders, its arbitrage of stale quotes, any house quote
 // that crossed).
