@@ -269,9 +269,11 @@ function buildSymbol(symbol: string, limits: PairLimits, job: SymbolJob, recorde
   }
   const shift = Math.log(anchor) - path[steps];
   const tickOf = (logp: number) => Math.max(1, Math.round(Math.exp(logp + shift) / limits.tick));
-  // the arbitrage of stale quotes: arbQueues typical best queues per net tick, in trades of arbMove
+  // the arbitrage of stale quotes: arbQueues typical best queues per net tick (at least arbStaleShare
+  // of one), in trades of arbMove (at least arbMinTicks)
   const arbPerTick = flow.arbQueues * params.touchQueueNotional * ARB_MEAN;
-  const arbTicks = Math.max(1, flow.arbMove * (anchor / limits.tick));
+  const arbLeast = flow.arbStaleShare * params.touchQueueNotional * ARB_MEAN;
+  const arbTicks = Math.max(flow.arbMinTicks, flow.arbMove * (anchor / limits.tick));
   const liveStepS = LIVE_STEP_MS / 1000;
   const basisVar = basisStepVariance(params.venueBasis, LIVE_STEP_MS);
   const rec: HistoryTrade = { time: 0, priceTicks: 0, qtyLots: 0, takerSide: Side.BUY, count: 1 };
@@ -320,7 +322,7 @@ function buildSymbol(symbol: string, limits: PairLimits, job: SymbolJob, recorde
     const net = Math.round((signed - endTicks * (impacts[k + 1] - impacts[k])) / per);
     const arbs = Math.max(Math.abs(net), Math.round(exits + Math.sqrt(exits) * rng.normal()));
     const arbUp = Math.round((arbs + net) / 2);
-    const arbNotional = per * arbPerTick;
+    const arbNotional = Math.max(per * arbPerTick, arbLeast);
     const takers = n;
     const takerBuys = buys[k];
     let nBuy = takerBuys + arbUp;

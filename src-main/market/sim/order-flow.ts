@@ -37,10 +37,18 @@ export interface FlowSettings {
   /** Herding: largest tilt of signs towards one side, and the half-life of its driver, seconds. */
   herdBias: number;
   herdHalfLifeS: number;
-  /** Net move through stale quotes (fraction of price, at least a tick) before the arbitrage trades it. */
+  /** Net move through stale quotes (fraction of price, at least arbMinTicks) before the arbitrage trades it. */
   arbMove: number;
+  /**
+   * Least net move, in ticks, the arbitrage trades: taking a quote the fair price passed by less
+   * than the one-tick spread it crosses (plus its fee) loses, so on a pair whose tick is large next
+   * to its price the crowd's own requote removes such a quote (below arbMove of price on BTCUSDT).
+   */
+  arbMinTicks: number;
   /** Size of an arbitrage per net tick moved, in typical best queues (queueNotional). */
   arbQueues: number;
+  /** Least size of an arbitrage, as a share of the queue at the stale price it takes (the best stale level). */
+  arbStaleShare: number;
   /** Pareto tail index of the arbitrage's size multiplier (thinner than the takers': its size is set by the stale quotes). */
   arbAlpha: number;
   /** Typical best queue, USDT (the touch crowd's): the scale of the queue-reactive factor; 0 turns it off. */
@@ -73,8 +81,10 @@ export const DEFAULT_FLOW: Omit<FlowSettings, 'rate' | 'medianNotional' | 'queue
   herdBias: 0.06,
   herdHalfLifeS: 180,
   arbMove: 0.00005,
+  arbMinTicks: 2,
   arbAlpha: 2.5,
   arbQueues: 0.001,
+  arbStaleShare: 0.02,
 };
 
 export interface FlowStats {
@@ -173,9 +183,12 @@ export class OrderFlow {
    * Arbitrage of stale quotes: asks at or below bidTarget (bids at or above askTarget) sit through
    * the fair price by bidTarget - ask + 1 ticks (bid - askTarget + 1). The arbitrageur keeps the
    * net ticks the fair price has moved through the quotes since it last traded (up positive) and
-   * trades when they reach arbMove of the price (at least a tick) and this step's stale quotes lie
-   * that way: an IOC at the fair price's touch for maxLots per net tick, times a size multiplier
-   * of median 1 (tail index arbAlpha). Trading the net move, the arbitrage of a minute follows its return (a jittering
+   * trades when they reach arbMove of the price (at least arbMinTicks) and this step's stale quotes
+   * lie that way: an IOC at the fair price's touch for maxLots per net tick, and at least
+   * arbStaleShare of the queue at the best stale price, times a size multiplier of median 1 (tail
+   * index arbAlpha). On a coarse-tick pair (a tick of 1 bp or more) a net tick is below the cost of
+   * taking it, and maxLots a tick the exchange's minimum: the arbitrage traded each tick the fair
+   * price crossed, in minimum-size prints of alternating sign. Trading the net move, the arbitrage of a minute follows its return (a jittering
    * index's crossings cancel before they are traded), so the minute's taker imbalance follows the
    * return; trading it only past a threshold, it is a few orders a second rather than one every
    * step, and leaves the takers' persistent imbalance, sign memory and median size visible.
@@ -188,24 +201,23 @@ export class OrderFlow {
     const down = bid > 0 && bid >= askTarget;
     if (up) this.owed += bidTarget - ask + 1;
     if (down) this.owed -= bid - askTarget + 1;
-    const threshold = Math.max(1, this.cfg.arbMove * bidTarget);
+    const threshold = Math.max(this.cfg.arbMinTicks, this.cfg.arbMove * bidTarget);
     if (up && this.owed >= threshold) {
       this.stats.arbs++;
-      this.take(
-        1,
-        Math.max(this.limits.floorLots(bidTarget), Math.round(maxLots * this.owed * this.arbSize.notional())),
-        bidTarget,
-      );
+      this.take(1, this.arbLots(Side.SELL, bidTarget, maxLots * this.owed), bidTarget);
       this.owed = 0;
     } else if (down && -this.owed >= threshold) {
       this.stats.arbs++;
-      this.take(
-        2,
-        Math.max(this.limits.floorLots(askTarget), Math.round(maxLots * -this.owed * this.arbSize.notional())),
-        askTarget,
-      );
+      this.take(2, this.arbLots(Side.BUY, askTarget, maxLots * -this.owed), askTarget);
       this.owed = 0;
     }
+  }
+
+  /** An arbitrage's lots at limit `limitTicks` against the stale quotes of `staleSide`: at least arbStaleShare of the best one's queue. */
+  private arbLots(staleSide: Side, limitTicks: number, byMove: number): number {
+    const best = this.pair.book.topLevels(staleSide, 1)[0];
+    const stale = best === undefined ? 0 : this.cfg.arbStaleShare * best[1];
+    return Math.max(this.limits.floorLots(limitTicks), Math.round(Math.max(byMove, stale) * this.arbSize.notional()));
   }
 
   /** A market order (limitTicks 0) or an IOC limit; true when it traded. */
