@@ -29,7 +29,7 @@ import { tabStop, tablistKeys } from '../../layout/tablist-keys.ts';
 import { LeverageEditor } from './leverage-editor.tsx';
 import { LoginHint } from './login-hint.tsx';
 import { priceCheck } from './input-checks.ts';
-import { NOT_A_NUMBER } from './order-model.ts';
+import { ARMED_ID, PriceField } from './price-field.tsx';
 import { SidePreview, SideButton } from './order-side.tsx';
 import { SizeField } from './size-field.tsx';
 import { StopTrigger, StopWhen } from './stop-fields.tsx';
@@ -192,6 +192,7 @@ export function OrderEntry() {
   // the side an activation is read for: the one armed, else the only one with something to close
   const onlySide = buy.nothingToClose !== null ? Side.SELL : sell.nothingToClose !== null ? Side.BUY : null;
   const trailSide = f.focus?.side ?? onlySide;
+  const armedSide = f.focus === null ? null : f.focus.side === Side.BUY ? buy : sell;
 
   return (
     <div className="order-entry" data-testid="order-entry" data-size-mode={f.sizeMode} onKeyDown={onKeyDown} ref={root}>
@@ -297,54 +298,18 @@ export function OrderEntry() {
 
       {/* a trailing stop has no limit price: no field (its Trigger / Trailing row says it places a market order) */}
       {!trailing && (
-        <label className="field">
-          <span className="field-label">Price</span>
-          {priced ? (
-            <input
-              aria-label="Price"
-              inputMode="decimal"
-              value={f.price}
-              aria-invalid={priceIn.kind === 'invalid' || priceIn.kind === 'negative' || offTick !== null}
-              placeholder={f.stop ? 'Market' : fmt(last, pd)}
-              title={
-                f.stop ? 'Empty: a market order when the trigger is reached; a price: a limit order there' : undefined
-              }
-              onChange={(e) => a.set({ price: e.target.value })}
-            />
-          ) : (
-            <input aria-label="Price" disabled value="Market price" readOnly />
-          )}
-          <span className="unit">
-            {priced && (
-              <button
-                className="link"
-                type="button"
-                aria-label="Use the last price"
-                title="Use the last price"
-                onClick={() => last && a.set({ price: last.toFixed(pd) })}
-              >
-                Last
-              </button>
-            )}
-            {quote}
-          </span>
-        </label>
-      )}
-
-      {priceIn.kind === 'invalid' && priced && (
-        <p className="warn-text" data-testid="price-invalid">
-          Not a price: {NOT_A_NUMBER}.
-        </p>
-      )}
-      {priceIn.kind === 'negative' && priced && (
-        <p className="warn-text" data-testid="price-invalid">
-          A price is above 0.
-        </p>
-      )}
-      {offTick !== null && (
-        <p className="warn-text" data-testid="price-check">
-          {offTick}
-        </p>
+        <PriceField
+          price={f.price}
+          priceIn={priceIn}
+          priced={priced}
+          stop={f.stop}
+          offTick={offTick}
+          last={last}
+          pd={pd}
+          quote={quote}
+          armed={armedSide !== null}
+          onPrice={(price) => a.set({ price })}
+        />
       )}
 
       <SizeField
@@ -354,7 +319,12 @@ export function OrderEntry() {
         base={base}
         inputRef={sizeInput}
         opens={f.action === 'open' && !(oneWay && f.reduceOnly)}
+        armed={armedSide !== null}
       />
+      {/* what the price and size fields are described by: the side Enter sends (finding: the ring alone said it) */}
+      <span id={ARMED_ID} className="sr-only" role="status">
+        {armedSide !== null ? `${armedSide.label} armed: Enter sends it` : ''}
+      </span>
 
       <div className="oe-options">
         {model.type === OrderType.LIMIT && (
@@ -404,7 +374,7 @@ export function OrderEntry() {
           <SideButton
             key={m.side}
             m={m}
-            focused={f.focus?.side === m.side}
+            armed={f.focus?.side === m.side}
             disabled={!loggedIn || halted || down || m.nothingToClose !== null || f.submitting !== null}
             sending={f.submitting === m.side}
             pct={f.sizeMode === 'pct' ? f.pct : null}

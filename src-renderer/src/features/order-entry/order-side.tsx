@@ -7,8 +7,8 @@ import { Side } from '../../../../src-shared/enums.ts';
 
 export interface SideButtonProps {
   m: SideModel;
-  /** Armed with B / S. */
-  focused: boolean;
+  /** Armed with B / S: Enter in the price or size sends it. */
+  armed: boolean;
   disabled: boolean;
   /** This side's request is on its way. */
   sending: boolean;
@@ -18,10 +18,11 @@ export interface SideButtonProps {
 }
 
 /** The send button of a side: "Open long", "Close short", ... with its B / S shortcut. */
-export function SideButton({ m, focused, disabled, sending, pct, onClick }: SideButtonProps) {
+export function SideButton({ m, armed, disabled, sending, pct, onClick }: SideButtonProps) {
   return (
     <button
-      className={`${m.side === Side.BUY ? 'buy' : 'sell'}${focused ? ' focused' : ''}`}
+      className={`${m.side === Side.BUY ? 'buy' : 'sell'}${armed ? ' armed' : ''}`}
+      aria-pressed={armed}
       disabled={disabled}
       onClick={onClick}
       title={m.side === Side.BUY ? 'B' : 'S'}

@@ -8,6 +8,7 @@ import { maxOnStep, NOT_A_NUMBER, type OrderModel } from './order-model.ts';
 import { capOf } from './size.ts';
 import { notionalCheck, sizeCheck } from './input-checks.ts';
 import { decimalsOf, fmt } from '../../lib/format.ts';
+import { ARMED_ID, describedBy } from './price-field.tsx';
 
 export interface SizeFieldProps {
   f: OrderFormState;
@@ -18,15 +19,18 @@ export interface SizeFieldProps {
   base: string;
   /** The size input, focused and selected by B / S. */
   inputRef: Ref<HTMLInputElement>;
+  /** A side is armed with B / S: the field is described by it. */
+  armed: boolean;
 }
 
-export function SizeField({ f, model, futures: fut, base, inputRef, opens }: SizeFieldProps) {
+export function SizeField({ f, model, futures: fut, base, inputRef, opens, armed }: SizeFieldProps) {
   const a = f.actions;
   const { qtyIn, buy, sell } = model;
   const offSize =
     (fut && f.sizeMode === 'qty' ? sizeCheck(qtyIn, fut) : null) ??
     (fut && opens ? notionalCheck(Math.min(buy.notional, sell.notional), fut.min_notional) : null);
   const pctMode = f.sizeMode === 'pct';
+  const invalid = !pctMode && (qtyIn.kind === 'invalid' || qtyIn.kind === 'negative');
   const pctOf = model.pctOf.label;
   const maxQty = fut?.max_qty ?? '';
   // a quantity as every figure on screen: the pair's decimals, thousands grouped ("7,372,302")
@@ -41,7 +45,12 @@ export function SizeField({ f, model, futures: fut, base, inputRef, opens }: Siz
             aria-label="Size"
             inputMode="decimal"
             value={f.qty}
-            aria-invalid={qtyIn.kind === 'invalid' || qtyIn.kind === 'negative' || offSize !== null}
+            aria-invalid={invalid || offSize !== null}
+            aria-describedby={describedBy(
+              invalid && 'size-invalid',
+              offSize !== null && 'size-check',
+              armed && ARMED_ID,
+            )}
             placeholder={`min ${fut?.min_qty ?? ''}`}
             onChange={(e) => a.set({ qty: e.target.value })}
           />
@@ -50,6 +59,8 @@ export function SizeField({ f, model, futures: fut, base, inputRef, opens }: Siz
             ref={inputRef}
             aria-label="Size"
             aria-description={`${pctOf}: ${model.pctOf.detail}`}
+            aria-invalid={offSize !== null}
+            aria-describedby={describedBy(offSize !== null && 'size-check', armed && ARMED_ID)}
             inputMode="numeric"
             value={f.pct === 0 ? '' : String(f.pct)}
             placeholder={pctOf}
@@ -74,18 +85,15 @@ export function SizeField({ f, model, futures: fut, base, inputRef, opens }: Siz
           </button>
         </span>
       </label>
-      {qtyIn.kind === 'invalid' && f.sizeMode === 'qty' && (
-        <p className="warn-text" data-testid="size-invalid">
-          Not a size: {NOT_A_NUMBER}.
-        </p>
-      )}
-      {qtyIn.kind === 'negative' && f.sizeMode === 'qty' && (
-        <p className="warn-text" data-testid="size-invalid">
-          A size is above 0: the buttons say buy or sell.
+      {invalid && (
+        <p className="warn-text" id="size-invalid" data-testid="size-invalid">
+          {qtyIn.kind === 'negative'
+            ? 'A size is above 0: the buttons say buy or sell.'
+            : `Not a size: ${NOT_A_NUMBER}.`}
         </p>
       )}
       {offSize !== null && (
-        <p className="warn-text" data-testid="size-check">
+        <p className="warn-text" id="size-check" data-testid="size-check">
           {offSize}
         </p>
       )}
