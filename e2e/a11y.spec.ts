@@ -4,7 +4,11 @@
 import { test, expect } from './support/fixtures.ts';
 import { openTrading } from './support/desk.ts';
 
-test('B / S arm a side a screen reader hears: pressed, and the fields described by it', async ({ page, service, trader }) => {
+test('B / S arm a side a screen reader hears: pressed, and the fields described by it', async ({
+  page,
+  service,
+  trader,
+}) => {
   const screen = await openTrading(page, service.url, trader, 'BTCUSDT');
   const f = screen.form;
   const long = f.root.getByRole('button', { name: 'Open long' });
@@ -35,4 +39,36 @@ test('B / S arm a side a screen reader hears: pressed, and the fields described 
     await short.focus();
     await f.root.screenshot({ path: process.env.A11Y_SHOT });
   }
+});
+
+test('the pair picker is a combobox over a list of pairs: ArrowDown makes the next pair the active option', async ({
+  page,
+  service,
+  trader,
+}) => {
+  const screen = await openTrading(page, service.url, trader, 'BTCUSDT');
+  await page.keyboard.press('/');
+  const box = screen.picker.search;
+  await expect(box).toBeFocused();
+  await expect(box).toHaveAttribute('aria-expanded', 'true');
+  const list = screen.picker.dialog.getByRole('listbox', { name: 'Pairs' });
+  await expect(box).toHaveAttribute('aria-controls', (await list.getAttribute('id'))!);
+  const options = list.getByRole('option');
+  await expect(options.first()).toBeVisible();
+  // the cursor starts on the current pair, the active descendant; ArrowDown moves it to the next row
+  await expect(box).toHaveAttribute('aria-activedescendant', 'symbol-option-BTCUSDT');
+  const ids = await options.evaluateAll((els) => els.map((e) => e.id));
+  const at = ids.indexOf('symbol-option-BTCUSDT');
+  await box.press('ArrowDown');
+  const next = ids[at + 1];
+  await expect(box).toHaveAttribute('aria-activedescendant', next);
+  const option = page.locator(`#${next}`);
+  await expect(option).toHaveAttribute('aria-selected', 'true');
+  // its name is the pair and its tags apart, never run together ("ETHUSDThot")
+  const sym = next.replace('symbol-option-', '');
+  await expect(option).toHaveAccessibleName(new RegExp(`^${sym}(, [A-Za-z]+)*$`));
+  for (const name of await options.evaluateAll((els) => els.map((e) => e.getAttribute('aria-label') ?? '')))
+    expect(name).toMatch(/^[A-Z0-9]+(, [A-Za-z]+)*$/);
+  await box.press('Enter');
+  await expect(screen.topbar.symbolButton).toContainText(sym);
 });

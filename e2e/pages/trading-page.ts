@@ -112,7 +112,7 @@ export class SymbolPicker {
   readonly table: Locator;
   constructor(page: Page) {
     this.dialog = page.getByRole('dialog', { name: 'Markets' });
-    this.search = this.dialog.getByRole('searchbox', { name: 'Search pairs' });
+    this.search = this.dialog.getByRole('combobox', { name: 'Search pairs' });
     this.table = page.getByTestId('symbol-table');
   }
   row(symbol: string): Locator {

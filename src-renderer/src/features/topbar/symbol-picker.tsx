@@ -28,6 +28,19 @@ const STATUS_NAME: Record<number, string> = {
   [SymbolStatus.DELISTED]: 'Delisted',
 };
 
+const LIST_ID = 'symbol-list';
+const optionId = (symbol: string): string => `symbol-option-${symbol}`;
+/** A row's name: the pair and its tags apart ("ETHUSDT, hot"; the cells ran together: "ETHUSDThot"). */
+function optionName(e: {
+  general: { symbol: string; is_hot?: boolean; status: number };
+  tags: readonly string[];
+}): string {
+  const parts = [e.general.symbol, ...e.tags];
+  if (e.general.is_hot) parts.push('hot');
+  if (e.general.status !== SymbolStatus.TRADING) parts.push(STATUS_NAME[e.general.status] ?? '');
+  return parts.filter((x) => x !== '').join(', ');
+}
+
 export function SymbolPicker({ opener }: { opener?: RefObject<HTMLElement | null> }) {
   const s = useServices();
   const { status, error, entries } = useSel(s.symbols, (x) => x);
@@ -96,10 +109,18 @@ export function SymbolPicker({ opener }: { opener?: RefObject<HTMLElement | null
       onKeyDown={onKey}
     >
       <div className="picker-head">
+        {/* a combobox over the list: ArrowUp / ArrowDown move the active option, which a screen reader reads */}
         <input
           ref={input}
           className="search"
           type="search"
+          role="combobox"
+          aria-autocomplete="list"
+          aria-expanded={status === 'ready'}
+          aria-controls={status === 'ready' ? LIST_ID : undefined}
+          aria-activedescendant={
+            status === 'ready' && shown[active] ? optionId(shown[active].general.symbol) : undefined
+          }
           placeholder="Search pairs"
           aria-label="Search pairs"
           value={query}
@@ -129,7 +150,8 @@ export function SymbolPicker({ opener }: { opener?: RefObject<HTMLElement | null
       )}
       {status === 'ready' && (
         <div className="picker-scroll">
-          <table className="grid picker-table" data-testid="symbol-table">
+          {/* laid out as a table, read as a list of pairs (the header row's sort buttons stay buttons) */}
+          <table className="grid picker-table" data-testid="symbol-table" role="presentation">
             <thead>
               <tr>
                 {COLUMNS.map(([key, label]) => (
@@ -142,12 +164,15 @@ export function SymbolPicker({ opener }: { opener?: RefObject<HTMLElement | null
                     <button type="button" className="th-sort" onClick={() => setSort((cur) => nextSort(cur, key))}>
                       {label}
                       {sort?.key === key && <span aria-hidden="true">{sort.dir === 1 ? ' ▲' : ' ▼'}</span>}
+                      {sort?.key === key && (
+                        <span className="sr-only">{sort.dir === 1 ? ', sorted ascending' : ', sorted descending'}</span>
+                      )}
                     </button>
                   </th>
                 ))}
               </tr>
             </thead>
-            <tbody>
+            <tbody role="listbox" id={LIST_ID} aria-label="Pairs">
               {shown.map((e, i) => {
                 const sym = e.general.symbol;
                 const t = tickers[sym];
@@ -155,6 +180,10 @@ export function SymbolPicker({ opener }: { opener?: RefObject<HTMLElement | null
                 return (
                   <tr
                     key={sym}
+                    id={optionId(sym)}
+                    role="option"
+                    aria-label={optionName(e)}
+                    aria-description={`last ${fmt(t?.last, e.priceDecimals)}, 24h ${change24Text(t).percent}`}
                     data-testid={`symbol-row-${sym}`}
                     className={`${i === active ? 'active' : ''} ${sym === current ? 'current' : ''}`}
                     onMouseEnter={() => setActive(i)}
