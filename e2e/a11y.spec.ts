@@ -2,7 +2,20 @@
 // side armed with B / S is pressed and describes the price and size fields, with a look of its
 // own apart from the focus ring.
 import { test, expect } from './support/fixtures.ts';
-import { openTrading } from './support/desk.ts';
+import { openTrading, watchLadder } from './support/desk.ts';
+import { setPaused } from './support/sim.ts';
+import type { DepthSnapshot } from '../src-shared/types.ts';
+
+async function depth(url: string, symbol: string): Promise<DepthSnapshot> {
+  const r = (await (await fetch(`${url}/fapi/v1/depth?symbol=${symbol}&with_id=true&limit=50`)).json()) as {
+    data: DepthSnapshot;
+  };
+  return r.data;
+}
+
+test.afterEach(async ({ service }) => {
+  await setPaused(service.url, false);
+});
 
 test('B / S arm a side a screen reader hears: pressed, and the fields described by it', async ({
   page,
@@ -71,4 +84,56 @@ test('the pair picker is a combobox over a list of pairs: ArrowDown makes the ne
     expect(name).toMatch(/^[A-Z0-9]+(, [A-Za-z]+)*$/);
   await box.press('Enter');
   await expect(screen.topbar.symbolButton).toContainText(sym);
+});
+
+test("the ladder's focus stays on the price reached: a level gone from the book stays drawn, said gone, and Enter takes that price", async ({
+  page,
+  service,
+  market,
+}) => {
+  const symbol = 'ETHUSDT';
+  await market.ensureBook(symbol, 15);
+  const screen = await watchLadder(page, service.url, symbol);
+  const ladder = screen.ladder;
+  await setPaused(service.url, true);
+  const s = await market.symbol(symbol);
+  const tick = Number(s.price_step);
+  const ticks = (p: string): number => Math.round(Number(p) / tick);
+  // a spread of more than a tick, and in it a best bid of our own
+  const d0 = await depth(service.url, symbol);
+  await market.take(
+    symbol,
+    2,
+    Math.round(d0.bids.slice(0, 2).reduce((a, [, q]) => a + Number(q), 0) / Number(s.qty_step)),
+  );
+  const d1 = await depth(service.url, symbol);
+  expect(ticks(d1.asks[0][0]) - ticks(d1.bids[0][0])).toBeGreaterThan(1);
+  const price = ((ticks(d1.bids[0][0]) + 1) * tick).toFixed(s.price_precision);
+  await market.restBid(symbol, price, '0.777');
+  await expect.poll(async () => ticks((await ladder.levels('bid'))[0]?.[0] ?? 'NaN')).toBe(ticks(price));
+  // Tab lands on it, the best bid
+  await ladder.grouping.focus();
+  await page.keyboard.press('Tab');
+  const focused = ladder.root.locator('.ladder-row:focus');
+  await expect(focused).toHaveAttribute('data-price', (await ladder.levels('bid'))[0][0]);
+  const held = (await focused.getAttribute('data-price'))!;
+  // a sell takes it: the level leaves the book, the focus does not move
+  await market.take(symbol, 2, Math.round(0.777 / Number(s.qty_step)));
+  await expect
+    .poll(async () => (await depth(service.url, symbol)).bids.some(([p]) => ticks(p) === ticks(held)))
+    .toBe(false);
+  await page.waitForTimeout(500);
+  await expect(focused).toHaveAttribute('data-price', held);
+  await expect(ladder.root.locator('.ladder-row.gone')).toHaveCount(1);
+  await expect(focused).toHaveAccessibleName(/gone from the book/);
+  await expect(page.getByTestId('ladder-gone')).toContainText('is gone from the book');
+  await page.waitForTimeout(1000);
+  await expect(focused).toHaveAttribute('data-price', held);
+  // Enter: the price reached, not the one now in its place
+  await page.keyboard.press('Enter');
+  await expect(screen.form.price).toHaveValue(held);
+  // moved off, the gone level is no longer drawn
+  await page.keyboard.press('ArrowDown');
+  await expect(focused).not.toHaveAttribute('data-price', held);
+  await expect(ladder.root.locator('.ladder-row.gone')).toHaveCount(0);
 });

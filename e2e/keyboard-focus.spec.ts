@@ -8,6 +8,11 @@ import type { Locator } from 'playwright/test';
 import { test, expect } from './support/fixtures.ts';
 import { marketOrder, openTrading, restingBuy } from './support/desk.ts';
 import { onTick } from './support/prices.ts';
+import { setPaused } from './support/sim.ts';
+
+test.afterEach(async ({ service }) => {
+  await setPaused(service.url, false);
+});
 
 const SYMBOL = 'BTCUSDT';
 
@@ -95,6 +100,9 @@ test('the order book is one Tab stop: arrows move along the levels, Enter picks 
 }) => {
   await market.ensureBook(SYMBOL, 15);
   const screen = await openTrading(page, service.url, trader, SYMBOL, { live: true });
+  // the market quiet: the focus stays on the price it reached, and the best bid must stay the best
+  // for ArrowUp to reach the best ask from it (a better bid would be the one above)
+  await setPaused(service.url, true);
   // only one level of the book is in the Tab order (its Order book | Trades tabs, a narrow window's, are a stop of their own)
   await expect(screen.ladder.root.locator('.ladder-row[tabindex="0"]')).toHaveCount(1);
   // Tab from the grouping select lands on the best bid

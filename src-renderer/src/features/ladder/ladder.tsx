@@ -8,7 +8,9 @@
 // used (at first the best bid), the arrow keys move one level up or down from the focused one as
 // the book is drawn now (one the book pushed out of the column moves to the nearest level shown),
 // Home / End go to the top and the bottom, Enter or Space puts the level's price in the order form.
-// A level that leaves the book under the focus hands it to the level now in its place.
+// The focus follows the level's price, never its row: a level that leaves the book under the focus
+// stays drawn, marked gone ("—", said by a polite live region), until the user moves off it, so the
+// focus never moves by itself and Enter never takes a price the user did not reach.
 import { memo, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import type { GroupedLevel } from '../../../../src-shared/sdk/local-order-book.ts';
 import { decimalsOf, fmt, fmtSmallPct } from '../../lib/format.ts';
@@ -39,9 +41,14 @@ export function Ladder() {
   const stepDecimals = step ? Math.max(decimalsOf(step), 0) : pd;
   const priceDecimals = Math.min(pd, stepDecimals);
 
-  const asks = book.asks.slice(0, ROWS);
-  const bids = book.bids.slice(0, ROWS);
-  const maxTotal = Math.max(Number(asks[asks.length - 1]?.total ?? 0), Number(bids[bids.length - 1]?.total ?? 0));
+  // the level that has the focus, while the ladder has it (a level gone from the book stays drawn)
+  const [held, setHeld] = useState<{ price: string; side: 'ask' | 'bid' } | null>(null);
+  const askRows = book.asks.slice(0, ROWS);
+  const bidRows = book.bids.slice(0, ROWS);
+  const gone = held !== null && !(held.side === 'ask' ? askRows : bidRows).some((l) => l.price === held.price);
+  const asks = withGone(askRows, gone && held.side === 'ask' ? held.price : null, 1);
+  const bids = withGone(bidRows, gone && held.side === 'bid' ? held.price : null, -1);
+  const maxTotal = Math.max(Number(askRows.at(-1)?.total ?? 0), Number(bidRows.at(-1)?.total ?? 0));
   const spread = book.bestAsk - book.bestBid;
   const mid = (book.bestAsk + book.bestBid) / 2;
 
@@ -84,8 +91,16 @@ export function Ladder() {
       className={`ladder panel-fill${stale ? ' stale' : ''}`}
       onKeyDown={onKey}
       onFocus={(e) => {
-        const price = (e.target as HTMLElement).dataset.price;
+        const el = e.target as HTMLElement;
+        const price = el.dataset.price;
         if (price !== undefined) setCursor(price);
+        // (a level clicked keeps no gone row: the keyboard's focus alone is held)
+        const keys = price !== undefined && el.matches(':focus-visible');
+        setHeld(keys ? { price, side: el.classList.contains('ask') ? 'ask' : 'bid' } : null);
+      }}
+      onBlur={(e) => {
+        // the focus left the ladder (another window takes it for a while: kept)
+        if (!root.current?.contains(e.relatedTarget as Node | null) && document.hasFocus()) setHeld(null);
       }}
       data-testid="ladder"
       data-sync={book.sync}
@@ -93,6 +108,9 @@ export function Ladder() {
       data-update-id={book.updateId}
       data-step={book.rowsStep}
     >
+      <span className="sr-only" role="status" data-testid="ladder-gone">
+        {gone && held ? `${fmt(held.price, priceDecimals)} is gone from the book` : ''}
+      </span>
       {stale && (
         <div className="ladder-veil" role="status" data-testid="ladder-veil">
           {veil}
@@ -181,6 +199,18 @@ export function Ladder() {
       </div>
     </div>
   );
+}
+
+/**
+ * `levels` (asks: dir 1, rising from the best; bids: -1, falling) with `price` in its place, made
+ * up, sizes "—", when it is no longer among them: the focused level's row stays where it was.
+ */
+function withGone(levels: GroupedLevel[], price: string | null, dir: 1 | -1): GroupedLevel[] {
+  if (price === null) return levels;
+  const ghost = { price, qty: '', total: '' } as GroupedLevel;
+  const p = Number(price);
+  const at = levels.findIndex((l) => (Number(l.price) - p) * dir > 0);
+  return at < 0 ? [...levels, ghost] : [...levels.slice(0, at), ghost, ...levels.slice(at)];
 }
 
 /**
@@ -293,6 +323,7 @@ function sameRow(a: RowProps, b: RowProps): boolean {
 
 const Row = memo(function Row(props: RowProps) {
   const { level, side, pd, qd, totalW, sizeW, flash, stop, onPick } = props;
+  const gone = level.qty === '';
   const glow = useRef<HTMLSpanElement>(null);
   useLayoutEffect(() => {
     const el = glow.current;
@@ -306,7 +337,7 @@ const Row = memo(function Row(props: RowProps) {
   }, [flash]);
   return (
     <div
-      className={`ladder-row ${side}`}
+      className={`ladder-row ${side}${gone ? ' gone' : ''}`}
       data-testid={`ladder-${side}-row`}
       data-price={level.price}
       data-qty={level.qty}
@@ -315,12 +346,12 @@ const Row = memo(function Row(props: RowProps) {
       title={`Click (or Enter) to use ${level.price} in the order form`}
       role="button"
       tabIndex={stop ? 0 : -1}
-      aria-label={`${side === 'ask' ? 'Ask' : 'Bid'} ${fmt(level.price, pd)}, ${fmt(level.qty, qd)}: use the price`}
+      aria-label={`${side === 'ask' ? 'Ask' : 'Bid'} ${fmt(level.price, pd)}, ${gone ? 'gone from the book' : fmt(level.qty, qd)}: use the price`}
     >
       <span className="ladder-flash" ref={glow} aria-hidden="true" />
       <span className="price">{fmt(level.price, pd)}</span>
-      <span className="num">{fmt(level.qty, qd)}</span>
-      <span className="num total">{fmt(level.total, qd)}</span>
+      <span className="num">{gone ? '—' : fmt(level.qty, qd)}</span>
+      <span className="num total">{gone ? '—' : fmt(level.total, qd)}</span>
     </div>
   );
 }, sameRow);
