@@ -137,3 +137,51 @@ test("the ladder's focus stays on the price reached: a level gone from the book 
   await expect(focused).not.toHaveAttribute('data-price', held);
   await expect(ladder.root.locator('.ladder-row.gone')).toHaveCount(0);
 });
+
+test('a toast the keyboard focus is in stays, as one the pointer is over; it goes once the focus leaves', async ({
+  page,
+  service,
+  trader,
+}) => {
+  const screen = await openTrading(page, service.url, trader, 'BTCUSDT', { live: true });
+  await expect(screen.form.button('Open long')).toBeEnabled();
+  await screen.form.market('Open long', '0.002');
+  const toast = page.getByTestId('toast-fill');
+  await expect(toast).toBeVisible();
+  await toast.getByRole('button', { name: 'Dismiss' }).focus();
+  // a fill's toast lasts 5 s
+  await page.waitForTimeout(6500);
+  await expect(toast).toBeVisible();
+  await screen.form.size.focus();
+  await expect(toast).toHaveCount(0, { timeout: 7000 });
+});
+
+test('reduced motion: no toast slides in, no order-button transition, no level lights on a trade', async ({
+  page,
+  service,
+  trader,
+}) => {
+  await page.emulateMedia({ reducedMotion: 'reduce' });
+  const screen = await openTrading(page, service.url, trader, 'BTCUSDT', { live: true });
+  const long = screen.form.button('Open long');
+  await expect(long).toBeEnabled();
+  expect(await long.evaluate((el) => getComputedStyle(el).transitionDuration)).toBe('0s');
+  await screen.form.market('Open long', '0.002');
+  const toast = page.getByTestId('toast-fill');
+  await expect(toast).toBeVisible();
+  expect(await toast.evaluate((el) => getComputedStyle(el).animationName)).toBe('none');
+  // a level lit by a trade (its flash overlay's class, set by hand here) is not shown
+  const lit = (): Promise<string> =>
+    page.evaluate(() => {
+      const el = document.querySelector('[data-testid="ladder"] .ladder-flash')!;
+      el.classList.add('lit');
+      const v = getComputedStyle(el).visibility;
+      el.classList.remove('lit');
+      return v;
+    });
+  expect(await lit()).toBe('hidden');
+  // (and with motion, as before)
+  await page.emulateMedia({ reducedMotion: 'no-preference' });
+  expect(await lit()).toBe('visible');
+  expect(await long.evaluate((el) => getComputedStyle(el).transitionDuration)).not.toBe('0s');
+});

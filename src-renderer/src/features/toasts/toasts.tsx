@@ -1,4 +1,5 @@
-// Toasts in the chart's bottom-left corner (toasts.css); hover pauses a toast's timer, ✕ dismisses it.
+// Toasts in the chart's bottom-left corner (toasts.css); hover or the keyboard's focus in it (its ✕)
+// pauses a toast's timer, ✕ dismisses it.
 import { useEffect, useRef } from 'react';
 import { useServices, useSel } from '../../lib/use-services.ts';
 import type { Toast } from './toasts-store.ts';
@@ -20,9 +21,16 @@ function ToastView({ t, onDone }: { t: Toast; onDone: () => void }) {
   const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   const done = useRef(onDone);
   done.current = onDone;
+  // held while the pointer is over it or the focus is in it: its timer runs again once neither is
+  const held = useRef({ hover: false, focus: false });
   const arm = (): void => {
     clearTimeout(timer.current);
-    timer.current = setTimeout(() => done.current(), t.ttl);
+    if (!held.current.hover && !held.current.focus) timer.current = setTimeout(() => done.current(), t.ttl);
+  };
+  const hold = (why: 'hover' | 'focus', on: boolean): void => {
+    held.current[why] = on;
+    if (on) clearTimeout(timer.current);
+    else arm();
   };
   useEffect(() => {
     arm();
@@ -37,8 +45,12 @@ function ToastView({ t, onDone }: { t: Toast; onDone: () => void }) {
         t.kind === 'error' || t.kind === 'liquidation' || t.kind === 'margin' || t.kind === 'alert' ? 'alert' : 'status'
       }
       data-testid={`toast-${t.kind}`}
-      onMouseEnter={() => clearTimeout(timer.current)}
-      onMouseLeave={arm}
+      onMouseEnter={() => hold('hover', true)}
+      onMouseLeave={() => hold('hover', false)}
+      onFocus={() => hold('focus', true)}
+      onBlur={(e) => {
+        if (!e.currentTarget.contains(e.relatedTarget as Node | null)) hold('focus', false);
+      }}
     >
       <div className="toast-title">{t.title}</div>
       {t.body && <div className="toast-body">{t.body}</div>}
