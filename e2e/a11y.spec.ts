@@ -185,3 +185,30 @@ test('reduced motion: no toast slides in, no order-button transition, no level l
   expect(await lit()).toBe('visible');
   expect(await long.evaluate((el) => getComputedStyle(el).transitionDuration)).not.toBe('0s');
 });
+
+test('Esc in a drawer field edited since it took the focus leaves the field, the text kept; a second Esc closes', async ({
+  page,
+  service,
+  trader,
+}) => {
+  await openTrading(page, service.url, trader, 'BTCUSDT');
+  await page.keyboard.press(',');
+  const drawer = page.getByRole('dialog', { name: 'Settings' });
+  await expect(drawer).toBeVisible();
+  const ips = drawer.getByRole('textbox', { name: 'Whitelisted IPs' });
+  await ips.focus();
+  const was = await ips.inputValue();
+  await ips.press('End');
+  await page.keyboard.type('\n10.0.0.7');
+  await page.keyboard.press('Escape');
+  await expect(drawer).toBeVisible();
+  await expect(drawer).toBeFocused();
+  await expect(ips).toHaveValue(`${was}\n10.0.0.7`);
+  await page.keyboard.press('Escape');
+  await expect(drawer).toHaveCount(0);
+  // a field left as it was: Esc closes at once
+  await page.keyboard.press(',');
+  await drawer.getByRole('textbox', { name: 'Whitelisted IPs' }).focus();
+  await page.keyboard.press('Escape');
+  await expect(drawer).toHaveCount(0);
+});

@@ -1,5 +1,6 @@
 // A right-hand drawer over the screen (settings, bot orders, data, sweeps, replay): a modal
-// dialog (use-modal.ts); Esc or the backdrop closes it.
+// dialog (use-modal.ts); Esc or the backdrop closes it (Esc in a field edited since it took the focus
+// first leaves the field, the text kept).
 import { useRef, type ReactNode } from 'react';
 import { useModal } from './use-modal.ts';
 
@@ -11,7 +12,7 @@ export function Drawer(props: {
   testId?: string;
 }) {
   const panel = useRef<HTMLDivElement>(null);
-  const keys = useModal(panel, props.onClose);
+  const keys = useModal(panel, props.onClose, undefined, undefined, { keepEdits: true });
   return (
     <div className="drawer-backdrop" onMouseDown={(e) => e.target === e.currentTarget && props.onClose()}>
       <div
