@@ -32,9 +32,9 @@ test('indicators turned on in the dialog are drawn with their values in the lege
   await page.keyboard.press('i');
   const dialog = page.getByRole('dialog', { name: 'Indicators' });
   await expect(dialog).toBeVisible();
-  await expect(dialog.getByRole('checkbox', { name: 'MA 1', exact: true })).toBeFocused();
+  await expect(dialog.getByRole('checkbox', { name: 'MA 7', exact: true })).toBeFocused();
   await page.keyboard.press('Space');
-  await expect(dialog.getByRole('checkbox', { name: 'MA 1', exact: true })).toBeChecked();
+  await expect(dialog.getByRole('checkbox', { name: 'MA 7', exact: true })).toBeChecked();
   await dialog.getByRole('checkbox', { name: 'RSI', exact: true }).check();
 
   // a bad period is said and not taken; a good one is

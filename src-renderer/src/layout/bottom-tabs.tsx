@@ -59,6 +59,7 @@ export function BottomTabs() {
         {tabs.map(([t, name]) => (
           <button
             key={t}
+            id={`account-tab-${t}`}
             role="tab"
             aria-selected={tab === t}
             tabIndex={tabStop(tab === t)}
@@ -70,7 +71,7 @@ export function BottomTabs() {
           </button>
         ))}
       </div>
-      <div className="tab-body" role="tabpanel">
+      <div className="tab-body" role="tabpanel" aria-labelledby={`account-tab-${tab}`}>
         {tab === 'alerts' ? (
           <AlertsTab />
         ) : session !== 'ready' ? (

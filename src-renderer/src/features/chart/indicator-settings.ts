@@ -45,6 +45,14 @@ export function slotName(slot: Pick<IndicatorSlot, 'id' | 'kind'>): string {
   return n === null ? INDICATOR_KINDS[slot.kind].name : `${INDICATOR_KINDS[slot.kind].name} ${n[0]}`;
 }
 
+/**
+ * The slot as a screen reader names its checkbox: a kind of several slots by its period, `MA 7`,
+ * `EMA 26` (its slot's number, `MA 1`, said nothing of which), the others as `slotName`: `RSI`.
+ */
+export function spokenName(slot: Pick<IndicatorSlot, 'id' | 'kind' | 'params'>): string {
+  return /\d$/.test(slot.id) ? `${INDICATOR_KINDS[slot.kind].name} ${slot.params.join(', ')}` : slotName(slot);
+}
+
 /** The slot's short name with its parameters: `MA(7)`, `BOLL(20, 2)`, `VWAP`. */
 export function slotLabel(slot: Pick<IndicatorSlot, 'kind' | 'params'>): string {
   const name = INDICATOR_KINDS[slot.kind].name;

@@ -10,7 +10,14 @@ import { useModal } from '../../layout/use-modal.ts';
 import { useServices, useSel } from '../../lib/use-services.ts';
 import type { Services } from '../../lib/services.ts';
 import { INDICATOR_KINDS } from './indicators.ts';
-import { conflictingParams, paramsConflict, parseParam, slotName, type IndicatorSlot } from './indicator-settings.ts';
+import {
+  conflictingParams,
+  paramsConflict,
+  parseParam,
+  slotName,
+  spokenName,
+  type IndicatorSlot,
+} from './indicator-settings.ts';
 
 export function IndicatorsDialog() {
   const s = useServices();
@@ -101,6 +108,7 @@ function SlotRow(props: { s: Services; slot: IndicatorSlot; focus?: RefObject<HT
         <input
           ref={props.focus}
           type="checkbox"
+          aria-label={spokenName(slot)}
           checked={slot.on}
           onChange={(e) => s.indicators.getState().actions.toggle(slot.id, e.target.checked)}
         />

@@ -234,6 +234,7 @@ export function OrderEntry() {
           disabled={!loggedIn}
           onClick={() => setEditLeverage((v) => !v)}
           title={`Leverage, up to ${maxLeverage}x`}
+          aria-label={`Leverage ${leverage}x`}
         >
           {leverage}x
         </button>

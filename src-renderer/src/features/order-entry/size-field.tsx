@@ -73,7 +73,7 @@ export function SizeField({ f, model, futures: fut, base, inputRef, opens, armed
           <button
             className={`link${pctMode ? ' pct-on' : ''}`}
             type="button"
-            aria-label="Size unit"
+            aria-label={`Size unit: ${pctMode ? '%' : base}`}
             title={
               pctMode
                 ? `Size is a percentage (${pctOf}): click for a quantity in ${base}`

@@ -149,7 +149,7 @@ export function TpSlDialog({ position, onClose }: { position: PositionRecord; on
           onChange={(e) => (setTp(e.target.value), edit())}
         />
         <span className="unit">
-          <button type="button" className="link" onClick={() => (setTp(''), edit())}>
+          <button type="button" className="link" aria-label="Clear take profit" onClick={() => (setTp(''), edit())}>
             clear
           </button>
         </span>
@@ -177,7 +177,7 @@ export function TpSlDialog({ position, onClose }: { position: PositionRecord; on
           onChange={(e) => (setSl(e.target.value), edit())}
         />
         <span className="unit">
-          <button type="button" className="link" onClick={() => (setSl(''), edit())}>
+          <button type="button" className="link" aria-label="Clear stop loss" onClick={() => (setSl(''), edit())}>
             clear
           </button>
         </span>
