@@ -212,3 +212,31 @@ test('Esc in a drawer field edited since it took the focus leaves the field, the
   await page.keyboard.press('Escape');
   await expect(drawer).toHaveCount(0);
 });
+
+test('controls say what they are: leverage, the size unit, the account panel, TP/SL clear; P and Shift+O focus their tab', async ({
+  page,
+  service,
+  trader,
+}) => {
+  const screen = await openTrading(page, service.url, trader, 'BTCUSDT', { live: true });
+  const f = screen.form;
+  await expect(f.root.getByRole('button', { name: /^Leverage \d+x$/ })).toBeVisible();
+  await expect(f.root.getByRole('button', { name: 'Size unit: BTC', exact: true })).toBeVisible();
+  await expect(page.getByRole('tabpanel', { name: /^Positions/ })).toBeVisible();
+  // P and Shift+O: the tab selected has the focus (as A puts it on the alert's price)
+  await page.locator('body').press('Shift+O');
+  await expect(page.getByRole('tab', { name: /^Open orders/ })).toBeFocused();
+  await expect(page.getByRole('tabpanel', { name: /^Open orders/ })).toBeVisible();
+  await page.locator('body').press('p');
+  await expect(page.getByRole('tab', { name: /^Positions/ })).toBeFocused();
+  // a position's TP/SL dialog: each clear button names its trigger
+  await expect(f.button('Open long')).toBeEnabled();
+  await f.market('Open long', '0.002');
+  await page
+    .getByRole('button', { name: /^TP\/SL/ })
+    .first()
+    .click();
+  const dialog = page.getByRole('dialog');
+  await expect(dialog.getByRole('button', { name: 'Clear take profit' })).toBeVisible();
+  await expect(dialog.getByRole('button', { name: 'Clear stop loss' })).toBeVisible();
+});

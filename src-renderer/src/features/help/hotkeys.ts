@@ -76,6 +76,7 @@ export function installHotkeys(s: Services): () => void {
         break;
       case 'O':
         ws.actions.setTab('open-orders');
+        focusTab('open-orders');
         break;
       case 'a':
       case 'A':
@@ -89,6 +90,7 @@ export function installHotkeys(s: Services): () => void {
       case 'p':
       case 'P':
         ws.actions.setTab('positions');
+        focusTab('positions');
         break;
       case ',':
         ws.actions.open('settings');
@@ -109,4 +111,9 @@ export function installHotkeys(s: Services): () => void {
   };
   window.addEventListener('keydown', onKey);
   return () => window.removeEventListener('keydown', onKey);
+}
+
+/** The focus to an account view's tab (bottom-tabs.tsx ids), as `A` puts it on the alert's price: not left on the page. */
+function focusTab(tab: string): void {
+  document.getElementById(`account-tab-${tab}`)?.focus();
 }
