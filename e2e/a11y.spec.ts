@@ -240,3 +240,19 @@ test('controls say what they are: leverage, the size unit, the account panel, TP
   await expect(dialog.getByRole('button', { name: 'Clear take profit' })).toBeVisible();
   await expect(dialog.getByRole('button', { name: 'Clear stop loss' })).toBeVisible();
 });
+
+test('recent trades are a table whose prices say buy or sell, not by colour alone', async ({
+  page,
+  service,
+  market,
+}) => {
+  await market.ensureBook('BTCUSDT', 10);
+  await watchLadder(page, service.url, 'BTCUSDT');
+  const table = page.getByRole('table', { name: 'Recent trades' });
+  await expect(table.getByRole('columnheader', { name: 'Price' })).toBeVisible();
+  const first = table.getByRole('row').nth(1);
+  await expect(first.getByRole('cell').first()).toHaveText(/^(Buy|Sell) \d/);
+  const row = page.getByTestId('trade-row').first();
+  const side = (await row.getAttribute('class'))!.includes('buy') ? 'Buy' : 'Sell';
+  await expect(row.getByRole('cell').first()).toHaveText(new RegExp(`^${side} `));
+});
