@@ -1,6 +1,7 @@
 // What a keyboard-only trader with a screen reader gets (the Chromium accessibility tree): the
 // side armed with B / S is pressed and describes the price and size fields, with a look of its
 // own apart from the focus ring.
+import type { Locator } from 'playwright/test';
 import { test, expect } from './support/fixtures.ts';
 import { openTrading, watchLadder } from './support/desk.ts';
 import { setPaused } from './support/sim.ts';
@@ -11,6 +12,11 @@ async function depth(url: string, symbol: string): Promise<DepthSnapshot> {
     data: DepthSnapshot;
   };
   return r.data;
+}
+
+/** A computed style of the element (in the page; this file is compiled without the DOM's types). */
+function styleOf(l: Locator, prop: string): Promise<string> {
+  return l.evaluate(`(el, p) => getComputedStyle(el)[p]`, prop);
 }
 
 test.afterEach(async ({ service }) => {
@@ -165,25 +171,25 @@ test('reduced motion: no toast slides in, no order-button transition, no level l
   const screen = await openTrading(page, service.url, trader, 'BTCUSDT', { live: true });
   const long = screen.form.button('Open long');
   await expect(long).toBeEnabled();
-  expect(await long.evaluate((el) => getComputedStyle(el).transitionDuration)).toBe('0s');
+  expect(await styleOf(long, 'transitionDuration')).toBe('0s');
   await screen.form.market('Open long', '0.002');
   const toast = page.getByTestId('toast-fill');
   await expect(toast).toBeVisible();
-  expect(await toast.evaluate((el) => getComputedStyle(el).animationName)).toBe('none');
+  expect(await styleOf(toast, 'animationName')).toBe('none');
   // a level lit by a trade (its flash overlay's class, set by hand here) is not shown
   const lit = (): Promise<string> =>
-    page.evaluate(() => {
-      const el = document.querySelector('[data-testid="ladder"] .ladder-flash')!;
+    page.evaluate(`(() => {
+      const el = document.querySelector('[data-testid="ladder"] .ladder-flash');
       el.classList.add('lit');
       const v = getComputedStyle(el).visibility;
       el.classList.remove('lit');
       return v;
-    });
+    })()`);
   expect(await lit()).toBe('hidden');
   // (and with motion, as before)
   await page.emulateMedia({ reducedMotion: 'no-preference' });
   expect(await lit()).toBe('visible');
-  expect(await long.evaluate((el) => getComputedStyle(el).transitionDuration)).not.toBe('0s');
+  expect(await styleOf(long, 'transitionDuration')).not.toBe('0s');
 });
 
 test('Esc in a drawer field edited since it took the focus leaves the field, the text kept; a second Esc closes', async ({

@@ -14,7 +14,10 @@ const html = (el: Parameters<typeof renderToStaticMarkup>[0]): HTMLish => new HT
 
 /** Enough of the markup to read an element's attributes and an id's text. */
 class HTMLish {
-  constructor(readonly s: string) {}
+  readonly s: string;
+  constructor(s: string) {
+    this.s = s;
+  }
   /** The opening tag of the element with aria-label `label` (or the first button). */
   tag(label: string | null): string {
     const re = label === null ? /<button[^>]*>/ : new RegExp(`<[a-z]+[^>]*aria-label="${label}"[^>]*>`);
