@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { SideButton } from '../../src-renderer/src/features/order-entry/order-side.tsx';
 import { PriceField } from '../../src-renderer/src/features/order-entry/price-field.tsx';
 import { SizeField, type SizeFieldProps } from '../../src-renderer/src/features/order-entry/size-field.tsx';
+import { StopTrigger } from '../../src-renderer/src/features/order-entry/stop-fields.tsx';
 import { parseDecimalInput } from '../../src-renderer/src/features/order-entry/decimal-input.ts';
 import { Side } from '../../src-shared/enums.ts';
 
@@ -147,5 +148,29 @@ describe('a warning under a field', () => {
     const bad = size({ armed: true, qty: '-1' });
     expect(bad.attr('Size', 'aria-describedby')).toBe('size-invalid oe-armed');
     expect(bad.textOf('size-invalid')).toMatch(/above 0/);
+  });
+});
+
+describe('a stop trigger', () => {
+  it('is described by its warning and by the side armed, as the price is', () => {
+    const f = {
+      actions: { set: noop },
+      trigger: '100.05',
+      working: 1,
+      focus: { side: Side.SELL, seq: 1 },
+    } as unknown as Parameters<typeof StopTrigger>[0]['f'];
+    const h = html(
+      createElement(StopTrigger, {
+        f,
+        triggerIn: parseDecimalInput('100.05'),
+        watched: 100,
+        tick: '0.1',
+        pd: 1,
+        quote: 'USDT',
+      }),
+    );
+    expect(h.attr('Trigger price', 'aria-invalid')).toBe('true');
+    expect(h.attr('Trigger price', 'aria-describedby')).toBe('trigger-check oe-armed');
+    expect(h.textOf('trigger-check')).not.toBe('');
   });
 });

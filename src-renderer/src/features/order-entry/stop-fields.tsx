@@ -10,6 +10,7 @@ import { priceCheck } from './input-checks.ts';
 import type { OrderFormState } from './order-form-store.ts';
 import { NOT_A_NUMBER } from './order-model.ts';
 import { triggerClause, triggerDirection, WATCHED_NAMES } from './stop-order.ts';
+import { ARMED_ID, describedBy } from './price-field.tsx';
 
 export interface StopFieldsProps {
   f: OrderFormState;
@@ -25,6 +26,7 @@ export interface StopFieldsProps {
 export function StopTrigger({ f, triggerIn, watched, tick, pd, quote }: StopFieldsProps) {
   const a = f.actions;
   const offTick = tick === undefined ? null : priceCheck(triggerIn, tick);
+  const invalid = triggerIn.kind === 'invalid' || triggerIn.kind === 'negative';
   return (
     <>
       <label className="field">
@@ -33,7 +35,12 @@ export function StopTrigger({ f, triggerIn, watched, tick, pd, quote }: StopFiel
           aria-label="Trigger price"
           inputMode="decimal"
           value={f.trigger}
-          aria-invalid={triggerIn.kind === 'invalid' || triggerIn.kind === 'negative' || offTick !== null}
+          aria-invalid={invalid || offTick !== null}
+          aria-describedby={describedBy(
+            invalid && 'trigger-invalid',
+            offTick !== null && 'trigger-check',
+            f.focus !== null && ARMED_ID,
+          )}
           placeholder={fmt(watched, pd)}
           onChange={(e) => a.set({ trigger: e.target.value })}
         />
@@ -45,17 +52,17 @@ export function StopTrigger({ f, triggerIn, watched, tick, pd, quote }: StopFiel
         />
       </label>
       {triggerIn.kind === 'invalid' && (
-        <p className="warn-text" data-testid="trigger-invalid">
+        <p className="warn-text" id="trigger-invalid" data-testid="trigger-invalid">
           Not a price: {NOT_A_NUMBER}.
         </p>
       )}
       {triggerIn.kind === 'negative' && (
-        <p className="warn-text" data-testid="trigger-invalid">
+        <p className="warn-text" id="trigger-invalid" data-testid="trigger-invalid">
           A price is above 0.
         </p>
       )}
       {offTick !== null && (
-        <p className="warn-text" data-testid="trigger-check">
+        <p className="warn-text" id="trigger-check" data-testid="trigger-check">
           {offTick}
         </p>
       )}

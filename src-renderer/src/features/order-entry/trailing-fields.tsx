@@ -11,6 +11,7 @@ import type { DecimalInput } from './decimal-input.ts';
 import type { OrderFormState } from './order-form-store.ts';
 import { WATCHED_NAMES } from './stop-order.ts';
 import { WatchedUnit } from './stop-fields.tsx';
+import { ARMED_ID, describedBy } from './price-field.tsx';
 import {
   activationCheck,
   activationDirection,
@@ -85,6 +86,7 @@ export function TrailingFields({ f, callbackIn, activationIn, x, side, quote }: 
           inputMode="decimal"
           value={f.callback}
           aria-invalid={rateNote !== null}
+          aria-describedby={describedBy(rateNote !== null && 'callback-check', f.focus !== null && ARMED_ID)}
           placeholder="0.1 – 10"
           title="The percent the price comes back from its best before the stop fires: 0.1 to 10, one decimal"
           onChange={(e) => a.set({ callback: e.target.value })}
@@ -92,7 +94,7 @@ export function TrailingFields({ f, callbackIn, activationIn, x, side, quote }: 
         <span className="unit">%</span>
       </label>
       {rateNote !== null && (
-        <p className="warn-text" data-testid="callback-check">
+        <p className="warn-text" id="callback-check" data-testid="callback-check">
           {rateNote}
         </p>
       )}
@@ -103,6 +105,7 @@ export function TrailingFields({ f, callbackIn, activationIn, x, side, quote }: 
           inputMode="decimal"
           value={f.activation}
           aria-invalid={note?.warn === true}
+          aria-describedby={describedBy(note !== null && 'activation-check', f.focus !== null && ARMED_ID)}
           placeholder="Now"
           title={`Empty: it trails from now; a price: it starts trailing when the ${name} reaches it (a sell's above the price now, a buy's below)`}
           onChange={(e) => a.set({ activation: e.target.value })}
@@ -115,7 +118,11 @@ export function TrailingFields({ f, callbackIn, activationIn, x, side, quote }: 
         />
       </label>
       {note !== null && (
-        <p className={note.warn ? 'warn-text' : 'muted small oe-field-note'} data-testid="activation-check">
+        <p
+          className={note.warn ? 'warn-text' : 'muted small oe-field-note'}
+          id="activation-check"
+          data-testid="activation-check"
+        >
           {note.text}
         </p>
       )}
