@@ -16,7 +16,11 @@ async function depth(url: string, symbol: string): Promise<DepthSnapshot> {
 
 /** A computed style of the element (in the page; this file is compiled without the DOM's types). */
 function styleOf(l: Locator, prop: string): Promise<string> {
-  return l.evaluate(`(el, p) => getComputedStyle(el)[p]`, prop);
+  return l.evaluate(
+    (el, p) =>
+      (globalThis as unknown as { getComputedStyle(e: unknown): Record<string, string> }).getComputedStyle(el)[p],
+    prop,
+  );
 }
 
 test.afterEach(async ({ service }) => {
