@@ -103,6 +103,14 @@ test('the order book is one Tab stop: arrows move along the levels, Enter picks 
   // the market quiet: the focus stays on the price it reached, and the best bid must stay the best
   // for ArrowUp to reach the best ask from it (a better bid would be the one above)
   await setPaused(service.url, true);
+  // and the screen's book caught up with the paused one (an update in flight would move the best bid)
+  await expect
+    .poll(async () => {
+      const r = await fetch(`${service.url}/fapi/v1/depth?symbol=${SYMBOL}&with_id=true&limit=5`);
+      const rest = ((await r.json()) as { data: { id: number } }).data;
+      return (await screen.ladder.updateId()) === rest.id;
+    })
+    .toBe(true);
   // only one level of the book is in the Tab order (its Order book | Trades tabs, a narrow window's, are a stop of their own)
   await expect(screen.ladder.root.locator('.ladder-row[tabindex="0"]')).toHaveCount(1);
   // Tab from the grouping select lands on the best bid

@@ -126,7 +126,8 @@ test('keys typed while an order awaits its answer go to the next order: Enter di
     await expect.poll(() => answers.length).toBe(1);
     answers.shift()!();
   };
-  const armed = (name: 'Open long' | 'Open short') => expect(screen.form.button(name)).toHaveClass(/focused/);
+  const armed = (name: 'Open long' | 'Open short') =>
+    expect(screen.form.button(name)).toHaveAttribute('aria-pressed', 'true');
 
   // B, a size, Enter, and at once S and the next size, before the first answer is in
   await page.locator('body').click({ position: { x: 1, y: 1 } });
@@ -149,7 +150,7 @@ test('keys typed while an order awaits its answer go to the next order: Enter di
   await expect(screen.form.size).toBeFocused();
   await expect(screen.form.size).toHaveValue('0.04');
   await armed('Open short');
-  await expect(screen.form.button('Open long')).not.toHaveClass(/focused/);
+  await expect(screen.form.button('Open long')).not.toHaveAttribute('aria-pressed', 'true');
   expect((await trader.api.openOrders(symbol)).map((o) => [o.side, Number(o.qty)])).toEqual([[1, 0.05]]);
 
   // the next order is refused: its message shows in the form, and a key typed meanwhile (B)
