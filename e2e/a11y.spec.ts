@@ -96,6 +96,27 @@ test('the pair picker is a combobox over a list of pairs: ArrowDown makes the ne
   await expect(screen.topbar.symbolButton).toContainText(sym);
 });
 
+test('the active pair stays in sight: the arrows scroll the list of a short window to it', async ({
+  page,
+  service,
+  trader,
+}) => {
+  await page.setViewportSize({ width: 1280, height: 360 });
+  const screen = await openTrading(page, service.url, trader, 'BTCUSDT');
+  await page.keyboard.press('/');
+  const box = screen.picker.search;
+  await expect(box).toBeFocused();
+  const options = screen.picker.dialog.getByRole('listbox', { name: 'Pairs' }).getByRole('option');
+  await expect(options.first()).toBeVisible();
+  const n = await options.count();
+  // the list is taller than its box here, so the last pair starts out of sight
+  const last = options.nth(n - 1);
+  await expect(last).not.toBeInViewport();
+  for (let i = 0; i < n; i++) await box.press('ArrowDown');
+  await expect(box).toHaveAttribute('aria-activedescendant', (await last.getAttribute('id'))!);
+  await expect(last).toBeInViewport();
+});
+
 test("the ladder's focus stays on the price reached: a level gone from the book stays drawn, said gone, and Enter takes that price", async ({
   page,
   service,

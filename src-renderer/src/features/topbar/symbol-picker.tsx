@@ -4,7 +4,7 @@
 // picks, Esc closes. A modal dialog (use-modal.ts): the rest of the screen is inert while it is
 // open, and a click outside it closes it. Closed (a pair picked, Esc), it leaves the focus on
 // `opener`, the pair button, when nothing had it before (opened with `/`).
-import { useEffect, useMemo, useRef, useState, type RefObject } from 'react';
+import { useEffect, useLayoutEffect, useMemo, useRef, useState, type RefObject } from 'react';
 import { fmt, fmtCompact, fmtPct } from '../../lib/format.ts';
 import { useModal } from '../../layout/use-modal.ts';
 import { tabStop, tablistKeys } from '../../layout/tablist-keys.ts';
@@ -84,6 +84,12 @@ export function SymbolPicker({ opener }: { opener?: RefObject<HTMLElement | null
     searched.current = query !== '' || tag !== 'all';
   }, [query, tag, sort]);
 
+  // the active option stays in sight when the arrows move it past the list's visible rows
+  const activeId = status === 'ready' && shown[active] ? optionId(shown[active].general.symbol) : undefined;
+  useLayoutEffect(() => {
+    if (activeId !== undefined) document.getElementById(activeId)?.scrollIntoView({ block: 'nearest' });
+  }, [activeId]);
+
   const pick = (symbol: string): void => s.workspace.getState().actions.setSymbol(symbol);
   const onKey = (e: React.KeyboardEvent): void => {
     if (e.key === 'ArrowDown') {
@@ -118,9 +124,7 @@ export function SymbolPicker({ opener }: { opener?: RefObject<HTMLElement | null
           aria-autocomplete="list"
           aria-expanded={status === 'ready'}
           aria-controls={status === 'ready' ? LIST_ID : undefined}
-          aria-activedescendant={
-            status === 'ready' && shown[active] ? optionId(shown[active].general.symbol) : undefined
-          }
+          aria-activedescendant={activeId}
           placeholder="Search pairs"
           aria-label="Search pairs"
           value={query}
