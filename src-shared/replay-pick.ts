@@ -4,7 +4,7 @@
 // candle interval or the kinds' order; and a pair's main data, the richest kind there is (depth,
 // else trades / aggTrades, else klines). Pure, on the datasets' extents only, so the venue's plan
 // (src-main/replay/plan.ts) and the Replay dialog's "Automatic" (which names the pick) share one rule.
-import { INTERVALS } from './intervals.ts';
+import { INTERVAL_MS as CANDLE_MS, INTERVALS } from './intervals.ts';
 
 /** What the pick reads of a dataset. */
 export interface PickDataset {
@@ -27,23 +27,9 @@ export interface PickSpan {
 const INTERVAL_RANK: readonly string[] = INTERVALS;
 
 /** ms of the fixed-length candle intervals (1M, a calendar month, is not read by a replay). */
-export const INTERVAL_MS: Readonly<Record<string, number>> = {
-  '1s': 1000,
-  '1m': 60_000,
-  '3m': 180_000,
-  '5m': 300_000,
-  '15m': 900_000,
-  '30m': 1_800_000,
-  '1h': 3_600_000,
-  '2h': 7_200_000,
-  '4h': 14_400_000,
-  '6h': 21_600_000,
-  '8h': 28_800_000,
-  '12h': 43_200_000,
-  '1d': 86_400_000,
-  '3d': 259_200_000,
-  '1w': 604_800_000,
-};
+export const INTERVAL_MS: Readonly<Record<string, number>> = Object.fromEntries(
+  Object.entries(CANDLE_MS).filter(([interval]) => interval !== '1M'),
+);
 
 /** ms after a dataset's last row (a candle's period, else 1 ms). */
 export function endOf(d: PickDataset): number {
