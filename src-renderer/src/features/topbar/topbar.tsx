@@ -5,7 +5,10 @@
 // "Market paused" (connection-status.ts); a venue that cannot store changes (a failed commit, a
 // nearly full disk) says so and why beside it, whichever request met it (store-status.ts). The funding stat comes right after the prices so
 // that on a narrow window the 24 h statistics are the ones left out, each as a whole: the
-// stats row wraps and only its first line shows, so nothing is cut mid-number.
+// stats row wraps and only its first line shows, so nothing is cut mid-number. Below 1400 px the
+// 24 h change shows its percentage alone (its price change kept for screen readers and in its
+// title), so that the 24 h change fits from 1024 px and all four from 1280 px; the row's title
+// holds every 24 h figure, the ones left out too.
 import { useEffect, useRef, useState } from 'react';
 import { fmt, fmtCompact, fmtCountdown, fmtPct } from '../../lib/format.ts';
 import { connectionView, marketDown, storeView } from '../../lib/connection-status.ts';
@@ -30,6 +33,12 @@ export function Topbar() {
   const chText = change24Text(t);
   const day = t?.day ?? null;
   const chClass = ch > 0 ? 'up' : ch < 0 ? 'down' : '';
+  const day24: Array<[string, string, string | undefined]> = [
+    ['24h high', day ? grouped(day.high_price) : '—', 'high-24h'],
+    ['24h low', day ? grouped(day.low_price) : '—', 'low-24h'],
+    [`24h vol (${entry?.general.quote_asset ?? 'USDT'})`, fmtCompact(day?.quote_volume), undefined],
+  ];
+  const statsTitle = [`24h change ${chText.price} ${chText.percent}`, ...day24.map(([l, v]) => `${l} ${v}`)].join('\n');
 
   useEffect(() => {
     const title = t && t.last > 0 ? `${fmt(t.last, pd)} · ${symbol} · perpdesk` : `${symbol} · perpdesk`;
@@ -73,7 +82,8 @@ export function Topbar() {
       <div className={`last-price ${dir}`} data-testid="last-price" aria-label="Last price">
         {fmt(t?.last, pd)}
       </div>
-      <dl className="stats">
+      {/* a 24 h figure that does not fit is out of sight, whole; all of them are in the row's title */}
+      <dl className="stats" data-testid="stats" title={statsTitle}>
         <Stat label="Mark" testId="mark-price" value={fmt(t?.mark, pd)} />
         <Stat label="Index" testId="index-price" value={fmt(t?.index, pd)} />
         <div className="stat funding">
@@ -86,10 +96,15 @@ export function Topbar() {
             <Countdown to={t?.nextFundingTime ?? 0} />
           </dd>
         </div>
-        <Stat label="24h change" testId="change-24h" value={`${chText.price} ${chText.percent}`} className={chClass} />
-        <Stat label="24h high" testId="high-24h" value={day ? grouped(day.high_price) : '—'} />
-        <Stat label="24h low" testId="low-24h" value={day ? grouped(day.low_price) : '—'} />
-        <Stat label={`24h vol (${entry?.general.quote_asset ?? 'USDT'})`} value={fmtCompact(day?.quote_volume)} />
+        <div className="stat" title={`24h change ${chText.price} ${chText.percent}`}>
+          <dt>24h change</dt>
+          <dd data-testid="change-24h" className={chClass}>
+            <span className="change-price">{chText.price}</span> {chText.percent}
+          </dd>
+        </div>
+        {day24.map(([label, value, testId]) => (
+          <Stat key={label} label={label} testId={testId} value={value} />
+        ))}
       </dl>
       <div className="topbar-right">
         <StoreStatusBanner />
