@@ -1,0 +1,85 @@
+// The screen zoomed and with a larger default font. Browser zoom is emulated as Chromium does it:
+// zoom Z of a W x H window lays out in a viewport of W/Z x H/Z CSS px at a device pixel ratio of Z
+// (what window.innerWidth and devicePixelRatio read in a zoomed window; Playwright's viewport and
+// deviceScaleFactor set exactly those), so 125% of 1024 x 768 is 819 x 614 at 1.25. The user's
+// default font size is set as the browser's setting sets it (the DevTools protocol's
+// Page.setFontSizes, the "standard" size, 16 px by default).
+import type { Locator, Page } from 'playwright/test';
+import { test, expect } from './support/fixtures.ts';
+import { openTrading } from './support/desk.ts';
+
+for (const zoom of [1.25, 1.5]) {
+  test.describe(`${zoom * 100}% zoom of a 1024 x 768 window`, () => {
+    test.use({ viewport: { width: Math.floor(1024 / zoom), height: Math.floor(768 / zoom) }, deviceScaleFactor: zoom });
+
+    test('the page scrolls to the top bar\'s right end and to the order form, nothing cut off for good', async ({
+      page,
+      service,
+      trader,
+    }) => {
+      const screen = await openTrading(page, service.url, trader, 'BTCUSDT');
+      const send = screen.form.button('Open long');
+      await expect(send).toBeEnabled();
+      const help = page.getByRole('button', { name: 'Keyboard shortcuts', exact: true });
+      // the screen keeps its smallest layout: the right end is beyond the window at first
+      await expect(help).not.toBeInViewport();
+      // the wheel, over the top bar, scrolls the page sideways to it, as a user would
+      await page.mouse.move(200, 20);
+      await page.mouse.wheel(2000, 0);
+      await expect(help).toBeInViewport({ ratio: 1 });
+      await help.click();
+      await expect(page.getByRole('dialog')).toBeVisible();
+      await page.keyboard.press('Escape');
+      await expect(page.getByRole('dialog')).toHaveCount(0);
+      // and down over the account summary (its column's own scroll first, then the page) to the order buttons
+      await page.mouse.move(page.viewportSize()!.width - 40, page.viewportSize()!.height - 40);
+      await page.mouse.wheel(0, 2000);
+      await page.mouse.wheel(0, -2000);
+      await page.mouse.move(200, page.viewportSize()!.height - 20);
+      await page.mouse.wheel(0, 2000);
+      await expect(send).toBeInViewport({ ratio: 1 });
+      await expect(screen.form.button('Open short')).toBeInViewport({ ratio: 1 });
+      if (process.env.A11Y_SHOT) await page.screenshot({ path: `${process.env.A11Y_SHOT}-zoom${zoom}.png` });
+    });
+  });
+}
+
+/** A computed style of the element (in the page; this file is compiled without the DOM's types). */
+function styleOf(l: Locator, prop: string): Promise<string> {
+  return l.evaluate(
+    (el, p) =>
+      (globalThis as unknown as { getComputedStyle(e: unknown): Record<string, string> }).getComputedStyle(el)[p],
+    prop,
+  );
+}
+
+async function defaultFontSize(page: Page, px: number): Promise<void> {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Page.setFontSizes', { fontSizes: { standard: px } });
+}
+
+test('a larger default font size scales the screen: at 20 px every size is 1.25 times its size at 16 px', async ({
+  page,
+  service,
+  trader,
+}) => {
+  const screen = await openTrading(page, service.url, trader, 'BTCUSDT');
+  await expect(screen.form.button('Open long')).toBeEnabled();
+  const sizes = async () => ({
+    root: await styleOf(page.locator('html'), 'fontSize'),
+    top: (await page.getByTestId('topbar').boundingBox())!.height,
+    button: (await screen.form.button('Open long').boundingBox())!.height,
+    buttonFont: await styleOf(screen.form.button('Open long'), 'fontSize'),
+  });
+  const base = await sizes();
+  expect(base.root).toBe('12px');
+  await defaultFontSize(page, 20);
+  await page.reload();
+  await expect(screen.form.button('Open long')).toBeEnabled();
+  const big = await sizes();
+  expect(big.root).toBe('15px');
+  expect(big.top).toBeCloseTo(base.top * 1.25, 0);
+  expect(big.button).toBeCloseTo(base.button * 1.25, 0);
+  expect(parseFloat(big.buttonFont)).toBeCloseTo(parseFloat(base.buttonFont) * 1.25, 1);
+  if (process.env.A11Y_SHOT) await page.screenshot({ path: `${process.env.A11Y_SHOT}-font20.png` });
+});
