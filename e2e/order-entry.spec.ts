@@ -181,7 +181,7 @@ test('a price off the tick and a size off the step are said under their fields a
   await expect(screen.form.size).toHaveAttribute('aria-invalid', 'false');
 });
 
-test('Enter sends the armed side once, says how when nothing is armed, and hands the keyboard back', async ({
+test('Enter sends the armed side once, says how when nothing is armed, and keeps the keyboard in the field', async ({
   page,
   service,
   trader,
@@ -198,24 +198,29 @@ test('Enter sends the armed side once, says how when nothing is armed, and hands
   await expect(x.hint).toContainText('Press B for the buy side or S for the sell side');
   expect(await trader.api.openOrders(symbol)).toEqual([]);
 
-  // B arms, Enter sends once, the focus leaves the form
+  // B arms, Enter sends once, the focus stays in the size (order-focus.spec.ts)
   await page.locator('body').click({ position: { x: 1, y: 1 } });
   await page.keyboard.press('b');
   await expect(screen.form.size).toBeFocused();
   await expect(x.hint).toBeHidden();
   await page.keyboard.press('Enter');
   await expect(screen.form.notice).toContainText('placed');
-  await expect.poll(() => x.bodyFocused()).toBe(true);
+  await expect(screen.form.size).toBeFocused();
   await expect.poll(async () => (await trader.api.openOrders(symbol)).length).toBe(1);
 
-  // a second Enter sends nothing more; digits are shortcuts again (chart interval), not size
+  // a second Enter sends nothing more (the side was disarmed): the hint says how
   await page.keyboard.press('Enter');
+  await expect(x.hint).toBeVisible();
+  await expect(screen.form.size).toHaveValue('0.050');
+  expect((await trader.api.openOrders(symbol)).length).toBe(1);
+  // out of the field (a click elsewhere; Esc would also clear the form) digits are shortcuts again (chart interval)
+  await page.locator('body').click({ position: { x: 1, y: 1 } });
+  expect(await x.bodyFocused()).toBe(true);
   await page.keyboard.press('5');
   await expect(screen.chart.interval('4h')).toHaveAttribute('aria-selected', 'true');
   await expect(screen.form.size).toHaveValue('0.050');
   await screen.form.size.press('Enter');
   await expect(x.hint).toBeVisible();
-  expect((await trader.api.openOrders(symbol)).length).toBe(1);
 
   // the hint read in the field and followed there: S arms the sell side, no "s" typed into the size
   await page.keyboard.press('s');

@@ -9,7 +9,6 @@
 // ones to a refused port, then let them through again (the shared service keeps running).
 import { test, expect } from './support/fixtures.ts';
 import { openLimitForm, openTrading } from './support/desk.ts';
-import { FormExtras } from './pages/form-extras.ts';
 import { SocketSwitch } from './support/socket-switch.ts';
 
 test('B then typing replaces the last size: after sending 2, B + "1" + Enter sends 1', async ({
@@ -157,7 +156,7 @@ test('keys typed while an order awaits its answer go to the next order: Enter di
   // still armed its side
   refuse.next = true;
   await page.keyboard.press('Enter');
-  await expect.poll(() => new FormExtras(page, screen).bodyFocused()).toBe(true);
+  await expect(screen.form.size).toBeFocused();
   await page.keyboard.press('b');
   await expect(screen.form.size).toBeFocused();
   await release();

@@ -4,8 +4,10 @@
 // each side's preview. The math is order-model.ts, the form's state order-form-store.ts, the
 // mirrored sides order-side.tsx, the size field size-field.tsx.
 // Keeps true: what is not a number is refused here, not sent; Max and % stay under the
-// leverage's notional cap; Enter sends the side armed with B / S once, then the focus leaves the
-// form so the shortcuts work again; with the market connection lost the buttons are disabled.
+// leverage's notional cap; Enter sends the side armed with B / S once and disarms it, the focus
+// staying in the field (its text selected: what is typed next is the next order's) or back on the
+// side's button once the answer is in; the answer is said by live regions that are always there
+// (a region added with its text is not announced); with the market connection lost the buttons are disabled.
 import { useEffect, useRef, useState } from 'react';
 import {
   MarginMode,
@@ -112,6 +114,16 @@ export function OrderEntry() {
     if (loggedIn && setting !== undefined) void s.notionalCaps.getState().actions.probe(symbol);
   }, [s, symbol, loggedIn, setting?.leverage]);
 
+  // the control the focus goes back to once the order is answered, if the focus fell to the page meanwhile
+  const refocus = useRef<HTMLElement | null>(null);
+  useEffect(() => {
+    const el = refocus.current;
+    if (f.submitting !== null || el === null) return;
+    refocus.current = null;
+    const at = document.activeElement;
+    if ((at === null || at === document.body) && el.isConnected && !(el as HTMLButtonElement).disabled) el.focus();
+  }, [f.submitting]);
+
   const submit = async (side: Side): Promise<unknown> => {
     if (!fut || halted) return;
     if (down) return a.marketLost();
@@ -129,11 +141,14 @@ export function OrderEntry() {
           ? stopRequest(r.order, model.triggerIn, f.working, watched)
           : null;
     if (st !== null && !st.ok) return a.fail(st.error);
-    // The order goes out: the focus leaves the form now (a field or the button clicked), not when
-    // the answer comes, so what is typed meanwhile is the next order's (B / S arm it, "/" and
-    // "1"-"9" are shortcuts) and a stray Enter sends nothing. The store disarms the side as it sends.
+    // The order goes out and the keyboard stays where the trader is: in the field, its text selected
+    // so that what is typed meanwhile is the next order's (B / S re-arm a side; the store disarms
+    // this one as it sends, so a second Enter sends nothing), or on the side's button, which is
+    // disabled while the order is on its way (the browser drops the focus to the page) and gets
+    // the focus back with the answer.
     const el = document.activeElement;
-    if (el instanceof HTMLElement && root.current?.contains(el)) el.blur();
+    if (el instanceof HTMLInputElement && el.type === 'text' && root.current?.contains(el)) el.select();
+    else if (el instanceof HTMLElement && root.current?.contains(el)) refocus.current = el;
     if (st !== null) return a.submitStop(st.request, { pd, qd, base });
     await a.submit(r.order, { pd, qd, oneWay, trimmedTo: (side === Side.BUY ? model.buy : model.sell).trimmedTo });
   };
@@ -421,16 +436,18 @@ export function OrderEntry() {
           )}
         </div>
       )}
-      {f.notice && (
-        <div className={`oe-notice ${f.noticeKind}`} role="status" data-testid="order-notice" data-kind={f.noticeKind}>
-          {f.notice}
-        </div>
-      )}
-      {f.hint && (
-        <div className="oe-hint" role="status" data-testid="order-hint">
-          {f.hint}
-        </div>
-      )}
+      {/* live regions that are always there, empty (no box) when silent: a screen reader says what comes into them */}
+      <div
+        className={f.notice ? `oe-notice ${f.noticeKind}` : undefined}
+        role="status"
+        data-testid="order-notice"
+        data-kind={f.notice ? f.noticeKind : undefined}
+      >
+        {f.notice}
+      </div>
+      <div className={f.hint ? 'oe-hint' : undefined} role="status" data-testid="order-hint">
+        {f.hint}
+      </div>
       {!loggedIn && session !== 'checking' && <LoginHint />}
     </div>
   );
