@@ -12,7 +12,7 @@ for (const zoom of [1.25, 1.5]) {
   test.describe(`${zoom * 100}% zoom of a 1024 x 768 window`, () => {
     test.use({ viewport: { width: Math.floor(1024 / zoom), height: Math.floor(768 / zoom) }, deviceScaleFactor: zoom });
 
-    test('the page scrolls to the top bar\'s right end and to the order form, nothing cut off for good', async ({
+    test("the page scrolls to the top bar's right end and to the order form, nothing cut off for good", async ({
       page,
       service,
       trader,
