@@ -260,8 +260,8 @@ test('a row of tabs is one Tab stop: the arrows move along it and select', async
   const screen = await openTrading(page, service.url, trader, SYMBOL);
   const interval = (iv: string) => page.getByTestId(`interval-${iv}`);
   // the selected interval is the row's Tab stop: Tab leaves the row for the Indicators button at
-  // the bar's end, the drawing tools (one stop: ↓ moves along them), the price scale's log switch
-  // in the chart's corner, then the book's grouping
+  // the bar's end, the drawing tools (one stop: ↓ moves along them), the chart itself (its keys:
+  // chart-keys.spec.ts), the price scale's log switch in the chart's corner, then the book's grouping
   await interval('1m').focus();
   await page.keyboard.press('Tab');
   await expect(page.getByTestId('indicators-button')).toBeFocused();
@@ -270,11 +270,15 @@ test('a row of tabs is one Tab stop: the arrows move along it and select', async
   await page.keyboard.press('ArrowDown');
   await expect(page.getByTestId('draw-hline')).toBeFocused();
   await page.keyboard.press('Tab');
+  await expect(page.getByTestId('chart')).toBeFocused();
+  await page.keyboard.press('Tab');
   await expect(page.getByTestId('scale-log')).toBeFocused();
   await page.keyboard.press('Tab');
   await expect(screen.ladder.grouping).toBeFocused();
   await page.keyboard.press('Shift+Tab');
   await expect(page.getByTestId('scale-log')).toBeFocused();
+  await page.keyboard.press('Shift+Tab');
+  await expect(page.getByTestId('chart')).toBeFocused();
   await page.keyboard.press('Shift+Tab');
   await expect(page.getByTestId('draw-trend')).toBeFocused();
   await page.keyboard.press('Shift+Tab');

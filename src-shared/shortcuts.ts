@@ -11,6 +11,12 @@ export const SHORTCUTS: ReadonlyArray<readonly [keys: string, action: string]> =
   ['1 … 9', 'Chart interval: 1m 5m 15m 1h 4h 1d 1w 1M 1s'],
   ['I', 'Chart indicators: MA, EMA, BOLL, VWAP, RSI, MACD (on / off, periods)'],
   ['Delete', 'Remove the drawing selected on the chart'],
+  [
+    '← / →',
+    'Chart (a Tab stop: with the focus on it): scroll back / forward in time, a tenth of the view (Shift: half)',
+  ],
+  ['+ / -', 'Chart (focused): zoom in / out at its right edge (elsewhere, in a replay: its speed)'],
+  ['Home / End', 'Chart (focused): the first candle loaded (older ones load from there) / the latest candle'],
   ['[ / ]', 'Order book grouping: finer / coarser'],
   ['↑ / ↓ / Enter', 'Order book (one Tab stop): move along the prices / put the price in the order form'],
   ['P', 'Positions tab'],

@@ -109,7 +109,8 @@ const LABEL_CHECK_MS = 250;
 
 export class ChartModel {
   readonly chart: IChartApi;
-  private readonly candles: ISeriesApi<'Candlestick'>;
+  /** (its data read by the chart's summary, chart-keys.ts) */
+  readonly candles: ISeriesApi<'Candlestick'>;
   private readonly volume: ISeriesApi<'Histogram'>;
   private readonly opts: ChartModelOptions;
   /** `held`: the price a drag shows the line at, until the model is told a new spec or it is let go. */

@@ -29,6 +29,7 @@ import { condition } from '../alerts/alert-rules.ts';
 import type { Services } from '../../lib/services.ts';
 import { ChartFeed, idleFeedState } from './chart-feed.ts';
 import { ChartModel, type LegendBar, type PriceLineSpec } from './chart-model.ts';
+import { chartKey, chartSummary, hideChartInternals } from './chart-keys.ts';
 import { DrawingTools } from './drawing-tools.tsx';
 import { ScaleSwitch } from './scale-switch.tsx';
 import { useChartFills } from './chart-fills.ts';
@@ -121,6 +122,7 @@ export function ChartPanel() {
         select: setSelected,
       },
     });
+    hideChartInternals(box.current!);
     feed = new ChartFeed(s.api, s.ws, model);
     setParts({ model, feed });
     return () => {
@@ -153,6 +155,24 @@ export function ChartPanel() {
   const showFills = useSel(s.indicators, (x) => x.fills);
   const fills = useChartFills(symbol, feedState.symbol === symbol ? feedState.oldest : 0, showFills);
   useEffect(() => parts?.model.setFills(fills, (q) => fmt(q, qd)), [parts, fills, qd]);
+  // what a screen reader hears of the chart: the candle at its right edge, said again after a key
+  // and when a new candle opens (not on every trade)
+  const [summary, setSummary] = useState('');
+  const summarize = (): void => {
+    if (!parts) return;
+    requestAnimationFrame(() =>
+      setSummary(chartSummary(parts.model.chart, parts.model.candles, { symbol, interval, pd })),
+    );
+  };
+  const newest = legend?.latest ? legend.time : 0;
+  useEffect(summarize, [parts, symbol, interval, pd, newest, feedState.candles]);
+  const onChartKey = (e: React.KeyboardEvent): void => {
+    if (e.ctrlKey || e.metaKey || e.altKey || !parts) return;
+    if (!chartKey(parts.model.chart, e.key, e.shiftKey)) return;
+    // the chart's, not the screen's (the replay's − / + speed)
+    e.preventDefault();
+    summarize();
+  };
   const change = legend && legend.open > 0 ? (legend.close - legend.open) / legend.open : NaN;
   const cls = legend ? (legend.close >= legend.open ? 'up' : 'down') : '';
 
@@ -265,6 +285,12 @@ export function ChartPanel() {
         <div
           className="chart-box"
           ref={box}
+          tabIndex={0}
+          role="application"
+          aria-label={`${symbol} ${interval} candlestick chart`}
+          aria-describedby="chart-summary chart-keys"
+          onKeyDown={onChartKey}
+          onFocus={summarize}
           data-testid="chart"
           data-symbol={feedState.symbol ?? ''}
           data-interval={feedState.interval ?? ''}
@@ -273,6 +299,12 @@ export function ChartPanel() {
           data-oldest={feedState.oldest}
           data-lines={lines.map((l) => l.id).join(' ')}
         />
+        <div id="chart-summary" className="sr-only" role="status" data-testid="chart-summary">
+          {summary}
+        </div>
+        <span id="chart-keys" hidden>
+          ← and → scroll in time, + and - zoom, Home goes to the first candle, End to the latest.
+        </span>
         <ScaleSwitch mode={scale} onChange={(m) => s.indicators.getState().actions.setScale(m)} />
       </div>
     </div>
