@@ -73,10 +73,3 @@ export function chartSummary(
     `open ${p(c.open)}, high ${p(c.high)}, low ${p(c.low)}, close ${p(c.close)}`
   );
 }
-
-/** lightweight-charts' own elements (a layout table of canvases) out of the accessibility tree. */
-export function hideChartInternals(container: HTMLElement): void {
-  const root = container.querySelector<HTMLElement>('.tv-lightweight-charts');
-  root?.setAttribute('aria-hidden', 'true');
-  for (const t of container.querySelectorAll('table')) t.setAttribute('role', 'presentation');
-}

@@ -29,7 +29,7 @@ import { condition } from '../alerts/alert-rules.ts';
 import type { Services } from '../../lib/services.ts';
 import { ChartFeed, idleFeedState } from './chart-feed.ts';
 import { ChartModel, type LegendBar, type PriceLineSpec } from './chart-model.ts';
-import { chartKey, chartSummary, hideChartInternals } from './chart-keys.ts';
+import { chartKey, chartSummary } from './chart-keys.ts';
 import { DrawingTools } from './drawing-tools.tsx';
 import { ScaleSwitch } from './scale-switch.tsx';
 import { useChartFills } from './chart-fills.ts';
@@ -400,4 +400,11 @@ function usePriceLines(symbol: string, pd: number, qd: number): PriceLineSpec[] 
     void pd;
     return out;
   }, [positions, tpsl, orders, alerts, stops, symbol, pd, qd]);
+}
+
+/** lightweight-charts' own elements (a layout table of canvases) out of the accessibility tree. */
+function hideChartInternals(container: HTMLElement): void {
+  const root = container.querySelector<HTMLElement>('.tv-lightweight-charts');
+  root?.setAttribute('aria-hidden', 'true');
+  for (const t of container.querySelectorAll('table')) t.setAttribute('role', 'presentation');
 }
