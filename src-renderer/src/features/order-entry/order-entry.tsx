@@ -438,14 +438,14 @@ export function OrderEntry() {
       )}
       {/* live regions that are always there, empty (no box) when silent: a screen reader says what comes into them */}
       <div
-        className={f.notice ? `oe-notice ${f.noticeKind}` : undefined}
+        className={f.notice ? `oe-notice ${f.noticeKind}` : 'oe-silent'}
         role="status"
         data-testid="order-notice"
         data-kind={f.notice ? f.noticeKind : undefined}
       >
         {f.notice}
       </div>
-      <div className={f.hint ? 'oe-hint' : undefined} role="status" data-testid="order-hint">
+      <div className={f.hint ? 'oe-hint' : 'oe-silent'} role="status" data-testid="order-hint">
         {f.hint}
       </div>
       {!loggedIn && session !== 'checking' && <LoginHint />}
