@@ -70,6 +70,8 @@ test('a larger default font size scales the screen: at 20 px every size is 1.25 
     top: (await page.getByTestId('topbar').boundingBox())!.height,
     button: (await screen.form.button('Open long').boundingBox())!.height,
     buttonFont: await styleOf(screen.form.button('Open long'), 'fontSize'),
+    // the chart's price axis (lightweight-charts' canvas text): as wide as its labels
+    axis: (await page.getByTestId('chart').locator('tr').first().locator('td').last().boundingBox())!.width,
   });
   const base = await sizes();
   expect(base.root).toBe('12px');
@@ -81,5 +83,7 @@ test('a larger default font size scales the screen: at 20 px every size is 1.25 
   expect(big.top).toBeCloseTo(base.top * 1.25, 0);
   expect(big.button).toBeCloseTo(base.button * 1.25, 0);
   expect(parseFloat(big.buttonFont)).toBeCloseTo(parseFloat(base.buttonFont) * 1.25, 1);
+  // the chart's text follows: its price axis about 1.25 times as wide
+  expect(big.axis).toBeGreaterThan(base.axis * 1.15);
   if (process.env.A11Y_SHOT) await page.screenshot({ path: `${process.env.A11Y_SHOT}-font20.png` });
 });

@@ -54,7 +54,7 @@ import type { Drawing, DrawingKind } from './drawings.ts';
 import { FillLayer } from './fill-layer.ts';
 import type { FillMark } from './fill-marks.ts';
 import { barAtOrBefore } from './bar-times.ts';
-import { CHART_COLORS, FONT, FONT_SIZE, LINE_STYLE, bar, charWidth, volumeBar } from './chart-style.ts';
+import { CHART_COLORS, FONT, LINE_STYLE, bar, charWidth, chartFontSize, volumeBar } from './chart-style.ts';
 import { applyScale, type ScaleMode } from './chart-scale.ts';
 
 export interface PriceLineSpec {
@@ -145,7 +145,7 @@ export class ChartModel {
       layout: {
         background: { type: ColorType.Solid, color: CHART_COLORS.background },
         textColor: CHART_COLORS.text,
-        fontSize: FONT_SIZE,
+        fontSize: chartFontSize(),
         fontFamily: FONT,
         attributionLogo: false,
         // the indicators' panes under the candles (indicator-layer.ts)

@@ -3,15 +3,23 @@
 import { LineStyle, type CandlestickData, type HistogramData, type Time, type UTCTimestamp } from 'lightweight-charts';
 import type { Candle } from '../../../../src-shared/types.ts';
 
-export const FONT_SIZE = 11;
+const FONT_SIZE = 11;
 export const FONT = "'JetBrains Mono', 'SFMono-Regular', Menlo, Consolas, monospace";
+/**
+ * The chart's text size, px: 11 at the default font size (a 12 px root), scaled as the screen's
+ * rem are with a larger default font (styles.css), read when the chart is made.
+ */
+export function chartFontSize(): number {
+  const root = parseFloat(getComputedStyle(document.documentElement).fontSize);
+  return Number.isFinite(root) && root > 0 ? (FONT_SIZE * root) / 12 : FONT_SIZE;
+}
 let measured = 0;
 /** The width of a digit in the chart's (monospaced) font, measured once it is drawn. */
 export function charWidth(): number {
   if (measured > 0) return measured;
   const ctx = document.createElement('canvas').getContext('2d');
-  if (ctx === null) return FONT_SIZE * 0.62;
-  ctx.font = `${FONT_SIZE}px ${FONT}`;
+  if (ctx === null) return chartFontSize() * 0.62;
+  ctx.font = `${chartFontSize()}px ${FONT}`;
   measured = ctx.measureText('0').width;
   return measured;
 }
