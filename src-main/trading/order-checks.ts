@@ -265,7 +265,10 @@ export function checkAccountSide(
     if (frozen > avail) {
       reject(
         Errors.INSUFFICIENT_MARGIN,
-        `Order needs ${formatMoney(frozen, 2)} USDT of margin and fees; available is ${formatMoney(avail < 0n ? 0n : avail, 2)} USDT`,
+        `Order needs ${formatMoney(frozen, 2)} USDT of margin and fees; available is ${formatMoney(avail < 0n ? 0n : avail, 2)} USDT` +
+          (availableAt === undefined
+            ? ''
+            : ` at ${leverage}x (the pair's positions and orders counted at the order's leverage; the pair is at ${current.leverage}x)`),
       );
     }
   }

@@ -77,6 +77,23 @@ const btcLong = (v: Venue, name: string, qty: string, leverage: number) =>
   longAt(v, name, { symbol: 'BTCUSDT', leverage, qty, price: '96000.0' }, 100_000n * USDT);
 
 describe('one-way: a plain order against the position is margined only for what it opens', () => {
+  it("an order whose leverage lowers the pair's: its 3009 says the available is counted at that leverage", async () => {
+    const v = venue();
+    const u = longAt(v, 'owsol002', { symbol: 'SOLUSDT', leverage: 10, qty: '400', price: '185' });
+    // 400 x 185 = 74,000: fee 37, margin 7,400 at 10x; at 8x it would be 9,250
+    expect(v.exchange.summary(u)).toMatchObject({ available_balance: '2563.00000000' });
+    // 100 more at 8x: 2,312.50 + 9.25 against the 713.00 left at 8x (at 10x 1,859.25 would fit)
+    const e = refusal(() => placeOrder(v.exchange, u, { ...plain('SOLUSDT', 1, '100', '185'), leverage: 8 }));
+    expect(e.code).toBe(Errors.INSUFFICIENT_MARGIN.code);
+    expect(e.message).toBe(
+      'Order needs 2321.75 USDT of margin and fees; available is 713.00 USDT at 8x ' +
+        "(the pair's positions and orders counted at the order's leverage; the pair is at 10x)",
+    );
+    // refused whole: the pair's leverage (and so the available) is unchanged
+    expect(v.exchange.summary(u)).toMatchObject({ available_balance: '2563.00000000' });
+    await balanced(v, u);
+  });
+
   it('SOLUSDT 10x: a plain sell of the whole long is accepted with 703.75 available and freezes nothing', async () => {
     const v = venue();
     const u = longAt(v, 'owsol001', { symbol: 'SOLUSDT', leverage: 10, qty: '500', price: '185' });
