@@ -110,11 +110,11 @@ const RECV_WINDOW = 60_000;
 const POOL_FRESH_MS = RECV_WINDOW - 10_000;
 /**
  * Requests per second the measured run's pool is sized for when the job gives no `poolRate`:
- * more than any route answered on the hosts measured so far (the Binance route reached 18,000
- * on a 2-core host in November 2026, past the 16,000 this was then, and its client signed the
- * rest during the measured run, taking CPU from the service).
+ * more than any signed route answered on the hosts measured so far (34,000 on a 2-core host in
+ * December 2026; a run past the pool signs the rest as it goes, taking CPU from the service). The
+ * pool is bytes outside the JS heap (packedPool), so its size costs the client no collections.
  */
-const POOL_RATE = 24_000;
+const POOL_RATE = 40_000;
 /** Ticks of 0.1 to the price text ("960001" -> "96000.1"). */
 const price = (ticks: number): string => `${Math.floor(ticks / 10)}.${ticks % 10}`;
 
@@ -206,6 +206,8 @@ interface Pool {
   built: Built[];
   /** The requests as bytes, for the open loop (rawPool; `built` is then empty). */
   raw: { bytes: Buffer; ends: Uint32Array; count: number } | null;
+  /** The closed loop's signed requests as bytes (packedPool; `built` is then empty). */
+  packed: Packed | null;
   /** Wall clock of the signatures' timestamps, ms. */
   at: number;
   /** Requests sent so far, and how many of them had to be built during the run. */
@@ -221,13 +223,57 @@ interface Pool {
  * end, requests are built as they go, and counted (`builtLate`).
  */
 function buildPool(job: ClientJob, expected: number, tag: string): Pool {
-  const built: Built[] = [];
   const at = Date.now();
-  if (job.kind !== 'hello') {
-    const n = job.kind === 'bot' ? 24 : expected;
-    for (let i = 0; i < n; i++) built.push(buildRequest(job, i, tag));
+  if (job.kind === 'signed' || job.kind === 'binance') return packedPool(job, expected, tag);
+  const built: Built[] = [];
+  if (job.kind === 'bot') for (let i = 0; i < 24; i++) built.push(buildRequest(job, i, tag));
+  return { tag, built, raw: null, packed: null, at, sent: 0, builtLate: 0 };
+}
+
+/**
+ * The closed loop's signed requests, each one's path and body side by side in one buffer outside
+ * the JS heap (as the open loop's rawPool), turned back into strings as autocannon asks for them:
+ * young garbage, collected in passing. Held as objects, the pool (1.5x the fastest signed run
+ * so far: some 250,000 requests, about 200 MB) filled the client's old space, and the client then
+ * spent 35-47 µs a request instead of 22, stalled 200 ms at times, and held the service to
+ * 15,000-25,000 req/s in every round after the first (docs/benchmarks.md, "The rounds after the
+ * first: the client's pool").
+ */
+interface Packed {
+  bytes: Buffer;
+  /** Request i's path is bytes[ends[2i-1] (0 for i = 0) .. ends[2i]), its body from there to ends[2i+1]. */
+  ends: Uint32Array;
+  count: number;
+  /** The headers of the even (buy, account 0) and odd (sell, account 1) requests. */
+  headers: [Record<string, string>, Record<string, string>];
+}
+
+function packedPool(job: Extract<ClientJob, { kind: 'signed' | 'binance' }>, expected: number, tag: string): Pool {
+  const at = Date.now();
+  const ends = new Uint32Array(expected * 2);
+  let bytes = Buffer.allocUnsafeSlow(Math.max(1024, expected * 512));
+  let end = 0;
+  const put = (text: string): void => {
+    const len = Buffer.byteLength(text, 'latin1');
+    if (end + len > bytes.length) {
+      const more = Buffer.allocUnsafeSlow(Math.max(bytes.length * 2, end + len));
+      bytes.copy(more, 0, 0, end);
+      bytes = more;
+    }
+    end += bytes.write(text, end, 'latin1');
+  };
+  for (let i = 0; i < expected; i++) {
+    const b = buildRequest(job, i, tag);
+    put(b.path);
+    ends[2 * i] = end;
+    put(b.body);
+    ends[2 * i + 1] = end;
   }
-  return { tag, built, raw: null, at, sent: 0, builtLate: 0 };
+  const headers: Packed['headers'] = [
+    headersOf(job.accounts[0].apiKey, job.kind),
+    headersOf(job.accounts[1].apiKey, job.kind),
+  ];
+  return { tag, built: [], raw: null, packed: { bytes, ends, count: expected, headers }, at, sent: 0, builtLate: 0 };
 }
 
 function requestsFor(
@@ -243,14 +289,22 @@ function requestsFor(
     {
       setupRequest(req) {
         const i = pool.sent++;
+        req.method = 'POST';
+        const packed = pool.packed;
+        if (packed !== null && i < packed.count && Date.now() - pool.at < POOL_FRESH_MS) {
+          const { bytes, ends } = packed;
+          const pathEnd = ends[2 * i];
+          req.path = bytes.toString('latin1', i === 0 ? 0 : ends[2 * i - 1], pathEnd);
+          req.headers = packed.headers[i & 1];
+          req.body = bytes.toString('latin1', pathEnd, ends[2 * i + 1]);
+          return req;
+        }
         let b: Built;
         if (cyclic) b = built[i % built.length];
-        else if (i < built.length && Date.now() - pool.at < POOL_FRESH_MS) b = built[i];
         else {
           pool.builtLate++;
           b = buildRequest(job, i, tag);
         }
-        req.method = 'POST';
         req.path = b.path;
         req.headers = b.headers;
         req.body = b.body;
@@ -318,7 +372,7 @@ function rawPool(job: Exclude<ClientJob, { kind: 'hello' }>, expected: number, t
     end += bytes.write(text, end);
     ends[i] = end;
   }
-  return { tag, built: [], raw: { bytes, ends, count: expected }, at, sent: 0, builtLate: 0 };
+  return { tag, built: [], raw: { bytes, ends, count: expected }, packed: null, at, sent: 0, builtLate: 0 };
 }
 
 /**
@@ -454,7 +508,7 @@ export async function runClient(job: ClientJob, onMeasuring: () => void): Promis
       ? pool
       : paced && job.warmup > 0
         ? rawPool(job, size(job.warmup), `${tag}w`)
-        : { tag: `${tag}w`, built: [], raw: null, at: Date.now(), sent: 0, builtLate: 0 };
+        : { tag: `${tag}w`, built: [], raw: null, packed: null, at: Date.now(), sent: 0, builtLate: 0 };
   // The open loop's connections are the warm-up's too, so the measured run starts on warm ones,
   // as a bot's orders go over connections it keeps. (With 50 fresh connections opened at its
   // start, the service's loop stalled ~10 ms there and the first 30 ms of signed answers took
