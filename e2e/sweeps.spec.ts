@@ -60,9 +60,15 @@ test('a sweep run beside the open page: progress, sets, sorting, heat map and eq
   // the sets as the service reports them
   const list = (await (await fetch(`${service.url}/api/v1/sweeps`)).json()) as { data: Array<{ id: string }> };
   const detail = (await (await fetch(`${service.url}/api/v1/sweeps/${list.data[0].id}`)).json()) as {
-    data: { sets: SetRow[] };
+    data: { sets: SetRow[]; datasets: number[]; pack_sha256: string | null };
   };
   expect(detail.data.sets).toHaveLength(4);
+  // the data it replays: no pinned dataset, its pack's checksum, both on the page
+  expect(detail.data.datasets).toEqual([]);
+  expect(detail.data.pack_sha256).toMatch(/^[0-9a-f]{64}$/);
+  await expect(panel.getByTestId('sweep-data')).toHaveText(
+    `Data: each replay's own pick of the imported datasets, pack ${detail.data.pack_sha256!.slice(0, 12)}`,
+  );
   const sets = panel.getByTestId('sweep-sets');
   const body = sets.locator('tbody tr');
   await expect(body).toHaveCount(4);

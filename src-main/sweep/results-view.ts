@@ -65,6 +65,10 @@ export interface SweepView extends SweepSummary {
   params: string[];
   /** The grid file's "defaults": the value a set runs with for what it did not name. */
   defaults: ParamSet;
+  /** The datasets the sweep pinned (--replay-datasets), by id; [] when each replay took its own pick. */
+  datasets: number[];
+  /** SHA-256 of the sweep's dataset pack: the data every job replays, a resume included (null in a sweep recorded without one). */
+  pack_sha256: string | null;
   jobs_detail: JobView[];
   sets: SetView[];
 }
@@ -168,6 +172,8 @@ export function sweepView(store: SweepStore, id: string): SweepView | undefined 
     until: spec.until,
     params,
     defaults: spec.defaults ?? {},
+    datasets: spec.template?.datasets ?? [],
+    pack_sha256: spec.pack?.sha256 ?? null,
     jobs_detail: jobs.map(jobView),
     sets: setViews(jobs),
   };

@@ -83,6 +83,12 @@ describe('the per-set view', () => {
     expect(view([[3, 0, 'ok', zeros]]).view.defaults).toEqual({});
   });
 
+  it('says a sweep recorded without pinned datasets or a pack took the replays own pick ([], null)', () => {
+    const v = view([[3, 0, 'ok', zeros]]).view;
+    expect(v.datasets).toEqual([]);
+    expect(v.pack_sha256).toBeNull();
+  });
+
   it('gives a set whose jobs all failed no figure, not a 0 % return', () => {
     const set = view([
       [3, 0, 'ok', testMetrics(-0.001, [-0.001])],

@@ -62,6 +62,8 @@ beforeAll(async () => {
     start: JAN6,
     until: JAN6 + 2 * DAY,
     sets: [{ fast: 3 }, { fast: 5 }],
+    template: { datasets: [4, 7] },
+    pack: { path: path.join(dir, 'packs', 'p.db'), sha256: 'ab'.repeat(32) },
   } as unknown as SweepSpec;
   // swK: a sweep whose coordinator was killed (a process that has exited), older than swR
   const dead = { host: hostname(), pid: spawnSync(process.execPath, ['-e', '0']).pid! };
@@ -119,6 +121,10 @@ describe('the sweeps routes', () => {
     expect(r.status).toBe(200);
     const v = r.body.data;
     expect(v.params).toEqual(['fast']);
+    // the data its jobs replay: the pinned datasets and the pack's checksum (not the pack's path on this machine)
+    expect(v.datasets).toEqual([4, 7]);
+    expect(v.pack_sha256).toBe('ab'.repeat(32));
+    expect(JSON.stringify(v)).not.toContain('packs');
     expect(v.jobs_detail.map((j: { index: number; status: string }) => [j.index, j.status])).toEqual([
       [0, 'ok'],
       [1, 'failed'],

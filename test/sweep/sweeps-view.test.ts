@@ -4,6 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   curvePaths,
+  dataText,
   heatColor,
   heatMap,
   paramCell,
@@ -28,6 +29,19 @@ const sets = [
 ];
 
 describe('the Sweeps page', () => {
+  it('says what data a sweep replays: its pinned datasets or the replays own pick, and its pack shortened', () => {
+    const sha = '0123456789abcdef'.repeat(4);
+    expect(dataText({ datasets: [4, 7], pack_sha256: sha })).toEqual({
+      text: 'Data: datasets 4, 7 (pinned), pack 0123456789ab',
+      title: `Every job replays the dataset pack copied when the sweep started, SHA-256 ${sha}`,
+    });
+    expect(dataText({ datasets: [9], pack_sha256: sha }).text).toBe('Data: dataset 9 (pinned), pack 0123456789ab');
+    expect(dataText({ datasets: [], pack_sha256: null })).toEqual({
+      text: "Data: each replay's own pick of the imported datasets",
+      title: 'Recorded without a dataset pack',
+    });
+  });
+
   it('says what to do with a sweep that is interrupted or stopped, and nothing more of one running or done', () => {
     expect(stateText({ id: 'swA', state: 'interrupted' })).toBe(
       'interrupted: its coordinator is gone; resume: npm run sweep -- --resume swA, or remove: --remove swA',

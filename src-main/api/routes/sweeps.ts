@@ -118,6 +118,16 @@ const sweepSchema = Type.Object({
   defaults: Type.Record(Type.String(), Type.Union([Type.String(), Type.Number(), Type.Boolean()]), {
     description: "The grid file's defaults: the value a set runs with for a parameter it does not name ({} for none)",
   }),
+  datasets: Type.Array(Type.Integer(), {
+    description:
+      'The datasets the sweep pinned (npm run sweep -- --replay-datasets), by id as GET /api/v1/datasets lists them; ' +
+      '[] when each replay took its own pick of the imported datasets',
+  }),
+  pack_sha256: Type.Union([Type.String(), Type.Null()], {
+    description:
+      "SHA-256 of the sweep's dataset pack, the imported datasets of its symbols copied when it started: the data every job " +
+      'replays, a resumed job included (null in a sweep recorded without one)',
+  }),
   jobs_detail: Type.Array(jobSchema),
   sets: Type.Array(setSchema),
 });

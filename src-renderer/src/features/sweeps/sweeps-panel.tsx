@@ -9,6 +9,7 @@ import { useServices, useSel } from '../../lib/use-services.ts';
 import { Drawer } from '../../layout/drawer.tsx';
 import {
   curveKey,
+  dataText,
   FIRST_SWEEP,
   curvePaths,
   heatColor,
@@ -251,6 +252,9 @@ function SweepsBody() {
       </section>
       {detail !== null && (
         <>
+          <p className="sweep-data" data-testid="sweep-data" title={dataText(detail).title}>
+            {dataText(detail).text}
+          </p>
           <section>
             <h3>Parameter sets</h3>
             <table className="data-table" data-testid="sweep-sets" aria-label="Parameter sets">

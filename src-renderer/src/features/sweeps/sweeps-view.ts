@@ -46,8 +46,28 @@ export interface SweepDetailView extends SweepSummaryView {
   params: string[];
   /** The grid file's "defaults": what a set runs with for a parameter it does not name. */
   defaults: Record<string, ParamValue>;
+  /** The datasets the sweep pinned, by id; [] when each replay took its own pick. */
+  datasets: number[];
+  /** SHA-256 of the data every job replays (the sweep's dataset pack); null in a sweep recorded without one. */
+  pack_sha256: string | null;
   jobs_detail: Array<{ index: number; start: number; params: Record<string, ParamValue>; status: string }>;
   sets: SetView[];
+}
+
+/**
+ * What data a sweep replays, in a line: its pinned datasets (or the replays' own pick) and the
+ * pack's checksum, shortened as git shortens a commit (the title gives it whole).
+ */
+export function dataText(d: Pick<SweepDetailView, 'datasets' | 'pack_sha256'>): { text: string; title: string } {
+  const pinned =
+    d.datasets.length === 0
+      ? "each replay's own pick of the imported datasets"
+      : `dataset${d.datasets.length === 1 ? '' : 's'} ${d.datasets.join(', ')} (pinned)`;
+  if (d.pack_sha256 === null) return { text: `Data: ${pinned}`, title: 'Recorded without a dataset pack' };
+  return {
+    text: `Data: ${pinned}, pack ${d.pack_sha256.slice(0, 12)}`,
+    title: `Every job replays the dataset pack copied when the sweep started, SHA-256 ${d.pack_sha256}`,
+  };
 }
 
 /**
