@@ -28,8 +28,13 @@ test('a sweep whose coordinator was killed reads interrupted, with how to resume
 
   run.child.kill('SIGKILL');
   await run.ended;
+  // the commands as the service gives them: this service's data folder is not the CLI's default, so they name it
+  const dir = `--data-dir ${service.dataDir}`;
   await expect(row).toContainText(
-    `0/1 done, 0 failed (interrupted: its coordinator is gone; resume: npm run sweep -- --resume ${id}, or remove: --remove ${id})`,
+    `0/1 done, 0 failed (interrupted: its coordinator is gone; resume: npm run sweep -- --resume ${id} ${dir}, ` +
+      `or remove: npm run sweep -- --remove ${id} ${dir})`,
     { timeout: 10_000 },
   );
+  await row.click();
+  await expect(panel.getByTestId('sweep-resume').locator('code')).toHaveText(`npm run sweep -- --resume ${id} ${dir}`);
 });

@@ -16,6 +16,27 @@ function resumeCommand(id: string, dataDir: string | undefined, queue: string | 
   return sweepCommand([...args, ...(queue === undefined ? [] : ['--queue', queue])], undefined);
 }
 
+/** What the service offers for a sweep (GET /api/v1/sweeps): its commands as the CLI prints them. */
+export interface SweepCommands {
+  /** Finishes it (its jobs without a result) or runs its error jobs again; null while it runs or when neither is left. */
+  resume: string | null;
+  /** Deletes it with its results and its dataset pack; null while it runs. */
+  remove: string | null;
+}
+
+/**
+ * A sweep's commands, runnable as given: with `--data-dir` when the folder is not the CLI's default
+ * one (`dataDir` undefined when it is) and, to resume a sweep run on a queue, that queue.
+ */
+export function sweepCommands(s: SweepSummary, dataDir: string | undefined, runner: string): SweepCommands {
+  if (s.state === 'running') return { resume: null, remove: null };
+  const left = s.done < s.jobs || s.errors > 0;
+  return {
+    resume: left ? resumeCommand(s.id, dataDir, runner === 'local' ? undefined : runner) : null,
+    remove: sweepCommand(['--remove', s.id], dataDir),
+  };
+}
+
 /**
  * A sweep's jobs not ok, by status apart: `1 failed` (the bot's failures), with `2 timeout` and
  * `1 error` (could not run) when there are any.

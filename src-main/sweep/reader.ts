@@ -2,23 +2,34 @@
 // store is opened when its file exists (the first sweep creates it, maybe while the service
 // runs) and read as the sweep CLI writes it.
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import type { SweepJobWire, SweepResults } from '../api/routes/sweeps.ts';
+import { defaultDataDir } from '../paths.ts';
+import { sweepCommands } from './cli-lines.ts';
+import type { SweepSummary } from './ports.ts';
 import { jobView, sweepCsv, sweepView } from './results-view.ts';
 import { SqliteSweepStore, SWEEPS_FILE } from './sqlite-store.ts';
 
 export function sweepResults(dataDir: string): SweepResults & { close(): void } {
   let store: SqliteSweepStore | null = null;
+  // the commands the page copies run from the repository as printed: `--data-dir` unless the folder is the CLI's default
+  const cliDir =
+    dataDir === ':memory:' || resolve(dataDir) === resolve(defaultDataDir()) ? undefined : resolve(dataDir);
+  const commands = (s: SqliteSweepStore, w: SweepSummary) => sweepCommands(w, cliDir, s.spec(w.id)?.runner ?? 'local');
   const open = (): SqliteSweepStore | null => {
     if (store === null && dataDir !== ':memory:' && existsSync(join(dataDir, SWEEPS_FILE)))
       store = new SqliteSweepStore(dataDir);
     return store;
   };
   return {
-    list: () => open()?.list() ?? [],
+    list: () => {
+      const s = open();
+      return s === null ? [] : s.list().map((w) => ({ ...w, commands: commands(s, w) }));
+    },
     get: (id) => {
       const s = open();
-      return s === null ? undefined : sweepView(s, id);
+      const v = s === null ? undefined : sweepView(s, id);
+      return s === null || v === undefined ? undefined : { ...v, commands: commands(s, v) };
     },
     csv: (id) => {
       const s = open();

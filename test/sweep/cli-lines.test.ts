@@ -1,7 +1,7 @@
 // The sweep CLI's last line (src-main/sweep/cli-lines.ts): every command it prints runs as printed,
 // with the sweep's --data-dir and, for one that ran on a queue, its --queue.
 import { describe, expect, it } from 'vitest';
-import { finalLine, listHint } from '../../src-main/sweep/cli-lines.ts';
+import { finalLine, listHint, sweepCommands } from '../../src-main/sweep/cli-lines.ts';
 import type { SweepSummary } from '../../src-main/sweep/ports.ts';
 
 const summary = (over: Partial<SweepSummary>): SweepSummary => ({
@@ -64,5 +64,34 @@ describe('--list', () => {
     );
     expect(listHint(summary({}), undefined, 'local')).toBe('');
     expect(listHint(summary({ state: 'running', done: 3 }), undefined, 'local')).toBe('');
+  });
+});
+
+describe("the commands the service offers for a sweep (GET /api/v1/sweeps, the page's Copy)", () => {
+  it('resumes one with jobs left or error jobs, on its folder and its queue; removes any not running', () => {
+    const stopped = summary({ state: 'stopped', done: 2, jobs: 4, errors: 0 });
+    expect(sweepCommands(stopped, undefined, 'local')).toEqual({
+      resume: 'npm run sweep -- --resume sw1',
+      remove: 'npm run sweep -- --remove sw1',
+    });
+    expect(sweepCommands(stopped, '/srv/my data', 'redis://127.0.0.1:6390')).toEqual({
+      resume: "npm run sweep -- --resume sw1 --data-dir '/srv/my data' --queue redis://127.0.0.1:6390",
+      remove: "npm run sweep -- --remove sw1 --data-dir '/srv/my data'",
+    });
+    // done: its error jobs run again; with none, nothing to resume
+    expect(sweepCommands(summary({ state: 'done', done: 4, jobs: 4, errors: 1 }), '/d', 'local').resume).toBe(
+      'npm run sweep -- --resume sw1 --data-dir /d',
+    );
+    expect(sweepCommands(summary({ state: 'done', done: 4, jobs: 4, errors: 0 }), '/d', 'local')).toEqual({
+      resume: null,
+      remove: 'npm run sweep -- --remove sw1 --data-dir /d',
+    });
+    expect(sweepCommands(summary({ state: 'interrupted', done: 0, jobs: 1 }), undefined, 'local').resume).toBe(
+      'npm run sweep -- --resume sw1',
+    );
+    expect(sweepCommands(summary({ state: 'running', done: 1, jobs: 4 }), '/d', 'local')).toEqual({
+      resume: null,
+      remove: null,
+    });
   });
 });

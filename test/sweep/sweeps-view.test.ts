@@ -9,7 +9,6 @@ import {
   heatMap,
   paramCell,
   progressText,
-  resumeCommand,
   setCurve,
   setJobsText,
   sortSets,
@@ -43,24 +42,26 @@ describe('the Sweeps page', () => {
   });
 
   it('says what to do with a sweep that is interrupted or stopped, and nothing more of one running or done', () => {
-    expect(stateText({ id: 'swA', state: 'interrupted' })).toBe(
-      'interrupted: its coordinator is gone; resume: npm run sweep -- --resume swA, or remove: --remove swA',
+    // the service's commands (src-main/sweep/cli-lines.ts sweepCommands), as given
+    const commands = {
+      resume: 'npm run sweep -- --resume swA --data-dir /d',
+      remove: 'npm run sweep -- --remove swA --data-dir /d',
+    };
+    expect(stateText({ state: 'interrupted', commands })).toBe(
+      'interrupted: its coordinator is gone; resume: npm run sweep -- --resume swA --data-dir /d, ' +
+        'or remove: npm run sweep -- --remove swA --data-dir /d',
     );
-    expect(stateText({ id: 'swA', state: 'stopped' })).toBe('stopped; resume: npm run sweep -- --resume swA');
-    expect(stateText({ id: 'swA', state: 'running' })).toBe('running');
-    expect(stateText({ id: 'swA', state: 'done' })).toBe('done');
+    expect(stateText({ state: 'stopped', commands })).toBe(
+      'stopped; resume: npm run sweep -- --resume swA --data-dir /d',
+    );
+    expect(stateText({ state: 'running', commands: { resume: null, remove: null } })).toBe('running');
+    expect(stateText({ state: 'done', commands: { resume: null, remove: commands.remove } })).toBe('done');
   });
 
-  it("shows the failed jobs' timeouts and errors, and the command that resumes a sweep with jobs left", () => {
+  it("shows the failed jobs' timeouts and errors", () => {
     const w = { id: 'swA', state: 'done' as const, done: 4, jobs: 4, failed: 3, timeouts: 1, errors: 2 };
     expect(progressText(w)).toBe('4/4 done, 3 failed: 1 timeout, 2 error');
     expect(progressText({ ...w, failed: 0, timeouts: 0, errors: 0 })).toBe('4/4 done, 0 failed');
-    // a done sweep with error jobs: --resume runs them again
-    expect(resumeCommand(w)).toBe('npm run sweep -- --resume swA');
-    expect(resumeCommand({ ...w, errors: 0 })).toBeNull();
-    expect(resumeCommand({ ...w, state: 'stopped', done: 2, errors: 0 })).toBe('npm run sweep -- --resume swA');
-    expect(resumeCommand({ ...w, state: 'interrupted', done: 2, errors: 0 })).toBe('npm run sweep -- --resume swA');
-    expect(resumeCommand({ ...w, state: 'running', done: 2 })).toBeNull();
     // a set's jobs cell
     expect(setJobsText({ ok: 5, jobs: 7, failed: 2, timeouts: 0, errors: 0 })).toBe('5/7 (2 failed)');
     expect(setJobsText({ ok: 4, jobs: 7, failed: 3, timeouts: 1, errors: 1 })).toBe(

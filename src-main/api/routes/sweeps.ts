@@ -39,6 +39,19 @@ const summarySchema = Type.Object({
     description:
       'Of failed: the jobs that could not run (status error: infrastructure, not the bot); npm run sweep -- --resume ID reruns them',
   }),
+  commands: Type.Object(
+    {
+      resume: Type.Union([Type.String(), Type.Null()], {
+        description:
+          'The command that finishes it (its jobs without a result) or runs its error jobs again, with --data-dir and ' +
+          '--queue as it needs them; null while it runs or when neither is left',
+      }),
+      remove: Type.Union([Type.String(), Type.Null()], {
+        description: 'The command that deletes it, its results and its dataset pack; null while it runs',
+      }),
+    },
+    { description: 'Its commands as the sweep CLI prints them, to run from the repository as given' },
+  ),
   heartbeat_at: Type.Union([Type.Integer(), Type.Null()], {
     description:
       'ms UTC of the last heartbeat of the coordinator that ran it (every 5 s while it runs; a running sweep silent for 30 s reads interrupted)',

@@ -17,7 +17,6 @@ import {
   jobsOfSet,
   paramCell,
   progressText,
-  resumeCommand,
   setCurve,
   setJobsText,
   SET_METRICS,
@@ -78,7 +77,8 @@ const fmt = (v: number | null, pct = false) => (v === null ? '–' : pct ? `${(v
 /** The command that resumes the selected sweep, to copy (docs/sweeps.md, Resume). */
 function ResumeLine({ sweep }: { sweep: SweepSummaryView }) {
   const toasts = useServices().toasts;
-  const cmd = resumeCommand(sweep);
+  // the service's, as the CLI prints it: with the folder's --data-dir and the sweep's queue when it needs them
+  const cmd = sweep.commands.resume;
   if (cmd === null) return null;
   const copy = () =>
     void navigator.clipboard?.writeText(cmd).then(
@@ -88,8 +88,7 @@ function ResumeLine({ sweep }: { sweep: SweepSummaryView }) {
   return (
     <div className="sweep-resume" data-testid="sweep-resume">
       <span>
-        {sweep.errors > 0 && sweep.done >= sweep.jobs ? `Run its ${sweep.errors} error jobs again` : 'Resume it'} (add{' '}
-        <code>--data-dir DIR</code> if this service was started with one):
+        {sweep.errors > 0 && sweep.done >= sweep.jobs ? `Run its ${sweep.errors} error jobs again` : 'Resume it'}:
       </span>
       <code className="sweeps-hint">{cmd}</code>
       <button type="button" onClick={copy} aria-label="Copy the resume command">

@@ -19,6 +19,8 @@ export interface SweepSummaryView {
   timeouts: number;
   /** Of failed: the jobs that could not run (status error: not the bot's fault); --resume reruns them. */
   errors: number;
+  /** Its commands as the CLI prints them (with --data-dir and --queue as it needs them); null while it runs. */
+  commands: { resume: string | null; remove: string | null };
 }
 
 /** A parameter set: its figures over its ok jobs only; all null when it has none (docs/sweeps.md). */
@@ -83,10 +85,11 @@ export const FIRST_SWEEP = {
 } as const;
 
 /** A sweep's state as the list shows it: what to do with one that has pending jobs and no coordinator. */
-export function stateText(w: Pick<SweepSummaryView, 'id' | 'state'>): string {
-  if (w.state === 'interrupted')
-    return `interrupted: its coordinator is gone; resume: npm run sweep -- --resume ${w.id}, or remove: --remove ${w.id}`;
-  if (w.state === 'stopped') return `stopped; resume: npm run sweep -- --resume ${w.id}`;
+export function stateText(w: Pick<SweepSummaryView, 'state' | 'commands'>): string {
+  const { resume, remove } = w.commands;
+  if (w.state === 'interrupted' && resume !== null && remove !== null)
+    return `interrupted: its coordinator is gone; resume: ${resume}, or remove: ${remove}`;
+  if (w.state === 'stopped' && resume !== null) return `stopped; resume: ${resume}`;
   return w.state;
 }
 
@@ -105,18 +108,6 @@ export function setJobsText(st: Pick<SetView, 'ok' | 'jobs' | 'failed' | 'timeou
   if (st.failed === 0) return `${st.ok}/${st.jobs}`;
   const of = st.timeouts > 0 || st.errors > 0 ? `: ${st.timeouts} timeout, ${st.errors} error` : '';
   return `${st.ok}/${st.jobs} (${st.failed} failed${of})`;
-}
-
-/**
- * The command that finishes a sweep: runs its jobs without a result (stopped, interrupted) and its
- * error jobs again (docs/sweeps.md, Resume); null when there is nothing to resume or it still runs.
- * The CLI's --data-dir defaults to the same folder as the service's; a service started with
- * --data-dir DIR needs it added, which the page does not know.
- */
-export function resumeCommand(w: Pick<SweepSummaryView, 'id' | 'state' | 'done' | 'jobs' | 'errors'>): string | null {
-  if (w.state === 'running') return null;
-  if (w.done >= w.jobs && w.errors === 0) return null;
-  return `npm run sweep -- --resume ${w.id}`;
 }
 
 export const SET_METRICS = [
