@@ -164,4 +164,20 @@ test('a sweep run beside the open page: progress, sets, sorting, heat map and eq
   await expect(body).toHaveCount(4);
   await expect(body.and(page.locator('[aria-selected="true"]'))).toHaveCount(0);
   await expect(panel.getByTestId('sweep-curves')).toHaveCount(0);
+
+  // its sets on the next 12 hours (out of sample): the page's command, run as it gives it
+  const like = panel.getByTestId('sweep-like');
+  const other = 'BTCUSDT@2025-01-06T12:00Z..2025-01-07T00:00Z';
+  await like.getByRole('textbox').fill(other);
+  const cmd = like.locator('code');
+  await expect(cmd).toHaveText(
+    `npm run sweep -- --like ${list.data[0].id} --replay ${other} --data-dir ${service.dataDir}`,
+  );
+  const third = await sweep(((await cmd.textContent()) ?? '').replace('npm run sweep -- ', '').split(' '));
+  expect(third.code, third.out).toBe(0);
+  await expect(row).toHaveCount(3, { timeout: 10_000 });
+  await expect(row.nth(0)).toContainText('4/4 done, 0 failed (done)', { timeout: 10_000 });
+  await expect(row.nth(0)).toContainText('2025-01-06T12:00Z');
+  await row.nth(0).click();
+  await expect(body).toHaveCount(4);
 });

@@ -46,6 +46,54 @@ function cannotUse(dir: string, what: string, option: string, err: unknown): Pla
   return new PlanError(`cannot use ${what} ${dir} (${option}): ${why}; it must be a folder you can write`);
 }
 
+/** --replay-datasets as ids; undefined when not given. */
+function pinnedDatasets(v: Values): number[] | undefined {
+  const pins = v['replay-datasets'];
+  if (pins === undefined) return undefined;
+  if (!/^[1-9]\d{0,14}(,[1-9]\d{0,14})*$/.test(pins))
+    throw new PlanError(
+      `--replay-datasets wants dataset ids (npm run data -- list) split by commas, e.g. 12,15; got '${pins}'`,
+    );
+  const datasets = pins.split(',').map(Number);
+  if (new Set(datasets).size !== datasets.length)
+    throw new PlanError(`--replay-datasets names a dataset twice: '${pins}'`);
+  return datasets;
+}
+
+/**
+ * --like ID: a new sweep of that sweep's bot (run from the folder it ran in), parameter sets and
+ * options, on the data --replay (and --replay-datasets) give; its own pins are not carried over,
+ * as they name datasets of its span.
+ */
+function likeRequest(v: Values, store: SqliteSweepStore, dataDir: string, id: string): SweepRequest {
+  const spec = store.spec(id);
+  if (spec === undefined) throw new PlanError(`--like ${id}: no sweep ${id} in ${dataDir} (npm run sweep -- --list)`);
+  if (v.replay === undefined)
+    throw new PlanError(`--like ${id} needs --replay: the other data, SYMBOL@FROM..TO (it ran on ${spec.replay})`);
+  const t = spec.template;
+  const datasets = pinnedDatasets(v);
+  return {
+    dataDir,
+    cwd: t.cwd,
+    bot: spec.bot,
+    replay: v.replay,
+    ...(datasets === undefined ? {} : { datasets }),
+    split: spec.split,
+    sets: { sets: spec.sets, defaults: spec.defaults ?? {} },
+    balance: t.balance,
+    lockstep: t.lockstep,
+    speed: t.speed,
+    queueModel: t.queueModel,
+    orderLatency: t.orderLatency,
+    responseLatency: t.responseLatency,
+    dataLatency: t.dataLatency,
+    positionMode: t.positionMode,
+    timeoutMs: t.timeoutMs,
+    seed: t.seed,
+    runner: v.queue ?? 'local',
+  };
+}
+
 function request(v: Values, dataDir: string): SweepRequest {
   if (v.bot === undefined) throw new PlanError('--bot is required: the command that runs your bot ("node my-bot.ts")');
   if (v.replay === undefined)
@@ -61,17 +109,7 @@ function request(v: Values, dataDir: string): SweepRequest {
     if (!Number.isFinite(speed) || speed < 0.1 || speed > 10_000)
       throw new PlanError(`--speed must be a number from 0.1 to 10000, got '${v.speed}'`);
   }
-  const pins = v['replay-datasets'];
-  let datasets: number[] | undefined;
-  if (pins !== undefined) {
-    if (!/^[1-9]\d{0,14}(,[1-9]\d{0,14})*$/.test(pins))
-      throw new PlanError(
-        `--replay-datasets wants dataset ids (npm run data -- list) split by commas, e.g. 12,15; got '${pins}'`,
-      );
-    datasets = pins.split(',').map(Number);
-    if (new Set(datasets).size !== datasets.length)
-      throw new PlanError(`--replay-datasets names a dataset twice: '${pins}'`);
-  }
+  const datasets = pinnedDatasets(v);
   return {
     dataDir,
     cwd: process.cwd(),
@@ -332,7 +370,8 @@ async function main(argv: string[]): Promise<number> {
         console.log(`perpdesk sweep ${id}: running its ${errors} error job${errors === 1 ? '' : 's'} again`);
     } else {
       // the local pool's workers warm up while the data is packed and the venues tried
-      const prepared = await prepareSweep(request(v, dataDir), () => runner.warm?.());
+      const req = v.like === undefined ? request(v, dataDir) : likeRequest(v, store, dataDir, v.like);
+      const prepared = await prepareSweep(req, () => runner.warm?.());
       id = prepared.id;
       store.createSweep(id, prepared.spec, prepared.jobs, coordinatorHere(), Date.now());
       const count = (n: number, one: string) => `${n} ${one}${n === 1 ? '' : 's'}`;

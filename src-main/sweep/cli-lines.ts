@@ -1,9 +1,7 @@
 // What the sweep CLI prints that names a command: the commands are printed so that they run as
 // printed (a copy and paste), with the sweep's --data-dir when it was given one.
+import { shellWord } from '../../src-shared/shell-word.ts';
 import type { SweepSummary } from './ports.ts';
-
-/** A word as a POSIX shell reads it back (quoted when it holds anything but safe characters). */
-const shellWord = (w: string) => (/^[\w@%+=:,./-]+$/.test(w) ? w : `'${w.replace(/'/g, "'\\''")}'`);
 
 /** A sweep command line as printed, its data folder when one was given: it runs as printed. */
 function sweepCommand(args: readonly string[], dataDir: string | undefined): string {
@@ -22,6 +20,8 @@ export interface SweepCommands {
   resume: string | null;
   /** Deletes it with its results and its dataset pack; null while it runs. */
   remove: string | null;
+  /** A new sweep of its bot, sets and options (--like), here on its own data: the page swaps in other data. */
+  like: string;
 }
 
 /**
@@ -29,11 +29,13 @@ export interface SweepCommands {
  * one (`dataDir` undefined when it is) and, to resume a sweep run on a queue, that queue.
  */
 export function sweepCommands(s: SweepSummary, dataDir: string | undefined, runner: string): SweepCommands {
-  if (s.state === 'running') return { resume: null, remove: null };
+  const like = sweepCommand(['--like', s.id, '--replay', s.replay], dataDir);
+  if (s.state === 'running') return { resume: null, remove: null, like };
   const left = s.done < s.jobs || s.errors > 0;
   return {
     resume: left ? resumeCommand(s.id, dataDir, runner === 'local' ? undefined : runner) : null,
     remove: sweepCommand(['--remove', s.id], dataDir),
+    like,
   };
 }
 

@@ -11,6 +11,9 @@ export const USAGE = `Usage:
   npm run sweep -- --bot CMD --replay SYM[,SYM2]@FROM..TO [options]    run a sweep
   npm run sweep -- --resume [ID] [--workers N | --queue redis://HOST:PORT]   finish a stopped sweep, or run
                         a done one's error jobs again
+  npm run sweep -- --like ID --replay SPEC [--replay-datasets IDS]     a new sweep of ID's bot, parameter
+                        sets and options on other data (out-of-sample: the sets a sweep ranked, on days
+                        it did not see)
   npm run sweep -- --list | --export ID [--format csv|json]             stored sweeps
   npm run sweep -- --remove ID [--forget-queue]                        delete a sweep not running
   npm run sweep:worker -- --queue redis://HOST:PORT [--concurrency N]      take jobs from the queue
@@ -62,6 +65,7 @@ const OPTIONS = {
   seed: { type: 'string', default: '1' },
   'pack-url': { type: 'string' },
   resume: { type: 'boolean' },
+  like: { type: 'string' },
   list: { type: 'boolean' },
   export: { type: 'string' },
   remove: { type: 'string' },
@@ -96,6 +100,8 @@ const TAKES: Record<string, readonly Name[]> = {
   '--remove': ['remove', 'forget-queue', 'data-dir'],
   // a sweep resumes with its own options: only the runner is chosen again
   '--resume': ['resume', ...RUNNER],
+  // another sweep's bot, sets and options: only the data and the runner are chosen again
+  '--like': ['like', 'replay', 'replay-datasets', ...RUNNER],
   'a sweep run': [...RUN, ...RUNNER],
 };
 /** Why an option does not go with a command, when its name does not say it. */
@@ -109,7 +115,7 @@ const WHY: Partial<Record<Name, string>> = {
 /** The command the words ask for (a worker's, or the coordinator's one of list, export, remove, resume, run). */
 function commandOf(worker: boolean, given: ReadonlySet<string>): string {
   if (worker) return 'sweep:worker';
-  const asked = ['--list', '--export', '--remove', '--resume'].filter((c) => given.has(c.slice(2)));
+  const asked = ['--list', '--export', '--remove', '--resume', '--like'].filter((c) => given.has(c.slice(2)));
   if (asked.length > 1) throw new PlanError(`${asked.join(' and ')} are separate commands: give one`);
   return asked[0] ?? 'a sweep run';
 }
@@ -122,7 +128,9 @@ function checkGiven(command: string, given: ReadonlySet<string>): void {
     const why =
       command === '--resume' && RUN.includes(foreign as Name)
         ? 'a sweep resumes with its own options'
-        : WHY[foreign as Name];
+        : command === '--like' && RUN.includes(foreign as Name)
+          ? "it runs the other sweep's bot, parameter sets and options; only --replay and --replay-datasets are chosen again"
+          : WHY[foreign as Name];
     throw new PlanError(`${command} takes no --${foreign}${why === undefined ? '' : ` (${why})`}`);
   }
   if (given.has('workers') && given.has('queue'))

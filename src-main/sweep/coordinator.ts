@@ -39,6 +39,8 @@ export interface SweepRequest {
   split: string;
   /** The grid file's path; none: one empty parameter set. */
   grid?: string;
+  /** The parameter sets themselves, in place of a grid file (--like: another sweep's, already completed with its defaults). */
+  sets?: Grid;
   balance: string;
   lockstep: boolean;
   speed: number;
@@ -98,7 +100,7 @@ function readGrid(file: string | undefined, cwd: string): Grid {
 export async function prepareSweep(req: SweepRequest, onChecked?: () => void): Promise<PreparedSweep> {
   const span = parseSpan(req.replay);
   const split = parseSplit(req.split);
-  const { sets, defaults } = readGrid(req.grid, req.cwd);
+  const { sets, defaults } = req.sets ?? readGrid(req.grid, req.cwd);
   const bot = checkBot(req.bot, req.cwd);
   if (!parseFixed(req.balance, 8).ok)
     throw new PlanError(`--balance must be a positive USDT amount, got '${req.balance}'`);

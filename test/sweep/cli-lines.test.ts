@@ -73,25 +73,29 @@ describe("the commands the service offers for a sweep (GET /api/v1/sweeps, the p
     expect(sweepCommands(stopped, undefined, 'local')).toEqual({
       resume: 'npm run sweep -- --resume sw1',
       remove: 'npm run sweep -- --remove sw1',
+      like: 'npm run sweep -- --like sw1 --replay BTCUSDT@2025-01-06..2025-01-06',
     });
     expect(sweepCommands(stopped, '/srv/my data', 'redis://127.0.0.1:6390')).toEqual({
       resume: "npm run sweep -- --resume sw1 --data-dir '/srv/my data' --queue redis://127.0.0.1:6390",
       remove: "npm run sweep -- --remove sw1 --data-dir '/srv/my data'",
+      like: "npm run sweep -- --like sw1 --replay BTCUSDT@2025-01-06..2025-01-06 --data-dir '/srv/my data'",
     });
     // done: its error jobs run again; with none, nothing to resume
     expect(sweepCommands(summary({ state: 'done', done: 4, jobs: 4, errors: 1 }), '/d', 'local').resume).toBe(
       'npm run sweep -- --resume sw1 --data-dir /d',
     );
-    expect(sweepCommands(summary({ state: 'done', done: 4, jobs: 4, errors: 0 }), '/d', 'local')).toEqual({
+    expect(sweepCommands(summary({ state: 'done', done: 4, jobs: 4, errors: 0 }), '/d', 'local')).toMatchObject({
       resume: null,
       remove: 'npm run sweep -- --remove sw1 --data-dir /d',
     });
     expect(sweepCommands(summary({ state: 'interrupted', done: 0, jobs: 1 }), undefined, 'local').resume).toBe(
       'npm run sweep -- --resume sw1',
     );
+    // running: nothing to resume or remove yet; a sweep like it can start any time
     expect(sweepCommands(summary({ state: 'running', done: 1, jobs: 4 }), '/d', 'local')).toEqual({
       resume: null,
       remove: null,
+      like: 'npm run sweep -- --like sw1 --replay BTCUSDT@2025-01-06..2025-01-06 --data-dir /d',
     });
   });
 });

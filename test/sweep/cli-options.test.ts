@@ -54,6 +54,23 @@ describe('the sweep CLI refuses what it would ignore', () => {
       '--remove takes no --queue (it uses the queue the sweep ran on)',
     );
     expect(refusal(['--list', '--export', 'sw1'])).toBe('--list and --export are separate commands: give one');
+    expect(refusal(['--resume', 'sw1', '--like', 'sw2'])).toBe('--resume and --like are separate commands: give one');
+    expect(refusal(['--like', 'sw1', '--replay', 'BTCUSDT@2025-01-07..2025-01-08', '--grid', 'g.json'])).toBe(
+      "--like takes no --grid (it runs the other sweep's bot, parameter sets and options; only --replay and " +
+        '--replay-datasets are chosen again)',
+    );
+    expect(
+      refusal([
+        '--like',
+        'sw1',
+        '--replay',
+        'B@2025-01-07..2025-01-08',
+        '--replay-datasets',
+        '3',
+        '--queue',
+        'redis://h:6379',
+      ]),
+    ).toBe('taken');
     // what each takes
     expect(
       refusal(['--resume', 'sw1', '--queue', 'redis://h:6379', '--pack-url', 'http://h:1', '--data-dir', '/d']),

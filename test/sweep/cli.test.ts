@@ -175,6 +175,40 @@ describe('a local sweep', () => {
     first = { id, digests: jobs.map((j) => j.result!.digest), result: jobs[1].result! };
   }, 120_000);
 
+  it("--like runs another sweep's bot, sets and options on other data; refuses what it would ignore", async () => {
+    const other = 'BTCUSDT@2025-01-07T00:00Z..2025-01-07T12:00Z';
+    const [noSweep, noReplay, withBot] = await Promise.all([
+      runCli(['--data-dir', dir, '--like', 'sw00000000nosuch', '--replay', other]),
+      runCli(['--data-dir', dir, '--like', first.id]),
+      runCli(['--data-dir', dir, '--like', first.id, '--replay', other, '--bot', BOT]),
+    ]);
+    expect([noSweep.code, noReplay.code, withBot.code]).toEqual([2, 2, 2]);
+    expect(noSweep.stderr).toContain(`--like sw00000000nosuch: no sweep sw00000000nosuch in ${dir}`);
+    expect(noReplay.stderr).toContain(
+      `--like ${first.id} needs --replay: the other data, SYMBOL@FROM..TO (it ran on ${SPAN})`,
+    );
+    expect(withBot.stderr).toContain('--like takes no --bot (it runs the other sweep');
+
+    const r = await runCli(['--data-dir', dir, '--like', first.id, '--replay', other, '--workers', '2']);
+    expect(r.code, r.stderr).toBe(0);
+    const id = sweepId(r.stdout);
+    expect(id).not.toBe(first.id);
+    // the same bot, 6h pieces and two sets, on the 7th; the failing set fails there too
+    expect(r.stdout).toMatch(/4\/4 jobs done \(2 ok, 2 failed\)/);
+    const { jobs } = stored(id);
+    expect(jobs.map((j) => [j.status, j.params.mode, j.params.qty, j.start])).toEqual([
+      ['ok', 'trade', '0.02', Date.UTC(2025, 0, 7)],
+      ['failed', 'exit3', undefined, Date.UTC(2025, 0, 7)],
+      ['ok', 'trade', '0.02', Date.UTC(2025, 0, 7, 6)],
+      ['failed', 'exit3', undefined, Date.UTC(2025, 0, 7, 6)],
+    ]);
+    const s = new SqliteSweepStore(dir);
+    const [was, now] = [s.spec(first.id)!, s.spec(id)!];
+    s.close();
+    expect(now).toMatchObject({ bot: was.bot, split: was.split, sets: was.sets, replay: other });
+    expect(now.template).toMatchObject({ bot: was.template.bot, cwd: was.template.cwd, balance: was.template.balance });
+  }, 120_000);
+
   it('gives the same digests run again, and a coordinator killed mid-sweep is finished by --resume', async () => {
     const run = startCli([
       '--data-dir',

@@ -113,13 +113,14 @@ describe('the sweeps routes', () => {
       expect.objectContaining({ id: 'swK', state: 'interrupted', jobs: 1, done: 0 }),
     ]);
     // the commands to paste: this service's folder is not the CLI's default one, so they name it
-    expect(r.body.data[0].commands).toEqual({ resume: null, remove: null }); // running
+    expect(r.body.data[0].commands).toMatchObject({ resume: null, remove: null }); // running
     const k = await get('/api/v1/sweeps/swK');
     expect(k.body.data).toMatchObject({
       state: 'interrupted',
       commands: {
         resume: `npm run sweep -- --resume swK --data-dir ${path.resolve(dir)}`,
         remove: `npm run sweep -- --remove swK --data-dir ${path.resolve(dir)}`,
+        like: `npm run sweep -- --like swK --replay BTCUSDT@2025-01-06..2025-01-07 --data-dir ${path.resolve(dir)}`,
       },
     });
   });

@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import {
   curvePaths,
   dataText,
+  likeCommand,
   heatColor,
   heatMap,
   paramCell,
@@ -46,6 +47,7 @@ describe('the Sweeps page', () => {
     const commands = {
       resume: 'npm run sweep -- --resume swA --data-dir /d',
       remove: 'npm run sweep -- --remove swA --data-dir /d',
+      like: 'npm run sweep -- --like swA --replay BTCUSDT@2025-01-06..2025-01-07 --data-dir /d',
     };
     expect(stateText({ state: 'interrupted', commands })).toBe(
       'interrupted: its coordinator is gone; resume: npm run sweep -- --resume swA --data-dir /d, ' +
@@ -54,8 +56,15 @@ describe('the Sweeps page', () => {
     expect(stateText({ state: 'stopped', commands })).toBe(
       'stopped; resume: npm run sweep -- --resume swA --data-dir /d',
     );
-    expect(stateText({ state: 'running', commands: { resume: null, remove: null } })).toBe('running');
-    expect(stateText({ state: 'done', commands: { resume: null, remove: commands.remove } })).toBe('done');
+    expect(stateText({ state: 'running', commands: { ...commands, resume: null, remove: null } })).toBe('running');
+    expect(stateText({ state: 'done', commands: { ...commands, resume: null } })).toBe('done');
+    // --like on other data: the typed span in its --replay, quoted when a shell would split it
+    const w = { replay: 'BTCUSDT@2025-01-06..2025-01-07', commands };
+    expect(likeCommand(w, ' ETHUSDT@2025-02-01..2025-02-08 ')).toBe(
+      'npm run sweep -- --like swA --replay ETHUSDT@2025-02-01..2025-02-08 --data-dir /d',
+    );
+    expect(likeCommand(w, '')).toBe(commands.like);
+    expect(likeCommand(w, "BTC USDT's")).toBe(`npm run sweep -- --like swA --replay 'BTC USDT'\\''s' --data-dir /d`);
   });
 
   it("shows the failed jobs' timeouts and errors", () => {

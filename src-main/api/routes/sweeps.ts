@@ -49,6 +49,11 @@ const summarySchema = Type.Object({
       remove: Type.Union([Type.String(), Type.Null()], {
         description: 'The command that deletes it, its results and its dataset pack; null while it runs',
       }),
+      like: Type.String({
+        description:
+          'The command that runs a new sweep of its bot, parameter sets and options (--like ID), here on its own ' +
+          'span: put other data in its --replay (out of sample)',
+      }),
     },
     { description: 'Its commands as the sweep CLI prints them, to run from the repository as given' },
   ),

@@ -15,6 +15,7 @@ import {
   heatColor,
   heatMap,
   jobsOfSet,
+  likeCommand,
   paramCell,
   progressText,
   setCurve,
@@ -92,6 +93,37 @@ function ResumeLine({ sweep }: { sweep: SweepSummaryView }) {
       </span>
       <code className="sweeps-hint">{cmd}</code>
       <button type="button" onClick={copy} aria-label="Copy the resume command">
+        Copy
+      </button>
+    </div>
+  );
+}
+
+/** The command that runs the selected sweep's bot, sets and options on other data (--like), with a span to type. */
+function LikeLine({ sweep }: { sweep: SweepSummaryView }) {
+  const toasts = useServices().toasts;
+  const [replay, setReplay] = useState(sweep.replay);
+  useEffect(() => setReplay(sweep.replay), [sweep.id, sweep.replay]);
+  const cmd = likeCommand(sweep, replay);
+  const copy = () =>
+    void navigator.clipboard?.writeText(cmd).then(
+      () => toasts.getState().actions.push({ kind: 'success', title: 'Command copied' }),
+      () => toasts.getState().actions.push({ kind: 'error', title: 'Could not copy the command' }),
+    );
+  return (
+    <div className="sweep-resume" data-testid="sweep-like">
+      <label>
+        Run its sets on other data (out of sample):{' '}
+        <input
+          value={replay}
+          onChange={(e) => setReplay(e.target.value)}
+          spellCheck={false}
+          aria-label="The other data: SYMBOL@FROM..TO"
+          title="SYMBOL@FROM..TO, e.g. BTCUSDT@2025-02-01..2025-02-28"
+        />
+      </label>
+      <code className="sweeps-hint">{cmd}</code>
+      <button type="button" onClick={copy} aria-label="Copy the command that runs its sets on other data">
         Copy
       </button>
     </div>
@@ -248,6 +280,7 @@ function SweepsBody() {
           </tbody>
         </table>
         {selected !== undefined && <ResumeLine sweep={selected} />}
+        {selected !== undefined && <LikeLine sweep={selected} />}
       </section>
       {detail !== null && (
         <>

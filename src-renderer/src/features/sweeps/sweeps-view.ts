@@ -2,6 +2,8 @@
 // per-set table, the heat map of a metric over two parameters (or one: a strip), a set's equity
 // curve over its pieces, and the scaling of those curves into one SVG box. No React here, so the
 // page's logic is tested alone.
+import { shellWord } from '../../../../src-shared/shell-word.ts';
+
 export type ParamValue = string | number | boolean;
 
 export interface SweepSummaryView {
@@ -19,8 +21,11 @@ export interface SweepSummaryView {
   timeouts: number;
   /** Of failed: the jobs that could not run (status error: not the bot's fault); --resume reruns them. */
   errors: number;
-  /** Its commands as the CLI prints them (with --data-dir and --queue as it needs them); null while it runs. */
-  commands: { resume: string | null; remove: string | null };
+  /**
+   * Its commands as the CLI prints them (with --data-dir and --queue as it needs them): resume and
+   * remove null while it runs; like: a new sweep of its bot, sets and options, on its own span.
+   */
+  commands: { resume: string | null; remove: string | null; like: string };
 }
 
 /** A parameter set: its figures over its ok jobs only; all null when it has none (docs/sweeps.md). */
@@ -83,6 +88,16 @@ export const FIRST_SWEEP = {
   sweep:
     'npm run sweep -- --bot "node examples/sweep-bot.ts" --replay BTCUSDT@2025-01-06..2025-01-12 --split day --grid examples/sweep-grid.json --data-dir DIR',
 } as const;
+
+/**
+ * The --like command for other data: the service's command (on the sweep's own span) with the
+ * typed span in its --replay; the service's as it is while nothing is typed.
+ */
+export function likeCommand(w: Pick<SweepSummaryView, 'replay' | 'commands'>, replay: string): string {
+  const typed = replay.trim();
+  if (typed === '') return w.commands.like;
+  return w.commands.like.replace(`--replay ${shellWord(w.replay)}`, `--replay ${shellWord(typed)}`);
+}
 
 /** A sweep's state as the list shows it: what to do with one that has pending jobs and no coordinator. */
 export function stateText(w: Pick<SweepSummaryView, 'state' | 'commands'>): string {
