@@ -207,6 +207,9 @@ describe('a local sweep', () => {
     s.close();
     expect(now).toMatchObject({ bot: was.bot, split: was.split, sets: was.sets, replay: other });
     expect(now.template).toMatchObject({ bot: was.template.bot, cwd: was.template.cwd, balance: was.template.balance });
+    // gone again: the tests below find their own sweeps beside the first one only
+    const removed = await runCli(['--data-dir', dir, '--remove', id]);
+    expect(removed.code, removed.stderr).toBe(0);
   }, 120_000);
 
   it('gives the same digests run again, and a coordinator killed mid-sweep is finished by --resume', async () => {
