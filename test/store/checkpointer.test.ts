@@ -6,7 +6,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { afterEach, describe, expect, it } from 'vitest';
-import { Checkpointer, type CheckpointerOptions } from '../../src-main/store/checkpointer.ts';
+import {
+  Checkpointer,
+  LIMIT_BYTES,
+  RESTART_BYTES,
+  type CheckpointerOptions,
+} from '../../src-main/store/checkpointer.ts';
 import { databaseFile, openDatabase } from '../../src-main/store/database.ts';
 
 let dir = '';
@@ -215,4 +220,46 @@ describe('checkpointer: a WAL written to without pause', () => {
     expect(unbounded.rows).toBe(unbounded.written);
     expect(bounded.rows).toBe(bounded.written);
   });
+
+  // The defaults keep the WAL a ring of file pages written over in place (a frame past the file's
+  // end costs a fresh, kernel-zeroed page on the committing thread): a steady writer's WAL starts
+  // over near RESTART_BYTES, never grows to LIMIT_BYTES, and an idle round leaves the file as it
+  // is for the next burst. With the old defaults (256 MiB / 16 MiB) the same writes never start
+  // the WAL over, and the idle round cuts it to nothing.
+  it('with its default sizes a steadily written WAL is a ring: started over, within the idle limit, and kept when idle', async () => {
+    dir = mkdtempSync(join(tmpdir(), 'perpdesk-ckpt-'));
+    const { file, db, ck, insert } = openWatched(dir, { everyMs: 10 });
+    await until(() => ck.rounds > 0);
+    insert.run('first');
+    const seq0 = walSequence(file);
+    const blob = 'x'.repeat(4000); // a page a row
+    let written = 1;
+    let largest = 0;
+    const end = Date.now() + 60_000;
+    // 80 KB a commit with a ms between commits (the service commits once an event-loop turn): the
+    // worker's RESTART finds the write lock free between two of them
+    while ((written * blob.length < 2.5 * RESTART_BYTES || walSequence(file) - seq0 < 2) && Date.now() < end) {
+      db.exec('BEGIN');
+      for (let i = 0; i < 20; i++, written++) insert.run(blob);
+      db.exec('COMMIT');
+      largest = Math.max(largest, statSync(`${file}-wal`).size);
+      await new Promise((r) => setTimeout(r, 1));
+    }
+    expect(walSequence(file) - seq0).toBeGreaterThanOrEqual(2); // started over, twice at least
+    expect(ck.restarts).toBeGreaterThan(0);
+    expect(largest).toBeGreaterThanOrEqual(RESTART_BYTES * 0.9);
+    expect(largest).toBeLessThan(LIMIT_BYTES);
+
+    // idle: rounds copy the rest and find nothing new; the file stays for the next burst
+    const size = statSync(`${file}-wal`).size;
+    const rounds = ck.rounds;
+    await until(() => ck.rounds >= rounds + 10);
+    expect(ck.lastError).toBeNull();
+    expect(ck.truncations).toBe(0);
+    expect(statSync(`${file}-wal`).size).toBe(size);
+
+    await ck.stop();
+    db.close();
+    expect(rowsOnDisk(file)).toBe(written);
+  }, 90_000);
 });
