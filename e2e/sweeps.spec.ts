@@ -28,6 +28,12 @@ test('a sweep run beside the open page: progress, sets, sorting, heat map and eq
   test.setTimeout(480_000);
   const panel = await openSweepsOnKlines(page, service.url);
   await expect(panel).toContainText('No sweep on this data folder yet');
+  // the example's commands on this service's folder, to paste as they are (the page said DIR)
+  const hint = panel.getByTestId('sweeps-empty').locator('pre');
+  await expect(hint).toContainText(`npm run data -- import test/fixtures/binance/klines/`);
+  await expect(hint).toContainText(`--interval 15m --data-dir ${path.resolve(service.dataDir)}`);
+  await expect(hint).toContainText(`--grid examples/sweep-grid.json --data-dir ${path.resolve(service.dataDir)}`);
+  await expect(panel.getByTestId('sweeps-empty')).toContainText(`both on ${path.resolve(service.dataDir)}`);
 
   const grid = path.join(service.dataDir, 'grid.json');
   writeFileSync(grid, JSON.stringify({ grid: { fast: [3, 5], slow: [12, 24] } }));

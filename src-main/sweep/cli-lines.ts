@@ -3,9 +3,51 @@
 import { shellWord } from '../../src-shared/shell-word.ts';
 import type { SweepSummary } from './ports.ts';
 
+/** An `npm run SCRIPT` command line as printed, its data folder when one was given: it runs as printed. */
+function npmCommand(script: 'sweep' | 'data', args: readonly string[], dataDir: string | undefined): string {
+  return `npm run ${script} -- ${[...args, ...(dataDir === undefined ? [] : ['--data-dir', dataDir])].map(shellWord).join(' ')}`;
+}
+
 /** A sweep command line as printed, its data folder when one was given: it runs as printed. */
 function sweepCommand(args: readonly string[], dataDir: string | undefined): string {
-  return `npm run sweep -- ${[...args, ...(dataDir === undefined ? [] : ['--data-dir', dataDir])].map(shellWord).join(' ')}`;
+  return npmCommand('sweep', args, dataDir);
+}
+
+/**
+ * The first sweep to run (docs/sweeps.md's example): the import of the data it replays (the
+ * repository's 15m candles of BTCUSDT's week of 2025-01-06), then the example bot over that week,
+ * a job a day, over the example grid.
+ */
+const FIRST_SWEEP = {
+  file: 'test/fixtures/binance/klines/binance_spot_BTCUSDT_15m_2025-01-06_to_2025-01-12.csv',
+  bot: 'node examples/sweep-bot.ts',
+  replay: 'BTCUSDT@2025-01-06..2025-01-12',
+  grid: 'examples/sweep-grid.json',
+} as const;
+
+/** The first sweep's two commands (GET /api/v1/sweep-example), run from the repository as given. */
+export interface FirstSweepCommands {
+  /** Imports the data it replays into the folder. */
+  import: string;
+  /** Runs the example bot over it. */
+  sweep: string;
+}
+
+/**
+ * The first sweep's commands on a data folder: with `--data-dir` when it is not the CLI's default
+ * one (`dataDir` undefined when it is), or the import fills another folder than the sweep reads,
+ * and the page that shows the sweeps another still.
+ */
+export function firstSweepCommands(dataDir: string | undefined): FirstSweepCommands {
+  const f = FIRST_SWEEP;
+  return {
+    import: npmCommand(
+      'data',
+      ['import', f.file, '--market', 'spot', '--symbol', 'BTCUSDT', '--interval', '15m'],
+      dataDir,
+    ),
+    sweep: sweepCommand(['--bot', f.bot, '--replay', f.replay, '--split', 'day', '--grid', f.grid], dataDir),
+  };
 }
 
 /** The command that finishes a sweep: its data folder when one was given, and the queue its results wait on. */

@@ -5,7 +5,7 @@ import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { SweepJobWire, SweepResults } from '../api/routes/sweeps.ts';
 import { defaultDataDir } from '../paths.ts';
-import { sweepCommands } from './cli-lines.ts';
+import { firstSweepCommands, sweepCommands } from './cli-lines.ts';
 import type { SweepSummary } from './ports.ts';
 import { jobView, sweepCsv, sweepView } from './results-view.ts';
 import { SqliteSweepStore, SWEEPS_FILE } from './sqlite-store.ts';
@@ -41,6 +41,10 @@ export function sweepResults(dataDir: string): SweepResults & { close(): void } 
       // the row the sweep's view lists, and the job's own detail: its output's end and equity curve
       return { ...jobView(j), output_tail: j.result?.outputTail ?? [], equity: j.result?.equity ?? [] };
     },
+    example: () => ({
+      data_dir: dataDir === ':memory:' ? null : resolve(dataDir),
+      ...firstSweepCommands(cliDir),
+    }),
     close: () => store?.close(),
   };
 }

@@ -12,6 +12,7 @@ import { buildApp } from '../../src-main/api/app.ts';
 import simRoutes from '../../src-main/api/routes/sim.ts';
 import { SimulatedMarket } from '../../src-main/market/sim/simulated-market.ts';
 import { Simulator } from '../../src-main/market/sim/simulator.ts';
+import { sweepResults } from '../../src-main/sweep/reader.ts';
 import { openVenue, type LocalVenue } from '../../src-main/venue.ts';
 
 let venue: LocalVenue;
@@ -20,7 +21,7 @@ let doc: any;
 
 beforeAll(async () => {
   venue = openVenue({ dataDir: ':memory:' });
-  const sweeps = { list: () => [], get: () => undefined, csv: () => undefined, job: () => undefined };
+  const sweeps = sweepResults(':memory:'); // the real reader, on a folder without sweeps
   app = await buildApp({ venue, rateLimit: false, sweeps });
   await app.register(simRoutes, {
     market: new SimulatedMarket(new Simulator({ exchange: venue.exchange, clock: venue.clock, seed: 1 }), venue.clock),

@@ -7,7 +7,8 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from './cli-helpers.ts';
 import { ROOT } from './fixture.ts';
-import { FIRST_SWEEP } from '../../src-renderer/src/features/sweeps/sweeps-view.ts';
+import { defaultDataDir } from '../../src-main/paths.ts';
+import { sweepResults } from '../../src-main/sweep/reader.ts';
 
 /** The doc's `npm run CMD -- ...` command line (continuation lines joined, [optional] parts dropped). */
 function documented(doc: string, start: string): string[] {
@@ -46,21 +47,41 @@ describe("docs/sweeps.md's example, step by step", () => {
   }, 180_000);
 });
 
-describe("the Sweeps page's first sweep", () => {
+describe("the Sweeps page's first sweep (GET /api/v1/sweep-example)", () => {
+  /** The words a POSIX shell reads from `cmd` after its `npm run X --` (bash prints them a line each). */
+  function shellWords(cmd: string, start: string): string[] {
+    expect(cmd.startsWith(start), cmd).toBe(true);
+    const r = spawnSync('bash', ['-c', `printf '%s\\n' ${cmd.slice(start.length)}`], { encoding: 'utf8' });
+    expect(r.status, r.stderr).toBe(0);
+    return r.stdout.split('\n').slice(0, -1);
+  }
+  const doc = readFileSync(path.join(ROOT, 'docs/sweeps.md'), 'utf8');
+  /** The doc's command as the shell reads it (its quotes are shell quotes too). */
+  const documentedWords = (start: string) => shellWords(`${start} ${documented(doc, start).join(' ')}`, start);
+
   // the page said only 'npm run sweep -- ...': on a folder without the data (or on another folder
-  // than the service's, the default one) it stopped at 'no perpdesk database ... (import data first)'
-  it("gives the import and the sweep the docs give (run above), on the service's data folder", () => {
-    const doc = readFileSync(path.join(ROOT, 'docs/sweeps.md'), 'utf8');
-    const words = (cmd: string, start: string): string[] => cmd.slice(start.length).trim().split(/\s+/);
-    expect(words(FIRST_SWEEP.importData, 'npm run data --')).toEqual([
-      ...documented(doc, 'npm run data --'),
+  // than the service's, the default one) it stopped at 'no perpdesk database ... (import data first)';
+  // then it said '--data-dir DIR', for the reader to fill in
+  it("gives the import and the sweep the docs give (run above), on the service's own data folder", () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'perpdesk-sweep-example- it'));
+    const ex = sweepResults(dir).example();
+    expect(ex.data_dir).toBe(path.resolve(dir));
+    expect(shellWords(ex.import, 'npm run data --')).toEqual([
+      ...documentedWords('npm run data --'),
       '--data-dir',
-      'DIR',
+      path.resolve(dir),
     ]);
-    expect(words(FIRST_SWEEP.sweep, 'npm run sweep --')).toEqual([
-      ...documented(doc, 'npm run sweep --'),
+    expect(shellWords(ex.sweep, 'npm run sweep --')).toEqual([
+      ...documentedWords('npm run sweep --'),
       '--data-dir',
-      'DIR',
+      path.resolve(dir),
     ]);
+  });
+
+  it('names no folder when the service runs on the default one (the commands use it too)', () => {
+    const ex = sweepResults(defaultDataDir()).example();
+    expect(ex.data_dir).toBe(path.resolve(defaultDataDir()));
+    expect(shellWords(ex.import, 'npm run data --')).toEqual(documentedWords('npm run data --'));
+    expect(shellWords(ex.sweep, 'npm run sweep --')).toEqual(documentedWords('npm run sweep --'));
   });
 });

@@ -125,6 +125,23 @@ describe('the sweeps routes', () => {
     });
   });
 
+  it("give the first sweep's commands on this service's folder (the page without a sweep shows them)", async () => {
+    const r = await get('/api/v1/sweep-example');
+    expect(r.status).toBe(200);
+    const d = path.resolve(dir);
+    expect(r.body.data).toEqual({
+      data_dir: d,
+      import:
+        'npm run data -- import test/fixtures/binance/klines/binance_spot_BTCUSDT_15m_2025-01-06_to_2025-01-12.csv ' +
+        `--market spot --symbol BTCUSDT --interval 15m --data-dir ${d}`,
+      sweep:
+        "npm run sweep -- --bot 'node examples/sweep-bot.ts' --replay BTCUSDT@2025-01-06..2025-01-12 --split day " +
+        `--grid examples/sweep-grid.json --data-dir ${d}`,
+    });
+    // a query it does not take is refused as on every route
+    expect((await get('/api/v1/sweep-example?x=1')).status).toBe(400);
+  });
+
   it('answer a sweep: each job with its metrics, and each parameter set over its days', async () => {
     const r = await get('/api/v1/sweeps/swR');
     expect(r.status).toBe(200);

@@ -164,7 +164,24 @@ type SweepWire = Static<typeof sweepSchema>;
 export type SweepJobWire = Static<typeof jobDetailSchema>;
 
 /** Where the routes read the sweeps from (the data folder's sweep store). */
+const exampleSchema = Type.Object({
+  data_dir: Type.Union([Type.String(), Type.Null()], {
+    description: "This service's data folder, the one the commands fill and read (null: a folder in memory)",
+  }),
+  import: Type.String({
+    description:
+      "The import of the example's data (the repository's BTCUSDT 15m candles of 2025-01-06..12) into it: " +
+      'npm run data -- import ..., with --data-dir unless it is the default folder',
+  }),
+  sweep: Type.String({
+    description: 'The example bot swept over that week (a job a day, the example grid) on it: npm run sweep -- ...',
+  }),
+});
+type SweepExampleWire = Static<typeof exampleSchema>;
+
 export interface SweepResults {
+  /** The first sweep to run on this data folder: its commands as given in docs/sweeps.md, with its --data-dir. */
+  example(): SweepExampleWire;
   list(): SweepSummaryWire[];
   get(id: string): SweepWire | undefined;
   csv(id: string): string | undefined;
@@ -199,6 +216,22 @@ export default async function sweepRoutes(app: ApiInstance, opts: { sweeps: Swee
       },
     },
     async () => ok(sweeps.list()),
+  );
+
+  app.get(
+    '/api/v1/sweep-example',
+    {
+      schema: {
+        tags: ['sweeps'],
+        summary: 'The first sweep to run on this data folder',
+        description:
+          "docs/sweeps.md's example as commands to run from the repository: the import of its data, then the sweep, " +
+          "each on this service's data folder (--data-dir unless it is the default one), so the sweep shows here.",
+        querystring: noQuery,
+        response: { 200: envelopeSchema(exampleSchema), ...standardErrors() },
+      },
+    },
+    async () => ok(sweeps.example()),
   );
 
   app.get(

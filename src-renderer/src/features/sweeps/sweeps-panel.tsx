@@ -10,7 +10,6 @@ import { Drawer } from '../../layout/drawer.tsx';
 import {
   curveKey,
   dataText,
-  FIRST_SWEEP,
   curvePaths,
   heatColor,
   heatMap,
@@ -56,6 +55,13 @@ function activate(e: KeyboardEvent<HTMLElement>, act: () => void): void {
   if (e.key !== 'Enter' && e.key !== ' ') return;
   e.preventDefault();
   act();
+}
+
+/** GET /api/v1/sweep-example: the first sweep's commands on this service's data folder. */
+interface SweepExample {
+  data_dir: string | null;
+  import: string;
+  sweep: string;
 }
 
 /** A job as GET /api/v1/sweeps/{id}/jobs/{index} answers it (what the curves need). */
@@ -136,6 +142,7 @@ function SweepsBody() {
   const [id, setId] = useState<string | null>(null);
   const [detail, setDetail] = useState<SweepDetailView | null>(null);
   const [error, setError] = useState<string | null>(null);
+  const [example, setExample] = useState<SweepExample | null>(null);
   const [sort, setSort] = useState<{ key: SortKey; desc: boolean }>({ key: 'return', desc: true });
   const [axes, setAxes] = useState<{ x: string; y: string; metric: SetMetric }>({ x: '', y: '', metric: 'return' });
   // the picked sets and their curves, keyed by sweep and parameter set (curveKey): another
@@ -163,6 +170,15 @@ function SweepsBody() {
       setError(`Could not read the sweeps: ${errorText(e)}`);
     }
   }, [base, id]);
+
+  // the first sweep's commands on this service's folder, for the page without a sweep (asked once)
+  const empty = list !== null && list.length === 0;
+  useEffect(() => {
+    if (!empty || example !== null) return;
+    getData<SweepExample>(`${base}/api/v1/sweep-example`).then(setExample, (e: unknown) =>
+      setError(`Could not read the example sweep: ${errorText(e)}`),
+    );
+  }, [base, empty, example]);
 
   useEffect(() => {
     void load();
@@ -247,14 +263,16 @@ function SweepsBody() {
       {list !== null && list.length === 0 && (
         <div data-testid="sweeps-empty">
           <p>
-            No sweep on this data folder yet. Import the data of the example, then run it, both on this service&apos;s
-            data folder (DIR: the <code>--data-dir</code> it was started with; docs/sweeps.md):
+            No sweep on this data folder yet. Import the data of the example, then run it (from the repository;
+            docs/sweeps.md){example !== null && example.data_dir !== null ? `, both on ${example.data_dir}` : ''}:
           </p>
-          <pre className="sweeps-hint">
-            {FIRST_SWEEP.importData}
-            {'\n'}
-            {FIRST_SWEEP.sweep}
-          </pre>
+          {example !== null && (
+            <pre className="sweeps-hint">
+              {example.import}
+              {'\n'}
+              {example.sweep}
+            </pre>
+          )}
         </div>
       )}
       <section>

@@ -78,18 +78,6 @@ export function dataText(d: Pick<SweepDetailView, 'datasets' | 'pack_sha256'>): 
 }
 
 /**
- * The first sweep the empty page suggests (docs/sweeps.md's example): the import of the data it
- * replays (the repository's candles of that week), then the sweep, both on the folder of the
- * service the page is on (DIR: its --data-dir), or the sweep finds no data and the page no sweep.
- */
-export const FIRST_SWEEP = {
-  importData:
-    'npm run data -- import test/fixtures/binance/klines/binance_spot_BTCUSDT_15m_2025-01-06_to_2025-01-12.csv --market spot --symbol BTCUSDT --interval 15m --data-dir DIR',
-  sweep:
-    'npm run sweep -- --bot "node examples/sweep-bot.ts" --replay BTCUSDT@2025-01-06..2025-01-12 --split day --grid examples/sweep-grid.json --data-dir DIR',
-} as const;
-
-/**
  * The --like command for other data: the service's command (on the sweep's own span) with the
  * typed span in its --replay; the service's as it is while nothing is typed.
  */
