@@ -47,7 +47,7 @@ export function openDatabase(opts: OpenOptions): DatabaseSync {
   const db = new DatabaseSync(file);
   if (file !== ':memory:' && process.platform !== 'win32') chmodSync(file, 0o600);
   // first: another connection (a closing venue's checkpoint worker) may hold the file briefly
-  db.exec('PRAGMA busy_timeout = 5000');
+  db.exec(`PRAGMA busy_timeout = ${OPEN_BUSY_MS}`);
   enableWal(db);
   // NORMAL keeps every commit durable against a process crash (kill -9); only an OS crash
   // or power loss can lose the last commits, which is the usual WAL trade-off.
@@ -116,6 +116,9 @@ function refuse(file: string, why: string): never {
   throw new DatabaseRefusedError(file, `The database ${file} cannot be opened: ${why}. ${whatToDo(file)}.`);
 }
 
+/** How long the start's check waits for another connection's lock on the file (the venue's own busy timeout). */
+const OPEN_BUSY_MS = 5000;
+
 function readHead(path: string, n: number): Buffer {
   const fd = openSync(path, 'r');
   try {
@@ -183,6 +186,10 @@ function checkDatabase(file: string): void {
     let version: number;
     let seenId: number;
     try {
+      // another connection may hold the file a moment: a venue closing in this process (its
+      // checkpoint worker's last close checkpoints and removes the WAL under an exclusive lock),
+      // which answered a start right after it "damaged (database is locked)" (a CI run, 12-05)
+      db.exec(`PRAGMA busy_timeout = ${OPEN_BUSY_MS}`);
       version = schemaVersion(db);
       seenId = (db.prepare('PRAGMA application_id').get() as { application_id: number }).application_id;
       // a WAL left behind: the last stop was not clean (or the WAL came from elsewhere): all of
@@ -205,7 +212,16 @@ function checkDatabase(file: string): void {
       }
     } catch (err) {
       if (err instanceof DatabaseRefusedError) throw err;
-      refuse(file, `it is damaged (${(err as Error).message})`);
+      const message = (err as Error).message;
+      if (/database is locked/i.test(message)) {
+        throw new DatabaseRefusedError(
+          file,
+          `The database ${file} cannot be opened: another program holds it locked (${message}) for over ` +
+            `${OPEN_BUSY_MS / 1000} s. perpdesk has not changed it. Close the program that holds it (another ` +
+            `perpdesk on this folder, a sqlite3 shell) and start again.`,
+        );
+      }
+      refuse(file, `it is damaged (${message})`);
     }
     if (fileId !== 0 && seenId !== fileId) {
       refuse(
