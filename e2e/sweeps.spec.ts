@@ -29,11 +29,20 @@ test('a sweep run beside the open page: progress, sets, sorting, heat map and eq
   const panel = await openSweepsOnKlines(page, service.url);
   await expect(panel).toContainText('No sweep on this data folder yet');
   // the example's commands on this service's folder, to paste as they are (the page said DIR)
-  const hint = panel.getByTestId('sweeps-empty').locator('pre');
-  await expect(hint).toContainText(`npm run data -- import test/fixtures/binance/klines/`);
-  await expect(hint).toContainText(`--interval 15m --data-dir ${path.resolve(service.dataDir)}`);
-  await expect(hint).toContainText(`--grid examples/sweep-grid.json --data-dir ${path.resolve(service.dataDir)}`);
-  await expect(panel.getByTestId('sweeps-empty')).toContainText(`both on ${path.resolve(service.dataDir)}`);
+  const dir = path.resolve(service.dataDir);
+  const empty = panel.getByTestId('sweeps-empty');
+  await expect(empty).toContainText(`both on ${dir}`);
+  const importLine = empty.getByTestId('sweeps-example-import');
+  await expect(importLine).toContainText('npm run data -- import test/fixtures/binance/klines/');
+  await expect(importLine).toContainText(`--interval 15m --data-dir ${dir}`);
+  const sweepLine = empty.getByTestId('sweeps-example-sweep');
+  await expect(sweepLine).toContainText(`--grid examples/sweep-grid.json --data-dir ${dir}`);
+  // its Copy button puts the service's command on the clipboard, whole
+  await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
+  await sweepLine.getByRole('button', { name: 'Copy the command that runs the example sweep' }).click();
+  await expect(page.getByText('Command copied')).toBeVisible();
+  const example = (await (await fetch(`${service.url}/api/v1/sweep-example`)).json()) as { data: { sweep: string } };
+  expect(await page.evaluate('navigator.clipboard.readText()')).toBe(example.data.sweep);
 
   const grid = path.join(service.dataDir, 'grid.json');
   writeFileSync(grid, JSON.stringify({ grid: { fast: [3, 5], slow: [12, 24] } }));

@@ -14,7 +14,6 @@ import {
   heatColor,
   heatMap,
   jobsOfSet,
-  likeCommand,
   paramCell,
   progressText,
   setCurve,
@@ -28,6 +27,7 @@ import {
   type SweepDetailView,
   type SweepSummaryView,
 } from './sweeps-view.ts';
+import { CommandLine, LikeLine, ResumeLine } from './sweep-commands.tsx';
 import './sweeps.css';
 
 const COLORS = ['#4cc9f0', '#f72585', '#ffd166', '#06d6a0', '#b388ff', '#ff8c42'];
@@ -80,61 +80,6 @@ const legend = (key: string) =>
     .join(', ');
 
 const fmt = (v: number | null, pct = false) => (v === null ? '–' : pct ? `${(v * 100).toFixed(2)}%` : v.toFixed(2));
-
-/** The command that resumes the selected sweep, to copy (docs/sweeps.md, Resume). */
-function ResumeLine({ sweep }: { sweep: SweepSummaryView }) {
-  const toasts = useServices().toasts;
-  // the service's, as the CLI prints it: with the folder's --data-dir and the sweep's queue when it needs them
-  const cmd = sweep.commands.resume;
-  if (cmd === null) return null;
-  const copy = () =>
-    void navigator.clipboard?.writeText(cmd).then(
-      () => toasts.getState().actions.push({ kind: 'success', title: 'Command copied' }),
-      () => toasts.getState().actions.push({ kind: 'error', title: 'Could not copy the command' }),
-    );
-  return (
-    <div className="sweep-resume" data-testid="sweep-resume">
-      <span>
-        {sweep.errors > 0 && sweep.done >= sweep.jobs ? `Run its ${sweep.errors} error jobs again` : 'Resume it'}:
-      </span>
-      <code className="sweeps-hint">{cmd}</code>
-      <button type="button" onClick={copy} aria-label="Copy the resume command">
-        Copy
-      </button>
-    </div>
-  );
-}
-
-/** The command that runs the selected sweep's bot, sets and options on other data (--like), with a span to type. */
-function LikeLine({ sweep }: { sweep: SweepSummaryView }) {
-  const toasts = useServices().toasts;
-  const [replay, setReplay] = useState(sweep.replay);
-  useEffect(() => setReplay(sweep.replay), [sweep.id, sweep.replay]);
-  const cmd = likeCommand(sweep, replay);
-  const copy = () =>
-    void navigator.clipboard?.writeText(cmd).then(
-      () => toasts.getState().actions.push({ kind: 'success', title: 'Command copied' }),
-      () => toasts.getState().actions.push({ kind: 'error', title: 'Could not copy the command' }),
-    );
-  return (
-    <div className="sweep-resume" data-testid="sweep-like">
-      <label>
-        Run its sets on other data (out of sample):{' '}
-        <input
-          value={replay}
-          onChange={(e) => setReplay(e.target.value)}
-          spellCheck={false}
-          aria-label="The other data: SYMBOL@FROM..TO"
-          title="SYMBOL@FROM..TO, e.g. BTCUSDT@2025-02-01..2025-02-28"
-        />
-      </label>
-      <code className="sweeps-hint">{cmd}</code>
-      <button type="button" onClick={copy} aria-label="Copy the command that runs its sets on other data">
-        Copy
-      </button>
-    </div>
-  );
-}
 
 function SweepsBody() {
   const base = useServices().api.baseUrl;
@@ -267,11 +212,20 @@ function SweepsBody() {
             docs/sweeps.md){example !== null && example.data_dir !== null ? `, both on ${example.data_dir}` : ''}:
           </p>
           {example !== null && (
-            <pre className="sweeps-hint">
-              {example.import}
-              {'\n'}
-              {example.sweep}
-            </pre>
+            <>
+              <CommandLine
+                testId="sweeps-example-import"
+                label="1. Import its data:"
+                cmd={example.import}
+                copyLabel="Copy the command that imports the example's data"
+              />
+              <CommandLine
+                testId="sweeps-example-sweep"
+                label="2. Run the sweep:"
+                cmd={example.sweep}
+                copyLabel="Copy the command that runs the example sweep"
+              />
+            </>
           )}
         </div>
       )}
