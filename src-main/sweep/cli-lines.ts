@@ -34,9 +34,9 @@ export interface FirstSweepCommands {
 }
 
 /**
- * The first sweep's commands on a data folder: with `--data-dir` when it is not the CLI's default
- * one (`dataDir` undefined when it is), or the import fills another folder than the sweep reads,
- * and the page that shows the sweeps another still.
+ * The first sweep's commands on a data folder, with `--data-dir` when it is not the CLI's default
+ * one (`dataDir` undefined when it is): without it the import would fill the default folder, and
+ * the service on another folder would show neither the data nor the sweep.
  */
 export function firstSweepCommands(dataDir: string | undefined): FirstSweepCommands {
   const f = FIRST_SWEEP;

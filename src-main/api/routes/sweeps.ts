@@ -163,7 +163,6 @@ type SweepSummaryWire = Static<typeof summarySchema>;
 type SweepWire = Static<typeof sweepSchema>;
 export type SweepJobWire = Static<typeof jobDetailSchema>;
 
-/** Where the routes read the sweeps from (the data folder's sweep store). */
 const exampleSchema = Type.Object({
   data_dir: Type.Union([Type.String(), Type.Null()], {
     description: "This service's data folder, the one the commands fill and read (null: a folder in memory)",
@@ -179,6 +178,7 @@ const exampleSchema = Type.Object({
 });
 type SweepExampleWire = Static<typeof exampleSchema>;
 
+/** Where the routes read the sweeps from (the data folder's sweep store). */
 export interface SweepResults {
   /** The first sweep to run on this data folder: its commands as given in docs/sweeps.md, with its --data-dir. */
   example(): SweepExampleWire;
