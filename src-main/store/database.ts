@@ -5,13 +5,14 @@
 // read-only (checkDatabase): a damaged file, another database's WAL or a newer schema refuses
 // the start with DatabaseRefusedError, naming the file and what to do, and leaves it as it was.
 import { randomInt } from 'node:crypto';
-import { chmodSync, closeSync, existsSync, mkdirSync, openSync, readSync, statSync, unlinkSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, statSync, unlinkSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { dropDiskSpaceGuard, guardDiskSpace } from './disk-space.ts';
 import { dropGroupCommit, groupCommitOf } from './group-commit.ts';
 import { MIGRATIONS } from './migrations.ts';
 import { damagedRoot, type BtreeRoot } from './btree-roots.ts';
+import { fileSize, settledFileBytes } from './file-bytes.ts';
 
 /** A database perpdesk will not open, with why and what to do; the file was not changed. */
 export class DatabaseRefusedError extends Error {
@@ -119,19 +120,6 @@ function refuse(file: string, why: string): never {
 /** How long the start's check waits for another connection's lock on the file (the venue's own busy timeout). */
 const OPEN_BUSY_MS = 5000;
 
-function readHead(path: string, n: number): Buffer {
-  const fd = openSync(path, 'r');
-  try {
-    const buf = Buffer.alloc(n);
-    const got = readSync(fd, buf, 0, n, 0);
-    return buf.subarray(0, got);
-  } finally {
-    closeSync(fd);
-  }
-}
-
-const SQLITE_MAGIC = Buffer.from('SQLite format 3\0', 'latin1');
-
 /**
  * Refuses (DatabaseRefusedError) a database that is damaged, comes with another database's
  * WAL, or was written by a newer build; reads only. A missing or empty file passes (a new
@@ -144,35 +132,19 @@ const SQLITE_MAGIC = Buffer.from('SQLite format 3\0', 'latin1');
  * database's first second, cannot be told apart this way; quick_check still runs on it.)
  */
 function checkDatabase(file: string): void {
-  if (!existsSync(file)) return;
-  const size = statSync(file).size;
-  if (size === 0) return;
-  const head = readHead(file, 100);
-  if (head.length < 100 || !head.subarray(0, 16).equals(SQLITE_MAGIC)) {
-    refuse(file, 'it is not an SQLite database (its header is missing or damaged)');
-  }
-  const raw = head.readUInt16BE(16);
-  const pageSize = raw === 1 ? 65536 : raw;
-  // the header's page count is valid when its version-valid-for number equals the change counter
-  const pages = head.readUInt32BE(92) === head.readUInt32BE(24) ? head.readUInt32BE(28) : 0;
-  const wal = `${file}-wal`;
-  const walSize = existsSync(wal) ? statSync(wal).size : 0;
-  // A checkpoint killed between writing page 1 and growing the file leaves the file shorter than
-  // its header says while the WAL still holds every frame (SQLite replays it; the quick_check
-  // after an unclean stop still runs): the header count is only a proof of truncation without one.
-  if (size % pageSize !== 0 || (walSize <= 32 && size < pages * pageSize)) {
-    refuse(file, `it is truncated (${size} bytes, its header says ${pages} pages of ${pageSize} bytes)`);
-  }
+  const bytes = settledFileBytes(file);
+  if (bytes === null) return;
+  if (bytes.refusal !== null) refuse(file, bytes.refusal);
+  const { head, pageSize, walSize } = bytes;
   const fileId = head.readInt32BE(68);
-  if (walSize > 0) {
-    const wh = readHead(wal, 32);
-    const magic = wh.length === 32 ? wh.readUInt32BE(0) : 0;
-    if (magic !== 0x377f0682 && magic !== 0x377f0683) refuse(file, `its WAL ${wal} is not an SQLite WAL`);
-    if (wh.readUInt32BE(8) !== pageSize)
-      refuse(file, `its WAL ${wal} belongs to another database (page size ${wh.readUInt32BE(8)}, not ${pageSize})`);
-  }
+  const wal = `${file}-wal`;
 
-  // a read-only connection still creates the -wal and -shm files when missing: removed again
+  // A read-only connection creates the -wal and -shm files when they are missing; a refusal
+  // removes them again (the folder as it was). A check that passes leaves them: the venue's
+  // connection opens next and uses them, and another connection may have opened the file
+  // meanwhile and be using them (a sqlite3 shell, the sweep CLI's read-only look at the folder's
+  // datasets): an -shm removed under it leaves it a wal-index that the venue's connection, which
+  // makes a new one, never writes, so it reads pages a checkpoint has overwritten.
   const shm = `${file}-shm`;
   const created = [wal, shm].filter((f) => !existsSync(f));
   let db: DatabaseSync;
@@ -182,6 +154,7 @@ function checkDatabase(file: string): void {
     removeCreated(created);
     refuse(file, `SQLite cannot open it (${(err as Error).message})`);
   }
+  let passed = false;
   try {
     let version: number;
     let seenId: number;
@@ -190,6 +163,9 @@ function checkDatabase(file: string): void {
       // checkpoint worker's last close checkpoints and removes the WAL under an exclusive lock),
       // which answered a start right after it "damaged (database is locked)" (a CI run, 12-05)
       db.exec(`PRAGMA busy_timeout = ${OPEN_BUSY_MS}`);
+      // one read transaction: every check below reads one state of the database, whatever
+      // another connection commits meanwhile (the close ends it)
+      db.exec('BEGIN');
       version = schemaVersion(db);
       seenId = (db.prepare('PRAGMA application_id').get() as { application_id: number }).application_id;
       // a WAL left behind: the last stop was not clean (or the WAL came from elsewhere): all of
@@ -201,13 +177,18 @@ function checkDatabase(file: string): void {
         const problems = rows.map((r) => r.quick_check).filter((m) => m !== 'ok');
         if (problems.length > 0) refuse(file, `its integrity check failed (${problems.slice(0, 5).join('; ')})`);
       }
-      // after a clean stop, the other tables' root pages, read from the file (btree-roots.ts)
-      if (walSize === 0) {
+      // After a clean stop, the other tables' root pages, read from the file (btree-roots.ts),
+      // when the file holds the state read above: its WAL is still empty (a WAL cannot be emptied
+      // or removed under a reader with frames to read, so this reader reads the file alone) and no
+      // checkpoint can write to the file while such a reader reads (SQLite's read lock 0). A WAL
+      // another connection has begun to write since the bytes were read leaves the file behind
+      // what SQLite reads (a table created in it has its root page only in the WAL): not read then.
+      if (walSize === 0 && fileSize(wal) === 0) {
         const roots = db
           .prepare("SELECT type, name, rootpage FROM sqlite_master WHERE rootpage > 0 AND type IN ('table', 'index')")
           .all() as unknown as BtreeRoot[];
         const usable = pageSize - head[20];
-        const damaged = damagedRoot(file, roots, { pageSize, usable, pages: Math.floor(size / pageSize) });
+        const damaged = damagedRoot(file, roots, { pageSize, usable, pages: Math.floor(fileSize(file) / pageSize) });
         if (damaged !== null) refuse(file, damaged);
       }
     } catch (err) {
@@ -237,9 +218,10 @@ function checkDatabase(file: string): void {
           `perpdesk has not changed it.`,
       );
     }
+    passed = true;
   } finally {
     db.close();
-    removeCreated(created);
+    if (!passed) removeCreated(created);
   }
 }
 
