@@ -87,3 +87,33 @@ test('a larger default font size scales the screen: at 20 px every size is 1.25 
   expect(big.axis).toBeGreaterThan(base.axis * 1.15);
   if (process.env.A11Y_SHOT) await page.screenshot({ path: `${process.env.A11Y_SHOT}-font20.png` });
 });
+
+test.describe('the Sweeps page', () => {
+  // a folder without sweeps: the page shows its first commands
+  test.use({ serviceOptions: { own: 'zoom-sweeps' } });
+
+  test('a larger default font scales its text as the rest of the screen', async ({ page, service, trader }) => {
+    const open = async () => {
+      const screen = await openTrading(page, service.url, trader, 'BTCUSDT');
+      await expect(screen.form.button('Open long')).toBeEnabled();
+      await page.getByRole('button', { name: 'Sweeps' }).click();
+      const line = page.getByTestId('sweeps-example-import');
+      await expect(line).toBeVisible();
+      return {
+        command: parseFloat(await styleOf(line.locator('code'), 'fontSize')),
+        line: parseFloat(await styleOf(line, 'fontSize')),
+        gap: parseFloat(await styleOf(line, 'columnGap')),
+        button: parseFloat(await styleOf(screen.form.button('Open long'), 'fontSize')),
+      };
+    };
+    const base = await open();
+    expect(base.command).toBeCloseTo(11, 1); // 11 px at the default font (a 12 px root)
+    await defaultFontSize(page, 20);
+    const big = await open();
+    expect(big.button).toBeCloseTo(base.button * 1.25, 1);
+    // its commands, their line and the space between their parts as much as the order form's button
+    expect(big.command).toBeCloseTo(base.command * 1.25, 1);
+    expect(big.line).toBeCloseTo(base.line * 1.25, 1);
+    expect(big.gap).toBeCloseTo(base.gap * 1.25, 1);
+  });
+});

@@ -1,5 +1,6 @@
 // The chart's look, shared by the trading chart (chart-model.ts) and the smaller charts (the data
 // drawer's, the replay report's): font, colours, line styles, and the candles as the chart takes them.
+// All of them take their text size from chartFontSize(), so a larger default font scales their axes too.
 import { LineStyle, type CandlestickData, type HistogramData, type Time, type UTCTimestamp } from 'lightweight-charts';
 import type { Candle } from '../../../../src-shared/types.ts';
 

@@ -12,7 +12,7 @@ import {
 } from 'lightweight-charts';
 import type { Interval } from '../../../../src-shared/intervals.ts';
 import { errorText } from '../../lib/frame.ts';
-import { CHART_COLORS } from '../chart/chart-style.ts';
+import { CHART_COLORS, chartFontSize } from '../chart/chart-style.ts';
 import {
   chartItems,
   readableIntervals,
@@ -29,7 +29,11 @@ class DatasetChartModel {
   constructor(container: HTMLElement) {
     this.chart = createChart(container, {
       autoSize: true,
-      layout: { background: { type: ColorType.Solid, color: CHART_COLORS.background }, textColor: CHART_COLORS.text },
+      layout: {
+        background: { type: ColorType.Solid, color: CHART_COLORS.background },
+        textColor: CHART_COLORS.text,
+        fontSize: chartFontSize(),
+      },
       grid: { vertLines: { color: CHART_COLORS.grid }, horzLines: { color: CHART_COLORS.grid } },
       timeScale: { timeVisible: true, secondsVisible: false, borderColor: CHART_COLORS.border },
       rightPriceScale: { borderColor: CHART_COLORS.border },

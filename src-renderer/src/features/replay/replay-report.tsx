@@ -15,7 +15,7 @@ import {
 import { fmtPct, fmtSigned, fmtUsd } from '../../lib/format.ts';
 import { poll } from '../../lib/frame.ts';
 import { useServices, useSel } from '../../lib/use-services.ts';
-import { CHART_COLORS } from '../chart/chart-style.ts';
+import { CHART_COLORS, chartFontSize } from '../chart/chart-style.ts';
 import { equitySeries, fmtDuration, reportUrl, type ReplayReportView } from './replay-view.ts';
 
 /** Least px between two curve points: 10,000 (the report's thinning bound) fit in 100 px. */
@@ -33,7 +33,7 @@ class EquityChart {
       layout: {
         background: { type: ColorType.Solid, color: CHART_COLORS.background },
         textColor: CHART_COLORS.text,
-        fontSize: 11,
+        fontSize: chartFontSize(),
         attributionLogo: false,
       },
       grid: { vertLines: { color: CHART_COLORS.grid }, horzLines: { color: CHART_COLORS.grid } },
