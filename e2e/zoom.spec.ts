@@ -4,9 +4,9 @@
 // deviceScaleFactor set exactly those), so 125% of 1024 x 768 is 819 x 614 at 1.25. The user's
 // default font size is set as the browser's setting sets it (the DevTools protocol's
 // Page.setFontSizes, the "standard" size, 16 px by default).
-import type { Locator, Page } from 'playwright/test';
 import { test, expect } from './support/fixtures.ts';
 import { openTrading } from './support/desk.ts';
+import { defaultFontSize, styleOf } from './support/font-size.ts';
 
 for (const zoom of [1.25, 1.5]) {
   test.describe(`${zoom * 100}% zoom of a 1024 x 768 window`, () => {
@@ -44,20 +44,6 @@ for (const zoom of [1.25, 1.5]) {
   });
 }
 
-/** A computed style of the element (in the page; this file is compiled without the DOM's types). */
-function styleOf(l: Locator, prop: string): Promise<string> {
-  return l.evaluate(
-    (el, p) =>
-      (globalThis as unknown as { getComputedStyle(e: unknown): Record<string, string> }).getComputedStyle(el)[p],
-    prop,
-  );
-}
-
-async function defaultFontSize(page: Page, px: number): Promise<void> {
-  const cdp = await page.context().newCDPSession(page);
-  await cdp.send('Page.setFontSizes', { fontSizes: { standard: px } });
-}
-
 test('a larger default font size scales the screen: at 20 px every size is 1.25 times its size at 16 px', async ({
   page,
   service,
@@ -86,34 +72,4 @@ test('a larger default font size scales the screen: at 20 px every size is 1.25 
   // the chart's text follows: its price axis about 1.25 times as wide
   expect(big.axis).toBeGreaterThan(base.axis * 1.15);
   if (process.env.A11Y_SHOT) await page.screenshot({ path: `${process.env.A11Y_SHOT}-font20.png` });
-});
-
-test.describe('the Sweeps page', () => {
-  // a folder without sweeps: the page shows its first commands
-  test.use({ serviceOptions: { own: 'zoom-sweeps' } });
-
-  test('a larger default font scales its text as the rest of the screen', async ({ page, service, trader }) => {
-    const open = async () => {
-      const screen = await openTrading(page, service.url, trader, 'BTCUSDT');
-      await expect(screen.form.button('Open long')).toBeEnabled();
-      await page.getByRole('button', { name: 'Sweeps' }).click();
-      const line = page.getByTestId('sweeps-example-import');
-      await expect(line).toBeVisible();
-      return {
-        command: parseFloat(await styleOf(line.locator('code'), 'fontSize')),
-        line: parseFloat(await styleOf(line, 'fontSize')),
-        gap: parseFloat(await styleOf(line, 'columnGap')),
-        button: parseFloat(await styleOf(screen.form.button('Open long'), 'fontSize')),
-      };
-    };
-    const base = await open();
-    expect(base.command).toBeCloseTo(11, 1); // 11 px at the default font (a 12 px root)
-    await defaultFontSize(page, 20);
-    const big = await open();
-    expect(big.button).toBeCloseTo(base.button * 1.25, 1);
-    // its commands, their line and the space between their parts as much as the order form's button
-    expect(big.command).toBeCloseTo(base.command * 1.25, 1);
-    expect(big.line).toBeCloseTo(base.line * 1.25, 1);
-    expect(big.gap).toBeCloseTo(base.gap * 1.25, 1);
-  });
 });
