@@ -19,7 +19,7 @@ import { olderCandles, type CandleHistory } from './kline-history.ts';
 import { skipAhead, SymbolCandles, type Ring } from './candle-rings.ts';
 import { currentCandles } from './kline-restore.ts';
 import { closedBytes, KLINES_MAX_LIMIT, selectRange, type KlineRange, type Selection } from './kline-selection.ts';
-import type { CandleStore, SymbolCatalogue } from './ports.ts';
+import type { CandleCut, CandleStore, SymbolCatalogue } from './ports.ts';
 
 export { KLINES_MAX_LIMIT };
 export const KLINES_DEFAULT_LIMIT = 500;
@@ -471,14 +471,20 @@ export class KlineService {
   }
 
   private prune(t: number): void {
-    this.nextPruneAt = t + HOUR;
     if (this.retention.length === 0 || this.repo.inUnit) return;
+    const cuts: CandleCut[] = [];
+    for (const st of this.states.values()) {
+      for (const [interval, ms] of this.retention) cuts.push({ symbol: st.symbol, interval, beforeOpen: t - ms });
+    }
     try {
-      for (const st of this.states.values()) {
-        for (const [interval, ms] of this.retention) this.repo.prune(st.symbol, interval, t - ms);
-      }
+      // Not while another connection holds the write lock (a sqlite3 shell, the checkpointer's
+      // RESTART): the DELETE waited for it on the event loop, up to the busy timeout (5 s, every
+      // answer held), and then failed the turn's batch as a failed COMMIT would. Tried again at
+      // the next advance instead.
+      if (!this.repo.tryPrune(cuts)) return;
     } catch (err) {
       console.error('perpdesk: pruning candles failed', err);
     }
+    this.nextPruneAt = t + HOUR;
   }
 }

@@ -10,6 +10,13 @@ import type { PositionCounts } from '../trading/views.ts';
  * Candles keyed by (symbol, interval, open time): a write is an upsert, reads are ascending and
  * bounded by open time (the store never knows which candle is the current one).
  */
+/** The candles of (symbol, interval) opening before `beforeOpen`: a retention cut. */
+export interface CandleCut {
+  symbol: string;
+  interval: Interval;
+  beforeOpen: number;
+}
+
 export interface CandleStore {
   /** Upserts candles[0 .. n-1] (symbols[i] is the symbol of candles[i]) as one unit. */
   writeMany(symbols: readonly string[], candles: readonly Candle[], n?: number): void;
@@ -27,8 +34,12 @@ export interface CandleStore {
   /** Open time of the oldest stored candle, or undefined. */
   oldestOpen(symbol: string, interval: Interval): number | undefined;
   count(symbol: string, interval: Interval): number;
-  /** Deletes the candles with open time below `beforeOpen`; returns how many. */
-  prune(symbol: string, interval: Interval, beforeOpen: number): number;
+  /**
+   * Deletes, as one unit, the candles of each cut's (symbol, interval) opening before its
+   * `beforeOpen`, unless another connection holds the storage's write lock right now: then false,
+   * having deleted nothing, without waiting for it (the klines service tries again later).
+   */
+  tryPrune(cuts: readonly CandleCut[]): boolean;
   /**
    * True while another caller's unit of work is open on the same storage (the exchange's turn):
    * a candle write now would share its fate, a rollback taking market data along, so the

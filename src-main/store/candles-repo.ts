@@ -9,7 +9,7 @@
 // open time. It is the SQLite side of the market's CandleStore port.
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import type { Candle } from '../core/candle.ts';
-import type { BuiltHistory, CandleStore } from '../market/ports.ts';
+import type { BuiltHistory, CandleCut, CandleStore } from '../market/ports.ts';
 import type { Interval } from '../../src-shared/intervals.ts';
 import { transaction } from './database.ts';
 import { groupCommitOf } from './group-commit.ts';
@@ -184,9 +184,11 @@ export class CandlesRepo implements CandleStore {
     return (this.countStmt.get(symbol, interval) as { n: number }).n;
   }
 
-  /** Deletes the candles with open time below `beforeOpen`; returns how many. */
-  prune(symbol: string, interval: Interval, beforeOpen: number): number {
-    return Number(this.pruneStmt.run(symbol, interval, beforeOpen).changes);
+  tryPrune(cuts: readonly CandleCut[]): boolean {
+    if (cuts.length === 0) return true;
+    return groupCommitOf(this.db).tryUnit(() => {
+      for (const c of cuts) this.pruneStmt.run(c.symbol, c.interval, c.beforeOpen);
+    });
   }
 
   /** Whether the connection's group commit has a unit open (another caller's writes in flight). */

@@ -7,7 +7,7 @@
 // inUnit is a plain flag: there is no other writer to wait for unless a caller says so.
 import type { Interval } from '../../src-shared/intervals.ts';
 import type { Candle } from '../core/candle.ts';
-import type { BuiltHistory, CandleStore } from '../market/ports.ts';
+import type { BuiltHistory, CandleCut, CandleStore } from '../market/ports.ts';
 
 export class MemoryCandleStore implements CandleStore {
   private readonly series = new Map<string, Candle[]>();
@@ -72,7 +72,12 @@ export class MemoryCandleStore implements CandleStore {
     return this.of(symbol, interval)?.length ?? 0;
   }
 
-  prune(symbol: string, interval: Interval, beforeOpen: number): number {
+  tryPrune(cuts: readonly CandleCut[]): boolean {
+    for (const c of cuts) this.prune(c.symbol, c.interval, c.beforeOpen);
+    return true;
+  }
+
+  private prune(symbol: string, interval: Interval, beforeOpen: number): number {
     const list = this.of(symbol, interval);
     if (list === undefined) return 0;
     const n = lowerBound(list, beforeOpen);

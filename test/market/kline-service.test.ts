@@ -2,11 +2,13 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { DatabaseSync } from 'node:sqlite';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { aggregateRun } from '../../src-main/market/candle-aggregate.ts';
 import type { Candle } from '../../src-main/market/candles.ts';
 import { KlineService, type KlineServiceOptions } from '../../src-main/market/kline-service.ts';
 import { CandlesRepo } from '../../src-main/store/candles-repo.ts';
+import { groupCommitOf } from '../../src-main/store/group-commit.ts';
 import { openVenue, type LocalVenue as Venue } from '../../src-main/venue.ts';
 import { ApiError } from '../../src-shared/errors.ts';
 import { openTimeOf, type Interval } from '../../src-shared/intervals.ts';
@@ -292,6 +294,42 @@ describe('KlineService', () => {
     const s1 = stored(f, '1s');
     expect(s1.length).toBeGreaterThan(1000);
     expect(s1[0].openTime).toBeGreaterThanOrEqual(last - 86_400_000 - 3_600_000); // pruned hourly
+    expect(stored(f, '1m')[0]).toMatchObject({ openTime: T0, trades: 1 });
+  });
+
+  it('prunes without waiting while another connection holds the write lock, and once it is free', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'perpdesk-klines-'));
+    dirs.push(dir);
+    const f = start(dir);
+    f.svc.recordTrade('BTCUSDT', { time: T0 + 500, priceTicks: 960_005, qtyLots: 7, takerSide: 1 });
+    f.svc.advanceTo(T0 + 10_000); // the first prune: nothing old yet
+    f.svc.checkpoint(true);
+    groupCommitOf(f.venue.db).commitNow();
+    expect(stored(f, '1s')[0]).toMatchObject({ openTime: T0 });
+    // a sqlite3 shell, say, holds the write lock; a day and more of market time later
+    const other = new DatabaseSync(join(dir, 'perpdesk.db'));
+    try {
+      other.exec('PRAGMA busy_timeout = 0');
+      other.exec('BEGIN IMMEDIATE');
+      const errors: unknown[] = [];
+      const spy = vi.spyOn(console, 'error').mockImplementation((...a: unknown[]) => void errors.push(a));
+      const t0 = Date.now();
+      f.svc.advanceTo(T0 + 26 * 3_600_000);
+      const waited = Date.now() - t0;
+      spy.mockRestore();
+      // the DELETE waited for the lock on the event loop, the busy timeout's 5 s, and then failed
+      expect(waited).toBeLessThan(2_500);
+      expect(errors).toEqual([]);
+      expect(stored(f, '1s')[0]).toMatchObject({ openTime: T0 }); // not yet
+      other.exec('COMMIT');
+    } finally {
+      other.close();
+    }
+    // the next advance, the lock free: pruned (not an hour later)
+    const later = T0 + 26 * 3_600_000 + 250;
+    f.svc.advanceTo(later);
+    f.svc.checkpoint(true);
+    expect(stored(f, '1s')[0].openTime).toBeGreaterThanOrEqual(later - 86_400_000);
     expect(stored(f, '1m')[0]).toMatchObject({ openTime: T0, trades: 1 });
   });
 });
