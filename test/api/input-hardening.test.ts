@@ -139,6 +139,68 @@ describe('unknown parameters are 1003 on every route', () => {
   });
 });
 
+describe('a route that declares no body refuses one with anything in it (1003)', () => {
+  const place = async (id: string) => {
+    const r = await signed(app, who, 'POST', '/fapi/v1/orders', {
+      json: {
+        symbol: 'BTCUSDT',
+        side: 1,
+        position_side: 1,
+        position_action: 1,
+        type: 1,
+        price: '90000.0',
+        qty: '0.002',
+        client_order_id: id,
+      },
+    });
+    expect(r.body.code).toBe(0);
+    return r.body.data.order_id as string;
+  };
+
+  it('DELETE /fapi/v1/order with a field in a body: 1003 naming it, the order still open', async () => {
+    const id = await place('nobody-1');
+    // the order of the query would have been cancelled, the body's field dropped
+    const r = await signed(app, who, 'DELETE', '/fapi/v1/order', {
+      query: { symbol: 'BTCUSDT', order_id: id },
+      json: { order_id: '1' },
+    });
+    expect([r.status, r.body]).toEqual([
+      400,
+      {
+        code: Errors.UNKNOWN_PARAMETER.code,
+        message: "Unknown body parameter 'order_id': this route takes no body",
+        data: null,
+      },
+    ]);
+    const o = await signed(app, who, 'GET', '/fapi/v1/order', { query: { symbol: 'BTCUSDT', order_id: id } });
+    expect(o.body.data.status).toBe(1);
+    // an empty object is no field: the cancel goes through
+    const ok = await signed(app, who, 'DELETE', '/fapi/v1/order', {
+      query: { symbol: 'BTCUSDT', order_id: id },
+      json: {},
+    });
+    expect([ok.status, ok.body.code, ok.body.data.status]).toEqual([200, 0, 4]);
+  });
+
+  it.each([
+    ['POST', '/fapi/v1/account/apiKey/regenerate', '{"x":1}', "Unknown body parameter 'x': this route takes no body"],
+    [
+      'DELETE',
+      '/fapi/v1/allOpenOrders',
+      '{"symbol":"ETHUSDT"}',
+      "Unknown body parameter 'symbol': this route takes no body",
+    ],
+    ['DELETE', '/fapi/v1/allOpenOrders', '[1]', 'This route takes no request body'],
+    ['POST', '/fapi/v1/account/apiKey/regenerate', '"x"', 'This route takes no request body'],
+  ] as const)('%s %s with %s', async (method, path, body, message) => {
+    const r = await signed(app, who, method, path, {
+      rawBody: body,
+      ...(path === '/fapi/v1/allOpenOrders' ? { query: { symbol: 'BTCUSDT' } } : {}),
+    });
+    expect([r.status, r.body]).toEqual([400, { code: Errors.UNKNOWN_PARAMETER.code, message, data: null }]);
+  });
+});
+
 describe('a declared body is required', () => {
   it.each([
     ['POST', '/admin/v1/accounts'],
