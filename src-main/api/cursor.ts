@@ -14,12 +14,17 @@ export type CursorKind = 'trades' | 'orders' | 'positions' | 'margins' | 'condit
 /** The parameters that page or sign a request rather than choose its rows. */
 const NOT_FILTERS = new Set(['cursor', 'limit', 'timestamp', 'recv_window', 'signature']);
 
-/** A hash of the filters of `query` (FNV-1a over its sorted key=value pairs), base36. */
+/**
+ * A hash of the filters of `query` (FNV-1a over its sorted key=value pairs), base36. The pair is
+ * hashed as the routes read it, in capitals (`symbol` is case-insensitive): a cursor from
+ * `symbol=btcusdt` goes on with `symbol=BTCUSDT`, the same filter.
+ */
 function filtersOf(query: Readonly<Record<string, unknown>>): string {
   let h = 0x811c9dc5;
   for (const k of Object.keys(query).sort()) {
     if (NOT_FILTERS.has(k) || query[k] === undefined) continue;
-    for (const ch of `${k}=${String(query[k])}\u0001`) h = Math.imul(h ^ ch.charCodeAt(0), 0x01000193);
+    const v = k === 'symbol' ? String(query[k]).toUpperCase() : String(query[k]);
+    for (const ch of `${k}=${v}\u0001`) h = Math.imul(h ^ ch.charCodeAt(0), 0x01000193);
   }
   return (h >>> 0).toString(36);
 }

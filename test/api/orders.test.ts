@@ -394,6 +394,17 @@ describe('history paging and filters (myTrades, allOrders)', () => {
     );
     expect(next.items.length).toBeGreaterThan(0);
     expect(next.items.every((x: { id: string }) => Number(x.id) < Number(first.items[0].id))).toBe(true);
+    // the pair in another case is the same filter (symbol is case-insensitive): it pages on
+    const lower = dataOf(
+      await signed(t.app, a, 'GET', '/fapi/v1/myTrades', { query: { symbol: 'btcusdt', limit: 1 } }),
+    );
+    expect(lower.has_more).toBe(true);
+    const upper = dataOf(
+      await signed(t.app, a, 'GET', '/fapi/v1/myTrades', {
+        query: { symbol: 'BTCUSDT', limit: 1, cursor: lower.next_cursor },
+      }),
+    );
+    expect(Number(upper.items[0].id)).toBeLessThan(Number(lower.items[0].id));
   });
 
   it('allOrders: every status, newest first, paged, filtered by status and symbol', async () => {
