@@ -364,6 +364,14 @@ export class Exchange {
     return openOrdersOf(this.core.requireAccount(accountId), symbol).map((o) => orderRecord(this.core, o));
   }
 
+  /** What the account's open orders on `symbol` (of one position side if given) freeze, 1e-8 USDT, one-way netting included. */
+  frozenMargin(accountId: number, symbol: string, positionSide?: number): bigint {
+    let sum = 0n;
+    for (const o of this.core.requireAccount(accountId).orders.values())
+      if (o.symbol === symbol && (positionSide === undefined || o.positionSide === positionSide)) sum += o.frozen;
+    return sum;
+  }
+
   /**
    * An account's order by id: the live one while it is open (read from memory, so the turn's
    * coalesced writes are not flushed as a store read would), else the stored one; undefined when

@@ -257,3 +257,36 @@ describe('GET fapi/v1/symbolConfig', () => {
     expect((await ccxt.fetchMarginMode('ETH/USDT:USDT')).marginMode).toBe('isolated');
   });
 });
+
+describe("the open orders' margin", () => {
+  it('positionRisk says what the account holds for them, one-way netting included', async () => {
+    // five sells of 0.2 over the 0.5 long: the first 0.5 would close it and holds nothing, the
+    // other 0.5 would open a short and holds its margin and taker fee (what the venue freezes)
+    for (let i = 0; i < 5; i++) {
+      const r = await signedCall(svc.base, c, 'POST', '/fapi/v1/order', {
+        symbol: 'BTCUSDT',
+        side: 'SELL',
+        type: 'LIMIT',
+        timeInForce: 'GTC',
+        quantity: '0.200',
+        price: '97000.0',
+      });
+      expect(r.status).toBe(200);
+    }
+    try {
+      const frozen = svc.venue.exchange.summary(c.id).frozen_margin;
+      expect(Number(frozen)).toBeGreaterThan(0);
+      const risk = (await signedCall(svc.base, c, 'GET', '/fapi/v3/positionRisk', { symbol: 'BTCUSDT' })).body[0];
+      const acct = (await signedCall(svc.base, c, 'GET', '/fapi/v2/account')).body;
+      // summed from the orders' notionals it said 1.0 x 97000 / leverage, the gross figure
+      expect(new Decimal(risk.openOrderInitialMargin).eq(frozen)).toBe(true);
+      expect(new Decimal(acct.totalOpenOrderInitialMargin).eq(frozen)).toBe(true);
+      expect(acct.positions.find((p: { symbol: string }) => p.symbol === 'BTCUSDT').openOrderInitialMargin).toBe(
+        risk.openOrderInitialMargin,
+      );
+      expect(Number(risk.askNotional)).toBeCloseTo(97_000, 6);
+    } finally {
+      await signedCall(svc.base, c, 'DELETE', '/fapi/v1/allOpenOrders', { symbol: 'BTCUSDT' });
+    }
+  });
+});

@@ -405,7 +405,10 @@ describe('signed routes, field lists', () => {
     const lev = venue.exchange.pairSetting(c.id, 'BTCUSDT').leverage;
     expect(Number(withOrder.bidNotional)).toBeCloseTo(0.01 * (mid - 100), 6);
     expect(Number(withOrder.askNotional)).toBe(0);
-    expect(Number(withOrder.openOrderInitialMargin)).toBeCloseTo((0.01 * (mid - 100)) / lev, 6);
+    // what the venue holds for it: its margin at the pair's leverage and its taker fee
+    const frozen = venue.exchange.summary(c.id).frozen_margin;
+    expect(Number(frozen)).toBeGreaterThan((0.01 * (mid - 100)) / lev);
+    expect(Number(withOrder.openOrderInitialMargin)).toBeCloseTo(Number(frozen), 8);
     await call('DELETE', '/fapi/v1/order', { symbol: 'BTCUSDT', orderId: rest.body.orderId });
     const v2 = await call('GET', '/fapi/v2/positionRisk', { symbol: 'ETHUSDT' });
     expect(v2.body).toHaveLength(1);

@@ -308,7 +308,7 @@ describe('native records -> Binance records', () => {
     expect(placedOrder(math, limit(), { ...placed, qtyLots: 4 }, 'one_way').origQty).toBe('0.004');
   });
 
-  it("open orders' figures: remaining x price by side, initial margin of opening orders only", () => {
+  it("open orders' figures: remaining x price by side, and the margin the venue says they hold", () => {
     const rec = (side: number, action: number) =>
       ({
         side,
@@ -319,8 +319,12 @@ describe('native records -> Binance records', () => {
         price: '100',
         leverage: 5,
       }) as never;
-    const f = orderFigures([rec(Side.BUY, PositionAction.OPEN), rec(Side.SELL, PositionAction.CLOSE)], null);
-    expect(f).toEqual({ bidNotional: 150, askNotional: 150, initialMargin: 30 });
+    const f = orderFigures(
+      [rec(Side.BUY, PositionAction.OPEN), rec(Side.SELL, PositionAction.CLOSE)],
+      null,
+      3_009_000_000n,
+    );
+    expect(f).toEqual({ bidNotional: 150, askNotional: 150, frozen: 3_009_000_000n });
   });
 });
 

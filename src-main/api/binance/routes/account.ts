@@ -60,11 +60,14 @@ export function registerAccount(app: FastifyInstance, ctx: BinanceContext): void
         });
       };
       if (s.mode === 'one_way') {
-        if (mine.length > 0 || v2 || orders.length > 0) out.push(entry(PositionSide.LONG, orderFigures(orders, null)));
+        if (mine.length > 0 || v2 || orders.length > 0)
+          out.push(
+            entry(PositionSide.LONG, orderFigures(orders, null, ex.frozenMargin(s.account.id, pair.row.symbol))),
+          );
         continue;
       }
       for (const side of [PositionSide.LONG, PositionSide.SHORT]) {
-        const f = orderFigures(orders, side);
+        const f = orderFigures(orders, side, ex.frozenMargin(s.account.id, pair.row.symbol, side));
         if (mine.some((x) => x.position_side === side) || v2 || f.bidNotional + f.askNotional > 0)
           out.push(entry(side, f));
       }

@@ -41,7 +41,7 @@ export interface OrderUpdate {
  * (the account's open orders on the pair): the symbol's orders one-way, its position side's hedge.
  */
 export function openNotionals(open: OrderRecord[], mode: Mode, positionSide: number): { b: string; a: string } {
-  const f = orderFigures(open, mode === 'one_way' ? null : positionSide);
+  const f = orderFigures(open, mode === 'one_way' ? null : positionSide, 0n);
   return { b: new Decimal(f.bidNotional).toFixed(8), a: new Decimal(f.askNotional).toFixed(8) };
 }
 

@@ -4,9 +4,10 @@
 // BOTH with a signed amount, a hedge account's LONG / SHORT with SHORT amounts negative
 // (reference d.2 items 1-2).
 import { Decimal } from 'decimal.js';
-import { MarginMode, PositionAction, PositionSide, Side } from '../../../../src-shared/enums.ts';
+import { MarginMode, PositionSide, Side } from '../../../../src-shared/enums.ts';
 import type { AccountSummary, OrderRecord, PositionRecord } from '../../../../src-shared/types.ts';
 import type { SymbolRow } from '../../../core/symbol.ts';
+import { formatMoney } from '../../../risk/money.ts';
 import { markText } from '../../../trading/pair-figures.ts';
 import { positionSideName, type Mode } from './orders.ts';
 
@@ -14,19 +15,24 @@ import { positionSideName, type Mode } from './orders.ts';
 export interface OrderFigures {
   bidNotional: number;
   askNotional: number;
-  /** Initial margin of the orders that would open or add to this position. */
-  initialMargin: number;
+  /**
+   * The margin (and taker fee) the entry's orders hold, 1e-8 USDT: the venue's own frozen margin
+   * (exchange.frozenMargin), so the entries add up to the account's totalOpenOrderInitialMargin.
+   * Summed from the orders' notionals at their leverage it was gross where the venue nets: a
+   * one-way bid against a short holds nothing for the part that closes it (180 USDT said on the
+   * entry, 108.27 on the account, the API walk of 12-05).
+   */
+  frozen: bigint;
 }
 
-/** The figures of the open orders of one entry: `side` null takes all of them (one-way). */
-export function orderFigures(orders: readonly OrderRecord[], side: number | null): OrderFigures {
-  const f = { bidNotional: 0, askNotional: 0, initialMargin: 0 };
+/** The notionals of the open orders of one entry (`side` null takes all of them: one-way) and what they hold. */
+export function orderFigures(orders: readonly OrderRecord[], side: number | null, frozen: bigint): OrderFigures {
+  const f = { bidNotional: 0, askNotional: 0, frozen };
   for (const o of orders) {
     if (side !== null && o.position_side !== side) continue;
     const n = (Number(o.qty) - Number(o.filled_qty)) * Number(o.price);
     if (o.side === Side.BUY) f.bidNotional += n;
     else f.askNotional += n;
-    if (o.position_action === PositionAction.OPEN) f.initialMargin += n / o.leverage;
   }
   return f;
 }
@@ -77,7 +83,7 @@ export function binancePosition(e: PositionEntry): Record<string, unknown> {
     initialMargin: dec(initial, 8),
     maintMargin: dec(e.maintenance(notional), 8),
     positionInitialMargin: dec(initial, 8),
-    openOrderInitialMargin: dec(e.orders.initialMargin, 8),
+    openOrderInitialMargin: formatMoney(e.orders.frozen),
     adl: e.adl,
     bidNotional: dec(e.orders.bidNotional, 8),
     askNotional: dec(e.orders.askNotional, 8),
