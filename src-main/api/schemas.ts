@@ -46,7 +46,6 @@ export function agree<S extends TSchema, T>(ok: Agree<Static<S>, T>): void {
  * value must also be a safe integer (|n| <= 2^53 - 1) and within the parameter's range.
  */
 export const STRICT_INTEGER = /^-?(0|[1-9][0-9]*)$/;
-export const STRICT_INTEGER_TEXT = '^-?(0|[1-9][0-9]*)$';
 
 // ---------------------------------------------------------------- small builders
 

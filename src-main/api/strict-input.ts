@@ -12,7 +12,7 @@ import type {
   preValidationHookHandler,
 } from 'fastify';
 import { ApiError, Errors } from '../../src-shared/errors.ts';
-import { STRICT_INTEGER, STRICT_INTEGER_TEXT } from './schemas.ts';
+import { STRICT_INTEGER } from './schemas.ts';
 
 export interface FlatBodySchema {
   properties: Readonly<Record<string, object>>;
@@ -296,7 +296,7 @@ export function installStrictQueryNumbers(app: FastifyInstance): void {
 
 function integerTextError(v: string): string | undefined {
   if (!STRICT_INTEGER.test(v))
-    return `must be an integer written as ${STRICT_INTEGER_TEXT} (no sign '+', exponent, hex, blanks or leading zeros)`;
+    return "must be a whole number written plainly, such as 10 or -3 (no sign '+', exponent, hex, fraction, blanks or leading zeros)";
   if (!Number.isSafeInteger(Number(v))) return 'must be a safe integer (|n| <= 2^53 - 1)';
   return undefined;
 }

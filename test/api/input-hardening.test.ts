@@ -77,6 +77,13 @@ describe('numbers in the query are finite integers of one syntax', () => {
     expect(kt.body.message).toContain('start_time');
   });
 
+  it('the refusal says the syntax in words, not as the regular expression (docs/api.md, Errors)', async () => {
+    const r = await signed(app, who, 'GET', '/fapi/v1/allOrders', { query: { limit: '01' } });
+    expect(r.body.message).toBe(
+      "Invalid query parameter 'limit': must be a whole number written plainly, such as 10 or -3 (no sign '+', exponent, hex, fraction, blanks or leading zeros)",
+    );
+  });
+
   it('the strict syntax still takes plain integers, 0 and negatives where the range allows', async () => {
     expect((await get('/fapi/v1/trades?symbol=BTCUSDT&limit=1')).body.code).toBe(0);
     expect((await get('/fapi/v1/trades?symbol=BTCUSDT&limit=0')).body.code).toBe(Errors.INVALID_PARAMETER.code);
