@@ -220,6 +220,18 @@ describe('GET /fapi/v1/klines', () => {
   });
 });
 
+describe('a parameter sent twice', () => {
+  it.each(['limit=2&limit=3', 'symbol=ETHUSDT', 'interval=5m'])(
+    '%s beside the others is 6000 "Duplicate query parameter", not a wrong value',
+    async (twice) => {
+      const name = twice.split('=')[0];
+      const r = await get(`/fapi/v1/klines?symbol=BTCUSDT&interval=1m&${twice}`);
+      expect(r.status).toBe(200);
+      expect(r.body).toEqual({ code: 6000, message: `Duplicate query parameter '${name}': send it once` });
+    },
+  );
+});
+
 describe('a refused limit or time is quoted as the client sent it', () => {
   // The validator coerces the query in place: the message used to quote the coerced number
   // ('100000000000000000000', '1.2345678901234568e+29', '9007199254740992', '16', '0').

@@ -157,6 +157,9 @@ export function klinesValidationError(
     );
   }
   const field = first.instancePath.replace(/^\//, '');
+  // a parameter sent twice arrives as a list: say so (6000), as the other routes do (1001)
+  if (field !== '' && Array.isArray(query[field]))
+    return new ApiError(Errors.KLINES_INVALID_PARAMETER, `Duplicate query parameter '${field}': send it once`);
   if (field === 'interval') {
     return new ApiError(
       Errors.KLINES_INVALID_INTERVAL,
