@@ -83,10 +83,18 @@ export function noParams(id: RequestId, method: string, params: unknown): Reply 
   return errorReply(id, Errors.UNKNOWN_PARAMETER, `${method} takes no params`);
 }
 
-/** The answer to a method that is not one of METHODS. */
+/**
+ * The answer to a method that is not one of METHODS: 1105; a message without one is malformed
+ * (1000), as a REST request without its required parameter is refused for it, not as an unknown value.
+ */
 export function unknownMethod(id: RequestId, method: unknown): Reply {
-  const shown =
-    typeof method === 'string' ? `'${method.slice(0, 32)}'` : method === undefined ? 'missing' : 'not a string';
+  if (method === undefined)
+    return errorReply(
+      id,
+      Errors.BAD_REQUEST,
+      `Missing "method": a message is {"method":...,"params":[...],"id":n}; methods are ${METHODS.join(', ')}`,
+    );
+  const shown = typeof method === 'string' ? `'${method.slice(0, 32)}'` : 'not a string';
   return errorReply(id, Errors.METHOD_NOT_ALLOWED, `Unknown method (${shown}); methods are ${METHODS.join(', ')}`);
 }
 

@@ -107,6 +107,8 @@ describe('requests and answers', () => {
     ['a fractional id', '{"method":"PING","id":1.5}', null, 1000],
     ['an object id', '{"method":"PING","id":{}}', null, 1000],
     ['an unknown method', '{"method":"FLY","id":3}', 3, 1105],
+    ['no method', '{"params":["depth@BTCUSDT,20"],"id":24}', 24, 1000],
+    ['a method that is not a string', '{"method":7,"id":25}', 25, 1105],
     ['a lower-case method', '{"method":"subscribe","params":["price@BTCUSDT"],"id":4}', 4, 1105],
     ['SUBSCRIBE without params', '{"method":"SUBSCRIBE","id":5}', 5, 1000],
     ['SUBSCRIBE with an empty list', '{"method":"SUBSCRIBE","params":[],"id":6}', 6, 1000],

@@ -47,7 +47,9 @@ function generate(r: Rand, id: number, subs: string[]): { frame: string | Buffer
     }
     case 4: {
       const method = pick(r, ['ping', 'SUB', 'SET_PROPERTY', 7, null, ['PING'], undefined]);
-      return { frame: JSON.stringify({ method, params: [], id }), want: err(Errors.METHOD_NOT_ALLOWED) };
+      // no method at all (JSON.stringify drops undefined) is a malformed message, any other an unknown one
+      const want = method === undefined ? err(Errors.BAD_REQUEST) : err(Errors.METHOD_NOT_ALLOWED);
+      return { frame: JSON.stringify({ method, params: [], id }), want };
     }
     case 5: {
       const params = pick(r, ['trade@BTCUSDT', [], {}, 3, undefined]);
