@@ -150,7 +150,12 @@ describe.skipIf(skipReason !== null)('a full disk', () => {
     rmSync(filler);
     const okBefore = answers.get(0) ?? 0;
     await until(() => (answers.get(0) ?? 0) >= okBefore + 20, 15_000, 'orders accepted again');
-    await until(() => existsSync(join(dataDir, RESERVE_FILE)), 5_000, 'the reserve file kept again');
+    // (the file appears when it is opened, before its 16 MiB are written and the line is said)
+    await until(
+      () => existsSync(join(dataDir, RESERVE_FILE)) && a.stderr().includes(`${RESERVE_FILE} is back`),
+      10_000,
+      'the reserve file kept again, and said',
+    );
     stop = true;
     await Promise.all(workers);
     // each step said in a line
