@@ -40,8 +40,16 @@ export function BottomTabs() {
   const replay = useSel(s.replay, (r) => r.mode === 'replay');
   const tabs = replay ? [...TABS, ['replay-report', 'Replay report'] as const] : TABS;
   const bar = useRef<HTMLDivElement>(null);
+  // the selected tab in view: the bar scrolls sideways to it, and nothing else moves (scrollIntoView
+  // scrolled the page too, down to the tabs, where the narrowest layout has them below the fold)
   useEffect(() => {
-    bar.current?.querySelector('[aria-selected="true"]')?.scrollIntoView({ block: 'nearest', inline: 'nearest' });
+    const b = bar.current;
+    const el = b?.querySelector('[aria-selected="true"]');
+    if (!b || !el) return;
+    const r = el.getBoundingClientRect();
+    const box = b.getBoundingClientRect();
+    if (r.left < box.left) b.scrollLeft += r.left - box.left;
+    else if (r.right > box.right) b.scrollLeft += r.right - box.right;
   }, [tab, replay]);
   const count = (t: BottomTab): string =>
     session !== 'ready'
