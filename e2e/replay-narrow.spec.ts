@@ -1,59 +1,74 @@
 // A replay at the smallest window the desktop allows (1024 x 640): the banner keeps every control
 // whole on its row and each one works (it cut "Go" in half and put Report and Back to live past
-// the window's edge). The data (real 1m BTCUSDT klines, 2021-05-16..18) are imported and the
-// replay started through the API. A service of this spec's own: its replays count against the
-// limit of 4 and must not meet another spec's.
+// the window's edge). And narrower (125% zoom of a 1024 x 768 window, 819 x 614 CSS px: the
+// two-column layout), where the banner takes two rows. The data (real 1m BTCUSDT klines,
+// 2021-05-16..18) are imported and the replay started through the API. A service of this spec's
+// own: its replays count against the limit of 4 and must not meet another spec's.
 import { test, expect } from './support/fixtures.ts';
 import { importKlines, openReplay, startReplay } from './support/replay.ts';
 
 test.use({ serviceOptions: { own: 'replay-narrow' } });
 
-test('at 1024 x 640 the replay banner shows every control whole, and each works', async ({ page, service }) => {
-  test.setTimeout(120_000);
-  await importKlines(service.url);
-  const replay = await startReplay(service.url, '2021-05-16T00:00Z', 1);
-  try {
-    await page.setViewportSize({ width: 1024, height: 640 });
-    const banner = await openReplay(page, replay);
-    // paused at 1,000x: the widest state the banner shows (the speed picked in the banner)
-    if ((await banner.getAttribute('data-state')) === 'playing')
-      await banner.getByRole('button', { name: 'Pause' }).click();
-    await expect(banner).toHaveAttribute('data-state', 'paused');
-    await banner.getByRole('combobox', { name: 'Replay speed' }).selectOption('1000');
-    await expect(banner.getByTestId('replay-state')).toHaveText('❚❚ paused · 1,000x');
+for (const [width, height] of [
+  [1024, 640],
+  [819, 614],
+]) {
+  test(`at ${width} x ${height} the replay banner shows every control whole, and each works`, async ({
+    page,
+    service,
+  }) => {
+    test.setTimeout(120_000);
+    await importKlines(service.url);
+    const replay = await startReplay(service.url, '2021-05-16T00:00Z', 1);
+    try {
+      await page.setViewportSize({ width, height });
+      const banner = await openReplay(page, replay);
+      // paused at 1,000x: the widest state the banner shows (the speed picked in the banner)
+      if ((await banner.getAttribute('data-state')) === 'playing')
+        await banner.getByRole('button', { name: 'Pause' }).click();
+      await expect(banner).toHaveAttribute('data-state', 'paused');
+      await banner.getByRole('combobox', { name: 'Replay speed' }).selectOption('1000');
+      await expect(banner.getByTestId('replay-state')).toHaveText('❚❚ paused · 1,000x');
 
-    // nothing of the banner is cut: not its row, not the pair's name
-    const [scroll, client] = await banner.evaluate((b) => [b.scrollWidth, b.clientWidth]);
-    expect(scroll).toBeLessThanOrEqual(client);
-    const symbols = banner.getByTestId('replay-symbols');
-    expect(await symbols.evaluate((s) => s.scrollWidth <= s.clientWidth)).toBe(true);
-    const controls = [
-      banner.getByTestId('replay-time'),
-      banner.getByRole('button', { name: 'Play' }),
-      banner.getByRole('combobox', { name: 'Replay speed' }),
-      banner.getByRole('button', { name: 'Step 1s' }),
-      banner.getByRole('button', { name: 'Step 1m' }),
-      banner.getByRole('button', { name: 'Step 1h' }),
-      banner.getByRole('textbox', { name: 'Seek to (UTC)' }),
-      banner.getByRole('button', { name: 'Go' }),
-      banner.getByRole('button', { name: 'Report' }),
-      banner.getByRole('button', { name: 'Back to live' }),
-    ];
-    for (const c of controls) await expect(c).toBeInViewport({ ratio: 1 });
-    await page.screenshot({ path: test.info().outputPath('replay-banner-1024x640.png') });
+      // nothing of the banner is cut: not its row (or rows), not the pair's name, and the page does
+      // not scroll sideways
+      const [scroll, client] = await banner.evaluate((b) => [b.scrollWidth, b.clientWidth]);
+      expect(scroll).toBeLessThanOrEqual(client);
+      expect(await banner.evaluate((b) => b.scrollHeight <= b.clientHeight)).toBe(true);
+      expect(await page.locator('html').evaluate((h) => h.scrollWidth)).toBeLessThanOrEqual(width);
+      const symbols = banner.getByTestId('replay-symbols');
+      expect(await symbols.evaluate((s) => s.scrollWidth <= s.clientWidth)).toBe(true);
+      const controls = [
+        banner.getByTestId('replay-time'),
+        banner.getByRole('button', { name: 'Play' }),
+        banner.getByRole('combobox', { name: 'Replay speed' }),
+        banner.getByRole('button', { name: 'Step 1s' }),
+        banner.getByRole('button', { name: 'Step 1m' }),
+        banner.getByRole('button', { name: 'Step 1h' }),
+        banner.getByRole('textbox', { name: 'Seek to (UTC)' }),
+        banner.getByRole('button', { name: 'Go' }),
+        banner.getByRole('button', { name: 'Report' }),
+        banner.getByRole('button', { name: 'Back to live' }),
+      ];
+      for (const c of controls) await expect(c).toBeInViewport({ ratio: 1 });
+      // and under it the chart, the order book and the order form
+      await expect(page.getByTestId('chart')).toBeInViewport();
+      await expect(page.getByRole('button', { name: 'Open long' })).toBeInViewport({ ratio: 1 });
+      await page.screenshot({ path: test.info().outputPath(`replay-banner-${width}x${height}.png`) });
 
-    // and they work: seek with Go, step, the report, back to live
-    const clock = banner.getByTestId('replay-time');
-    await banner.getByRole('textbox', { name: 'Seek to (UTC)' }).fill('2021-05-16 03:00');
-    await banner.getByRole('button', { name: 'Go' }).click();
-    await expect(clock).toContainText('2021-05-16 03:00:00');
-    await banner.getByRole('button', { name: 'Step 1h' }).click();
-    await expect(clock).toContainText('2021-05-16 04:00:00');
-    await banner.getByRole('button', { name: 'Report' }).click();
-    await expect(page.getByRole('tab', { name: 'Replay report' })).toHaveAttribute('aria-selected', 'true');
-    await banner.getByRole('button', { name: 'Back to live' }).click();
-    await expect.poll(() => new URL(page.url()).origin).toBe(new URL(service.url).origin);
-  } finally {
-    await fetch(`${service.url}/api/v1/replays/${replay.id}`, { method: 'DELETE' });
-  }
-});
+      // and they work: seek with Go, step, the report, back to live
+      const clock = banner.getByTestId('replay-time');
+      await banner.getByRole('textbox', { name: 'Seek to (UTC)' }).fill('2021-05-16 03:00');
+      await banner.getByRole('button', { name: 'Go' }).click();
+      await expect(clock).toContainText('2021-05-16 03:00:00');
+      await banner.getByRole('button', { name: 'Step 1h' }).click();
+      await expect(clock).toContainText('2021-05-16 04:00:00');
+      await banner.getByRole('button', { name: 'Report' }).click();
+      await expect(page.getByRole('tab', { name: 'Replay report' })).toHaveAttribute('aria-selected', 'true');
+      await banner.getByRole('button', { name: 'Back to live' }).click();
+      await expect.poll(() => new URL(page.url()).origin).toBe(new URL(service.url).origin);
+    } finally {
+      await fetch(`${service.url}/api/v1/replays/${replay.id}`, { method: 'DELETE' });
+    }
+  });
+}

@@ -12,7 +12,7 @@ for (const zoom of [1.25, 1.5]) {
   test.describe(`${zoom * 100}% zoom of a 1024 x 768 window`, () => {
     test.use({ viewport: { width: Math.floor(1024 / zoom), height: Math.floor(768 / zoom) }, deviceScaleFactor: zoom });
 
-    test("the page scrolls to the top bar's right end and to the order form, nothing cut off for good", async ({
+    test('two columns: nothing scrolls sideways, the chart, the book and the order buttons in the first screen, the positions below', async ({
       page,
       service,
       trader,
@@ -20,25 +20,37 @@ for (const zoom of [1.25, 1.5]) {
       const screen = await openTrading(page, service.url, trader, 'BTCUSDT');
       const send = screen.form.button('Open long');
       await expect(send).toBeEnabled();
+      // the page is no wider than the window: nothing waits past its right edge
+      const width = page.viewportSize()!.width;
+      expect(await page.locator('html').evaluate((h) => h.scrollWidth)).toBeLessThanOrEqual(width);
+      // the top bar's last button, the chart, the order book and both order buttons are in view at once
       const help = page.getByRole('button', { name: 'Keyboard shortcuts', exact: true });
-      // the screen keeps its smallest layout: the right end is beyond the window at first
-      await expect(help).not.toBeInViewport();
-      // the wheel, over the top bar, scrolls the page sideways to it, as a user would
-      await page.mouse.move(200, 20);
-      await page.mouse.wheel(2000, 0);
       await expect(help).toBeInViewport({ ratio: 1 });
+      await expect(send).toBeInViewport({ ratio: 1 });
+      await expect(screen.form.button('Open short')).toBeInViewport({ ratio: 1 });
+      await expect(page.getByTestId('chart')).toBeInViewport({ ratio: 0.9 });
+      await expect(page.getByTestId('interval-1M')).toBeInViewport({ ratio: 1 });
+      await expect(page.getByTestId('indicators-button')).toBeInViewport({ ratio: 1 });
+      // the chart and the book one above the other, left of the form
+      const chart = (await page.locator('.chart-area').boundingBox())!;
+      const book = (await page.locator('.book-area').boundingBox())!;
+      const form = (await page.locator('.form-area').boundingBox())!;
+      expect(book.y).toBeGreaterThanOrEqual(chart.y + chart.height);
+      expect(Math.abs(book.x - chart.x)).toBeLessThan(2);
+      expect(form.x).toBeGreaterThanOrEqual(chart.x + chart.width);
+      await expect(page.locator('.book-area')).toBeInViewport();
       await help.click();
       await expect(page.getByRole('dialog')).toBeVisible();
       await page.keyboard.press('Escape');
       await expect(page.getByRole('dialog')).toHaveCount(0);
-      // and down over the account summary (its column's own scroll first, then the page) to the order buttons
-      await page.mouse.move(page.viewportSize()!.width - 40, page.viewportSize()!.height - 40);
+      // the wheel over the order book's title scrolls the page down to the positions, the full width
+      const positions = page.getByRole('tab', { name: /^Positions/ });
+      const bottom = (await page.locator('.bottom-area').boundingBox())!;
+      expect(bottom.width).toBeGreaterThan(width - 4);
+      await page.mouse.move(book.x + 40, book.y + 10);
       await page.mouse.wheel(0, 2000);
-      await page.mouse.wheel(0, -2000);
-      await page.mouse.move(200, page.viewportSize()!.height - 20);
-      await page.mouse.wheel(0, 2000);
-      await expect(send).toBeInViewport({ ratio: 1 });
-      await expect(screen.form.button('Open short')).toBeInViewport({ ratio: 1 });
+      await expect(positions).toBeInViewport({ ratio: 1 });
+      await expect(page.getByRole('button', { name: 'Close all…' })).toBeInViewport({ ratio: 1 });
       if (process.env.A11Y_SHOT) await page.screenshot({ path: `${process.env.A11Y_SHOT}-zoom${zoom}.png` });
     });
   });
