@@ -63,6 +63,16 @@ describe('Max and % sizes', () => {
     expect(small.buy.qty).toBe('0.100');
     expect(small.buy.max).toBe(0.1);
   });
+
+  it('a view-only screen (no account) shows no Max and no % size: not 0 with every size over it', () => {
+    const m = orderModel(input({ loggedIn: false, positionsLoaded: false, summary: undefined }, { qty: '0.050' }));
+    expect(fmt(m.buy.max, 3)).toBe('—');
+    expect(fmt(m.sell.max, 3)).toBe('—');
+    const pct = orderModel(
+      input({ loggedIn: false, positionsLoaded: false, summary: undefined }, { sizeMode: 'pct', pct: 50 }),
+    );
+    expect(pct.buy.qty).toBe('');
+  });
 });
 
 describe('preview', () => {

@@ -244,6 +244,8 @@ export function orderModel(i: OrderModelInput): OrderModel {
 
   /** What one order of `side` could carry at most: capped at max_qty, on the step. */
   const maxFor = (side: Side): number => {
+    // no account behind the screen (view only): no Max, rather than 0 and every size "over" it
+    if (!i.loggedIn) return NaN;
     const cap = Math.min(wholeFor(side), capOf(maxQty));
     // floored to the step: a rounded-up Max would be refused
     return fut && Number.isFinite(cap) ? Number(toStep(cap, fut.qty_step) || 0) : cap;
