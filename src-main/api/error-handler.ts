@@ -90,6 +90,17 @@ function describeValidation(
       };
   }
   if (field === '') return { kind: 'invalid', message: `Invalid ${where}: ${first.message ?? 'invalid value'}` };
+  // a length in words (Ajv says "must NOT have fewer than 1 characters")
+  if (first.keyword === 'minLength' || first.keyword === 'maxLength') {
+    const n = Number(first.params.limit);
+    const rule =
+      first.keyword === 'maxLength'
+        ? `must be at most ${n} characters long`
+        : n === 1
+          ? 'must not be empty'
+          : `must be at least ${n} characters long`;
+    return { kind: 'invalid', message: `Invalid ${where} parameter '${field}': ${rule}` };
+  }
   const words = first.keyword === 'pattern' ? patternWords(String(first.params.pattern)) : undefined;
   if (words !== undefined)
     return { kind: 'invalid', message: `Invalid ${where} parameter '${field}': must be ${words}` };

@@ -63,6 +63,27 @@ describe('client_order_id', () => {
       expect(u.body.code).toBe(Errors.INVALID_PARAMETER.code);
     }
   });
+
+  it('an empty id or one past 36 characters is refused in words (1001), nothing stored', async () => {
+    const rows = countRows(t.venue, 'orders');
+    const said = async (cid: string): Promise<string> => {
+      const u = await signed(t.app, a, 'POST', '/fapi/v1/orders', {
+        json: orderBody({ price: '91000.0', client_order_id: cid }),
+      });
+      expect(u.body.code).toBe(Errors.INVALID_PARAMETER.code);
+      return u.body.message as string;
+    };
+    expect(await said('')).toBe("Invalid body parameter 'client_order_id': must not be empty");
+    expect(await said('x'.repeat(37))).toBe(
+      "Invalid body parameter 'client_order_id': must be at most 36 characters long",
+    );
+    // a decimal past its 40 characters, likewise
+    const long = await signed(t.app, a, 'POST', '/fapi/v1/orders', {
+      json: orderBody({ price: '9'.repeat(41) }),
+    });
+    expect(long.body.message).toBe("Invalid body parameter 'price': must be at most 40 characters long");
+    expect(countRows(t.venue, 'orders')).toBe(rows);
+  });
 });
 
 describe('GET /fapi/v1/order: one order by either id, any status', () => {
