@@ -29,7 +29,12 @@ export interface WindowPlacement extends SavedWindowState {
 }
 
 export const DEFAULT_WINDOW_SIZE = { width: 1440, height: 900 } as const;
-export const MIN_WINDOW_SIZE = { width: 1024, height: 640 } as const;
+/**
+ * The smallest window: 720 px wide takes half of a 1536 px wide screen (1920 x 1080 at 125%, a
+ * common laptop's), so the app snaps beside another window; below 1024 CSS px the screen takes
+ * its two-column layout (styles.css), whole down to 672.
+ */
+export const MIN_WINDOW_SIZE = { width: 720, height: 640 } as const;
 
 function finite(v: unknown): v is number {
   return typeof v === 'number' && Number.isFinite(v);

@@ -80,16 +80,23 @@ describe('clampWindowState', () => {
 
   it('grows a too-small window to the minimum, and on a tiny screen takes the whole work area', () => {
     expect(clampWindowState(parseWindowState({ width: 300, height: 200 }), FULL_HD)).toMatchObject({
-      width: 1024,
+      width: 720,
       height: 640,
     });
-    const tiny = { x: 0, y: 0, width: 1000, height: 560 };
+    // half of a 1536 px wide work area (1920 x 1080 at 125%): a window snapped beside another keeps its size
+    const half = { x: 0, y: 0, width: 768, height: 824 };
+    expect(clampWindowState(parseWindowState({ x: 0, y: 0, width: 768, height: 824 }), half)).toMatchObject({
+      width: 768,
+      height: 824,
+      minWidth: 720,
+    });
+    const tiny = { x: 0, y: 0, width: 700, height: 560 };
     expect(clampWindowState(parseWindowState({ x: 50, y: 50, width: 1440, height: 900 }), tiny)).toEqual({
       x: 0,
       y: 0,
-      width: 1000,
+      width: 700,
       height: 560,
-      minWidth: 1000,
+      minWidth: 700,
       minHeight: 560,
       maximized: false,
       fullscreen: false,
