@@ -62,20 +62,23 @@ interface MarginLimits {
 const MAX_AMOUNT = 10_000_000_000n * 100_000_000n;
 
 /**
- * A margin amount as the wire sends it (a USDT decimal string, at most 8 decimals) in units;
+ * A margin amount as the native body sends it (a USDT decimal string, at most 8 decimals) in units;
  * 1001 otherwise, with reason 'not_positive' for zero (the pattern of the routes refuses a sign)
  * and 'too_large' above 1e10 USDT.
  */
 export function parseMarginAmount(text: string, name = 'amount'): bigint {
   const r = parseFixed(text, 8);
   if (r.ok && r.value > MAX_AMOUNT)
-    reject(Errors.INVALID_PARAMETER, `Invalid parameter '${name}': at most 10000000000 USDT`, 'too_large');
+    reject(Errors.INVALID_PARAMETER, `Invalid body parameter '${name}': at most 10000000000 USDT`, 'too_large');
   if (r.ok) return r.value;
   if (r.reason === 'zero' || r.reason === 'negative')
-    reject(Errors.INVALID_PARAMETER, `Invalid parameter '${name}': must be greater than 0`, 'not_positive');
+    reject(Errors.INVALID_PARAMETER, `Invalid body parameter '${name}': must be greater than 0`, 'not_positive');
   if (r.reason === 'off_step')
-    reject(Errors.INVALID_PARAMETER, `Invalid parameter '${name}': at most 8 decimals (USDT), got '${text}'`);
-  reject(Errors.INVALID_PARAMETER, `Invalid parameter '${name}': must be a positive decimal string such as "25.5"`);
+    reject(Errors.INVALID_PARAMETER, `Invalid body parameter '${name}': at most 8 decimals (USDT), got '${text}'`);
+  reject(
+    Errors.INVALID_PARAMETER,
+    `Invalid body parameter '${name}': must be a positive decimal string such as "25.5"`,
+  );
 }
 
 const sideName = (p: PositionState): string => (p.side === PositionSide.LONG ? 'long' : 'short');
