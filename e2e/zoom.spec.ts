@@ -53,6 +53,29 @@ for (const zoom of [1.25, 1.5]) {
       await expect(page.getByRole('button', { name: 'Close all…' })).toBeInViewport({ ratio: 1 });
       if (process.env.A11Y_SHOT) await page.screenshot({ path: `${process.env.A11Y_SHOT}-zoom${zoom}.png` });
     });
+
+    test("the pair picker's columns and the bot panel's fields stay in the window", async ({
+      page,
+      service,
+      trader,
+    }) => {
+      const screen = await openTrading(page, service.url, trader, 'BTCUSDT');
+      const width = page.viewportSize()!.width;
+      await screen.topbar.symbolButton.click();
+      const list = page.locator('.picker-scroll');
+      await expect(list.getByRole('row').nth(1)).toBeVisible();
+      // every column in view, the last one (Max leverage) whole, without scrolling the list sideways
+      expect(await list.evaluate((l) => l.scrollWidth - l.clientWidth)).toBeLessThanOrEqual(0);
+      await expect(list.getByRole('columnheader').last()).toBeInViewport({ ratio: 1 });
+      await page.keyboard.press('Escape');
+      const panel = await screen.openBotPanel();
+      const fields = panel.locator('.bot-form').locator('input, select');
+      await expect(fields.first()).toBeVisible();
+      for (const f of await fields.all()) {
+        const box = (await f.boundingBox())!;
+        expect(box.x + box.width, await f.evaluate((e) => e.outerHTML.slice(0, 80))).toBeLessThanOrEqual(width);
+      }
+    });
   });
 }
 
