@@ -62,11 +62,11 @@ for (const zoom of [1.25, 1.5]) {
       const screen = await openTrading(page, service.url, trader, 'BTCUSDT');
       const width = page.viewportSize()!.width;
       await screen.topbar.symbolButton.click();
-      const list = page.locator('.picker-scroll');
-      await expect(list.getByRole('row').nth(1)).toBeVisible();
+      await expect(screen.picker.row('BTCUSDT')).toBeVisible();
       // every column in view, the last one (Max leverage) whole, without scrolling the list sideways
+      const list = page.locator('.picker-scroll');
       expect(await list.evaluate((l) => l.scrollWidth - l.clientWidth)).toBeLessThanOrEqual(0);
-      await expect(list.getByRole('columnheader').last()).toBeInViewport({ ratio: 1 });
+      await expect(screen.picker.table.locator('thead th').last()).toBeInViewport({ ratio: 1 });
       await page.keyboard.press('Escape');
       const panel = await screen.openBotPanel();
       const fields = panel.locator('.bot-form').locator('input, select');
