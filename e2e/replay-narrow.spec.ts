@@ -1,7 +1,8 @@
 // A replay at the smallest window the desktop allows (1024 x 640): the banner keeps every control
 // whole on its row and each one works (it cut "Go" in half and put Report and Back to live past
 // the window's edge). And narrower (125% zoom of a 1024 x 768 window, 819 x 614 CSS px: the
-// two-column layout), where the banner takes two rows. The data (real 1m BTCUSDT klines,
+// two-column layout), where the banner takes two rows, and under 672 px (480 x 720: 150% of the
+// desktop's smallest window), where it takes as many as its controls need. The data (real 1m BTCUSDT klines,
 // 2021-05-16..18) are imported and the replay started through the API. A service of this spec's
 // own: its replays count against the limit of 4 and must not meet another spec's.
 import { test, expect } from './support/fixtures.ts';
@@ -12,6 +13,7 @@ test.use({ serviceOptions: { own: 'replay-narrow' } });
 for (const [width, height] of [
   [1024, 640],
   [819, 614],
+  [480, 720],
 ]) {
   test(`at ${width} x ${height} the replay banner shows every control whole, and each works`, async ({
     page,
@@ -51,9 +53,11 @@ for (const [width, height] of [
         banner.getByRole('button', { name: 'Back to live' }),
       ];
       for (const c of controls) await expect(c).toBeInViewport({ ratio: 1 });
-      // and under it the chart, the order book and the order form
+      // and under it the chart, then the order form (in the first screen from 672 px on)
       await expect(page.getByTestId('chart')).toBeInViewport();
-      await expect(page.getByRole('button', { name: 'Open long' })).toBeInViewport({ ratio: 1 });
+      const send = page.getByRole('button', { name: 'Open long' });
+      if (width < 672) await send.scrollIntoViewIfNeeded();
+      await expect(send).toBeInViewport({ ratio: 1 });
       await page.screenshot({ path: test.info().outputPath(`replay-banner-${width}x${height}.png`) });
 
       // and they work: seek with Go, step, the report, back to live
