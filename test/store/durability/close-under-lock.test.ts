@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { afterAll, describe, expect, it } from 'vitest';
+import { takeWriteLock } from '../../helpers/write-lock.ts';
 import { all, kill9, signed, startService, type Creds, type Service } from './service-process.ts';
 
 const CREDS: Creds = { key: 'closelockkey01', secret: 'closelocksecret01' };
@@ -45,8 +46,7 @@ describe('a close while another program holds the write lock', () => {
       (await signed(s.url, CREDS, 'POST', '/fapi/v1/orders', {}, { ...body, client_order_id: 'kept-1' })).code,
     ).toBe(0);
     const shell = new DatabaseSync(db);
-    shell.exec('PRAGMA busy_timeout = 0');
-    shell.exec('BEGIN IMMEDIATE');
+    await takeWriteLock(shell);
     try {
       const order = signed(s.url, CREDS, 'POST', '/fapi/v1/orders', {}, { ...body, client_order_id: 'held-1' }).catch(
         (err: unknown) => ({ dropped: String(err) }),

@@ -19,6 +19,7 @@ import { OpenInterestRepo } from '../../../src-main/store/open-interest-repo.ts'
 import { PriceKlinesRepo } from '../../../src-main/store/price-klines-repo.ts';
 import { SettingsRepo } from '../../../src-main/store/settings-repo.ts';
 import { makeApp, type TestApp } from '../../helpers/app.ts';
+import { takeWriteLock } from '../../helpers/write-lock.ts';
 import { dataOf, makeAccount, orderBody, signed, type Creds } from '../../helpers/signed.ts';
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
@@ -41,11 +42,10 @@ async function venueOn(dataDir: string): Promise<TestApp> {
 }
 
 /** A second connection to the venue's file holding the write lock (BEGIN IMMEDIATE). */
-function holdLock(dataDir: string): DatabaseSync {
+async function holdLock(dataDir: string): Promise<DatabaseSync> {
   const other = new DatabaseSync(join(dataDir, 'perpdesk.db'));
   open.push(other);
-  other.exec('PRAGMA busy_timeout = 0');
-  other.exec('BEGIN IMMEDIATE');
+  await takeWriteLock(other);
   return other;
 }
 
@@ -63,7 +63,7 @@ describe('the write lock held by another connection', () => {
     dataOf(await signed(t.app, a, 'POST', '/fapi/v1/orders', { json: orderBody({ client_order_id: 'before-1' }) }));
     const g = groupCommitOf(t.venue.db);
     const waits0 = g.lockWaits;
-    const other = holdLock(dataDir);
+    const other = await holdLock(dataDir);
     let answered = false;
     const answer = signed(t.app, a, 'POST', '/fapi/v1/orders', {
       json: orderBody({ client_order_id: 'held-1' }),
@@ -99,7 +99,7 @@ describe('the write lock held by another connection', () => {
     dataOf(await signed(t.app, a, 'POST', '/fapi/v1/orders', { json: orderBody({ client_order_id: 'kept-1' }) }));
     const balanceBefore = dataOf(await signed(t.app, a, 'GET', '/fapi/v1/account'));
     groupCommitOf(t.venue.db).setLockWait(150);
-    const other = holdLock(dataDir);
+    const other = await holdLock(dataDir);
     const lost = await signed(t.app, a, 'POST', '/fapi/v1/orders', { json: orderBody({ client_order_id: 'lost-1' }) });
     expect(lost.status).toBe(500);
     expect(lost.body.code).toBe(5000);
@@ -151,7 +151,7 @@ describe('the write lock held by another connection', () => {
     const spy = vi.spyOn(console, 'error').mockImplementation((...args: unknown[]) => void said.push(args.join(' ')));
     try {
       groupCommitOf(t.venue.db).setLockWait(150);
-      const other = holdLock(dataDir);
+      const other = await holdLock(dataDir);
       const r = await signed(t.app, lost, 'POST', '/fapi/v1/orders', {
         json: orderBody({ client_order_id: 'gone-1' }),
       });
@@ -183,7 +183,7 @@ describe('the write lock held by another connection', () => {
     expect((await t.app.inject({ method: 'GET', url: '/fapi/v1/time' })).statusCode).toBe(200);
   });
 
-  it('the candles wait for a later flush while the lock is held, the event loop does not', () => {
+  it('the candles wait for a later flush while the lock is held, the event loop does not', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'perpdesk-lock-'));
     dirs.push(dataDir);
     const db = openDatabase({ dataDir });
@@ -202,7 +202,7 @@ describe('the write lock held by another connection', () => {
       takerBuyVolume: 1,
       takerBuyQuoteVolume: 11n,
     });
-    const other = holdLock(dataDir);
+    const other = await holdLock(dataDir);
     const t0 = Date.now();
     expect(repo.tryWriteMany(['BTCUSDT'], [c(0)])).toBe(false);
     expect(Date.now() - t0).toBeLessThan(2_500); // not the 5 s busy timeout
@@ -213,7 +213,7 @@ describe('the write lock held by another connection', () => {
     expect(other.prepare("SELECT COUNT(*) AS n FROM candles WHERE symbol = 'BTCUSDT'").get()).toEqual({ n: 2 });
   });
 
-  it('the market time, price klines and open interest are not saved while the lock is held, and are once it is free', () => {
+  it('the market time, price klines and open interest are not saved while the lock is held, and are once it is free', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'perpdesk-lock-'));
     dirs.push(dataDir);
     const db = openDatabase({ dataDir });
@@ -223,7 +223,7 @@ describe('the write lock held by another connection', () => {
     const pk = new PriceKlinesRepo(db);
     const oiRow = { symbol: 'BTCUSDT', time: 300_000, lots: 5, value: 480_000, stats: null };
     const pkRow = { symbol: 'BTCUSDT', interval: '1m' as const, openTime: 60_000, count: 3, v: Array(12).fill(96_000) };
-    const other = holdLock(dataDir);
+    const other = await holdLock(dataDir);
     const t0 = Date.now();
     expect(settings.trySet('market_time', '1')).toBe(false);
     expect(oi.saveMany([oiRow])).toBe(false);
