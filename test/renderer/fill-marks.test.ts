@@ -2,7 +2,12 @@
 // grouped by bar and side, their quantities summed and their prices averaged by quantity. Drawing
 // them is e2e/chart-fills.spec.ts.
 import { describe, expect, it } from 'vitest';
-import { barMarks, takesFills, type FillMark } from '../../src-renderer/src/features/chart/fill-marks.ts';
+import {
+  barMarks,
+  labelledMarks,
+  takesFills,
+  type FillMark,
+} from '../../src-renderer/src/features/chart/fill-marks.ts';
 import { barAtOrBefore } from '../../src-renderer/src/features/chart/bar-times.ts';
 import { Side } from '../../src-shared/enums.ts';
 
@@ -66,5 +71,34 @@ describe('fill marks', () => {
     const fills = [fill('1', T0 + 4 * MIN + 1, Side.BUY, 1, 10)];
     expect(takesFills(T0 + 4 * MIN, fills)).toBe(true);
     expect(takesFills(T0 + 5 * MIN, fills)).toBe(false);
+  });
+});
+
+describe('which marks show their text', () => {
+  // a bar a minute for 20 minutes
+  const bars = Array.from({ length: 20 }, (_, i) => T0 + i * MIN);
+  const at = (i: number, side: Side) => fill(String(i), bars[i] + 1_000, side, 1, 10);
+  const shown = (fills: FillMark[], minGap: number) => {
+    const marks = barMarks(bars, fills);
+    const labels = labelledMarks(marks, bars, minGap);
+    return marks.filter((_, i) => labels[i]).map((m) => `${m.side === Side.BUY ? 'B' : 'S'}${bars.indexOf(m.time)}`);
+  };
+
+  it('keeps the newest, then each one at least minGap bars before the last kept of its side', () => {
+    // a buy on every bar: at 4 bars a text, every fourth from the newest
+    const every = bars.map((_, i) => at(i, Side.BUY));
+    expect(shown(every, 4)).toEqual(['B3', 'B7', 'B11', 'B15', 'B19']);
+    // zoomed in, a bar per text: all of them
+    expect(shown(every, 1)).toEqual(bars.map((_, i) => `B${i}`));
+    // one bar short of the gap is left without text; the next one has room
+    expect(shown([at(10, Side.BUY), at(13, Side.BUY), at(14, Side.BUY)], 4)).toEqual(['B10', 'B14']);
+  });
+
+  it('spaces the buys (under the bars) and the sells (over them) each on its own', () => {
+    const fills = [at(5, Side.BUY), at(5, Side.SELL), at(6, Side.SELL), at(7, Side.BUY), at(9, Side.SELL)];
+    // the sell at 6 is 3 bars before the one at 9, the one at 5 too close; the buy at 5 is 2 before 7
+    expect(shown(fills, 3)).toEqual(['S6', 'B7', 'S9']);
+    // no marks, no texts
+    expect(labelledMarks([], bars, 3)).toEqual([]);
   });
 });

@@ -180,7 +180,7 @@ export class ChartModel {
     });
     this.chart.priceScale('volume').applyOptions({ scaleMargins: { top: 0.8, bottom: 0 } });
     this.studies = new IndicatorLayer(this.chart);
-    this.fills = new FillLayer(this.candles);
+    this.fills = new FillLayer(this.candles, this.chart.timeScale());
     this.chart.subscribeCrosshairMove(this.onCrosshair);
     this.chart.timeScale().subscribeVisibleLogicalRangeChange(this.onRange);
     this.labelTimer = setInterval(() => this.syncLabels(), LABEL_CHECK_MS);

@@ -48,3 +48,23 @@ export function barMarks(times: readonly number[], fills: readonly FillMark[]): 
 export function takesFills(t: number, fills: readonly FillMark[]): boolean {
   return fills.some((f) => f.time >= t);
 }
+
+/**
+ * Which marks show their text (`labels[i]` for `marks[i]`). A mark's text is centred on its bar, so
+ * two of one side (buys under the bars, sells over them) overlap when their bars are fewer than
+ * `minGap` apart: from the newest back, a mark keeps its text when the last one of its side that
+ * kept it is at least `minGap` bars later; the others show their arrow alone (zoomed in, the bars
+ * spread and the text comes back). `times` are the bars' open times, ascending.
+ */
+export function labelledMarks(marks: readonly BarMark[], times: readonly number[], minGap: number): boolean[] {
+  const out = marks.map(() => false);
+  const lastShown = new Map<Side, number>();
+  for (let i = marks.length - 1; i >= 0; i--) {
+    const bar = barAtOrBefore(times, marks[i].time);
+    const later = lastShown.get(marks[i].side);
+    if (later !== undefined && later - bar < minGap) continue;
+    out[i] = true;
+    lastShown.set(marks[i].side, bar);
+  }
+  return out;
+}
