@@ -118,7 +118,7 @@ export class ChartModel {
   private readonly drag: LineDrag | null;
   private readonly pick: PricePick | null;
   private readonly studies: IndicatorLayer;
-  private readonly fills: FillLayer;
+  readonly fills: FillLayer;
   private readonly sketch: DrawingLayer | null;
   /** The bars' open times (ms), as the drawings place their points. */
   private times: number[] = [];

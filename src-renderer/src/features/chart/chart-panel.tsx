@@ -154,7 +154,12 @@ export function ChartPanel() {
   const feedState = useSel(parts?.feed.state ?? idleFeedState, (x) => x);
   const showFills = useSel(s.indicators, (x) => x.fills);
   const fills = useChartFills(symbol, feedState.symbol === symbol ? feedState.oldest : 0, showFills);
-  useEffect(() => parts?.model.setFills(fills, (q) => fmt(q, qd)), [parts, fills, qd]);
+  const [, setMarksDrawn] = useState(0);
+  useEffect(() => {
+    parts?.model.setFills(fills, (q) => fmt(q, qd));
+    // the legend reads the marks just drawn
+    setMarksDrawn((n) => n + 1);
+  }, [parts, fills, qd]);
   // what a screen reader hears of the chart: the candle at its right edge, said again after a key
   // and when a new candle opens (not on every trade)
   const [summary, setSummary] = useState('');
@@ -175,6 +180,9 @@ export function ChartPanel() {
   };
   const change = legend && legend.open > 0 ? (legend.close - legend.open) / legend.open : NaN;
   const cls = legend ? (legend.close >= legend.open ? 'up' : 'down') : '';
+  // the account's fills in the bar under the pointer: what a mark without room for its text holds
+  // too (not the newest bar's without a pointer: the legend keeps to its two lines)
+  const legendFills = legend && !legend.latest && parts ? parts.model.fills.at(legend.time) : [];
 
   return (
     <div className="chart-panel">
@@ -241,6 +249,12 @@ export function ChartPanel() {
             <span>
               V <b>{fmtCompact(legend.volume, Math.min(qd, 3))}</b>
             </span>
+            {legendFills.map((m) => (
+              <span key={m.side} data-testid="chart-legend-fill">
+                {m.side === Side.BUY ? 'Bought' : 'Sold'}{' '}
+                <b className={m.side === Side.BUY ? 'up' : 'down'}>{fmt(m.qty, qd)}</b> @ <b>{fmt(m.avg, pd)}</b>
+              </span>
+            ))}
             {legend.indicators.length > 0 && (
               <span className="legend-studies" data-testid="chart-legend-indicators">
                 {legend.indicators.map((r) => (

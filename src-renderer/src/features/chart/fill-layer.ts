@@ -14,7 +14,7 @@ import {
 } from 'lightweight-charts';
 import { Side } from '../../../../src-shared/enums.ts';
 import { CHART_COLORS, charWidth } from './chart-style.ts';
-import { barMarks, labelledMarks, takesFills, type FillMark } from './fill-marks.ts';
+import { barMarks, labelledMarks, takesFills, type BarMark, type FillMark } from './fill-marks.ts';
 
 /** Room between two texts, px. */
 const TEXT_GAP_PX = 6;
@@ -26,6 +26,7 @@ export class FillLayer {
   private shown = '';
   private readonly timeScale: ITimeScaleApi<Time>;
   private times: readonly number[] = [];
+  private marks: BarMark[] = [];
   /** The longest text drawn, in characters. */
   private widest = 0;
   /** How many bars apart two texts of one side must be at the zoom they were drawn for. */
@@ -49,6 +50,11 @@ export class FillLayer {
     if (this.fills.length === 0 && this.shown === '') return;
     if (newBar !== undefined && !takesFills(newBar, this.fills)) return;
     this.draw(times);
+  }
+
+  /** The marks of the bar opened at `time` (ms), its buys before its sells, as last drawn: the legend's. */
+  at(time: number): BarMark[] {
+    return this.marks.filter((m) => m.time === time);
   }
 
   /** The marks drawn, `B:<time>:<qty>` / `S:...`, for tests. */
@@ -79,6 +85,7 @@ export class FillLayer {
   private draw(times: readonly number[]): void {
     this.times = times;
     const marks = barMarks(times, this.fills);
+    this.marks = marks;
     const texts = marks.map((m) => this.textOf(m.side, m.qty));
     this.widest = texts.reduce((w, t) => Math.max(w, t.length), 0);
     this.minGap = this.gap();
