@@ -157,6 +157,10 @@ export class TradingCore {
    */
   private aheadOfStore: Set<number> | null = null;
   checkingRisk = false;
+  /** The market time of the command under way (Exchange.execute), null between commands: now(). */
+  commandTime: number | null = null;
+  /** The market time of the latest command (Exchange.lastCommandTime). */
+  lastCommandTime = Number.NEGATIVE_INFINITY;
   /**
    * Pairs traded on since their last-price triggers were last checked, while some were armed
    * (noteTrade): the first `tradedCount` slots, checked in this order when the command ends
@@ -390,8 +394,25 @@ export class TradingCore {
     return a;
   }
 
+  /**
+   * Market time: while a command runs (Exchange.execute), the one time it read when it began, so
+   * an order, its fills, its ledger rows and its answer carry the same stamp however long the
+   * command takes; between commands, the clock.
+   */
   now(): number {
-    return this.deps.clock.now();
+    return this.commandTime ?? this.deps.clock.now();
+  }
+
+  /**
+   * A command begins (Exchange.execute): its market time is read once, here. False inside a
+   * command already under way, whose time it keeps (the caller then leaves commandTime alone).
+   */
+  beginCommand(): boolean {
+    if (this.commandTime !== null) return false;
+    const time = this.deps.clock.now();
+    this.commandTime = time;
+    if (time > this.lastCommandTime) this.lastCommandTime = time;
+    return true;
   }
 
   /** The account's setting on a pair (the defaults until it sets one). */

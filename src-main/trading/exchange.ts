@@ -71,7 +71,6 @@ export class Exchange {
   readonly events: EventBus;
   readonly pairs: Map<string, PairState>;
   private readonly core: TradingCore;
-  private _lastCommandTime = Number.NEGATIVE_INFINITY;
 
   constructor(deps: ExchangeDeps) {
     this.core = new TradingCore(deps, (core) => new TurnWriter(core));
@@ -127,17 +126,19 @@ export class Exchange {
    * (after the answer is made, as separate closes: tpsl.ts).
    */
   execute<C extends Command>(c: C): ResultOf<C> {
-    let answer: ResultOf<C>;
+    const core = this.core;
+    // one market time for the command and the triggers it fires (TradingCore.now)
+    const outer = core.beginCommand();
     try {
-      answer = this.run(c) as ResultOf<C>;
+      return this.run(c) as ResultOf<C>;
     } finally {
       // a command that throws has traded nothing, unless it threw after its trades (they stand)
-      if (this.core.tradedCount !== 0) fireTradeTriggers(this.core);
+      try {
+        if (core.tradedCount !== 0) fireTradeTriggers(core);
+      } finally {
+        if (outer) core.commandTime = null;
+      }
     }
-    // read after the command: at or after every stamp it took (the clock never goes back)
-    const time = this.core.now();
-    if (time > this._lastCommandTime) this._lastCommandTime = time;
-    return answer;
   }
 
   /**
@@ -157,7 +158,7 @@ export class Exchange {
    * fill never comes before its order.
    */
   get lastCommandTime(): number {
-    return this._lastCommandTime;
+    return this.core.lastCommandTime;
   }
 
   private run(c: Command): unknown {

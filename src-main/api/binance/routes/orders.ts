@@ -90,7 +90,7 @@ export function registerOrders(app: FastifyInstance, ctx: BinanceContext): void 
     }
   };
 
-  /** Binance's answer to a placement the place command answered `r` (`ranAt`: the market time it ran at, when known). */
+  /** Binance's answer to a placement the place command answered `r` (`ranAt`: the market time it ran at, its fills' time, when known). */
   const placedAnswer = (s: Signed, o: NewOrder, pair: PairView, r: PlacementResult, ranAt: number | null) => {
     const id = Number(r.order_id);
     // a resting order's own creation time (a map read); a finished one's is the time the command
@@ -135,7 +135,7 @@ export function registerOrders(app: FastifyInstance, ctx: BinanceContext): void 
     );
     // with a replay's latency the command runs later, at the order's creation time
     if (entered instanceof Promise) return entered.then((r) => placedAnswer(s, o, pair, r, null));
-    return placedAnswer(s, o, pair, entered, venue.clock.now());
+    return placedAnswer(s, o, pair, entered, ex.lastCommandTime);
   };
 
   // A handler that answers at once (no promise, no microtask turn) when the command ran at once.
