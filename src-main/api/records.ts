@@ -65,7 +65,6 @@ export function closedPositionRecord(
 }
 
 export function orderRecord(m: SymbolMath, o: OrderState): OrderRecord {
-  const avg = o.filledLots > 0 ? unitsToNumber(o.filledQuote) / (o.filledLots * m.lotValue) : 0;
   return {
     id: String(o.id),
     client_order_id: o.clientOrderId,
@@ -77,7 +76,7 @@ export function orderRecord(m: SymbolMath, o: OrderState): OrderRecord {
     qty: m.formatQty(o.qtyLots),
     filled_qty: m.formatQty(o.filledLots),
     filled_quote: formatMoney(o.filledQuote),
-    avg_price: avg.toFixed(m.price.precision),
+    avg_price: m.averagePrice(o.filledQuote, o.filledLots, true),
     total_fee: formatMoney(o.totalFee),
     fee_asset: 'USDT',
     leverage: o.leverage,

@@ -174,6 +174,27 @@ export class SymbolMath {
     return this.qty.fromUnits(lots);
   }
 
+  /**
+   * The average price of `lots` that traded for `quote` units (an order's fills): quote / quantity
+   * exactly, rounded half up at 8 decimals (MONEY_DECIMALS, the most any price step has), as text.
+   * `shortest`: without the trailing zeros past the price's precision ("96080.958", "95000.0");
+   * else all 8 decimals (Binance's avgPrice). Before any fill: zero at the price's precision
+   * (shortest) or "0".
+   */
+  averagePrice(quote: bigint, lots: number, shortest = false): string {
+    const precision = this.price.precision;
+    if (lots <= 0) return shortest ? (0).toFixed(precision) : '0';
+    const den = BigInt(lots) * this.lot.num;
+    const scaled = (2n * quote * this.lot.den + den) / (2n * den);
+    const text = formatMoney(scaled);
+    if (!shortest) return text;
+    let end = text.length;
+    const keep = text.length - MONEY_DECIMALS + precision - (precision === 0 ? 1 : 0);
+    while (end > keep && text.charCodeAt(end - 1) === 48 /* 0 */) end--;
+    if (text[end - 1] === '.') end--;
+    return text.slice(0, end);
+  }
+
   /** A float price shown at the pair's price precision. */
   roundPrice(price: number): number {
     const p = 10 ** this.price.precision;

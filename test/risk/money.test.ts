@@ -96,6 +96,30 @@ describe('SymbolMath', () => {
     ).toThrow(/exceed/);
   });
 
+  it("averagePrice: filled quote / quantity exactly, half up at 8 decimals; the shortest text keeps the price's precision", () => {
+    // 0.300 + 0.700 BTC at 96,080.8 and 96,081.0 = 96,080.94 quote ... worked by hand:
+    // 28,824.24 + 67,256.70 = 96,080.94 USDT for 1.000 BTC: 96,080.94
+    expect(btc.averagePrice(9_608_094_000_000n, 1_000, true)).toBe('96080.94');
+    expect(btc.averagePrice(9_608_094_000_000n, 1_000)).toBe('96080.94000000');
+    // at a tick: the price's own precision, no more
+    expect(btc.averagePrice(95_000_000_000n, 10, true)).toBe('95000.0');
+    // 1 unit over 3 lots of 0.001: 0.00000001 / 0.003 = 0.0000033333... -> 0.00000333
+    expect(btc.averagePrice(1n, 3)).toBe('0.00000333');
+    // 2 units over 3 lots: 0.0000066666... rounds half up to 0.00000667
+    expect(btc.averagePrice(2n, 3)).toBe('0.00000667');
+    // 0.5e-8 per base unit rounds up: 1 unit over 2 BTC (2,000 lots) = 0.000000005 -> 0.00000001
+    expect(btc.averagePrice(1n, 2_000)).toBe('0.00000001');
+    // before any fill
+    expect(btc.averagePrice(0n, 0, true)).toBe('0.0');
+    expect(btc.averagePrice(0n, 0)).toBe('0');
+    // a pair of whole-number quantities and 7 price decimals: 12.3 USDT over 1,000,000 = 0.0000123
+    expect(pepe.averagePrice(1_230_000_000n, 1_000_000, true)).toBe('0.0000123');
+    // 12.30000005 USDT over 1,000,000 = 0.0000123000000... -> 8 decimals 0.00001230
+    expect(pepe.averagePrice(1_230_000_005n, 1_000_000, true)).toBe('0.0000123');
+    // 12.305 USDT over 1,000,000 = 0.000012305 -> 0.00001231 (half up), past the tick's 7 decimals
+    expect(pepe.averagePrice(1_230_500_000n, 1_000_000, true)).toBe('0.00001231');
+  });
+
   it('ticks from float prices: floor, ceil and round with float noise tolerated', () => {
     expect(btc.ticksFloor(95_000.1)).toBe(950_001);
     expect(btc.ticksCeil(95_000.1)).toBe(950_001);

@@ -18,13 +18,13 @@ import {
 } from '../../../../src-shared/enums.ts';
 import type { ConditionalOrderRecord } from '../../../../src-shared/types.ts';
 import type { ConditionalInput } from '../../../trading/commands.ts';
-import { moneyText, type SymbolMath } from '../../../trading/pair-figures.ts';
+import type { SymbolMath } from '../../../trading/pair-figures.ts';
 import type { OrderState } from '../../../trading/ports.ts';
 import { ApiError, errorByCode } from '../../../../src-shared/errors.ts';
 import { BinanceError, fromNative, invalidValue, mandatory, notRequired } from '../errors.ts';
 import type { Params } from '../params.ts';
 import { CONDITIONAL_TYPES as ALGO_TYPES } from '../schemas.ts';
-import { averagePrice, placeInput, positionSideName, STP_MODE, TIF, type Mode, type NewOrder } from './orders.ts';
+import { placeInput, positionSideName, STP_MODE, TIF, type Mode, type NewOrder } from './orders.ts';
 
 type AlgoType = (typeof ALGO_TYPES)[number];
 const CLOSE_ALL_TYPES: readonly string[] = ['STOP_MARKET', 'TAKE_PROFIT_MARKET'];
@@ -186,7 +186,7 @@ function actualFields(m: SymbolMath, actual: Readonly<OrderState> | undefined) {
   if (actual === undefined) return { actualOrderId: '', actualPrice: '0' };
   return {
     actualOrderId: String(actual.id),
-    actualPrice: averagePrice(m, moneyText(actual.filledQuote), m.formatQty(actual.filledLots)),
+    actualPrice: m.averagePrice(actual.filledQuote, actual.filledLots),
   };
 }
 
@@ -262,7 +262,7 @@ export function algoUpdate(
       q: h.quantity,
       X: o.status,
       ai: a === undefined ? '' : String(a.id),
-      ap: a === undefined ? '0' : averagePrice(m, moneyText(a.filledQuote), m.formatQty(a.filledLots)),
+      ap: a === undefined ? '0' : m.averagePrice(a.filledQuote, a.filledLots),
       aq: a === undefined ? '0' : m.formatQty(a.filledLots),
       act: a === undefined ? '0' : a.type === OrderType.MARKET ? 'MARKET' : 'LIMIT',
       tp: r.trigger_price,

@@ -240,7 +240,7 @@ export function binanceOrder(m: SymbolMath, o: Readonly<OrderState>, mode: Mode)
     status: statusName(o),
     clientOrderId: o.clientOrderId,
     price: market ? '0' : m.formatPrice(o.priceTicks),
-    avgPrice: averagePrice(m, moneyText(o.filledQuote), m.formatQty(o.filledLots)),
+    avgPrice: m.averagePrice(o.filledQuote, o.filledLots),
     origQty: m.formatQty(o.qtyLots),
     executedQty: m.formatQty(o.filledLots),
     cumQty: m.formatQty(o.filledLots),
@@ -275,7 +275,7 @@ export function forcedOrder(m: SymbolMath, o: Readonly<OrderState>, mode: Mode):
     status: statusName(o),
     clientOrderId: o.clientOrderId,
     price: o.type === OrderType.MARKET ? '0' : m.formatPrice(o.priceTicks),
-    avgPrice: averagePrice(m, moneyText(o.filledQuote), m.formatQty(o.filledLots)),
+    avgPrice: m.averagePrice(o.filledQuote, o.filledLots),
     origQty: m.formatQty(o.qtyLots),
     executedQty: m.formatQty(o.filledLots),
     cumQuote: moneyText(o.filledQuote),
@@ -294,17 +294,15 @@ export function forcedOrder(m: SymbolMath, o: Readonly<OrderState>, mode: Mode):
 }
 
 /**
- * An order's average fill price, as Binance gives it: filled quote / filled quantity itself, not
- * rounded to the tick (8 decimals, or the price's own precision if it has more: exact when the
- * division ends there, so that cumQuote / executedQty gives it back); '0' before any fill. For
- * avgPrice (REST) and the user stream's `ap`.
+ * An order's average fill price, as Binance gives it (avgPrice, the user stream's `ap`): filled
+ * quote / filled quantity exactly, at 8 decimals, not rounded to the tick (SymbolMath.averagePrice,
+ * the native avg_price's rule); '0' before any fill. For figures the caller holds as text or
+ * decimals (an answer's, a record's); an order's own integers go to SymbolMath.averagePrice.
  */
 export function averagePrice(m: SymbolMath, quote: Decimal.Value, qty: Decimal.Value): string {
-  const q = new Decimal(qty);
-  if (q.lte(0)) return '0';
-  return new Decimal(quote).div(q).toFixed(Math.max(AVERAGE_DECIMALS, m.price.precision));
+  const lots = m.qty.mustToUnits(new Decimal(qty).toFixed(), { allowZero: true });
+  return m.averagePrice(BigInt(new Decimal(quote).times(1e8).toFixed(0)), lots);
 }
-const AVERAGE_DECIMALS = 8;
 
 /**
  * The self-trade prevention the venue applies to every order, whatever `selfTradePreventionMode`
