@@ -69,24 +69,29 @@ export class FixedWindowLimiter {
     this.lastSweep = now();
   }
 
-  /** Counts one request of `id`: 0 when allowed, else the ms until its window ends (>= 1). */
-  hit(id: string): number {
+  /**
+   * Counts one request of `id` weighing `weight` (a Binance batch weighs 5): 0 when allowed, else
+   * the ms until its window ends (>= 1).
+   */
+  hit(id: string, weight = 1): number {
     const now = this.now();
     const { max, windowMs } = this.limit;
     if (now - this.lastSweep >= windowMs) this.sweep(now);
     const b = this.buckets.get(id);
     if (b === undefined) {
-      this.buckets.set(id, { start: now, count: 1 });
+      if (weight > max) return windowMs;
+      this.buckets.set(id, { start: now, count: weight });
       return 0;
     }
     // A clock that steps back (an injected one) keeps the current window.
     if (now - b.start >= windowMs) {
+      if (weight > max) return windowMs;
       b.start = now;
-      b.count = 1;
+      b.count = weight;
       return 0;
     }
-    if (b.count >= max) return Math.max(1, b.start + windowMs - now);
-    b.count++;
+    if (b.count + weight > max) return Math.max(1, b.start + windowMs - now);
+    b.count += weight;
     return 0;
   }
 

@@ -160,9 +160,12 @@ export default async function binanceApi(app: FastifyInstance, opts: BinanceApiO
   // (no hook at all when both are off: a hook costs every request an iteration)
   if (ipLimiter !== null || keyLimiter !== null)
     app.addHook('onRequest', (req, reply, done) => {
-      let wait = ipLimiter === null ? 0 : ipLimiter.hit(req.ip);
+      // a route's weight (Binance's: 5 for a batch of new or modified orders), else 1
+      const weight = (req.routeOptions.config as { weight?: number }).weight ?? 1;
+      let wait = ipLimiter === null ? 0 : ipLimiter.hit(req.ip, weight);
       const key = req.headers['x-mbx-apikey'];
-      if (wait === 0 && keyLimiter !== null && typeof key === 'string' && key !== '') wait = keyLimiter.hit(key);
+      if (wait === 0 && keyLimiter !== null && typeof key === 'string' && key !== '')
+        wait = keyLimiter.hit(key, weight);
       if (wait === 0) return done();
       sendBinanceError(reply, new BinanceError(-1003, MSG.TOO_MANY_REQUESTS, 429), wait);
     });

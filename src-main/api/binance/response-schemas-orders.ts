@@ -214,6 +214,10 @@ export const ORDER_ANSWERS: Record<string, TSchema> = {
     Type.Union([ORDER_ANSWER, ERROR]),
     'One entry an order, in the order sent: the order as accepted, or its own {code, msg}',
   ),
+  'PUT /fapi/v1/batchOrders': list(
+    Type.Union([ORDER, ERROR]),
+    'One entry a modification, in the order sent: the order as modified, or its own {code, msg}',
+  ),
   'DELETE /fapi/v1/batchOrders': list(
     Type.Union([ORDER, ERROR]),
     'One entry an id sent, in its order: the order as cancelled, or its own {code, msg}',

@@ -231,6 +231,17 @@ const SIGNED_ROUTES: Record<string, RouteParams> = {
     { batchOrders: Type.String({ minLength: 2, description: 'JSON array of 1 to 5 orders (POST order parameters)' }) },
     ['batchOrders'],
   ),
+  'PUT /fapi/v1/batchOrders': p(
+    {
+      batchOrders: Type.String({
+        minLength: 2,
+        description:
+          'JSON array of 1 to 5 modifications (PUT order parameters: symbol, side, quantity, price, orderId or ' +
+          'origClientOrderId, priceMatch)',
+      }),
+    },
+    ['batchOrders'],
+  ),
   'DELETE /fapi/v1/batchOrders': p(
     {
       symbol,

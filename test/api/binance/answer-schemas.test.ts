@@ -218,6 +218,14 @@ describe('orders', () => {
       ]),
     });
     expect(batch[1].code).toBe(-1116);
+    const modified = await call(c.one, 'PUT', '/fapi/v1/batchOrders', {
+      batchOrders: JSON.stringify([
+        { ...BTC, side: 'BUY', orderId: batch[0].orderId, quantity: limit.quantity, price: '88900' },
+        { ...BTC, side: 'BUY', orderId: 999_999_999, quantity: limit.quantity, price: '88900' },
+      ]),
+    });
+    expect(modified[0].price).toBe('88900.0');
+    expect(modified[1].code).toBe(-2013);
     const cancelled = await call(c.one, 'DELETE', '/fapi/v1/batchOrders', {
       ...BTC,
       orderIdList: JSON.stringify([batch[0].orderId, 999_999_999]),

@@ -12,8 +12,17 @@ import type { PlacementResult } from '../../../../src-shared/types.ts';
 import type { PairView } from '../../../trading/pair-state.ts';
 import type { OrderState } from '../../../trading/ports.ts';
 import { enter, pairOf, signedRequest, type BinanceContext, type Signed } from '../context.ts';
-import { routeSchema } from '../schemas.ts';
-import { BinanceError, MSG, binanceErrorOf, fromNative, illegal, invalidValue, mandatory } from '../errors.ts';
+import { PATTERNS, routeSchema } from '../schemas.ts';
+import {
+  BinanceError,
+  MSG,
+  binanceErrorOf,
+  fromNative,
+  illegal,
+  invalidValue,
+  mandatory,
+  type ErrorContext,
+} from '../errors.ts';
 import { Params } from '../params.ts';
 import {
   binanceOrder,
@@ -32,6 +41,9 @@ import {
 /** Binance's batch sizes: 5 new orders, 10 cancels a request. */
 const BATCH_NEW_MAX = 5;
 const BATCH_CANCEL_MAX = 10;
+/** Binance's weight of a batch of new or modified orders (IP and order limits alike). */
+const BATCH_WEIGHT = 5;
+const DECIMAL = new RegExp(PATTERNS.decimal);
 const BOTH_EMPTY = (a: string, b: string) =>
   new BinanceError(-1102, `Param '${a}' or '${b}' must be sent, but both were empty/null!`);
 
@@ -62,15 +74,47 @@ function batchEntry(e: unknown): Params {
   return Params.of(values);
 }
 
+/**
+ * The entries of a batch run one after the other (with a replay's order latency each waits for
+ * its own arrival), each answered in its place: what `run` answers, or that entry's {code, msg}.
+ */
+async function eachEntry<T>(
+  entries: T[],
+  run: (entry: T) => unknown,
+  context: (entry: T) => ErrorContext,
+): Promise<unknown[]> {
+  const out: unknown[] = [];
+  for (const entry of entries) {
+    try {
+      out.push(await run(entry));
+    } catch (err) {
+      const e = binanceErrorOf(err, context(entry));
+      out.push({ code: e.code, msg: e.message });
+    }
+  }
+  return out;
+}
+
+/** The error context of a new or modified order entry (its side, the account's mode). */
+const orderContext =
+  (s: Signed) =>
+  (q: Params): ErrorContext => ({ side: q.str('side'), positionMode: s.mode });
+
+/** A batch of new or modified orders weighs 5 in both rate limits, as on Binance (index.ts reads `weight`). */
+const batchRoute = (method: 'POST' | 'PUT') => ({
+  ...routeSchema(method, '/fapi/v1/batchOrders'),
+  config: { weight: BATCH_WEIGHT },
+});
+
 export function registerOrders(app: FastifyInstance, ctx: BinanceContext): void {
   const { venue } = ctx;
   const ex = venue.exchange;
   const orderOf = (s: Signed, o: Readonly<OrderState>) => binanceOrder(ex.pair(o.symbol)!.math, o, s.mode);
 
   /** The account's order named by orderId or origClientOrderId on `symbol`, else -2013. */
-  const findOrder = (s: Signed, symbol: string): Readonly<OrderState> => {
-    const id = s.q.int('orderId', 1);
-    const cid = s.q.str('origClientOrderId');
+  const findOrder = (s: Signed, symbol: string, q = s.q): Readonly<OrderState> => {
+    const id = q.int('orderId', 1);
+    const cid = q.str('origClientOrderId');
     if (id === undefined && cid === undefined) throw BOTH_EMPTY('orderId', 'origClientOrderId');
     const o = id !== undefined ? ex.liveOrder(s.account.id, id) : ex.liveOrderByClientId(s.account.id, cid!, symbol);
     if (o === undefined || o.accountId !== s.account.id || o.symbol !== symbol)
@@ -149,20 +193,10 @@ export function registerOrders(app: FastifyInstance, ctx: BinanceContext): void 
 
   // Batches: each entry runs alone, in the order sent, through the same command as a single
   // order, answered in its place with the order or its own {code, msg}.
-  app.post('/fapi/v1/batchOrders', routeSchema('POST', '/fapi/v1/batchOrders'), async (req) => {
+  app.post('/fapi/v1/batchOrders', batchRoute('POST'), async (req) => {
     const s = signedRequest(ctx, req, false);
     const entries = jsonList(s.q, 'batchOrders', BATCH_NEW_MAX).map(batchEntry);
-    const out: unknown[] = [];
-    // one after the other: with a replay's order latency each waits for its own arrival
-    for (const q of entries) {
-      try {
-        out.push(await placeOrder(s, q, false));
-      } catch (err) {
-        const e = binanceErrorOf(err, { side: q.str('side'), positionMode: s.mode });
-        out.push({ code: e.code, msg: e.message });
-      }
-    }
-    return out;
+    return eachEntry(entries, (q) => placeOrder(s, q, false), orderContext(s));
   });
 
   app.delete('/fapi/v1/batchOrders', routeSchema('DELETE', '/fapi/v1/batchOrders'), async (req) => {
@@ -188,26 +222,21 @@ export function registerOrders(app: FastifyInstance, ctx: BinanceContext): void 
           if (typeof v !== 'string' || !CLIENT_ID.test(v)) throw illegal('origClientOrderId');
           return { clientOrderId: v };
         });
-    const out: unknown[] = [];
-    for (const t of targets) {
-      try {
-        const rec = await enter(ctx, { kind: 'cancel', accountId: s.account.id, symbol, ...t }, { method: 'DELETE' });
-        out.push(orderOf(s, venue.trading.order(Number(rec.id))!));
-      } catch (err) {
-        const e = binanceErrorOf(err, { method: 'DELETE' });
-        out.push({ code: e.code, msg: e.message });
-      }
-    }
-    return out;
+    const cancelled = async (t: (typeof targets)[number]) => {
+      const rec = await enter(ctx, { kind: 'cancel', accountId: s.account.id, symbol, ...t }, { method: 'DELETE' });
+      return orderOf(s, venue.trading.order(Number(rec.id))!);
+    };
+    return eachEntry(targets, cancelled, () => ({ method: 'DELETE' }));
   });
 
-  // Modify (ccxt editOrder): a resting LIMIT order's price and total quantity through the
-  // exchange's amend command (Binance's rules: the order goes to the back of its queue; an
-  // amendment to a quantity not above what has filled, or a post-only price that would take,
-  // cancels it).
-  app.put('/fapi/v1/order', routeSchema('PUT', '/fapi/v1/order'), async (req) => {
-    const s = signedRequest(ctx, req);
-    const q = s.q;
+  /**
+   * Modify (ccxt editOrder): a resting LIMIT order's price and total quantity through the
+   * exchange's amend command (Binance's rules: the order goes to the back of its queue; an
+   * amendment to a quantity not above what has filled, or a post-only price that would take,
+   * cancels it). `validated`: the route's schema has checked the parameters (a batch entry's are
+   * checked here).
+   */
+  const modifyOrder = async (s: Signed, q: Params, validated: boolean) => {
     const pair = pairOf(ctx, q.required('symbol'));
     const symbol = pair.row.symbol;
     const side = q.oneOf('side', SIDES, () => new BinanceError(-1117, 'Invalid side.'));
@@ -219,7 +248,13 @@ export function registerOrders(app: FastifyInstance, ctx: BinanceContext): void 
     const price = q.required('price');
     q.oneOf('origType', ['LIMIT']);
     q.oneOf('positionSide', POSITION_SIDES, () => new BinanceError(-4006, 'Position side is invalid.'));
-    const o = findOrder(s, symbol);
+    if (!validated) {
+      if (!DECIMAL.test(quantity)) throw illegal('quantity');
+      if (!DECIMAL.test(price)) throw illegal('price');
+      const cid = q.str('origClientOrderId');
+      if (cid !== undefined && !CLIENT_ID.test(cid)) throw illegal('origClientOrderId');
+    }
+    const o = findOrder(s, symbol, q);
     if (o.status !== OrderStatus.NEW && o.status !== OrderStatus.PARTIALLY_FILLED)
       throw new BinanceError(-2013, MSG.ORDER_NOT_EXIST);
     if (sideName(o.side) !== side)
@@ -238,6 +273,19 @@ export function registerOrders(app: FastifyInstance, ctx: BinanceContext): void 
       throw fromNative(err, { side, positionMode: s.mode });
     }
     return orderOf(s, ex.liveOrder(s.account.id, o.id)!);
+  };
+
+  app.put('/fapi/v1/order', routeSchema('PUT', '/fapi/v1/order'), async (req) => {
+    const s = signedRequest(ctx, req);
+    return modifyOrder(s, s.q, true);
+  });
+
+  // Binance's "Modify Multiple Orders": up to 5 modifications, each run alone in the order sent
+  // as PUT order runs it, answered in its place with the order or its own {code, msg}.
+  app.put('/fapi/v1/batchOrders', batchRoute('PUT'), async (req) => {
+    const s = signedRequest(ctx, req);
+    const entries = jsonList(s.q, 'batchOrders', BATCH_NEW_MAX).map(batchEntry);
+    return eachEntry(entries, (q) => modifyOrder(s, q, false), orderContext(s));
   });
 
   app.get('/fapi/v1/order', routeSchema('GET', '/fapi/v1/order'), async (req) => {
