@@ -54,7 +54,7 @@ function open(url: string): Promise<{ ws: WebSocket; ask: (m: unknown) => Promis
 
 describe("Binance's stream limits", () => {
   it('1024 streams a connection: a SUBSCRIBE past it is refused (code 2) and takes none of its streams', async () => {
-    // 12 listed pairs give 34 streams each, 412 in all: 20 more pairs (a data folder, listed
+    // 12 listed pairs give 35 streams each, 425 in all: 20 more pairs (a data folder, listed
     // before the service starts) make more than 1024 streams to ask for
     const dir = mkdtempSync(join(tmpdir(), 'bn-stream-limits-'));
     try {

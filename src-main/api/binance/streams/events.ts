@@ -1,25 +1,32 @@
 // Binance's WebSocket stream names and market event layouts (reference a.4), pure: a stream name
-// parsed, and the depthUpdate, trade, aggTrade, kline, bookTicker, markPriceUpdate and 24 h
-// ticker events built from the venue's records.
-import { Side } from '../../../../src-shared/enums.ts';
+// parsed, and the depthUpdate, trade, aggTrade, kline, bookTicker, markPriceUpdate, 24 h ticker
+// and forceOrder events built from the venue's records.
+import { OrderType, Side } from '../../../../src-shared/enums.ts';
 import { INTERVALS, type Interval } from '../../../../src-shared/intervals.ts';
+import type { SymbolMath } from '../../../trading/pair-figures.ts';
 import type { PairView } from '../../../trading/pair-state.ts';
+import type { OrderState } from '../../../trading/ports.ts';
 import { toPriceLevels } from '../../ws/depth-feed.ts';
 import type { BookTop, PremiumIndex, Ticker24 } from '../translate/market.ts';
+import { statusName } from '../translate/orders.ts';
 
 export type Parsed =
   | { kind: 'depth'; symbol: string }
   | { kind: 'partial'; symbol: string; levels: number }
-  | { kind: 'trade' | 'aggTrade' | 'bookTicker' | 'markPrice' | 'miniTicker' | 'ticker'; symbol: string }
+  | {
+      kind: 'trade' | 'aggTrade' | 'bookTicker' | 'markPrice' | 'miniTicker' | 'ticker' | 'forceOrder';
+      symbol: string;
+    }
   | { kind: 'kline'; symbol: string; interval: Interval }
-  | { kind: 'allMarkPrice' | 'allMiniTicker' | 'allTicker' };
+  | { kind: 'allMarkPrice' | 'allMiniTicker' | 'allTicker' | 'allForceOrder' };
 
 const STREAM =
-  /^([a-z0-9]+)@(depth(?:5|10|20)?(?:@(?:100ms|500ms))?|trade|aggTrade|bookTicker|markPrice(?:@1s)?|miniTicker|ticker|kline_[0-9a-zA-Z]+)$/;
+  /^([a-z0-9]+)@(depth(?:5|10|20)?(?:@(?:100ms|500ms))?|trade|aggTrade|bookTicker|markPrice(?:@1s)?|miniTicker|ticker|forceOrder|kline_[0-9a-zA-Z]+)$/;
 
 /** A stream name Binance serves, parsed; null for any other. */
 export function parseStream(name: string): Parsed | null {
   if (name === '!markPrice@arr' || name === '!markPrice@arr@1s') return { kind: 'allMarkPrice' };
+  if (name === '!forceOrder@arr') return { kind: 'allForceOrder' };
   if (name === '!miniTicker@arr') return { kind: 'allMiniTicker' };
   if (name === '!ticker@arr') return { kind: 'allTicker' };
   const m = STREAM.exec(name);
@@ -167,6 +174,38 @@ export function klineEvent(
       V: k[9],
       Q: k[10],
       B: '0',
+    },
+  };
+}
+
+/**
+ * A liquidation as Binance's `<symbol>@forceOrder` / `!forceOrder@arr` push it: the liquidation's
+ * close order `o` as a LIMIT IOC at the bankruptcy price (its price, as forceOrders and the user
+ * stream show it; 0 for the rare market close of a bankruptcy price not above 0), its figures as
+ * the liquidation left them, `l` its last fill's quantity (`lastLots`), `T` the liquidation's time.
+ */
+export function forceOrderEvent(
+  m: SymbolMath,
+  o: Readonly<OrderState>,
+  lastLots: number,
+  time: number,
+  now: number,
+): Record<string, unknown> {
+  return {
+    e: 'forceOrder',
+    E: now,
+    o: {
+      s: o.symbol,
+      S: o.side === Side.BUY ? 'BUY' : 'SELL',
+      o: 'LIMIT',
+      f: 'IOC',
+      q: m.formatQty(o.qtyLots),
+      p: o.type === OrderType.MARKET ? '0' : m.formatPrice(o.priceTicks),
+      ap: m.averagePrice(o.filledQuote, o.filledLots),
+      X: statusName(o),
+      l: m.formatQty(lastLots),
+      z: m.formatQty(o.filledLots),
+      T: time,
     },
   };
 }

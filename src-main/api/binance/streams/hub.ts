@@ -94,6 +94,8 @@ export class BinanceStreams {
   private readonly user: UserEvents;
   /** The market listeners, attached while at least one connection is open. */
   private offMarket: (() => void) | null = null;
+  /** The liquidations listener of the forceOrder streams (attachLiquidations), while attached. */
+  private offLiquidations: (() => void) | null = null;
   /** The exchange builds account records only while someone listens: only while a user stream is open. */
   private offAccount: (() => void) | null = null;
   private readonly offRevoked: () => void;
@@ -190,10 +192,24 @@ export class BinanceStreams {
   }
 
   private detachMarket(): void {
+    this.offLiquidations?.();
+    this.offLiquidations = null;
     if (this.offMarket === null) return;
     this.offMarket();
     this.offMarket = null;
     this.market.reset();
+  }
+
+  /**
+   * The liquidations, heard once a forceOrder stream is asked for (the account events cost every
+   * command its records, so they are not listened to for the other market streams).
+   */
+  private attachLiquidations(): void {
+    if (this.offLiquidations !== null) return;
+    this.offLiquidations = this.ctx.venue.exchange.events.on('account', (e) => {
+      if (e.kind === 'liquidation')
+        this.market.onLiquidation(e.accountId, e.data as { symbol: string; order_id: string; time: number });
+    });
   }
 
   private hasUserStream(accountId: number): boolean {
@@ -380,6 +396,7 @@ export class BinanceStreams {
     if (pair !== undefined && (p.kind === 'depth' || p.kind === 'partial')) this.market.follow(pair, depthSpeed(name));
     if (pair !== undefined && p.kind === 'bookTicker') this.market.follow(pair, 100);
     if (pair !== undefined && p.kind === 'kline') this.market.followKlines(pair);
+    if (p.kind === 'forceOrder' || p.kind === 'allForceOrder') this.attachLiquidations();
   }
 
   private send(conn: Conn, msg: unknown): void {

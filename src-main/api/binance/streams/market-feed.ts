@@ -6,7 +6,8 @@
 // mark prices and the all-market tickers `!ticker@arr` / `!miniTicker@arr` (only the pairs whose
 // ticker changed since that stream's last event, none when none did), every second second a pair's
 // `@ticker` / `@miniTicker` (Binance USD-M: 2000 ms and 2 s; the arrays 1000 ms), every third
-// second the plain `@markPrice` and `!markPrice@arr`. Only streams someone is subscribed to are built.
+// second the plain `@markPrice` and `!markPrice@arr`, and each pair's latest liquidation not yet
+// pushed (`@forceOrder`, `!forceOrder@arr`). Only streams someone is subscribed to are built.
 import { INTERVALS, type Interval } from '../../../../src-shared/intervals.ts';
 import type { KlineTuple } from '../../../market/candles.ts';
 import { RECENT_TRADES_KEPT } from '../../../market/recent-trades.ts';
@@ -16,7 +17,15 @@ import { DepthWindow } from '../../ws/depth-feed.ts';
 import { listedPairs, type BinanceContext } from '../context.ts';
 import { bookTicker, premiumIndex, ticker24 } from '../translate/market.ts';
 import { KlineTradeIds } from './kline-trade-ids.ts';
-import { bookTickerEvent, depthEvent, klineEvent, markPriceEvent, tickerEvents, tradeEvents } from './events.ts';
+import {
+  bookTickerEvent,
+  depthEvent,
+  forceOrderEvent,
+  klineEvent,
+  markPriceEvent,
+  tickerEvents,
+  tradeEvents,
+} from './events.ts';
 
 /** A depth stream's update speed in ms, and the suffix that names it (none: 250 ms). */
 type DepthSpeed = 100 | 250 | 500;
@@ -47,6 +56,8 @@ export class MarketFeed {
   private readonly lastTickArr = new Map<string, string>();
   /** The first / last trade ids of the candles of symbols with a kline stream. */
   private readonly tradeIds = new KlineTradeIds();
+  /** Per pair, the forceOrder event of its latest liquidation not yet pushed. */
+  private readonly liquidations = new Map<string, unknown>();
 
   constructor(ctx: BinanceContext, sink: MarketSink) {
     this.ctx = ctx;
@@ -61,6 +72,25 @@ export class MarketFeed {
     this.tradeIds.clear();
     this.lastMiniArr.clear();
     this.lastTickArr.clear();
+    this.liquidations.clear();
+  }
+
+  /**
+   * A position was liquidated (the account event, once committed): its close order's forceOrder
+   * event, kept as the pair's latest until the next second's push (Binance's snapshot: at most the
+   * latest liquidation of a pair each 1000 ms).
+   */
+  onLiquidation(accountId: number, note: { symbol: string; order_id: string; time: number }): void {
+    const s = note.symbol.toLowerCase();
+    if (!this.sink.subscribed(`${s}@forceOrder`) && !this.sink.subscribed('!forceOrder@arr')) return;
+    const { venue } = this.ctx;
+    const o = venue.trading.order(Number(note.order_id));
+    if (o === undefined) return;
+    // its last fill: the newest of the account's fills on the pair that are the order's (the
+    // liquidation's command filled it last)
+    const last = venue.trading.trades({ accountId, symbol: o.symbol, limit: 1 }).find((t) => t.orderId === o.id);
+    const m = venue.exchange.pair(o.symbol)!.math;
+    this.liquidations.set(o.symbol, forceOrderEvent(m, o, last?.qtyLots ?? 0, note.time, venue.clock.now()));
   }
 
   /** The trade ids of the pair's candles followed (a kline stream of it opens), when they are not. */
@@ -180,6 +210,12 @@ export class MarketFeed {
   }
 
   tick1000(now: number): void {
+    for (const [symbol, ev] of this.liquidations) {
+      const e = { ...(ev as { E: number }), E: now };
+      this.sink.push(`${symbol.toLowerCase()}@forceOrder`, e);
+      this.sink.push('!forceOrder@arr', e);
+    }
+    this.liquidations.clear();
     const sub = (n: string) => this.sink.subscribed(n);
     const second = this.seconds++;
     const slow = second % 3 === 0; // the 3 s streams' turn
