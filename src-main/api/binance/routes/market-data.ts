@@ -77,6 +77,22 @@ export function registerMarketData(app: FastifyInstance, ctx: BinanceContext, li
   app.get('/fapi/v1/ping', routeSchema('GET', '/fapi/v1/ping'), async () => ({}));
   app.get('/fapi/v1/time', routeSchema('GET', '/fapi/v1/time'), async () => ({ serverTime: wall() }));
 
+  // onboardDate: Binance's listing time, before which it has no market data. The catalogue's
+  // createdAt is the venue's first start, while a first start's simulated history (or a replay's)
+  // goes back before it: the pair's oldest 1m candle or funding settlement when earlier. Kept once
+  // the pair has a candle, so it never moves (a 1m retention deleting old candles does not change it).
+  const onboard = new Map<string, number>();
+  const onboardDate = (p: PairView): number => {
+    const symbol = p.row.symbol;
+    const known = onboard.get(symbol);
+    if (known !== undefined) return known;
+    const candle = venue.klines.oldestOpen(symbol, '1m');
+    const [funding] = venue.trading.fundingRates({ symbol, limit: 1, order: 'asc' });
+    const t = Math.min(p.row.createdAt, candle ?? Infinity, funding?.time ?? Infinity);
+    if (candle !== undefined) onboard.set(symbol, t);
+    return t;
+  };
+
   app.get('/fapi/v1/exchangeInfo', routeSchema('GET', '/fapi/v1/exchangeInfo'), async () => ({
     timezone: 'UTC',
     serverTime: wall(),
@@ -85,7 +101,11 @@ export function registerMarketData(app: FastifyInstance, ctx: BinanceContext, li
     exchangeFilters: [],
     assets: [{ asset: 'USDT', marginAvailable: true, autoAssetExchange: '0' }],
     symbols: listedPairs(ctx).map((p) =>
-      exchangeInfoSymbol(p, { maxPrice: maxPriceText(p), maxOrders: MAX_OPEN_ORDERS_PER_PAIR }),
+      exchangeInfoSymbol(p, {
+        maxPrice: maxPriceText(p),
+        maxOrders: MAX_OPEN_ORDERS_PER_PAIR,
+        onboardDate: onboardDate(p),
+      }),
     ),
   }));
 

@@ -28,10 +28,13 @@ function symbolStatus(status: number): string {
   return status === SymbolStatus.TRADING ? 'TRADING' : status === SymbolStatus.PAUSED ? 'SETTLING' : 'CLOSE';
 }
 
-/** One symbols[] entry of exchangeInfo (reference a.3); `maxPrice` and `maxOrders` are the venue's limits. */
+/**
+ * One symbols[] entry of exchangeInfo (reference a.3); `maxPrice` and `maxOrders` are the venue's
+ * limits, `onboardDate` the pair's listing time (no market data of it is older).
+ */
 export function exchangeInfoSymbol(
   pair: PairView,
-  limits: { maxPrice: string; maxOrders: number },
+  limits: { maxPrice: string; maxOrders: number; onboardDate: number },
 ): Record<string, unknown> {
   const r = pair.row;
   const ratio = new Decimal(r.marketPriceProtectRatio);
@@ -41,7 +44,7 @@ export function exchangeInfoSymbol(
     pair: r.symbol,
     contractType: 'PERPETUAL',
     deliveryDate: 4133404800000,
-    onboardDate: r.createdAt,
+    onboardDate: limits.onboardDate,
     status: symbolStatus(r.status),
     maintMarginPercent: new Decimal(r.maintenanceMarginRate).times(100).toFixed(4),
     requiredMarginPercent: new Decimal(100).div(r.maxLeverage).toFixed(4),
