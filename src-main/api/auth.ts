@@ -238,6 +238,7 @@ export function installAuth(
       body,
       signature,
       now: now(),
+      plain: true,
     });
     if (bad !== null) {
       switch (bad.check) {
@@ -247,7 +248,7 @@ export function installAuth(
           return fail(
             reply,
             bad.def,
-            `Malformed timestamp ${Array.isArray(ts) ? '(given twice)' : quote(String(ts))}: must be an integer of ms, given once`,
+            `Malformed timestamp ${Array.isArray(ts) ? '(given twice)' : quote(String(ts))}: must be an integer of ms written plainly (no sign, leading zeros or exponent), given once`,
           );
         case 'recv-window':
           return fail(reply, bad.def, `${bad.def.message}, got ${Array.isArray(rw) ? 'it twice' : quote(String(rw))}`);

@@ -30,6 +30,8 @@ const SECONDS_NEAR = 86_400_000;
 
 /** A timestamp or recv_window as text: 1 to 15 digits (16 digits would be microseconds). */
 const DIGITS = /^\d{1,15}$/;
+/** The same written plainly, as every native integer (docs/api-input-rules.md): no leading zero. */
+const PLAIN_DIGITS = /^(?:0|[1-9]\d{0,14})$/;
 
 /**
  * The freshness rule of signed requests and WebSocket LOGIN (`timestamp < now + MAX_CLOCK_AHEAD`
@@ -73,6 +75,11 @@ export interface SignedParts {
   signature: string;
   /** Wall clock, ms. */
   now: number;
+  /**
+   * Native REST: timestamp and recv_window must be written plainly (`05000` is 2005 / 2008, here
+   * and not after the signature as a 1001 of the schema). The Binance facade leaves it unset.
+   */
+  plain?: boolean;
 }
 
 /** Which check refused the request; `message` is set where the check itself knows the figures. */
@@ -110,11 +117,12 @@ function hmacOf(secret: string): HmacCheck {
 export function verifySignature(p: SignedParts): SignatureFailure | null {
   const ts = p.timestamp;
   if (ts === undefined) return TIMESTAMP_MISSING;
-  if (typeof ts !== 'string' || !DIGITS.test(ts)) return TIMESTAMP_MALFORMED;
+  const digits = p.plain === true ? PLAIN_DIGITS : DIGITS;
+  if (typeof ts !== 'string' || !digits.test(ts)) return TIMESTAMP_MALFORMED;
   const rw = p.recvWindow;
   let recvWindow = DEFAULT_RECV_WINDOW;
   if (rw !== undefined) {
-    recvWindow = typeof rw === 'string' && DIGITS.test(rw) ? Number(rw) : NaN;
+    recvWindow = typeof rw === 'string' && digits.test(rw) ? Number(rw) : NaN;
     if (!(recvWindow >= 1 && recvWindow <= MAX_RECV_WINDOW)) return RECV_WINDOW;
   }
   const late = timestampError(Number(ts), p.now, recvWindow);

@@ -215,7 +215,7 @@ describe('signed requests: each failure has its own code', () => {
 
   it('2005 for a missing or malformed timestamp', async () => {
     expectError(await call(signedUrl({ symbol: 'X' })), Errors.TIMESTAMP_MISSING, /Missing timestamp/);
-    for (const bad of ['abc', '1.5', '-1', '', '1e12', '12345678901234567']) {
+    for (const bad of ['abc', '1.5', '-1', '', '1e12', '12345678901234567', '+1', `0${T0}`, '00']) {
       expectError(await call(signedUrl({ timestamp: bad })), Errors.TIMESTAMP_MISSING, /Malformed timestamp/);
     }
     const twice = `timestamp=${T0}&timestamp=${T0}`;
@@ -223,9 +223,12 @@ describe('signed requests: each failure has its own code', () => {
     expectError(await call(`/fapi/v1/test/signed?${twice}&signature=${sig}`), Errors.TIMESTAMP_MISSING, /twice/);
   });
 
-  it.each(['0', '60001', '1.5', 'abc', '-5', ''])('2008 for recv_window=%s', async (rw) => {
-    expectError(await call(signedUrl({ timestamp: T0, recv_window: rw })), Errors.RECV_WINDOW_INVALID, /recv_window/);
-  });
+  it.each(['0', '60001', '1.5', 'abc', '-5', '', '5e3', '+5000', '05000', '00'])(
+    '2008 for recv_window=%s',
+    async (rw) => {
+      expectError(await call(signedUrl({ timestamp: T0, recv_window: rw })), Errors.RECV_WINDOW_INVALID, /recv_window/);
+    },
+  );
 
   it('accepts recv_window 1 and 60000', async () => {
     expect((await call(signedUrl({ timestamp: T0, recv_window: 1 }))).body.code).toBe(0);
