@@ -37,9 +37,8 @@ import {
   type AccountLive,
   type TradingCore,
 } from './core.ts';
-import { available, capNotional, eachOpeningOrder, leverageMargin, orderMargin, reducedByNewOrder } from './ledger.ts';
+import { available, capNotional, leverageMargin, orderMargin, reducedByNewOrder } from './ledger.ts';
 import type { PairState } from './pair-state.ts';
-import type { OrderState } from './ports.ts';
 import { isForcedCloseClientId } from './liquidation-client-id.ts';
 
 /** What the order-independent checks established about an order. */
@@ -276,66 +275,6 @@ export function checkAccountSide(
 }
 
 /**
- * The account side of an amendment of resting order `o` to the price and total quantity of
- * `s` (`priceTicks`, `qtyLots`), as checkAccountSide for a placement at the order's own settings: a reduce-only
- * order's cap (the position it reduces), else the minimum notional, the leverage cap with the
- * order's remaining part replaced by the new one, and the margin of the new remaining part
- * (what the order freezes once amended; in one-way mode of the part of it that would open)
- * against the available balance plus what it frees.
- */
-export function checkAmendAccountSide(
-  core: TradingCore,
-  a: AccountLive,
-  pair: PairState,
-  o: OrderState,
-  s: Pick<CheckedShape, 'priceTicks' | 'qtyLots'>,
-): { frozen: bigint; maxFill: number } {
-  const { row, math } = pair;
-  const { priceTicks, qtyLots } = s;
-  if (o.reduceOnly) {
-    const reducible = reducibleLots(a, row.symbol, o.positionSide, o.side);
-    if (reducible <= 0) rejectNothingToReduce(a, row.symbol, o.positionSide, o.side, `order ${o.id}`);
-    return { frozen: 0n, maxFill: reducible };
-  }
-  checkMinNotional(pair, priceTicks, qtyLots);
-  const remaining = qtyLots - o.filledLots;
-  const maxNotional = maxNotionalFor(row.brackets, o.leverage);
-  const amended = { o, priceTicks, lots: remaining };
-  const wanted = capNotional(a, pair, o.positionSide, o.side, amended);
-  // what it frees (its own margin), less, in one-way mode, what the newer orders against the
-  // position need more when it keeps more of it (it keeps its place among them: ledger.ts
-  // eachOpeningOrder) and the part of itself that opens
-  let avail = available(core, a) + o.frozen;
-  let frozen = 0n;
-  if (a.mode === PositionMode.HEDGE) frozen = orderMargin(pair, math.notional(priceTicks, remaining), o.leverage);
-  else {
-    eachOpeningOrder(
-      a,
-      pair,
-      (x, lots, ticks) => {
-        const f = lots > 0 ? orderMargin(pair, math.notional(ticks, lots), x.leverage) : 0n;
-        if (x === o) frozen = f;
-        else avail -= f - x.frozen;
-      },
-      amended,
-    );
-  }
-  if (wanted > maxNotional * (1 + 1e-12)) {
-    reject(
-      Errors.LEVERAGE_INVALID,
-      `At ${o.leverage}x the position may hold at most ${maxNotional} USDT notional on ${row.symbol}; this order would make it ${wanted.toFixed(2)}`,
-    );
-  }
-  if (frozen > avail) {
-    reject(
-      Errors.INSUFFICIENT_MARGIN,
-      `The modified order needs ${formatMoney(frozen, 2)} USDT of margin and fees; available is ${formatMoney(avail < 0n ? 0n : avail, 2)} USDT`,
-    );
-  }
-  return { frozen, maxFill: -1 };
-}
-
-/**
  * The book side of an order, read as the engine will decide on entry: a post-only (GTX) order
  * that would take is 3022, a FOK order that cannot fill whole (its reduce-only cap applied,
  * self-trade prevention counted) 3023. A market order is decided at the edge of its price band,
@@ -477,7 +416,7 @@ export function blockers(positions: number, orders: number): string {
  * on its side; one-way: none on the pair), 3010 when the one-way position is on the order's own
  * side, which the order would increase.
  */
-function rejectNothingToReduce(
+export function rejectNothingToReduce(
   a: AccountLive,
   symbol: string,
   positionSide: number,

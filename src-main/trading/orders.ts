@@ -19,13 +19,13 @@ import { HOUSE_ACCOUNT, openOrdersOf, reject, type AccountLive, type LiveOrder, 
 import { drain, remargin } from './fills.ts';
 import {
   checkAccountSide,
-  checkAmendAccountSide,
   checkBotOrder,
   checkClientOrderId,
   checkImmediate,
   checkShape,
   type CheckedShape,
 } from './order-checks.ts';
+import { checkAmendAccountSide } from './amend-checks.ts';
 import { orderRecord } from './views.ts';
 
 /** General placement (signed users): validated, margined, stored before the answer. */
