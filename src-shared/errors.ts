@@ -196,11 +196,19 @@ export class ApiError extends Error {
    * wire natively.
    */
   readonly reason?: RefusalReason;
-  constructor(def: ErrorDef, detail?: string, reason?: RefusalReason) {
+  /**
+   * The input field a 1001 / 1002 is about, when `detail` is that name, a space and the rule
+   * (`qty must be greater than zero (got '0')`). The checks that raise it (src-main/trading) do not
+   * know where the field was sent; the native REST transport does, and words the message
+   * `Invalid body parameter 'qty': must be ...` (api/error-handler.ts). Not on the wire.
+   */
+  readonly param?: string;
+  constructor(def: ErrorDef, detail?: string, reason?: RefusalReason, param?: string) {
     super(detail ?? def.message);
     this.def = def;
     this.detail = detail ?? def.message;
     if (reason !== undefined) this.reason = reason;
+    if (param !== undefined) this.param = param;
   }
   get code(): number {
     return this.def.code;

@@ -54,6 +54,27 @@ function fieldsOf(req: FastifyRequest, where: string): string[] {
   return Object.keys(schemas?.[key]?.properties ?? {});
 }
 
+/** Where the route declares a field: body, query or path (the first that has it), else undefined. */
+function whereDeclared(req: FastifyRequest, name: string): string | undefined {
+  for (const where of ['body', 'query', 'path']) if (fieldsOf(req, where).includes(name)) return where;
+  return undefined;
+}
+
+/**
+ * A 1001 / 1002 the trading checks raised about one field (ApiError.param; its detail is `name
+ * rule`), worded as every such message on this transport: `Invalid body parameter 'qty': must be
+ * greater than zero (got '0')`, `Missing required body parameter 'trigger_direction': ...`. A field
+ * the route does not declare keeps the checks' own wording.
+ */
+function namedParam(req: FastifyRequest, err: ApiError): string {
+  const name = err.param as string;
+  const where = whereDeclared(req, name);
+  if (where === undefined || !err.detail.startsWith(`${name} `)) return err.detail;
+  const rule = err.detail.slice(name.length + 1);
+  const lead = err.def === Errors.MISSING_PARAMETER ? 'Missing required' : 'Invalid';
+  return `${lead} ${where} parameter '${name}': ${rule}`;
+}
+
 function describeValidation(
   err: FastifyError,
   req: FastifyRequest,
@@ -132,7 +153,8 @@ export function installErrorHandling(app: FastifyInstance): AnswerFinish {
   });
   app.setErrorHandler((err: FastifyError | ApiError, req, reply) => {
     const style = styleOf(req);
-    if (err instanceof ApiError) return sendError(reply, err.def, err.detail);
+    if (err instanceof ApiError)
+      return sendError(reply, err.def, err.param === undefined ? err.detail : namedParam(req, err));
 
     if (err.validation) {
       const d = describeValidation(err, req);

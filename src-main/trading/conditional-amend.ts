@@ -14,7 +14,7 @@ import { OrderType, WorkingType } from '../../src-shared/enums.ts';
 import type { ConditionalOrderRecord } from '../../src-shared/types.ts';
 import type { ConditionalAmendTarget, ConditionalInput } from './commands.ts';
 import { checkConditional, rebound, store, waitingTarget } from './conditional.ts';
-import { reject, type AccountLive, type TradingCore } from './core.ts';
+import { reject, rejectParam, type AccountLive, type TradingCore } from './core.ts';
 
 /** Modifies a waiting conditional order of `a` (see the invariants); answers it as modified. */
 export function amendConditional(core: TradingCore, a: AccountLive, t: ConditionalAmendTarget): ConditionalOrderRecord {
@@ -31,9 +31,10 @@ export function amendConditional(core: TradingCore, a: AccountLive, t: Condition
   if (price !== undefined && c.type !== OrderType.LIMIT)
     reject(Errors.PRICE_NOT_ALLOWED, 'price is for a stop-limit: this stop places a market order');
   if (qty !== undefined && c.qtyLots === 0)
-    reject(
+    rejectParam(
       Errors.INVALID_PARAMETER,
-      'qty must not be sent for a close_position stop (it closes what the position holds)',
+      'qty',
+      'must not be sent for a close_position stop (it closes what the position holds)',
     );
   const m = core.requirePair(c.symbol).math;
   const input: ConditionalInput = {

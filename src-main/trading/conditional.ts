@@ -33,7 +33,7 @@ import {
 } from '../../src-shared/enums.ts';
 import type { ConditionalOrderRecord } from '../../src-shared/types.ts';
 import type { ConditionalInput, CancelTarget, OrderInput } from './commands.ts';
-import { reducibleLots, reject, type AccountLive, type TradingCore } from './core.ts';
+import { reducibleLots, reject, rejectParam, type AccountLive, type TradingCore } from './core.ts';
 import { MAX_PRICE_TICKS } from '../engine/types.ts';
 import { checkClientOrderId, checkMinNotional, checkShape, type CheckedShape } from './order-checks.ts';
 import { placeUserOrder } from './orders.ts';
@@ -70,10 +70,11 @@ export function checkConditional(
   const { row, math } = pair;
   const close = input.close_position === true;
   if (close) {
-    if (input.qty !== undefined) reject(Errors.INVALID_PARAMETER, 'qty must not be sent with close_position');
+    if (input.qty !== undefined) rejectParam(Errors.INVALID_PARAMETER, 'qty', 'must not be sent with close_position');
     if (input.type !== OrderType.MARKET)
       reject(Errors.INVALID_PARAMETER, 'close_position closes by a market order: type must be 2 (market)');
-  } else if (input.qty === undefined) reject(Errors.MISSING_PARAMETER, 'qty is required unless close_position is true');
+  } else if (input.qty === undefined)
+    rejectParam(Errors.MISSING_PARAMETER, 'qty', 'must be sent unless close_position is true');
   // the order as it will go (a close: reduce-only, its size the position's when it fires), checked
   // as a placement is but for the price band, which moves with the mark until it fires
   const probe: OrderInput = {
@@ -92,10 +93,10 @@ export function checkConditional(
     reject(Errors.LEVERAGE_INVALID, `leverage must be from 1 to ${row.maxLeverage} on ${row.symbol}`);
   const mm: number | undefined = input.margin_mode;
   if (mm !== undefined && mm !== MarginMode.ISOLATED && mm !== MarginMode.CROSS)
-    reject(Errors.INVALID_PARAMETER, 'margin_mode must be 1 (isolated) or 2 (cross)');
+    rejectParam(Errors.INVALID_PARAMETER, 'margin_mode', 'must be 1 (isolated) or 2 (cross)');
   const workingType: number = input.working_type ?? WorkingType.MARK_PRICE;
   if (workingType !== WorkingType.MARK_PRICE && workingType !== WorkingType.LAST_PRICE)
-    reject(Errors.INVALID_PARAMETER, 'working_type must be 1 (mark price) or 2 (last price)');
+    rejectParam(Errors.INVALID_PARAMETER, 'working_type', 'must be 1 (mark price) or 2 (last price)');
   const trigger = triggerOf(pair, input, watchedTicks(pair, workingType));
   checkClientOrderId(input.client_order_id);
   const waiting = waitingOf(core, a, row.symbol).filter((c) => c !== self);
@@ -350,9 +351,10 @@ function triggerOf(
   const { row, math } = pair;
   if (input.callback_rate !== undefined) {
     if (input.trigger_price !== undefined)
-      reject(
+      rejectParam(
         Errors.INVALID_PARAMETER,
-        "trigger_price must not be sent with callback_rate: a trailing stop's follows the price",
+        'trigger_price',
+        "must not be sent with callback_rate: a trailing stop's follows the price",
       );
     if (input.type !== OrderType.MARKET || input.close_position === true)
       reject(
@@ -379,13 +381,14 @@ function triggerOf(
     };
   }
   if (input.activation_price !== undefined)
-    reject(Errors.INVALID_PARAMETER, 'activation_price is for a trailing stop: send callback_rate with it');
+    rejectParam(Errors.INVALID_PARAMETER, 'activation_price', 'is for a trailing stop: send callback_rate with it');
   if (input.trigger_price === undefined)
-    reject(Errors.MISSING_PARAMETER, 'trigger_price is required (or callback_rate, for a trailing stop)');
+    rejectParam(Errors.MISSING_PARAMETER, 'trigger_price', 'must be sent (or callback_rate, for a trailing stop)');
   const direction: number | undefined = input.trigger_direction;
-  if (direction === undefined) reject(Errors.MISSING_PARAMETER, 'trigger_direction is required with trigger_price');
+  if (direction === undefined)
+    rejectParam(Errors.MISSING_PARAMETER, 'trigger_direction', 'must be sent with trigger_price');
   if (direction !== TriggerDirection.RISES_TO && direction !== TriggerDirection.FALLS_TO)
-    reject(Errors.INVALID_PARAMETER, 'trigger_direction must be 1 (rises to) or 2 (falls to)');
+    rejectParam(Errors.INVALID_PARAMETER, 'trigger_direction', 'must be 1 (rises to) or 2 (falls to)');
   const t = math.price.toUnits(input.trigger_price);
   if (!t.ok) {
     if (t.reason === 'off_step')
@@ -393,12 +396,17 @@ function triggerOf(
         Errors.PRICE_OFF_TICK,
         `trigger_price ${input.trigger_price} is not a multiple of the tick ${row.tickSize}`,
       );
-    reject(Errors.INVALID_PARAMETER, `trigger_price must be a positive decimal string (got '${input.trigger_price}')`);
+    rejectParam(
+      Errors.INVALID_PARAMETER,
+      'trigger_price',
+      `must be a positive decimal string (got '${input.trigger_price}')`,
+    );
   }
   if (t.value > MAX_PRICE_TICKS)
-    reject(
+    rejectParam(
       Errors.INVALID_PARAMETER,
-      `trigger_price ${input.trigger_price} is out of range: above the maximum ${math.formatPrice(MAX_PRICE_TICKS)}`,
+      'trigger_price',
+      `${input.trigger_price} is out of range: above the maximum ${math.formatPrice(MAX_PRICE_TICKS)}`,
       'too_large',
     );
   return { triggerTicks: t.value, direction, callbackTenths: 0, activationTicks: 0, peakTicks: 0 };

@@ -100,6 +100,19 @@ export function reject(def: (typeof Errors)[keyof typeof Errors], message?: stri
 }
 
 /**
+ * A 1001 / 1002 about one input field: the message is `name rule` (`qty must be greater than
+ * zero (got '0')`), and the error names the field, so a transport can say where it was sent.
+ */
+export function rejectParam(
+  def: (typeof Errors)[keyof typeof Errors],
+  name: string,
+  rule: string,
+  reason?: RefusalReason,
+): never {
+  throw new ApiError(def, `${name} ${rule}`, reason, name);
+}
+
+/**
  * What a command records for the end of its turn: the writes to store and the account events to
  * announce once they are durable (turn-writer.ts is the implementation; the exchange hands it in).
  */

@@ -31,7 +31,7 @@ import {
   restoreConditionals,
   waitingOf,
 } from './conditional.ts';
-import { HOUSE_ACCOUNT, openOrdersOf, reject, TradingCore, type AccountLive } from './core.ts';
+import { HOUSE_ACCOUNT, openOrdersOf, reject, rejectParam, TradingCore, type AccountLive } from './core.ts';
 import type { EventBus } from './events.ts';
 import { closeLots, drain, recordSyntheticTrade } from './fills.ts';
 import { settleFunding } from './funding.ts';
@@ -285,7 +285,7 @@ export class Exchange {
    */
   private reset(a: AccountLive, balance: bigint): AccountSummary {
     const core = this.core;
-    if (balance < 0n) reject(Errors.INVALID_PARAMETER, 'balance must not be negative');
+    if (balance < 0n) rejectParam(Errors.INVALID_PARAMETER, 'balance', 'must not be negative');
     cancelAllConditionals(core, a);
     for (const o of [...a.orders.values()]) {
       const pair = core.pairs.get(o.symbol)!;

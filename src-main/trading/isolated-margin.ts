@@ -23,7 +23,7 @@ import { parseFixed } from '../../src-shared/decimal.ts';
 import { maintenanceMarginUnits } from '../risk/margin.ts';
 import { ceilDiv, formatMoney } from '../risk/money.ts';
 import type { PositionState } from '../risk/position.ts';
-import { positionNamed, reject, type AccountLive, type TradingCore } from './core.ts';
+import { positionNamed, reject, rejectParam, type AccountLive, type TradingCore } from './core.ts';
 import { available, markValue, upnlUnits } from './ledger.ts';
 import type { PairState } from './pair-state.ts';
 import { positionRecord } from './views.ts';
@@ -150,9 +150,8 @@ export function adjustIsolatedMargin(core: TradingCore, a: AccountLive, change: 
   const { symbol, positionSide, type, amount } = change;
   const pair = core.requirePair(symbol);
   if (type !== MarginChangeType.ADD && type !== MarginChangeType.REDUCE)
-    reject(Errors.INVALID_PARAMETER, "Invalid parameter 'type': 1 (add) or 2 (remove)");
-  if (amount <= 0n)
-    reject(Errors.INVALID_PARAMETER, "Invalid parameter 'amount': must be greater than 0", 'not_positive');
+    rejectParam(Errors.INVALID_PARAMETER, 'type', 'must be 1 (add) or 2 (remove)');
+  if (amount <= 0n) rejectParam(Errors.INVALID_PARAMETER, 'amount', 'must be greater than 0', 'not_positive');
   const p = isolatedPosition(a, symbol, positionSide);
   const limits = marginLimits(core, a, p, pair);
   const adding = type === MarginChangeType.ADD;

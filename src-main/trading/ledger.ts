@@ -20,7 +20,7 @@ import { liquidationPrice, symbolLiquidationPrice, type LiquidationLeg } from '.
 import { maintenanceMargin, maintenanceMarginUnits } from '../risk/margin.ts';
 import { ceilDiv, unitsToNumber } from '../risk/money.ts';
 import { entryPrice, type PositionState } from '../risk/position.ts';
-import { posKey, reject, type AccountLive, type LiveOrder, type TradingCore } from './core.ts';
+import { posKey, reject, rejectParam, type AccountLive, type LiveOrder, type TradingCore } from './core.ts';
 import type { PairState } from './pair-state.ts';
 import { TransferKind, type AccountMoney, type OrderState, type PositionRisk } from './ports.ts';
 
@@ -374,7 +374,7 @@ export function positionRisk(
 
 /** Paper deposit (positive) or withdrawal (negative) of `amount` units. */
 export function deposit(core: TradingCore, a: AccountLive, amount: bigint): void {
-  if (amount === 0n) reject(Errors.INVALID_PARAMETER, 'amount must not be zero');
+  if (amount === 0n) rejectParam(Errors.INVALID_PARAMETER, 'amount', 'must not be zero');
   if (amount < 0n && a.wallet + amount < 0n) reject(Errors.INSUFFICIENT_MARGIN, 'The wallet cannot go below zero');
   a.wallet += amount;
   a.deposits += amount;

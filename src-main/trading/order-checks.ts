@@ -34,6 +34,7 @@ import {
   positionsOf,
   reducibleLots,
   reject,
+  rejectParam,
   type AccountLive,
   type TradingCore,
 } from './core.ts';
@@ -76,9 +77,10 @@ const GENERATED_CLIENT_ID = /^(api|bot)\.\d+$/;
 export function checkClientOrderId(cid: string | undefined): void {
   if (cid === undefined) return;
   if ((cid.indexOf('.') > 0 && GENERATED_CLIENT_ID.test(cid)) || isForcedCloseClientId(cid)) {
-    reject(
+    rejectParam(
       Errors.INVALID_PARAMETER,
-      `client_order_id '${cid}' has the form of the venue's generated ids (api.<n>, bot.<n>, autoclose-<n>, adl_autoclose)`,
+      'client_order_id',
+      `'${cid}' has the form of the venue's generated ids (api.<n>, bot.<n>, autoclose-<n>, adl_autoclose)`,
     );
   }
 }
@@ -93,9 +95,9 @@ export function checkShape(pair: PairState, input: OrderInput, mode: PositionMod
     reject(Errors.SYMBOL_NOT_TRADING, `${row.symbol} is not trading (status ${row.status})`);
   const isMarket = input.type === OrderType.MARKET;
   if (input.type !== OrderType.LIMIT && input.type !== OrderType.MARKET)
-    reject(Errors.INVALID_PARAMETER, 'type must be 1 (limit) or 2 (market)');
+    rejectParam(Errors.INVALID_PARAMETER, 'type', 'must be 1 (limit) or 2 (market)');
   if (input.side !== Side.BUY && input.side !== Side.SELL)
-    reject(Errors.INVALID_PARAMETER, 'side must be 1 (buy) or 2 (sell)');
+    rejectParam(Errors.INVALID_PARAMETER, 'side', 'must be 1 (buy) or 2 (sell)');
   if (isMarket && !row.allowMarket) reject(Errors.MARKET_NOT_ALLOWED, `Market orders are not allowed on ${row.symbol}`);
   const asked: number = input.time_in_force ?? TimeInForce.GTC;
   if (
@@ -104,7 +106,7 @@ export function checkShape(pair: PairState, input: OrderInput, mode: PositionMod
     asked !== TimeInForce.FOK &&
     asked !== TimeInForce.GTX
   ) {
-    reject(Errors.INVALID_PARAMETER, 'time_in_force must be 1 GTC, 2 IOC, 3 FOK or 4 GTX');
+    rejectParam(Errors.INVALID_PARAMETER, 'time_in_force', 'must be 1 GTC, 2 IOC, 3 FOK or 4 GTX');
   }
   // a market order never rests: GTC and IOC are IOC; FOK and GTX keep their rule (checkImmediate)
   const tif = isMarket && asked !== TimeInForce.FOK && asked !== TimeInForce.GTX ? TimeInForce.IOC : asked;
@@ -113,9 +115,9 @@ export function checkShape(pair: PairState, input: OrderInput, mode: PositionMod
   const positionSide: number = input.position_side;
   const action: number = input.position_action;
   if (positionSide !== PositionSide.LONG && positionSide !== PositionSide.SHORT)
-    reject(Errors.INVALID_PARAMETER, 'position_side must be 1 (long) or 2 (short)');
+    rejectParam(Errors.INVALID_PARAMETER, 'position_side', 'must be 1 (long) or 2 (short)');
   if (action !== PositionAction.OPEN && action !== PositionAction.CLOSE)
-    reject(Errors.INVALID_PARAMETER, 'position_action must be 1 (open) or 2 (close)');
+    rejectParam(Errors.INVALID_PARAMETER, 'position_action', 'must be 1 (open) or 2 (close)');
   let reduceOnly = input.reduce_only === true || (mode === PositionMode.ONE_WAY && action === PositionAction.CLOSE);
   if (mode === PositionMode.HEDGE) {
     const expectedSide =
@@ -143,15 +145,16 @@ export function checkShape(pair: PairState, input: OrderInput, mode: PositionMod
     if (q.reason === 'off_step')
       reject(Errors.QTY_OFF_STEP, `qty ${input.qty} is not a multiple of the step ${row.stepSize}`);
     if (q.reason === 'zero')
-      reject(Errors.INVALID_PARAMETER, `qty must be greater than zero (got '${input.qty}')`, 'not_positive');
+      rejectParam(Errors.INVALID_PARAMETER, 'qty', `must be greater than zero (got '${input.qty}')`, 'not_positive');
     if (q.reason === 'range') {
-      reject(
+      rejectParam(
         Errors.INVALID_PARAMETER,
-        `qty ${input.qty} is out of range: above the maximum ${row.maxQty}`,
+        'qty',
+        `${input.qty} is out of range: above the maximum ${row.maxQty}`,
         'too_large',
       );
     }
-    reject(Errors.INVALID_PARAMETER, `qty must be a positive decimal string (got '${input.qty}')`);
+    rejectParam(Errors.INVALID_PARAMETER, 'qty', `must be a positive decimal string (got '${input.qty}')`);
   }
   const qtyLots = q.value;
   if (qtyLots < math.qty.mustToUnits(row.minQty))
@@ -167,9 +170,10 @@ export function checkShape(pair: PairState, input: OrderInput, mode: PositionMod
     if (input.price === undefined || input.price === '') reject(Errors.PRICE_REQUIRED);
     const pr = math.price.toUnits(input.price);
     const tooLarge = () =>
-      reject(
+      rejectParam(
         Errors.INVALID_PARAMETER,
-        `price ${input.price} is out of range: above the maximum ${math.formatPrice(MAX_PRICE_TICKS)}`,
+        'price',
+        `${input.price} is out of range: above the maximum ${math.formatPrice(MAX_PRICE_TICKS)}`,
         'too_large',
       );
     if (!pr.ok) {
@@ -177,8 +181,13 @@ export function checkShape(pair: PairState, input: OrderInput, mode: PositionMod
         reject(Errors.PRICE_OFF_TICK, `price ${input.price} is not a multiple of the tick ${row.tickSize}`);
       if (pr.reason === 'range') tooLarge();
       if (pr.reason === 'zero')
-        reject(Errors.INVALID_PARAMETER, `price must be greater than zero (got '${input.price}')`, 'not_positive');
-      reject(Errors.INVALID_PARAMETER, `price must be a positive decimal string (got '${input.price}')`);
+        rejectParam(
+          Errors.INVALID_PARAMETER,
+          'price',
+          `must be greater than zero (got '${input.price}')`,
+          'not_positive',
+        );
+      rejectParam(Errors.INVALID_PARAMETER, 'price', `must be a positive decimal string (got '${input.price}')`);
     }
     priceTicks = pr.value;
     if (priceTicks > MAX_PRICE_TICKS) tooLarge();

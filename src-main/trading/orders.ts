@@ -15,7 +15,15 @@ import type { OrderRecord, PlacementResult } from '../../src-shared/types.ts';
 import type { AmendTarget, BotOrderInput, CancelTarget, OrderInput } from './commands.ts';
 import { formatMoney } from '../risk/money.ts';
 import { applyPairSetting } from './account-settings.ts';
-import { HOUSE_ACCOUNT, openOrdersOf, reject, type AccountLive, type LiveOrder, type TradingCore } from './core.ts';
+import {
+  HOUSE_ACCOUNT,
+  openOrdersOf,
+  reject,
+  rejectParam,
+  type AccountLive,
+  type LiveOrder,
+  type TradingCore,
+} from './core.ts';
 import { drain, remargin } from './fills.ts';
 import {
   checkAccountSide,
@@ -314,9 +322,10 @@ export function trimBotOrder(
   if (!view || view.account < HOUSE_ACCOUNT || core.reservedAccounts.has(view.account))
     reject(Errors.ORDER_NOT_FOUND, `No open bot order ${orderId} on ${symbol}`);
   if (!Number.isSafeInteger(lots) || lots < 0 || lots >= view.remainingLots) {
-    reject(
+    rejectParam(
       Errors.INVALID_PARAMETER,
-      `lots must be an integer from 0 to ${view.remainingLots - 1} (the order has ${view.remainingLots} left), got ${lots}`,
+      'lots',
+      `must be an integer from 0 to ${view.remainingLots - 1} (the order has ${view.remainingLots} left), got ${lots}`,
     );
   }
   pair.book.trimOrder(orderId, lots);

@@ -26,7 +26,7 @@ import { CloseType, PositionSide, WorkingType } from '../../src-shared/enums.ts'
 import type { PositionRecord } from '../../src-shared/types.ts';
 import { OrderFlag } from '../engine/types.ts';
 import { watchesLastPrice, type PositionState } from '../risk/position.ts';
-import { positionNamed, posKey, reject, type AccountLive, type TradingCore } from './core.ts';
+import { positionNamed, posKey, reject, rejectParam, type AccountLive, type TradingCore } from './core.ts';
 import type { TriggerSpec } from './commands.ts';
 import { drain, venueCloseOrder } from './fills.ts';
 import { fireConditionalsInRange } from './conditional.ts';
@@ -56,7 +56,7 @@ export function setTpSl(core: TradingCore, a: AccountLive, change: TpSlChange): 
     if (!r.ok) {
       if (r.reason === 'off_step')
         reject(Errors.PRICE_OFF_TICK, `${label} ${price} is not a multiple of the tick ${pair.row.tickSize}`);
-      reject(Errors.INVALID_PARAMETER, `${label} must be a positive decimal string`);
+      rejectParam(Errors.INVALID_PARAMETER, label, `must be a positive decimal string (got '${price}')`);
     }
     return r.value;
   };

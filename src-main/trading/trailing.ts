@@ -17,7 +17,7 @@
 import { Errors } from '../../src-shared/errors.ts';
 import { Side, TriggerDirection } from '../../src-shared/enums.ts';
 import { MAX_PRICE_TICKS } from '../engine/types.ts';
-import { reject } from './core.ts';
+import { reject, rejectParam } from './core.ts';
 import type { PairState } from './pair-state.ts';
 import type { ConditionalState } from './ports.ts';
 
@@ -42,9 +42,10 @@ export function trailingSpec(pair: PairState, t: TrailingInput): TrailingSpec {
   const m = /^(\d{1,2})(?:\.(\d))?$/.exec(t.callback_rate);
   const tenths = m === null ? Number.NaN : Number(m[1]) * 10 + Number(m[2] ?? 0);
   if (!(tenths >= MIN_TENTHS && tenths <= MAX_TENTHS))
-    reject(
+    rejectParam(
       Errors.INVALID_PARAMETER,
-      `callback_rate must be a percent from 0.1 to 10 with at most one decimal (got '${t.callback_rate}')`,
+      'callback_rate',
+      `must be a percent from 0.1 to 10 with at most one decimal (got '${t.callback_rate}')`,
     );
   let activationTicks = 0;
   if (t.activation_price !== undefined) {
@@ -55,15 +56,17 @@ export function trailingSpec(pair: PairState, t: TrailingInput): TrailingSpec {
           Errors.PRICE_OFF_TICK,
           `activation_price ${t.activation_price} is not a multiple of the tick ${pair.row.tickSize}`,
         );
-      reject(
+      rejectParam(
         Errors.INVALID_PARAMETER,
-        `activation_price must be a positive decimal string (got '${t.activation_price}')`,
+        'activation_price',
+        `must be a positive decimal string (got '${t.activation_price}')`,
       );
     }
     if (r.value > MAX_PRICE_TICKS)
-      reject(
+      rejectParam(
         Errors.INVALID_PARAMETER,
-        `activation_price ${t.activation_price} is out of range: above the maximum ${pair.math.formatPrice(MAX_PRICE_TICKS)}`,
+        'activation_price',
+        `${t.activation_price} is out of range: above the maximum ${pair.math.formatPrice(MAX_PRICE_TICKS)}`,
         'too_large',
       );
     activationTicks = r.value;

@@ -496,9 +496,13 @@ describe('what a refused value is told', () => {
     signed(t.app, a, 'POST', '/fapi/v1/orders', { json: orderBody({ price: '90000.0', ...over }) });
   it.each([
     // positive, only too large: said so (as a huge price is), never "must be a positive decimal"
-    ['qty 999999999999999999999', { qty: '999999999999999999999' }, /^qty 999999999999999999999 is out of range/],
-    ['qty 0', { qty: '0' }, /^qty must be greater than zero/],
-    ['price 0', { price: '0' }, /^price must be greater than zero/],
+    [
+      'qty 999999999999999999999',
+      { qty: '999999999999999999999' },
+      /^Invalid body parameter 'qty': 999999999999999999999 is out of range/,
+    ],
+    ['qty 0', { qty: '0' }, /^Invalid body parameter 'qty': must be greater than zero/],
+    ['price 0', { price: '0' }, /^Invalid body parameter 'price': must be greater than zero/],
     ['leverage 10.5', { leverage: 10.5 }, /'leverage': must be a whole number/],
   ])('%s', async (_label, over, said) => {
     const r = await order(over);

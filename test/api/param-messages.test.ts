@@ -1,0 +1,104 @@
+// A 1001 / 1002 raised by the trading checks (not by a route's schema) names the parameter and
+// where it was sent, as docs/api.md Errors says of every 1001-1003: `Invalid body parameter
+// 'qty': ...`. The checks do not know the transport; the native REST error handler words it.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Errors } from '../../src-shared/errors.ts';
+import { HOUSE_ACCOUNT } from '../../src-main/trading/exchange.ts';
+import { placeBotOrder, setPrices } from '../helpers/exchange-commands.ts';
+import { makeApp, type TestApp } from '../helpers/app.ts';
+import { dataOf, makeAccount, orderBody, signed, type Creds } from '../helpers/signed.ts';
+
+let t: TestApp;
+let a: Creds;
+beforeAll(async () => {
+  t = await makeApp({ simulate: false });
+  setPrices(t.venue.exchange, 'BTCUSDT', { mark: 96000 });
+  a = makeAccount(t.venue, 'param-msg');
+});
+afterAll(() => t.close());
+
+const stop = (over: Record<string, unknown>) => ({
+  symbol: 'BTCUSDT',
+  side: 1,
+  position_side: 1,
+  position_action: 1,
+  type: 2,
+  qty: '0.010',
+  trigger_price: '97000.0',
+  trigger_direction: 1,
+  ...over,
+});
+
+async function said(path: string, json: object): Promise<{ code: number; message: string }> {
+  const r = await signed(t.app, a, 'POST', path, { json });
+  expect(r.status).toBe(400);
+  return { code: r.body.code, message: r.body.message };
+}
+
+describe('a trading check names the parameter and where it was sent', () => {
+  it.each([
+    [{ qty: '0' }, "Invalid body parameter 'qty': must be greater than zero (got '0')"],
+    [{ price: '0' }, "Invalid body parameter 'price': must be greater than zero (got '0')"],
+    [
+      { qty: '999999999999999999999' },
+      "Invalid body parameter 'qty': 999999999999999999999 is out of range: above the maximum",
+    ],
+    [
+      { client_order_id: 'api.12' },
+      "Invalid body parameter 'client_order_id': 'api.12' has the form of the venue's generated ids",
+    ],
+  ])('POST /fapi/v1/orders %j', async (over, message) => {
+    const r = await said('/fapi/v1/orders', orderBody({ price: '90000.0', ...over }));
+    expect(r.code).toBe(Errors.INVALID_PARAMETER.code);
+    expect(r.message.startsWith(message)).toBe(true);
+  });
+
+  it.each([
+    [
+      { trigger_price: undefined, callback_rate: '11' },
+      Errors.INVALID_PARAMETER,
+      "Invalid body parameter 'callback_rate': must be a percent from 0.1 to 10 with at most one decimal (got '11')",
+    ],
+    [
+      { trigger_direction: undefined },
+      Errors.MISSING_PARAMETER,
+      "Missing required body parameter 'trigger_direction': must be sent with trigger_price",
+    ],
+    [
+      { trigger_price: undefined },
+      Errors.MISSING_PARAMETER,
+      "Missing required body parameter 'trigger_price': must be sent (or callback_rate, for a trailing stop)",
+    ],
+    [
+      { qty: undefined },
+      Errors.MISSING_PARAMETER,
+      "Missing required body parameter 'qty': must be sent unless close_position is true",
+    ],
+    [
+      { close_position: true },
+      Errors.INVALID_PARAMETER,
+      "Invalid body parameter 'qty': must not be sent with close_position",
+    ],
+  ])('POST /fapi/v1/conditional/order %j', async (over, def, message) => {
+    const r = await said('/fapi/v1/conditional/order', stop(over));
+    expect(r).toEqual({ code: def.code, message });
+  });
+
+  it('POST /fapi/v1/position/tpsl stop_loss_price "0"', async () => {
+    placeBotOrder(
+      t.venue.exchange,
+      { symbol: 'BTCUSDT', side: 2, position_side: 2, position_action: 1, type: 1, price: '96000.0', qty: '0.010' },
+      HOUSE_ACCOUNT,
+    );
+    dataOf(
+      await signed(t.app, a, 'POST', '/fapi/v1/orders', {
+        json: { symbol: 'BTCUSDT', side: 1, position_side: 1, position_action: 1, type: 2, qty: '0.010' },
+      }),
+    );
+    const r = await said('/fapi/v1/position/tpsl', { symbol: 'BTCUSDT', position_side: 1, stop_loss_price: '0' });
+    expect(r).toEqual({
+      code: Errors.INVALID_PARAMETER.code,
+      message: "Invalid body parameter 'stop_loss_price': must be a positive decimal string (got '0')",
+    });
+  });
+});
