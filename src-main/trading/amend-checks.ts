@@ -40,7 +40,8 @@ export function checkAmendAccountSide(
   // what it frees (its own margin), less, in one-way mode, what the newer orders against the
   // position need more when it keeps more of it (it keeps its place among them: ledger.ts
   // eachOpeningOrder) and the part of itself that opens
-  let avail = available(core, a) + o.frozen;
+  const free = available(core, a);
+  let avail = free + o.frozen;
   let frozen = 0n;
   if (a.mode === PositionMode.HEDGE) frozen = orderMargin(pair, math.notional(priceTicks, remaining), o.leverage);
   else {
@@ -62,9 +63,18 @@ export function checkAmendAccountSide(
     );
   }
   if (frozen > avail) {
+    // what it counts, said: the account's available balance (GET /fapi/v1/account) is not it
+    const newer = free + o.frozen - avail;
     reject(
       Errors.INSUFFICIENT_MARGIN,
-      `The modified order needs ${formatMoney(frozen, 2)} USDT of margin and fees; available is ${formatMoney(avail < 0n ? 0n : avail, 2)} USDT`,
+      `The modified order needs ${formatMoney(frozen, 2)} USDT of margin and fees; available with what this order ` +
+        `holds is ${formatMoney(avail < 0n ? 0n : avail, 2)} USDT (available balance ${formatMoney(free, 2)} + ` +
+        `${formatMoney(o.frozen, 2)} held by order ${o.id}` +
+        (newer === 0n
+          ? ')'
+          : newer > 0n
+            ? ` - ${formatMoney(newer, 2)} more that newer orders against the position would hold)`
+            : ` + ${formatMoney(-newer, 2)} that newer orders against the position would free)`),
     );
   }
   return { frozen, maxFill: -1 };

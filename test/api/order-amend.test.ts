@@ -34,6 +34,26 @@ describe('PUT /fapi/v1/order', () => {
   });
   afterAll(() => t.close());
 
+  it("3009 on an amend says it counts the order's own hold beside the account's available balance", async () => {
+    const c = makeAccount(t.venue, 'amend-3009');
+    const id = dataOf(await place(t, c, { qty: '0.020' })).order_id;
+    try {
+      const account = dataOf(await signed(t.app, c, 'GET', '/fapi/v1/account'));
+      const free = Number(account.available_balance).toFixed(2);
+      const held = Number(account.frozen_margin).toFixed(2);
+      const r = await amend(t, c, { order_id: Number(id), price: '95000.0', qty: '50.000' });
+      expectError(r, Errors.INSUFFICIENT_MARGIN);
+      const total = (Number(free) + Number(held)).toFixed(2);
+      expect(r.body.message).toMatch(/^The modified order needs [0-9.]+ USDT of margin and fees; /);
+      expect(r.body.message).toContain(
+        `available with what this order holds is ${total} USDT (available balance ${free} + ${held} held by order ${id})`,
+      );
+    } finally {
+      // (the book as the next tests expect it)
+      dataOf(await signed(t.app, c, 'DELETE', '/fapi/v1/order', { query: { symbol: 'BTCUSDT', order_id: id } }));
+    }
+  });
+
   it('moves the price and the quantity, by order_id or client_order_id; the held margin follows', async () => {
     const id = dataOf(await place(t, a, { client_order_id: 'm-1' })).order_id;
     // 0.010 at 95,000 at 20x: 47.5 margin + the 0.475 taker fee
