@@ -28,6 +28,7 @@ import {
   type RequestCheck,
 } from './error-handler.ts';
 import { API_DESCRIPTION } from './openapi-description.ts';
+import { addGuardAnswers } from './openapi-guards.ts';
 import { completeOperations } from './openapi-operations.ts';
 import {
   STRICT_BODY,
@@ -352,7 +353,9 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
       },
     },
     // every operation gets an operationId and says what credentials it needs (openapi-operations.ts)
-    transformObject: (d) => ('openapiObject' in d ? completeOperations(d.openapiObject) : d.swaggerObject),
+    // and the guards' answers (openapi-guards.ts)
+    transformObject: (d) =>
+      'openapiObject' in d ? addGuardAnswers(completeOperations(d.openapiObject)) : d.swaggerObject,
     refResolver: {
       buildLocalReference(json, _baseUri, _fragment, i) {
         return typeof json.$id === 'string' ? json.$id : `def-${i}`;

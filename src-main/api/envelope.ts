@@ -42,9 +42,9 @@ export const errorEnvelopeSchema = Type.Object(
 
 /**
  * The error responses every envelope route may give, for OpenAPI: 400, 404, 429, 500 and 414
- * (1007, a URL over 8192 characters: checked before any route), and the route's own. The Host
- * guard's 403 (2103) is said once in the document's description, not per route: a route's 403
- * says it refuses remote callers.
+ * (1007, a URL over 8192 characters: checked before any route), and the route's own. The
+ * guards' answers (403 / 2103, 405, 431, 503 / 5002) are added to every operation by
+ * openapi-guards.ts.
  */
 export function standardErrors(...statuses: number[]): Record<number, typeof errorEnvelopeSchema> {
   const out: Record<number, typeof errorEnvelopeSchema> = {};

@@ -128,9 +128,11 @@ describe('/openapi.json security', () => {
     }
   });
 
-  it('GET /api/v1/sim is public: it answers a remote caller, so it documents no 403', () => {
+  it("GET /api/v1/sim is public: it answers a remote caller, so its 403 is the Host guard's alone", () => {
     expect(probe.get('GET /api/v1/sim')).toBe(0);
-    expect(Object.keys(op('GET', '/api/v1/sim').responses)).not.toContain('403');
+    const forbidden = op('GET', '/api/v1/sim').responses['403'].description;
+    expect(forbidden).toMatch(/^2103: /);
+    expect(forbidden).not.toMatch(/2101|2102/);
   });
 
   it("the Binance facade's keyed operations carry the X-MBX-APIKEY scheme, and its public ones none", () => {

@@ -129,7 +129,7 @@ export default async function simRoutes(app: ApiInstance, opts: SimRouteOptions)
         tags: ['simulator'],
         summary: 'Simulated market: seed, clock and per-symbol settings',
         description:
-          'Public: any caller may read it (no signature, no loopback rule, so no 403); only POST /api/v1/sim, which ' +
+          "Public: any caller may read it (no signature, no loopback rule: its only 403 is the Host guard's); only POST /api/v1/sim, which " +
           'changes the clock, is loopback-only.',
         querystring: noQuery,
         response: { 200: envelopeSchema(simSchema), ...standardErrors() },

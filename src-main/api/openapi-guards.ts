@@ -1,0 +1,74 @@
+// The statuses the service's guards answer on native operations, added to the served OpenAPI
+// document (@fastify/swagger's transformObject, app.ts) since no route's schema can name them:
+// they answer before any route runs (app.ts's onRequest pass, error-handler.ts's not-found and
+// client-error paths). Each is the error envelope, with its registry code in the description.
+// - 403 / 2103 on every operation: a Host header naming another site (the DNS rebinding guard). A
+//   route that already documents a 403 (loopback-only 2102, bot whitelist 2101) gets 2103 added
+//   to its description.
+// - 405 / 1105 on the operations of a path that has other methods (Allow header).
+// - 431 / 1008 on every operation: request line and headers over Node's limit, refused by the
+//   HTTP parser before any route is known, so the candlestick routes answer it as the envelope too.
+// - 503 / 5002 on every operation that changes something (not GET, HEAD, OPTIONS; not the browser
+//   login, which writes nothing): the data folder's disk is nearly full.
+// The candlestick routes answer 2103 in their own style (HTTP 200), said in their 200 answer.
+// Their `limit` gets its default (500), which the schema cannot hold: validation applies
+// defaults (useDefaults), and a present limit is refused beside start_time (6003).
+// The Binance facade (/binance) documents its own guards (binance/schemas.ts GUARDS).
+import { KLINES_DEFAULT_LIMIT } from '../market/kline-service.ts';
+import { errorEnvelopeSchema } from './envelope.ts';
+
+interface Response {
+  description?: string;
+  content?: unknown;
+}
+interface Operation {
+  parameters?: Array<{ name?: string; in?: string; schema?: Record<string, unknown> }>;
+  responses?: Record<string, Response>;
+}
+
+const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
+const READS = new Set(['get', 'head', 'options']);
+/** The candlestick routes whose `limit` defaults to KLINES_DEFAULT_LIMIT (spec: default 500). */
+const KLINES_PATHS = new Set(['/fapi/v1/klines', '/fapi/v1/klines/batch']);
+
+const HOST = '2103: the Host header names another site while the service listens on loopback (DNS rebinding guard)';
+const METHOD = '1105: this path does not have the method; the Allow header names the ones it has';
+const HEADERS = '1008: the request line and headers are over 16 KiB';
+const DISK = "5002: the data folder's disk is nearly full; changes are refused until there is room, reads go on";
+
+function envelope(description: string): Response {
+  // a plain copy of the schema: each answer its own object, as the routes' answers are
+  const schema = JSON.parse(JSON.stringify(errorEnvelopeSchema)) as unknown;
+  return { description, content: { 'application/json': { schema } } };
+}
+
+/** Adds `status` with `text`, or adds `text` to the description of the answer already there. */
+function add(responses: Record<string, Response>, status: string, text: string): void {
+  const had = responses[status];
+  if (had === undefined) responses[status] = envelope(text);
+  else if (!(had.description ?? '').includes(text.slice(0, 4)))
+    had.description = had.description ? `${had.description} · ${text}` : text;
+}
+
+/** Adds the guards' statuses and the candlestick limit's default (see above); returns the same document. */
+export function addGuardAnswers<T extends { paths?: object }>(doc: T): T {
+  const paths = (doc.paths ?? {}) as Record<string, Record<string, unknown> | undefined>;
+  for (const [path, item] of Object.entries(paths)) {
+    if (item === undefined || path.startsWith('/binance')) continue;
+    const methods = METHODS.filter((m) => item[m] !== undefined);
+    for (const method of methods) {
+      const op = item[method] as Operation;
+      const responses = (op.responses ??= {});
+      // the candlestick routes: every error of theirs but 431 is an HTTP 200 (their 200 answer says so)
+      const errorsIn200 = !Object.keys(responses).some((s) => s.startsWith('4'));
+      if (!errorsIn200) add(responses, '403', HOST);
+      if (methods.length > 1) add(responses, '405', METHOD);
+      add(responses, '431', HEADERS);
+      if (!READS.has(method) && !path.startsWith('/api/v1/session')) add(responses, '503', DISK);
+      if (KLINES_PATHS.has(path))
+        for (const p of op.parameters ?? [])
+          if (p.name === 'limit' && p.in === 'query' && p.schema) p.schema.default = KLINES_DEFAULT_LIMIT;
+    }
+  }
+  return doc;
+}
