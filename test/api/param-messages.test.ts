@@ -102,3 +102,11 @@ describe('a trading check names the parameter and where it was sent', () => {
     });
   });
 });
+
+describe('the signed-request parameters on a real route', () => {
+  it('recv_window=05000 is 401 / 2008 from the signature layer, not a 1001 of the schema', async () => {
+    const r = await signed(t.app, a, 'GET', '/fapi/v1/account', { rawQuery: 'recv_window=05000' });
+    expect([r.status, r.body.code]).toEqual([401, Errors.RECV_WINDOW_INVALID.code]);
+    expect(r.body.message).toContain('"05000"');
+  });
+});
