@@ -39,7 +39,7 @@ import { checkClientOrderId, checkMinNotional, checkShape, type CheckedShape } f
 import { placeUserOrder } from './orders.ts';
 import type { PairState } from './pair-state.ts';
 import type { ConditionalState } from './ports.ts';
-import { trail, trailingDirection, trailingSpec, trailingTrigger } from './trailing.ts';
+import { TRAILING_DIRECTION_RULE, trail, trailingDirection, trailingSpec, trailingTrigger } from './trailing.ts';
 
 /** Waiting conditional orders an account may have on one pair (Binance's MAX_NUM_ALGO_ORDERS). */
 export const MAX_CONDITIONALS_PER_PAIR = 10;
@@ -72,7 +72,7 @@ export function checkConditional(
   if (close) {
     if (input.qty !== undefined) rejectParam(Errors.INVALID_PARAMETER, 'qty', 'must not be sent with close_position');
     if (input.type !== OrderType.MARKET)
-      reject(Errors.INVALID_PARAMETER, 'close_position closes by a market order: type must be 2 (market)');
+      rejectParam(Errors.INVALID_PARAMETER, 'type', 'must be 2 (market) with close_position (a market close)');
   } else if (input.qty === undefined)
     rejectParam(Errors.MISSING_PARAMETER, 'qty', 'must be sent unless close_position is true');
   // the order as it will go (a close: reduce-only, its size the position's when it fires), checked
@@ -343,6 +343,7 @@ export function conditionalRecord(core: TradingCore, c: ConditionalState): Condi
 }
 
 /** The trigger of a conditional order being placed: a price and direction, or a trailing stop's. */
+
 function triggerOf(
   pair: PairState,
   input: ConditionalInput,
@@ -365,10 +366,7 @@ function triggerOf(
     const direction = trailingDirection(input.side);
     const given: number | undefined = input.trigger_direction;
     if (given !== undefined && given !== direction)
-      reject(
-        Errors.INVALID_PARAMETER,
-        `A trailing ${direction === TriggerDirection.FALLS_TO ? 'sell fires as the price falls: trigger_direction 2' : 'buy fires as the price rises: trigger_direction 1'}, or none`,
-      );
+      rejectParam(Errors.INVALID_PARAMETER, 'trigger_direction', TRAILING_DIRECTION_RULE[direction]);
     const c = { side: input.side, callbackTenths: spec.tenths };
     const peakTicks = spec.activationTicks === 0 ? watched : 0;
     const base = peakTicks === 0 ? spec.activationTicks : peakTicks;

@@ -79,6 +79,12 @@ export function trailingDirection(side: number): number {
   return side === Side.SELL ? TriggerDirection.FALLS_TO : TriggerDirection.RISES_TO;
 }
 
+/** The rule told when a trailing stop's trigger_direction is sent and is not its side's, by the side's direction. */
+export const TRAILING_DIRECTION_RULE: Readonly<Record<number, string>> = {
+  [TriggerDirection.FALLS_TO]: 'must be 2 (falls to) or not sent: a trailing sell fires as the price falls',
+  [TriggerDirection.RISES_TO]: 'must be 1 (rises to) or not sent: a trailing buy fires as the price rises',
+};
+
 /** The trigger of a trailing stop trailing `peakTicks`, on the tick (see the invariants). */
 export function trailingTrigger(c: Pick<ConditionalState, 'side' | 'callbackTenths'>, peakTicks: number): number {
   const r = c.callbackTenths / 1000;

@@ -79,6 +79,16 @@ describe('a trading check names the parameter and where it was sent', () => {
       Errors.INVALID_PARAMETER,
       "Invalid body parameter 'qty': must not be sent with close_position",
     ],
+    [
+      { close_position: true, qty: undefined, type: 1, price: '97000.0' },
+      Errors.INVALID_PARAMETER,
+      "Invalid body parameter 'type': must be 2 (market) with close_position (a market close)",
+    ],
+    [
+      { trigger_price: undefined, callback_rate: '1.0', trigger_direction: 2 },
+      Errors.INVALID_PARAMETER,
+      "Invalid body parameter 'trigger_direction': must be 1 (rises to) or not sent: a trailing buy fires as the price rises",
+    ],
   ])('POST /fapi/v1/conditional/order %j', async (over, def, message) => {
     const r = await said('/fapi/v1/conditional/order', stop(over));
     expect(r).toEqual({ code: def.code, message });
