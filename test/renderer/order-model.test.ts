@@ -169,7 +169,7 @@ describe('Close', () => {
 });
 
 describe('the request a click sends', () => {
-  it('a hedge-mode limit sell open: price without separators, time in force, leverage and margin mode', () => {
+  it('a hedge-mode limit sell open: price without separators, time in force; no leverage or margin mode (the venue has them)', () => {
     const m = orderModel(input({}, { type: 1, price: '96,000.5', qty: '0.010', tif: 4 }));
     expect(m.order(2)).toEqual({
       ok: true,
@@ -182,8 +182,6 @@ describe('the request a click sends', () => {
         qty: '0.010',
         price: '96000.5',
         time_in_force: 4,
-        leverage: 125,
-        margin_mode: 2,
       },
     });
   });
@@ -296,10 +294,15 @@ describe('the request a click sends', () => {
     });
   });
 
-  it('before the setting is loaded the form shows and sends 20x, cross', () => {
+  it("before the setting is loaded the form shows 20x, cross, and sends neither (an order takes the venue's setting)", () => {
     const m = orderModel(input({ setting: undefined }, { qty: '0.010' }));
     expect([m.leverage, m.marginMode, m.maxLeverage]).toEqual([20, 2, 125]);
     const r = m.order(1);
-    expect(r.ok && [r.order.leverage, r.order.margin_mode]).toEqual([20, 2]);
+    expect(r.ok && ['leverage' in r.order, 'margin_mode' in r.order]).toEqual([false, false]);
+    // nor once it is: the form's copy may be older than the venue's (another client changed it)
+    const isolated = orderModel(
+      input({ setting: { leverage: 3, marginMode: 1, maxLeverage: 125 } }, { qty: '0.010' }),
+    ).order(2);
+    expect(isolated.ok && ['leverage' in isolated.order, 'margin_mode' in isolated.order]).toEqual([false, false]);
   });
 });

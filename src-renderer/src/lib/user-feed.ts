@@ -133,6 +133,8 @@ export function startUserFeed(deps: {
       throw err;
     }
     await account.getState().actions.refresh();
+    // a pair's leverage or margin mode another client changed (no position shows it otherwise)
+    await account.getState().actions.reloadSettings().catch(dropServiceFailure);
   };
 
   // The fills of one order arrive one by one; they are summed into one toast per order.
@@ -193,6 +195,11 @@ export function startUserFeed(deps: {
       case 'position':
         if (Array.isArray(e.data)) positions.getState().actions.replace(e.data as PositionRecord[]);
         else positions.getState().actions.apply(e.data as PositionRecord);
+        // a leverage change (by a bot too) is announced with the positions it reprices: the order
+        // form shows it as the positions table does
+        account
+          .getState()
+          .actions.follow(Array.isArray(e.data) ? (e.data as PositionRecord[]) : [e.data as PositionRecord]);
         break;
       case 'balance':
         account.getState().actions.apply(e.data as Record<string, string>);

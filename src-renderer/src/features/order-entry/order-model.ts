@@ -27,7 +27,7 @@ import { capOf, pctQty } from './size.ts';
 
 export const NOT_A_NUMBER = 'use digits and a decimal point, e.g. 90000.5 (thousands separators are fine)';
 
-/** Leverage shown (and sent) before the pair's setting is loaded. */
+/** Leverage shown before the pair's setting is loaded (never sent: orders take the venue's). */
 export const DEFAULT_LEVERAGE = 20;
 /** Highest leverage offered before the setting or the catalogue says. */
 const DEFAULT_MAX_LEVERAGE = 125;
@@ -360,9 +360,11 @@ export function orderModel(i: OrderModelInput): OrderModel {
       req.price = priceIn.value;
       req.time_in_force = f.tif;
     }
+    // No leverage or margin mode: the order takes the pair's setting at the venue. The form's
+    // buttons set them there at once (POST /fapi/v1/leverage, /fapi/v1/marginType), so an order has
+    // nothing of its own to carry, and sending the form's copy would put back a setting changed
+    // since by another client (a bot) that the form had not learnt yet.
     if (open) {
-      req.leverage = leverage;
-      req.margin_mode = marginMode;
       // hedge mode refuses a reduce-only open (3010) and makes every close reduce-only
       // a one-way reduce-only order goes as a close too (the same rule at the venue): its record,
       // which carries no reduce_only, then says it never opens (notional-cap.ts)
