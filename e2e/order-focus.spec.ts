@@ -4,7 +4,7 @@
 // answer); the answer comes into a status region that was on the page, empty, before the order
 // went (a region added together with its text is not reliably announced).
 import { test, expect } from './support/fixtures.ts';
-import { openLimitForm } from './support/desk.ts';
+import { openLimitForm, openTrading } from './support/desk.ts';
 import { FormExtras } from './pages/form-extras.ts';
 
 test('Enter in the size keeps the focus there, and the button pressed keeps it; the answer is said by a status region', async ({
@@ -52,4 +52,60 @@ test('Enter in the size keeps the focus there, and the button pressed keeps it; 
   await expect.poll(async () => (await trader.api.openOrders(symbol)).length).toBe(2);
   await expect(f.notice).toContainText('0.060');
   await expect(long).toBeFocused();
+});
+
+test('a close that leaves nothing to close: the focus goes from its disabled button to the size, never to the page', async ({
+  page,
+  service,
+  trader,
+  market,
+}) => {
+  const symbol = 'BTCUSDT';
+  await market.ensureBook(symbol, 15);
+  const open = (qty: string) =>
+    trader.api.placeOrder({ symbol, side: 1, position_side: 1, position_action: 1, type: 2, qty });
+  await open('0.010');
+  const screen = await openTrading(page, service.url, trader, symbol);
+  const x = new FormExtras(page, screen);
+  const f = screen.form;
+  const activeLabel = (): Promise<string> =>
+    page.evaluate(() => {
+      const doc = (
+        globalThis as unknown as {
+          document: {
+            activeElement: {
+              tagName: string;
+              getAttribute(n: string): string | null;
+              textContent: string | null;
+            } | null;
+          };
+        }
+      ).document;
+      const el = doc.activeElement;
+      return el === null ? 'none' : `${el.tagName} ${el.getAttribute('aria-label') ?? el.textContent ?? ''}`;
+    });
+
+  await f.tab('Close').click();
+  await f.type('Market').click();
+  const closeLong = f.button('Close long');
+  await expect(closeLong).toBeEnabled();
+  await f.size.fill('0.01');
+  // Enter on the button: the long closes, the button is disabled ("No position to close") and the focus is in the size
+  await closeLong.focus();
+  await page.keyboard.press('Enter');
+  await expect.poll(async () => (await trader.api.positions()).filter((p) => p.symbol === symbol).length).toBe(0);
+  await expect(closeLong).toBeDisabled();
+  await expect(f.root.getByTestId('nothing-to-close').first()).toContainText(/No (long|position) to close/);
+  await expect.poll(activeLabel).toBe('INPUT Size');
+  await expect(f.size).toBeFocused();
+  expect(await x.bodyFocused()).toBe(false);
+
+  // a click does the same
+  await open('0.010');
+  await expect(closeLong).toBeEnabled();
+  await f.size.fill('0.01');
+  await closeLong.click();
+  await expect(closeLong).toBeDisabled();
+  await expect.poll(activeLabel).toBe('INPUT Size');
+  expect(await x.bodyFocused()).toBe(false);
 });

@@ -124,6 +124,27 @@ export function OrderEntry() {
     if ((at === null || at === document.body) && el.isConnected && !(el as HTMLButtonElement).disabled) el.focus();
   }, [f.submitting]);
 
+  // The side's button the focus is on: disabled for good while it has it (its position closed:
+  // "No long to close"), the focus goes to the size, not to the page. Kept through a blur that
+  // leaves the focus nowhere on a disabled button (the browser's own drop), dropped by any other.
+  const sideFocus = useRef<HTMLButtonElement | null>(null);
+  const closable = `${buy.nothingToClose === null} ${sell.nothingToClose === null}`;
+  useEffect(() => {
+    const el = sideFocus.current;
+    if (f.submitting !== null || el === null || (el.isConnected && !el.disabled)) return;
+    sideFocus.current = null;
+    const at = document.activeElement;
+    if (at === null || at === document.body || at === el) sizeInput.current?.focus();
+  }, [f.submitting, closable]);
+  const sideFocusEvents = {
+    onFocus: (e: React.FocusEvent) => {
+      sideFocus.current = e.target instanceof HTMLButtonElement ? e.target : null;
+    },
+    onBlur: (e: React.FocusEvent) => {
+      if (e.relatedTarget !== null || !(e.target as HTMLButtonElement).disabled) sideFocus.current = null;
+    },
+  };
+
   const submit = async (side: Side): Promise<unknown> => {
     if (!fut || halted) return;
     if (down) return a.marketLost();
@@ -385,7 +406,7 @@ export function OrderEntry() {
             : 'Market connection lost: orders are disabled until it is back (prices on screen are stale).'}
         </p>
       )}
-      <div className="oe-buttons">
+      <div className="oe-buttons" {...sideFocusEvents}>
         {sides.map((m) => (
           <SideButton
             key={m.side}
