@@ -2,6 +2,7 @@
 // 727 px the drawer gives it, so the Cancel of every row was cut to "Can" at the drawer's edge and
 // was reached only by scrolling the drawer sideways. The table now fits (the date above the time,
 // closer cells) and the Cancel column is pinned at the right edge, in view, at 1440 and 1024 px.
+// Cancelling the rows keeps the focus in the drawer (the last one's goes to the table's heading).
 import { test, expect } from './support/fixtures.ts';
 import { TradingPage } from './pages/trading-page.ts';
 import { onTick } from './support/prices.ts';
@@ -58,7 +59,15 @@ for (const size of [
       expect(box.x).toBeGreaterThanOrEqual(body.left);
       expect(box.x + box.width).toBeLessThanOrEqual(body.right);
     }
-    for (const id of ids) await table.getByRole('button', { name: `Cancel bot order ${id}` }).click();
-    for (const id of ids) await expect(table.getByTestId(`bot-order-row-${id}`)).toHaveCount(0);
+    // Cancel hands the focus to the other row's Cancel, and the last one to the table's heading: it
+    // stays in the (modal) drawer, never falls to the page
+    const [first, second] = ids;
+    await table.getByRole('button', { name: `Cancel bot order ${first}` }).click();
+    await expect(table.getByTestId(`bot-order-row-${first}`)).toHaveCount(0);
+    await expect(table.getByRole('button', { name: `Cancel bot order ${second}` })).toBeFocused();
+    await page.keyboard.press('Enter');
+    await expect(table.getByTestId(`bot-order-row-${second}`)).toHaveCount(0);
+    await expect(panel.getByRole('heading', { name: 'Cached bot orders' })).toBeFocused();
+    expect(await panel.evaluate((d) => d.contains(d.ownerDocument.activeElement))).toBe(true);
   });
 }

@@ -7,8 +7,9 @@
 // A row's control that had the focus and went away (Cancel or Close: its row removed, or the
 // control disabled while its action ran) hands the focus on rather than drop it to the page: to
 // the same control of that row once usable again, else of the row now in its place (the next one,
-// or the last), else to a usable control of the header, else to the tab the table is shown in.
-import { useEffect, useRef, type ReactNode, type TdHTMLAttributes } from 'react';
+// or the last), else to a usable control of the header, else to the tab the table is shown in, or
+// (a table in a drawer: no tab) to the place its caller names (`lastGone`, e.g. its heading).
+import { useEffect, useRef, type ReactNode, type RefObject, type TdHTMLAttributes } from 'react';
 import { fmtDateTime } from '../lib/format.ts';
 import { CONTROLS, firstControl, keepFocus } from './keep-focus.ts';
 
@@ -39,6 +40,8 @@ export interface RecordTableProps<T> {
   rowAttrs?: (row: T) => DataAttributes;
   /** Shown after the table while there are no rows. */
   empty?: ReactNode;
+  /** Takes the focus when the last row's control is gone and the table is in no tab (a drawer's table). */
+  lastGone?: RefObject<HTMLElement | null>;
 }
 
 export function RecordTable<T>({
@@ -49,9 +52,18 @@ export function RecordTable<T>({
   rowKey,
   rowAttrs,
   empty,
+  lastGone,
 }: RecordTableProps<T>) {
   const table = useRef<HTMLTableElement>(null);
-  useEffect(() => keepFocus(table.current!, focusPlace, (at, waited) => nextFocus(table.current!, at, waited)), []);
+  const gone = useRef(lastGone);
+  gone.current = lastGone;
+  useEffect(
+    () =>
+      keepFocus(table.current!, focusPlace, (at, waited) =>
+        nextFocus(table.current!, at, waited, gone.current?.current ?? null),
+      ),
+    [],
+  );
   return (
     <>
       <table ref={table} className={className} data-testid={testId}>
@@ -102,7 +114,12 @@ function focusPlace(el: HTMLElement): FocusPlace {
   };
 }
 
-function nextFocus(table: HTMLTableElement, at: FocusPlace, waited: number): HTMLElement | null {
+function nextFocus(
+  table: HTMLTableElement,
+  at: FocusPlace,
+  waited: number,
+  lastGone: HTMLElement | null,
+): HTMLElement | null {
   const rows = [...(table.tBodies[0]?.rows ?? [])];
   const same = at.key === null ? undefined : rows.find((r) => r.dataset.rowKey === at.key);
   const row = same ?? rows[Math.min(Math.max(at.row, 0), rows.length - 1)];
@@ -115,7 +132,7 @@ function nextFocus(table: HTMLTableElement, at: FocusPlace, waited: number): HTM
   return (
     firstControl(table.tHead) ??
     table.closest('.bottom-tabs')?.querySelector<HTMLElement>('[role="tab"][aria-selected="true"]') ??
-    null
+    lastGone
   );
 }
 

@@ -1,7 +1,7 @@
 // Bot orders: a form for every field of POST /fapi/v1/bot/orders (need_cache included), this
 // machine's whitelist status, the raw request and answer of the last call, and the cached bot
 // orders with cancel.
-import { useEffect } from 'react';
+import { useEffect, useRef } from 'react';
 import { fmt } from '../../lib/format.ts';
 import { poll } from '../../lib/frame.ts';
 import { useServices, useSel } from '../../lib/use-services.ts';
@@ -42,6 +42,7 @@ function BotPanelBody() {
   const st = useSel(s.bots, (x) => x);
   const entries = useSel(s.symbols, (x) => x.entries);
   const decimals = useDecimals();
+  const cachedHeading = useRef<HTMLHeadingElement>(null);
   const f = st.form;
   const set = (change: Partial<BotForm>): void => st.actions.set(change);
 
@@ -234,7 +235,10 @@ function BotPanelBody() {
         </div>
       </div>
 
-      <h4>Cached bot orders</h4>
+      {/* the focus comes here once the last row's Cancel is gone: it stays in the drawer */}
+      <h4 ref={cachedHeading} tabIndex={-1}>
+        Cached bot orders
+      </h4>
       {st.cachedError && <p className="error small">{st.cachedError}</p>}
       <RecordTable
         testId="bot-orders-table"
@@ -244,6 +248,7 @@ function BotPanelBody() {
         rowKey={(r) => r.o.id}
         rowAttrs={(r) => ({ 'data-testid': `bot-order-row-${r.o.id}` })}
         empty={<p className="empty">No cached bot orders.</p>}
+        lastGone={cachedHeading}
       />
     </div>
   );
