@@ -308,7 +308,8 @@ describe('isolated margin: which position, and refusals', () => {
       [() => adjust(ex, u, MarginChangeType.ADD, USDT, 2), 1103, 'No open short position on BTCUSDT'],
       [() => adjust(ex, cross, MarginChangeType.ADD, USDT), 3024, 'cross margin'],
       [() => adjust(ex, cross, MarginChangeType.REDUCE, USDT), 3024, 'cross margin'],
-      [() => adjust(ex, u, 3, USDT), 1001, "'type'"],
+      // the check names the parameter (ApiError.param); REST words it "Invalid body parameter 'type'"
+      [() => adjust(ex, u, 3, USDT), 1001, 'type must be 1 (add) or 2 (remove)'],
       [() => adjust(ex, u, MarginChangeType.ADD, 0n), 1001, 'greater than 0'],
       [() => adjust(ex, u, MarginChangeType.REDUCE, -USDT), 1001, 'greater than 0'],
       [

@@ -131,8 +131,9 @@ describe('every answer is the envelope', () => {
       if (!path.startsWith('/api/') && !path.startsWith('/fapi/')) continue;
       for (const [method, op] of Object.entries(ops)) {
         const codes = Object.keys(op.responses);
-        // the candlestick routes answer every error, 6007 included, inside their 200 (docs/api.md)
-        if (!codes.some((c) => c.startsWith('4'))) continue;
+        // the candlestick routes answer every error, 6007 included, inside their 200 (docs/api.md);
+        // 431 is everywhere (Node refuses the headers before any route is known)
+        if (!codes.some((c) => c.startsWith('4') && c !== '431')) continue;
         checked++;
         if (!codes.includes('414')) missing.push(`${method.toUpperCase()} ${path}`);
       }
