@@ -148,6 +148,11 @@ describe('a warning under a field', () => {
     const bad = size({ armed: true, qty: '-1' });
     expect(bad.attr('Size', 'aria-describedby')).toBe('size-invalid oe-armed');
     expect(bad.textOf('size-invalid')).toMatch(/above 0/);
+    // a size of 0 is said as it is typed, as a bad price is, not only on send
+    const zero = size({ armed: false, qty: '0' });
+    expect(zero.attr('Size', 'aria-invalid')).toBe('true');
+    expect(zero.attr('Size', 'aria-describedby')).toBe('size-invalid');
+    expect(zero.textOf('size-invalid')).toBe('Size must be above 0.');
   });
 });
 

@@ -277,12 +277,13 @@ describe('the request a click sends', () => {
         error: 'Enter a limit price above 0.',
       });
     }
-    for (const qty of ['-1', '0', '0.000']) {
-      expect(orderModel(input({}, { qty })).order(2)).toEqual({
-        ok: false,
-        error: 'Enter a size above 0 (the button says buy or sell).',
-      });
+    for (const qty of ['0', '0.000']) {
+      expect(orderModel(input({}, { qty })).order(2)).toEqual({ ok: false, error: 'Size must be above 0.' });
     }
+    expect(orderModel(input({}, { qty: '-1' })).order(2)).toEqual({
+      ok: false,
+      error: 'Size must be above 0: the buttons choose buy or sell.',
+    });
     expect(orderModel(input({}, { qty: '-' })).order(1)).toMatchObject({
       error: expect.stringMatching(/^Size "-" is not a number/),
     });

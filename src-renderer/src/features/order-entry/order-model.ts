@@ -27,6 +27,16 @@ import { capOf, pctQty } from './size.ts';
 
 export const NOT_A_NUMBER = 'use digits and a decimal point, e.g. 90000.5 (thousands separators are fine)';
 
+/**
+ * A typed size that is a number but not above 0 ("0", "-1"), said under the Size field as it is
+ * typed and again on send; null otherwise (empty, not a number: said apart). A minus sign is not
+ * how a side is chosen: the buttons are.
+ */
+export function sizeNotAboveZero(qty: DecimalInput): string | null {
+  if (qty.kind === 'negative') return 'Size must be above 0: the buttons choose buy or sell.';
+  return qty.kind === 'ok' && !(qty.n > 0) ? 'Size must be above 0.' : null;
+}
+
 /** Leverage shown before the pair's setting is loaded (never sent: orders take the venue's). */
 export const DEFAULT_LEVERAGE = 20;
 /** Highest leverage offered before the setting or the catalogue says. */
@@ -340,8 +350,8 @@ export function orderModel(i: OrderModelInput): OrderModel {
       return { ok: false, error: 'Enter a limit price above 0.' };
     if (f.sizeMode === 'qty' && qtyIn.kind === 'invalid')
       return { ok: false, error: `Size "${qtyIn.text}" is not a number: ${NOT_A_NUMBER}.` };
-    if (f.sizeMode === 'qty' && (qtyIn.kind === 'negative' || (qtyIn.kind === 'ok' && !(qtyIn.n > 0))))
-      return { ok: false, error: 'Enter a size above 0 (the button says buy or sell).' };
+    const notAboveZero = f.sizeMode === 'qty' ? sizeNotAboveZero(qtyIn) : null;
+    if (notAboveZero !== null) return { ok: false, error: notAboveZero };
     if (qty === '' || !(num(qty) > 0)) {
       return {
         ok: false,

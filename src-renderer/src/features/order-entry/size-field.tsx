@@ -4,7 +4,7 @@
 import type { Ref } from 'react';
 import type { FuturesSymbol } from '../../../../src-shared/types.ts';
 import type { OrderFormState } from './order-form-store.ts';
-import { maxOnStep, NOT_A_NUMBER, type OrderModel } from './order-model.ts';
+import { maxOnStep, NOT_A_NUMBER, sizeNotAboveZero, type OrderModel } from './order-model.ts';
 import { capOf } from './size.ts';
 import { notionalCheck, sizeCheck } from './input-checks.ts';
 import { decimalsOf, fmt } from '../../lib/format.ts';
@@ -30,7 +30,8 @@ export function SizeField({ f, model, futures: fut, base, inputRef, opens, armed
     (fut && f.sizeMode === 'qty' ? sizeCheck(qtyIn, fut) : null) ??
     (fut && opens ? notionalCheck(Math.min(buy.notional, sell.notional), fut.min_notional) : null);
   const pctMode = f.sizeMode === 'pct';
-  const invalid = !pctMode && (qtyIn.kind === 'invalid' || qtyIn.kind === 'negative');
+  const notAboveZero = pctMode ? null : sizeNotAboveZero(qtyIn);
+  const invalid = !pctMode && (qtyIn.kind === 'invalid' || notAboveZero !== null);
   const pctOf = model.pctOf.label;
   const maxQty = fut?.max_qty ?? '';
   // a quantity as every figure on screen: the pair's decimals, thousands grouped ("7,372,302")
@@ -87,9 +88,7 @@ export function SizeField({ f, model, futures: fut, base, inputRef, opens, armed
       </label>
       {invalid && (
         <p className="warn-text" id="size-invalid" data-testid="size-invalid">
-          {qtyIn.kind === 'negative'
-            ? 'A size is above 0: the buttons say buy or sell.'
-            : `Not a size: ${NOT_A_NUMBER}.`}
+          {notAboveZero ?? `Not a size: ${NOT_A_NUMBER}.`}
         </p>
       )}
       {offSize !== null && (
