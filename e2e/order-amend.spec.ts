@@ -147,7 +147,7 @@ test('the Modify dialog says as typed what the venue will refuse and a price tha
   await priceField.fill('abc');
   await amountField.fill('-1');
   await expect(priceCheck).toContainText('Not a price: use digits and a decimal point');
-  await expect(qtyCheck).toHaveText('An amount is above 0.');
+  await expect(qtyCheck).toHaveText('Amount must be above 0: to cancel the order, use its Cancel.');
   await priceField.fill('0');
   await amountField.fill('x');
   await expect(priceCheck).toHaveText('A price is above 0.');

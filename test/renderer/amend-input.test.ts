@@ -28,7 +28,18 @@ describe('amendFields', () => {
       ok: false,
       error: expect.stringMatching(/^Price "94,00" is not a number/),
     });
-    expect(amendFields('94000', '-1', order)).toEqual({ ok: false, error: 'Amount must be above 0.' });
+    expect(amendFields('94000', '-1', order)).toEqual({
+      ok: false,
+      error: 'Amount must be above 0: to cancel the order, use its Cancel.',
+    });
+    // an amount of 0 is no way to cancel: said under the field as typed and on Modify
+    expect(amendFields('94000', '0', order)).toEqual({
+      ok: false,
+      error: 'Amount must be above 0: to cancel the order, use its Cancel.',
+    });
+    expect(amendFieldChecks('94000', '0', { position_action: 1 }, undefined).qty).toBe(
+      'Amount must be above 0: to cancel the order, use its Cancel.',
+    );
     expect(amendFields('0', '0.010', order)).toEqual({ ok: false, error: 'Price must be above 0.' });
     expect(amendFields('95,000', '0.01', order)).toMatchObject({
       ok: false,
@@ -102,7 +113,7 @@ describe('amendFieldChecks', () => {
   it('says what is not a number or not above 0; an empty field is left to Modify', () => {
     expect(amendFieldChecks('abc', '-1', opens, BTC)).toEqual({
       price: expect.stringMatching(/^Not a price: use digits/),
-      qty: 'An amount is above 0.',
+      qty: 'Amount must be above 0: to cancel the order, use its Cancel.',
     });
     expect(amendFieldChecks('0', 'x', opens, BTC)).toEqual({
       price: 'A price is above 0.',

@@ -83,7 +83,7 @@ describe('the order form’s input checks', () => {
     expect(amountFieldCheck(typed('0.001'), capped)).toBe('Under the minimum of 0.002: the venue refuses it.');
     expect(amountFieldCheck(typed('121'), capped)).toBe('Over the maximum of 120 in one order: the venue refuses it.');
     expect(amountFieldCheck(typed('abc'), capped)).toMatch(/^Not an amount: use digits and a decimal point/);
-    for (const t of ['0', '-1']) expect(amountFieldCheck(typed(t), capped)).toBe('An amount is above 0.');
+    for (const t of ['0', '-1']) expect(amountFieldCheck(typed(t), capped)).toBe('Amount must be above 0.');
     expect(amountFieldCheck(typed(''), capped)).toBeNull();
     expect(amountFieldCheck(typed('0.0105'), undefined)).toBeNull();
   });

@@ -163,7 +163,7 @@ describe('the dialog’s words', () => {
     expect(stopFieldChecks(t('abc', '', '0'), stop(), BTC)).toEqual({
       trigger: expect.stringMatching(/^Not a price: use digits/),
       price: null,
-      qty: 'An amount is above 0.',
+      qty: 'Amount must be above 0.',
     });
     expect(stopFieldChecks(t('-1', '', 'x'), stop(), BTC)).toEqual({
       trigger: 'A price is above 0.',

@@ -70,6 +70,6 @@ export function amountFieldCheck(
   f: (Pick<FuturesSymbol, 'qty_step' | 'min_qty'> & Partial<Pick<FuturesSymbol, 'max_qty'>>) | undefined,
 ): string | null {
   if (qty.kind === 'invalid') return `Not an amount: ${NOT_A_NUMBER}.`;
-  if (qty.kind === 'negative' || (qty.kind === 'ok' && !(qty.n > 0))) return 'An amount is above 0.';
+  if (qty.kind === 'negative' || (qty.kind === 'ok' && !(qty.n > 0))) return 'Amount must be above 0.';
   return f === undefined ? null : sizeCheck(qty, f);
 }

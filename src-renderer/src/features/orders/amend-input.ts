@@ -27,12 +27,20 @@ export function positiveField(name: string, text: string): { value: string; n: n
   return { value: r.value, n: r.n };
 }
 
+/** An amount of 0 or less: refused, never sent (a modify that cancels is a total above 0, not above the filled part). */
+const NO_AMOUNT = 'Amount must be above 0: to cancel the order, use its Cancel.';
+
+function notAboveZero(text: string): boolean {
+  const r = parseDecimalInput(text);
+  return r.kind === 'negative' || (r.kind === 'ok' && !(r.n > 0));
+}
+
 /** The two fields as the API's decimals, or why they cannot be sent. */
 export function amendFields(priceText: string, qtyText: string, o: Pick<OrderRecord, 'price' | 'qty'>): AmendFields {
   const p = positiveField('Price', priceText);
   if ('error' in p) return { ok: false, error: p.error };
   const q = positiveField('Amount', qtyText);
-  if ('error' in q) return { ok: false, error: q.error };
+  if ('error' in q) return { ok: false, error: notAboveZero(qtyText) ? NO_AMOUNT : q.error };
   if (p.n === Number(o.price) && q.n === Number(o.qty))
     return { ok: false, error: 'The price and the amount are the order’s own: nothing to change.' };
   return { ok: true, price: p.value, qty: q.value };
@@ -70,7 +78,7 @@ export function amendFieldChecks(
   const p = parseDecimalInput(priceText);
   const q = parseDecimalInput(qtyText);
   const price = priceFieldCheck(p, pair?.price_step);
-  let qty = amountFieldCheck(q, pair);
+  let qty = notAboveZero(qtyText) ? NO_AMOUNT : amountFieldCheck(q, pair);
   if (qty === null && o.position_action === PositionAction.OPEN && p.kind === 'ok' && q.kind === 'ok')
     qty = notionalCheck(p.n * q.n, pair?.min_notional);
   return { price, qty };
