@@ -4,7 +4,11 @@
 // tables with a long pair and a long client id; a long base asset
 // (1000PEPEUSDT) keeps the headers, the spread, the top bar and the order form in shape; toasts
 // cover none of what the trader checks; a narrow chart's legend keeps clear of the price lines.
-import type { Locator } from 'playwright/test';
+// At 1024x640 a stop's answer is in view with nothing to scroll, and a long API key wraps in the
+// Account tab.
+import { randomBytes } from 'node:crypto';
+import type { Locator, Page } from 'playwright/test';
+import { RestClient } from '../src-shared/sdk/rest-client.ts';
 import { test, expect } from './support/fixtures.ts';
 import { TradingPage } from './pages/trading-page.ts';
 import { openTrading } from './support/desk.ts';
@@ -86,6 +90,60 @@ test('at 1024x640 the screen fits the window: the form whole, the top bar, every
   await expect(screen.ladder.root).toBeVisible();
   await expect(tabs).toHaveCount(0);
   expect((await trades.boundingBox())!.x).toBeGreaterThan((await screen.ladder.root.boundingBox())!.x);
+});
+
+/** The height and width `selector`'s first element overflows by (0, 0: it scrolls in neither). */
+function overflow(page: Page, selector: string): Promise<[number, number]> {
+  return page
+    .locator(selector)
+    .first()
+    .evaluate((el) => [el.scrollHeight - el.clientHeight, el.scrollWidth - el.clientWidth]);
+}
+
+test('at 1024x640 a stop order and its answer fit the form, nothing scrolls; a long API key wraps in the Account tab, whole', async ({
+  page,
+  service,
+  market,
+}) => {
+  const symbol = 'SOLUSDT';
+  await market.ensureBook(symbol, 15);
+  // a key as long as the desktop app's own ("local_" and 26 hex digits), and longer
+  const apiKey = `local_${randomBytes(16).toString('hex')}`;
+  const apiSecret = randomBytes(24).toString('hex');
+  await new RestClient({ baseUrl: service.url }).call('POST', '/admin/v1/accounts', {
+    body: { api_key: apiKey, api_secret: apiSecret, balance: '10000' },
+  });
+  const screen = await openTrading(page, service.url, { apiKey, apiSecret }, symbol, {
+    size: { width: 1024, height: 640 },
+    live: true,
+  });
+  const trigger = onTick((await market.mid(symbol)) * 1.05, (await market.symbol(symbol)).price_step);
+  await expect(screen.form.button('Open long')).toBeEnabled();
+  await page.keyboard.press('t');
+  await screen.form.root.getByRole('textbox', { name: 'Trigger price' }).fill(trigger);
+  await screen.form.size.fill('1');
+  await page.keyboard.press('s');
+  await page.keyboard.press('Enter');
+  await expect(screen.form.notice).toContainText(`Stop ${symbol} #`);
+  await expect(screen.form.notice).toBeInViewport({ ratio: 1 });
+  expect(await overflow(page, '.form-area'), 'the form area scrolls').toEqual([0, 0]);
+  await page.screenshot({ path: test.info().outputPath('stop-answer-1024x640.png') });
+
+  // a refusal lands in the same place, in view (a size under the minimum)
+  await screen.form.size.fill('0.001');
+  await page.keyboard.press('s');
+  await page.keyboard.press('Enter');
+  await expect(screen.form.error).toBeVisible();
+  await expect(screen.form.error).toBeInViewport({ ratio: 1 });
+  expect(await overflow(page, '.form-area'), 'the form area scrolls').toEqual([0, 0]);
+
+  await screen.tabs.show('Account');
+  const key = page.getByRole('tabpanel').getByText(apiKey, { exact: true });
+  await expect(key).toBeInViewport({ ratio: 1 });
+  expect(await overflow(page, '.tab-body'), 'the Account tab scrolls').toEqual([0, 0]);
+  const [keyWidth, keyScroll] = await key.evaluate((el) => [el.clientWidth, el.scrollWidth]);
+  expect(keyScroll).toBeLessThanOrEqual(keyWidth);
+  await page.screenshot({ path: test.info().outputPath('account-key-1024x640.png') });
 });
 
 for (const [width, height] of [

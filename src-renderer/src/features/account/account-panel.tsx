@@ -1,5 +1,6 @@
 // Account summary: margin balance, wallet, unrealized PnL, available, position and order
-// margin, deposits and position mode. Compact in the order column, full in the bottom tab.
+// margin, deposits and position mode. Compact in the order column, full in the bottom tab, with
+// the API key (a long one wraps, whole, and one click selects it to copy: nothing scrolls sideways).
 import { fmt, fmtSigned, num } from '../../lib/format.ts';
 import { marketDown } from '../../lib/connection-status.ts';
 import { useServices, useSel } from '../../lib/use-services.ts';
@@ -28,7 +29,7 @@ export function AccountPanel({ compact = false }: { compact?: boolean }) {
   if (!compact) {
     rows.push(['Total deposits', fmt(a?.total_deposits, 2)]);
     rows.push(['Position mode', a?.position_mode === 'one_way' ? 'One-way' : 'Hedge']);
-    rows.push(['API key', key ?? '—']);
+    rows.push(['API key', key ?? '—', 'api-key', 'account-api-key']);
   }
   return (
     <section
