@@ -298,13 +298,14 @@ test('a long base asset (1000PEPEUSDT at 1280x800): book and trades headers keep
   });
   await expect(page.getByTestId('trade-row').first()).toBeVisible();
 
-  // "Size (1000PEPE)" may take a second line, inside its header, never over the rows below
+  // the heading keeps to one line: "Size", the unit in its title; never over the rows below
   for (const panel of [screen.ladder.root, page.getByTestId('trades')]) {
-    const head = panel.getByText('Size (1000PEPE)', { exact: true });
-    await expect(head).toBeVisible();
+    const head = panel.getByTitle('Size (1000PEPE)', { exact: true });
+    await expect(head).toHaveText('Size');
     const headBox = (await head.locator('xpath=..').boundingBox())!;
     const textBox = (await head.boundingBox())!;
     expect(textBox.y + textBox.height).toBeLessThanOrEqual(headBox.y + headBox.height + 0.5);
+    expect(textBox.height, 'the Size heading takes one line').toBeLessThan(20);
     const rows = panel === screen.ladder.root ? page.getByTestId('ladder-asks') : page.getByTestId('trade-row').first();
     expect((await rows.boundingBox())!.y).toBeGreaterThanOrEqual(headBox.y + headBox.height - 0.5);
   }
@@ -329,6 +330,23 @@ test('a long base asset (1000PEPEUSDT at 1280x800): book and trades headers keep
 
   // (a stat that does not fit wraps out of the bar's one line, out of sight: ratio 0)
   await expect(page.getByTestId('change-24h')).toBeInViewport({ ratio: 0.9 });
+
+  // at 1440x900 no row is cut: by the heading above the asks, the B/S bar under the bids, the
+  // foot of the trades
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await expect(page.getByTestId('trade-row').nth(39)).toBeAttached();
+  for (const side of [page.getByTestId('ladder-asks'), page.getByTestId('ladder-bids'), page.locator('.trades-list')]) {
+    const cut = await side.evaluate((el) => {
+      const box = el.getBoundingClientRect();
+      // (no DOM types here: the rows are typed as the side is)
+      return Array.from(el.children as unknown as ArrayLike<typeof el>)
+        .map((r) => r.getBoundingClientRect())
+        .filter((r) => r.left < box.right - 0.5 && r.bottom > box.top + 0.5 && r.top < box.bottom - 0.5)
+        .filter((r) => r.top < box.top - 0.5 || r.bottom > box.bottom + 0.5)
+        .map((r) => `${Math.round(r.top)}-${Math.round(r.bottom)} in ${Math.round(box.top)}-${Math.round(box.bottom)}`);
+    });
+    expect(cut, 'rows cut').toEqual([]);
+  }
 });
 
 test('toasts sit in the chart, clear of the order book, the order form, the positions and the legend, and can be dismissed', async ({

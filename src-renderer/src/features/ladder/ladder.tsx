@@ -20,6 +20,7 @@ import { useSymbolView } from '../../lib/use-symbol.ts';
 import { Side } from '../../../../src-shared/enums.ts';
 import { keepFocus } from '../../layout/keep-focus.ts';
 import { BookTabs } from './book-tabs.tsx';
+import { sizeHeading } from './size-heading.ts';
 import './ladder.css';
 
 /** Rows per side rendered: enough for a tall window; the column clips the rest. */
@@ -28,6 +29,7 @@ const ROWS = 28;
 export function Ladder() {
   const s = useServices();
   const { symbol, entry, pd, qd } = useSymbolView();
+  const size = sizeHeading(entry?.general.base_asset ?? '');
   const book = useSel(s.book, (b) => b);
   const lastTrade = useSel(s.trades, (t) => t.trades[0]);
   const mark = useSel(s.tickers, (t) => t.tickers[symbol]?.mark);
@@ -133,7 +135,9 @@ export function Ladder() {
       </div>
       <div className="ladder-head">
         <span>Price ({entry?.general.quote_asset ?? 'USDT'})</span>
-        <span className="num">Size ({entry?.general.base_asset ?? ''})</span>
+        <span className="num" title={size.full} aria-label={size.full}>
+          {size.text}
+        </span>
         <span className="num">Total</span>
       </div>
       <div className="ladder-side asks" data-testid="ladder-asks">
@@ -221,10 +225,11 @@ function levelRows(root: HTMLElement): HTMLElement[] {
   const side = (name: string): HTMLElement[] => {
     const box = root.querySelector<HTMLElement>(`.ladder-side.${name}`);
     if (!box) return [];
-    const { top, bottom } = box.getBoundingClientRect();
+    const { top, bottom, right } = box.getBoundingClientRect();
+    // (a row that does not fit whole wraps to a column right of the side, out of sight: ladder.css)
     return [...box.querySelectorAll<HTMLElement>('.ladder-row')].filter((r) => {
       const b = r.getBoundingClientRect();
-      return b.top >= top - 1 && b.bottom <= bottom + 1;
+      return b.top >= top - 1 && b.bottom <= bottom + 1 && b.left < right - 1;
     });
   };
   return [...side('asks').reverse(), ...side('bids')];

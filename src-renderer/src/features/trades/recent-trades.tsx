@@ -9,6 +9,7 @@ import { useSymbolView } from '../../lib/use-symbol.ts';
 import type { RecentTrade } from './trades-store.ts';
 import { Side } from '../../../../src-shared/enums.ts';
 import { BookTabs } from '../ladder/book-tabs.tsx';
+import { sizeHeading } from '../ladder/size-heading.ts';
 import './trades.css';
 
 /** Rows rendered: more than fit in the column at any usual window height. */
@@ -18,6 +19,7 @@ export function RecentTrades() {
   const s = useServices();
   const { entry, pd, qd } = useSymbolView();
   const trades = useSel(s.trades, (t) => t.trades);
+  const size = sizeHeading(entry?.general.base_asset ?? '');
   return (
     <div className="trades panel-fill" data-testid="trades">
       <div className="panel-title">
@@ -26,8 +28,8 @@ export function RecentTrades() {
       <div className="trades-table" role="table" aria-label="Recent trades">
         <div className="trades-head" role="row">
           <span role="columnheader">Price</span>
-          <span className="num" role="columnheader">
-            Size ({entry?.general.base_asset ?? ''})
+          <span className="num" role="columnheader" title={size.full} aria-label={size.full}>
+            {size.text}
           </span>
           <span className="num" role="columnheader">
             Time
