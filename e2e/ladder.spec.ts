@@ -136,10 +136,13 @@ test('ArrowDown on a level the book moved out of sight goes down from it, never 
   await market.restBid(symbol, price, '0.777');
   await expect.poll(async () => ticks((await ladder.levels('bid'))[0]?.[0] ?? 'NaN')).toBe(ticks(price));
   await expect(focused).toHaveAttribute('data-price', low);
-  const below = await focused.evaluate(
-    (el) => el.getBoundingClientRect().bottom - el.closest('.ladder-side')!.getBoundingClientRect().bottom,
-  );
-  expect(below, 'the focused level is below the column').toBeGreaterThan(1);
+  // out of the column: a row that does not fit whole wraps out of sight, right of it (ladder.css)
+  const out = await focused.evaluate((el) => {
+    const r = el.getBoundingClientRect();
+    const c = el.closest('.ladder-side')!.getBoundingClientRect();
+    return r.bottom > c.bottom + 1 || r.left >= c.right - 1;
+  });
+  expect(out, 'the focused level is out of the column').toBe(true);
   // one row down from there is out of sight too: the lowest bid shown, the one drawn just above it
   await page.keyboard.press('ArrowDown');
   await expect(focused).toHaveAttribute('data-testid', 'ladder-bid-row');
