@@ -53,8 +53,19 @@ test('a paused pair says so in the top bar, the chart and the order form', async
   // the order form refuses before the API would (3001)
   await expect(screen.form.button('Open long')).toBeDisabled();
   await expect(page.getByTestId('order-halted')).toContainText('FTTUSDT is paused');
+  // a pair that settles no funding (next_funding_time 0) has no rate nor countdown; an empty book no B/S ratio
+  await expect(page.getByTestId('funding-rate')).toHaveText('—');
+  await expect(page.getByTestId('funding-countdown')).toHaveText('—');
+  await expect(page.getByTestId('ratio-bids')).toHaveText('B —');
+  await expect(page.getByTestId('ratio-asks')).toHaveText('— S');
+  // a delisted pair has no mark nor index either (complete_price answers 7001)
+  await screen.selectSymbol('LUNA2USDT');
+  await expect(page.getByTestId('symbol-status')).toHaveText('Delisted');
+  for (const id of ['mark-price', 'index-price', 'funding-rate']) await expect(page.getByTestId(id)).toHaveText('—');
   // a trading pair shows none of it
   await screen.selectSymbol('BTCUSDT');
+  await expect(page.getByTestId('funding-rate')).toHaveText(/^-?\d\.\d{4}%$/);
+  await expect(page.getByTestId('ratio-bids')).toHaveText(/^B \d+%$/);
   await expect(page.getByTestId('symbol-status')).toHaveCount(0);
   await expect(page.getByTestId('chart-empty')).toHaveCount(0);
   await expect(page.getByTestId('order-halted')).toHaveCount(0);

@@ -85,7 +85,9 @@ export function Ladder() {
   };
   const bidQty = bids.reduce((a, l) => a + Number(l.qty), 0);
   const askQty = asks.reduce((a, l) => a + Number(l.qty), 0);
-  const bidShare = bidQty + askQty > 0 ? bidQty / (bidQty + askQty) : 0.5;
+  // an empty book has no ratio: "—" and an empty bar, not 50% / 50%
+  const bidShare = bidQty + askQty > 0 ? bidQty / (bidQty + askQty) : NaN;
+  const shared = Number.isFinite(bidShare);
 
   return (
     <div
@@ -195,11 +197,15 @@ export function Ladder() {
         ))}
       </div>
       <div className="ladder-ratio" title="Share of bids and asks among the levels shown">
-        <span className="up">B {fmt(bidShare * 100, 0)}%</span>
+        <span className="up" data-testid="ratio-bids">
+          B {shared ? `${fmt(bidShare * 100, 0)}%` : '—'}
+        </span>
         <div className="ratio-bar">
-          <div className="ratio-bid" style={{ width: `${bidShare * 100}%` }} />
+          {shared && <div className="ratio-bid" style={{ width: `${bidShare * 100}%` }} />}
         </div>
-        <span className="down">{fmt((1 - bidShare) * 100, 0)}% S</span>
+        <span className="down" data-testid="ratio-asks">
+          {shared ? `${fmt((1 - bidShare) * 100, 0)}%` : '—'} S
+        </span>
       </div>
     </div>
   );

@@ -134,3 +134,22 @@ export function change24Text(t: Ticker | undefined): { price: string; percent: s
   if (!t?.day) return { price: '—', percent: '—' };
   return { price: signed(t.day.price_change), percent: `${signed(t.day.price_change_percent)}%` };
 }
+
+/**
+ * The mark, index and funding the top bar shows: NaN ("—") where the venue has none. A delisted
+ * pair has no mark or index (GET /fapi/v1/complete_price answers 7001, the picker shows "—"),
+ * though its price record still carries its last ones; a pair with no next settlement (paused or
+ * delisted: next_funding_time 0) settles no funding, so it has no rate (nor countdown).
+ */
+export function venueFigures(
+  t: Ticker | undefined,
+  delisted: boolean,
+): { mark: number; index: number; fundingRate: number; nextFundingTime: number } {
+  const settles = t !== undefined && t.nextFundingTime > 0;
+  return {
+    mark: delisted || t === undefined ? NaN : t.mark,
+    index: delisted || t === undefined ? NaN : t.index,
+    fundingRate: settles ? t.fundingRate : NaN,
+    nextFundingTime: settles ? t.nextFundingTime : 0,
+  };
+}

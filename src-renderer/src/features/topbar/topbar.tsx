@@ -16,7 +16,7 @@ import { screenNow } from '../replay/replay-store.ts';
 import { useServices, useSel } from '../../lib/use-services.ts';
 import { useSymbolView } from '../../lib/use-symbol.ts';
 import { SymbolPicker } from './symbol-picker.tsx';
-import { change24, change24Text, grouped } from './ticker-store.ts';
+import { change24, change24Text, grouped, venueFigures } from './ticker-store.ts';
 import { SymbolStatus } from '../../../../src-shared/enums.ts';
 import './topbar.css';
 
@@ -29,6 +29,7 @@ export function Topbar() {
   const symbolButton = useRef<HTMLButtonElement>(null);
   const dir = useDirection(t?.last);
   const down = useSel(s.connection, (c) => marketDown(c.state));
+  const v = venueFigures(t, entry?.general.status === SymbolStatus.DELISTED);
   const ch = change24(t);
   const chText = change24Text(t);
   const day = t?.day ?? null;
@@ -84,16 +85,16 @@ export function Topbar() {
       </div>
       {/* a 24 h figure that does not fit is out of sight, whole; all of them are in the row's title */}
       <dl className="stats" data-testid="stats" title={statsTitle}>
-        <Stat label="Mark" testId="mark-price" value={fmt(t?.mark, pd)} />
-        <Stat label="Index" testId="index-price" value={fmt(t?.index, pd)} />
+        <Stat label="Mark" testId="mark-price" value={fmt(v.mark, pd)} />
+        <Stat label="Index" testId="index-price" value={fmt(v.index, pd)} />
         <div className="stat funding">
           <dt>Funding / countdown</dt>
           <dd>
-            <span data-testid="funding-rate" className={t && t.fundingRate < 0 ? 'down' : 'accent'}>
-              {fmtPct(t?.fundingRate, 4)}
+            <span data-testid="funding-rate" className={v.fundingRate < 0 ? 'down' : 'accent'}>
+              {fmtPct(v.fundingRate, 4)}
             </span>
             <span className="sep"> / </span>
-            <Countdown to={t?.nextFundingTime ?? 0} />
+            <Countdown to={v.nextFundingTime} />
           </dd>
         </div>
         <div className="stat" title={`24h change ${chText.price} ${chText.percent}`}>
