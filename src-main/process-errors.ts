@@ -34,6 +34,8 @@ export class ProcessErrors<S extends ClosableService> {
   private readonly logDir: () => string | null;
   private readonly exit: (code: number) => void;
   private exiting: Promise<void> | null = null;
+  /** Standard streams whose reader went away (EPIPE): nothing more is written to them. */
+  private readonly lostStreams = new Set<'stdout' | 'stderr'>();
 
   constructor(opts: ProcessErrorsOptions<S>) {
     this.slot = opts.slot;
@@ -48,12 +50,18 @@ export class ProcessErrors<S extends ClosableService> {
 
   /** Writes `what` and the error's stack to stderr and main.log; answers main.log's path, or null. Never throws. */
   log(what: string, err: unknown): string | null {
-    try {
-      // a store that could not write says what and what to do: no stack (main.log keeps it)
-      console.error(`perpdesk: ${what}:`, err instanceof StoreWriteError ? err.message : err);
-    } catch {
-      // stderr gone: main.log is what is left
+    if (!this.lostStreams.has('stderr')) {
+      try {
+        // a store that could not write says what and what to do: no stack (main.log keeps it)
+        console.error(`perpdesk: ${what}:`, err instanceof StoreWriteError ? err.message : err);
+      } catch {
+        // stderr gone: main.log is what is left
+      }
     }
+    return this.logFile(what, err);
+  }
+
+  private logFile(what: string, err: unknown): string | null {
     let dir: string | null;
     try {
       dir = this.logDir();
@@ -77,9 +85,24 @@ export class ProcessErrors<S extends ClosableService> {
     });
   }
 
-  /** Hands every uncaught exception and unhandled rejection of the process to `onError`. */
+  /**
+   * Hands every uncaught exception and unhandled rejection of the process to `onError`. A
+   * standard stream whose reader went away (the terminal closed, `| head` has read enough: EPIPE
+   * on the next write) is not an error of the service: it is said once in main.log and written to
+   * no more, and the service goes on. (Left to `uncaughtException`, each line saying so failed
+   * again a tick later: the process spun on it, never closing, deaf to SIGTERM.)
+   */
   install(onError: (what: string, err: unknown) => void): void {
+    for (const name of ['stdout', 'stderr'] as const) {
+      process[name].on('error', (err) => this.streamLost(name, err));
+    }
     process.on('uncaughtException', (err) => onError('uncaught exception', err));
     process.on('unhandledRejection', (reason) => onError('unhandled promise rejection', reason));
+  }
+
+  private streamLost(name: 'stdout' | 'stderr', err: unknown): void {
+    if (this.lostStreams.has(name)) return;
+    this.lostStreams.add(name);
+    this.logFile(`${name} is no longer read; the service goes on, writing nothing more to it`, err);
   }
 }
