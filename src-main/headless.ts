@@ -19,6 +19,7 @@ import { CliError, parseCli, USAGE } from './cli-args.ts';
 import { readJsonFile, writeJsonFile } from './desktop/json-file.ts';
 import {
   addressInUseError,
+  cannotListenError,
   choosePort,
   fallbackNotice,
   isAddressInUse,
@@ -28,7 +29,7 @@ import {
   type PortChoice,
   type PortRequest,
 } from './desktop/port-choice.ts';
-import { isPortFree, isPortTaken } from './desktop/port-probe.ts';
+import { isPortFree, listenProblem } from './desktop/port-probe.ts';
 import { builtUiDir, defaultDataDir, makeDataDir } from './paths.ts';
 import { exitCodeAfter, QuitDuringStart, ServiceSlot } from './desktop/service-slot.ts';
 import { ProcessErrors, UNCAUGHT_EXIT_CODE } from './process-errors.ts';
@@ -94,12 +95,18 @@ async function choosePortOf(
   o: { host: string; port: number; portGiven: boolean },
   dataDir: string,
 ): Promise<{ request: PortRequest; choice: PortChoice }> {
+  // an address not of this machine, a name that resolves to nothing: said now, not after the
+  // first start has built its history
+  const hostProblem = await listenProblem(o.host, 0);
+  if (hostProblem !== null) failed(cannotListenError(o.host, null, hostProblem).message);
   if (asDesktop && !o.portGiven) {
     const saved = dataDir === ':memory:' ? null : parseSavedPort(readJsonFile(join(dataDir, LAST_PORT_FILE)));
     const request: PortRequest = { kind: 'preferred', saved };
     return { request, choice: await choosePort(request, (p) => isPortFree(o.host, p)) };
   }
-  if (o.port !== 0 && (await isPortTaken(o.host, o.port))) failed(addressInUseError(o.host, o.port, asDesktop).message);
+  const problem = o.port === 0 ? null : await listenProblem(o.host, o.port);
+  if (problem?.code === 'EADDRINUSE') failed(addressInUseError(o.host, o.port, asDesktop).message);
+  if (problem !== null) failed(cannotListenError(o.host, o.port, problem).message);
   return { request: { kind: 'explicit', port: o.port }, choice: { port: o.port, fellBack: false, busy: [] } };
 }
 
@@ -134,7 +141,7 @@ async function main(): Promise<void> {
     } catch (err) {
       const why = err instanceof Error ? err.message : String(err);
       console.error(
-        `perpdesk: cannot use the data folder ${dataDir} (--data-dir): ${why}; it must be a folder you can write`,
+        `perpdesk: cannot use the data folder ${dataDir === '' ? "''" : dataDir} (--data-dir): ${why}; it must be a folder you can write`,
       );
       process.exit(2);
     }

@@ -5,7 +5,7 @@
 // the app's name or productName cannot then move the data, and Chromium's own files (the
 // screen's localStorage), the window state and the single-instance lock live with the database
 // they belong to, one set per data folder.
-import { accessSync, constants, existsSync, mkdirSync } from 'node:fs';
+import { accessSync, constants, existsSync, mkdirSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 
@@ -34,6 +34,8 @@ export function defaultDataDir(
  * SQLite or EROFS error.
  */
 export function makeDataDir(dir: string): void {
+  // resolve('') is the current folder: an empty --data-dir (an unset variable) names no folder
+  if (dir === '') throw new Error('an empty path names no folder');
   const missing: string[] = [];
   for (let p = resolve(dir); !existsSync(p); p = dirname(p)) {
     missing.push(p);
@@ -57,6 +59,7 @@ export function makeDataDir(dir: string): void {
       throw err;
     }
   }
+  if (!statSync(dir).isDirectory()) throw new Error(`${resolve(dir)} is a file, not a folder`);
   checkDataDirWritable(dir);
 }
 

@@ -81,3 +81,19 @@ export function addressInUseError(host: string, port: number, picksOne = true): 
         : `Choose another with --port N (--port 0 picks a free one).`),
   );
 }
+
+/**
+ * The error shown when the service cannot listen on --host / --port for another reason than a
+ * taken port (`err` from listenProblem), said before anything starts; `port` null: the host alone.
+ */
+export function cannotListenError(host: string, port: number | null, err: NodeJS.ErrnoException): Error {
+  const why =
+    err.code === 'EADDRNOTAVAIL'
+      ? `${host} is not an address of this machine (--host takes one of its interfaces, 127.0.0.1 by default, or 0.0.0.0 for all)`
+      : err.code === 'EACCES'
+        ? `port ${port} needs privileges this user does not have (ports under 1024); choose another with --port N`
+        : err.code === 'ENOTFOUND' || err.code === 'EAI_AGAIN'
+          ? `${host} names no address (--host takes an address or a name of this machine)`
+          : err.message;
+  return new Error(`cannot listen on ${port === null ? host : `${host}:${port}`}: ${why}`);
+}

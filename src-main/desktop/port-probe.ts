@@ -15,16 +15,17 @@ export function isPortFree(host: string, port: number): Promise<boolean> {
 }
 
 /**
- * Whether a listen on the port fails because it is taken (EADDRINUSE) right now; any other failure
- * (an address not on this machine, a port the user may not take) is left to the real listen to say.
+ * Why a listen on host:port fails right now, or null when it would not: EADDRINUSE (taken),
+ * EADDRNOTAVAIL (an address not of this machine), EACCES (a port this user may not take),
+ * ENOTFOUND (a name that resolves to nothing). Port 0 checks the host alone.
  */
-export function isPortTaken(host: string, port: number): Promise<boolean> {
+export function listenProblem(host: string, port: number): Promise<NodeJS.ErrnoException | null> {
   return new Promise((resolve) => {
     const srv = createServer();
     srv.unref();
-    srv.once('error', (err: NodeJS.ErrnoException) => resolve(err.code === 'EADDRINUSE'));
+    srv.once('error', (err: NodeJS.ErrnoException) => resolve(err));
     srv.listen({ host, port, exclusive: true }, () => {
-      srv.close(() => resolve(false));
+      srv.close(() => resolve(null));
     });
   });
 }

@@ -144,6 +144,8 @@ describe('makeDataDir', () => {
     const file = join(base, 'a-file');
     writeFileSync(file, 'x');
     expect(() => makeDataDir(join(file, 'sub'))).toThrow(/ENOTDIR/);
+    expect(() => makeDataDir(file)).toThrow(`${file} is a file, not a folder`);
+    expect(() => makeDataDir('')).toThrow('an empty path names no folder');
   });
 });
 

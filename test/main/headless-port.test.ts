@@ -94,14 +94,34 @@ describe('npm run serve', () => {
     expect(existsSync(dir)).toBe(false);
   }, 40_000);
 
-  it('names the data folder when the start fails for another reason', async () => {
+  it('a --data-dir that is a file or empty is a bad command line: one line naming it, exit 2', async () => {
     const file = join(tempDir(), 'not-a-folder');
     writeFileSync(file, '');
     const r = await headless(['--port', '0', '--no-sim', '--data-dir', file]);
+    expect(r.code, r.stderr + r.stdout).toBe(2);
+    expect(firstLines(r.stderr)).toEqual([
+      `perpdesk: cannot use the data folder ${file} (--data-dir): ${file} is a file, not a folder; ` +
+        'it must be a folder you can write',
+    ]);
+    // an unset variable: resolve('') would be the current folder
+    const empty = await headless(['--port', '0', '--no-sim', '--data-dir', '']);
+    expect(empty.code, empty.stderr + empty.stdout).toBe(2);
+    expect(firstLines(empty.stderr)).toEqual([
+      "perpdesk: cannot use the data folder '' (--data-dir): an empty path names no folder; it must be a folder you can write",
+    ]);
+  }, 40_000);
+
+  it('an address not of this machine is refused at once, before a first start builds its history, naming the folder', async () => {
+    const dir = join(tempDir(), 'data');
+    // 192.0.2.1: TEST-NET-1 (RFC 5737), never an address of this machine
+    const r = await headless(['--host', '192.0.2.1', '--port', '0', '--data-dir', dir], { ms: 25_000 });
     expect(r.code, r.stderr + r.stdout).toBe(1);
     expect(firstLines(r.stderr)).toEqual([
-      expect.stringMatching(`^perpdesk: failed to start \\(data folder ${file}\\): `),
+      `perpdesk: failed to start (data folder ${dir}): cannot listen on 192.0.2.1: 192.0.2.1 is not an address of ` +
+        'this machine (--host takes one of its interfaces, 127.0.0.1 by default, or 0.0.0.0 for all)',
     ]);
+    expect(r.stdout).toBe('');
+    expect(existsSync(dir)).toBe(false);
   }, 40_000);
 });
 
