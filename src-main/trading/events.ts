@@ -1,6 +1,7 @@
 // What the exchange announces after each command, in order, for the WebSocket hub, candles
 // and the simulator. Listeners run synchronously after the command's state is stored; a
 // throwing listener is isolated (logged) and never breaks the exchange.
+import { MarginMode } from '../../src-shared/enums.ts';
 
 export interface TradeEvent {
   readonly symbol: string;
@@ -42,8 +43,7 @@ export const ACCOUNT_EVENT_KINDS = {
   liquidation:
     '{symbol, position_side, quantity, mark_price, bankruptcy_price, order_id, liquidation_fee, time}: a position was liquidated (order_id: its liquidation close order, autoclose-<order_id>; liquidation_fee: the clearance fee it paid the insurance fund)',
   funding: '{symbol, position_side, funding_rate, mark_price, amount, time}: a funding payment (amount > 0 received)',
-  margin_call:
-    '{margin_mode, margin_ratio, wallet, positions: [{symbol, position_side, quantity, mark_price, unrealized_pnl, maintenance_margin}], time}: the margin ratio of the cross positions (margin_mode 1, wallet: the cross wallet less isolated margins) or of one isolated position (2, wallet: its margin) reached 0.8 (liquidation at 1); once, and again after it came back under 0.7; money as decimal strings',
+  margin_call: `{margin_mode, margin_ratio, wallet, positions: [{symbol, position_side, quantity, mark_price, unrealized_pnl, maintenance_margin}], time}: the margin ratio of the cross positions (margin_mode ${MarginMode.CROSS}, wallet: the cross wallet less isolated margins) or of one isolated position (margin_mode ${MarginMode.ISOLATED}, wallet: its margin) reached 0.8 (liquidation at 1); once, and again after it came back under 0.7; money as decimal strings`,
   conditional:
     'the conditional order record (the fields of GET /fapi/v1/conditional/openOrders), when it is placed, cancelled, fires (status 2, order_id: the order it placed) or is refused as it fires (status 4, reject_code and reject_reason)',
   margin:

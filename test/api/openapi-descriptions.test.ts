@@ -1,12 +1,15 @@
 // The prose of the OpenAPI document keeps up with the code: the error registry in info.description
 // names every code of src-shared/errors.ts, and the /ws description names every kind of `user`
-// event the exchange sends and says a removed depth level's zero comes at the pair's precision.
+// event the exchange sends, gives margin_call's margin_mode as the event carries it (the MarginMode
+// enum, which test/api/binance/margin-call.test.ts holds the event to), and says a removed depth
+// level's zero comes at the pair's precision.
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src-main/api/app.ts';
 import { LOGIN_EVENT_KINDS } from '../../src-main/api/ws/login.ts';
 import { ACCOUNT_EVENT_KINDS } from '../../src-main/trading/events.ts';
 import { openVenue, type LocalVenue } from '../../src-main/venue.ts';
+import { MarginMode } from '../../src-shared/enums.ts';
 import { Errors } from '../../src-shared/errors.ts';
 
 let venue: LocalVenue;
@@ -40,6 +43,19 @@ describe('OpenAPI descriptions', () => {
     const text = wsDescription();
     for (const kind of Object.keys({ ...ACCOUNT_EVENT_KINDS, ...LOGIN_EVENT_KINDS }))
       expect(text, kind).toContain(`\`${kind}\``);
+  });
+
+  it("the /ws description gives margin_call's margin_mode as the MarginMode the event sends", () => {
+    const line = wsDescription()
+      .split('\n')
+      .find((l) => l.includes('`margin_call`'));
+    expect(line).toBeDefined();
+    const cross = /cross positions \(margin_mode (\d+)/.exec(line!)?.[1];
+    const isolated = /isolated position \(margin_mode (\d+)/.exec(line!)?.[1];
+    expect({ cross: Number(cross), isolated: Number(isolated) }).toEqual({
+      cross: MarginMode.CROSS,
+      isolated: MarginMode.ISOLATED,
+    });
   });
 
   it('the /ws description gives a removed level\'s quantity as zero at the pair\'s precision, not "0"', async () => {
