@@ -33,6 +33,22 @@ describe('account summary', () => {
     });
   });
 
+  it('the paper reset answers the account summary, as GET /fapi/v1/account does, and /openapi.json says so', async () => {
+    const b = makeAccount(t.venue, 'acct-reset', 5_000);
+    const reset = dataOf(await signed(t.app, b, 'POST', '/fapi/v1/account/reset', { json: { balance: '7000' } }));
+    const summary = dataOf(await signed(t.app, b, 'GET', '/fapi/v1/account'));
+    expect(reset).toStrictEqual(summary);
+    expect(reset.wallet_balance).toBe('7000.00000000');
+    const doc = (await t.app.inject({ url: '/openapi.json' })).json();
+    const dataSchema = (path: string, method: string) =>
+      doc.paths[path][method].responses['200'].content['application/json'].schema.properties.data;
+    expect(dataSchema('/fapi/v1/account/reset', 'post')).toStrictEqual(dataSchema('/fapi/v1/account', 'get'));
+    // the component names exactly the answer's fields, each required
+    const component = doc.components.schemas.AccountSummary;
+    expect(Object.keys(component.properties).sort()).toEqual(Object.keys(reset).sort());
+    expect([...component.required].sort()).toEqual(Object.keys(reset).sort());
+  });
+
   it('answers only signed requests', async () => {
     const r = await t.app.inject({ url: '/fapi/v1/account' });
     expect([r.statusCode, JSON.parse(r.body).code]).toEqual([401, Errors.API_KEY_MISSING.code]);

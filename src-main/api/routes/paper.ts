@@ -8,6 +8,7 @@ import { signedQuerystring, type AuthServices } from '../auth.ts';
 import { envelopeSchema, ok, standardErrors } from '../envelope.ts';
 import type { ApiInstance } from '../schemas.ts';
 import { strictJsonBody } from '../strict-input.ts';
+import { accountSummaryRef } from '../trading-schemas.ts';
 
 const MAX_BALANCE = 1_000_000_000n * 100_000_000n;
 
@@ -37,7 +38,7 @@ export default async function paperRoutes(app: ApiInstance, opts: { venue: Venue
           'The body is required: `{}` resets to the default balance.',
         querystring: signedQuerystring(),
         body: resetBody,
-        response: { 200: envelopeSchema(Type.Object({}, { additionalProperties: true })), ...standardErrors(401) },
+        response: { 200: envelopeSchema(accountSummaryRef), ...standardErrors(401) },
       },
     },
     async (req) => {
