@@ -36,7 +36,7 @@ import type { MarginMode, OrderStatus, PositionSide, Side } from '../enums.ts';
 import { buildSignedQuery, serializeQuery } from '../sign.ts';
 import { unwrap, unwrapBare } from './rest-answer.ts';
 import { ConditionalOrders } from './rest-conditionals.ts';
-import { CLIENT_ERROR, NO_CREDENTIALS, PerpdeskApiError } from './rest-request.ts';
+import { CLIENT_ERROR, NO_CREDENTIALS, NOT_SENT, PerpdeskApiError } from './rest-request.ts';
 import type { Query, RawExchange, RequestOptions, RestClientOptions } from './rest-request.ts';
 import type {
   AllOrdersQuery,
@@ -61,7 +61,7 @@ import type {
 
 // The request types, the error, the answer decoding and the route records live beside this
 // file; they stay exported from here (and so from the SDK) as before the split.
-export { CLIENT_ERROR, NO_ANSWER, NO_CREDENTIALS, PerpdeskApiError, toQueryString } from './rest-request.ts';
+export { CLIENT_ERROR, NO_ANSWER, NO_CREDENTIALS, NOT_SENT, PerpdeskApiError, toQueryString } from './rest-request.ts';
 export type { AuthKind, Query, RawExchange, RequestOptions, RestClientOptions } from './rest-request.ts';
 export { unwrap } from './rest-answer.ts';
 export type * from './rest-routes.ts';
@@ -123,23 +123,32 @@ export class RestClient {
 
   /**
    * Sends one request and returns the raw exchange; never throws for an HTTP or API error
-   * (a network failure gives status 0). Signed requests throw only when no credentials are set.
+   * (a network failure gives status 0). It throws, sending nothing, only when no credentials are
+   * set for a signed request or the request cannot be written (a query number that is NaN or
+   * infinite, a body JSON cannot hold): a PerpdeskApiError of code CLIENT_ERROR either way.
    */
   async request(method: string, path: string, options: RequestOptions = {}): Promise<RawExchange> {
-    const bodyText = options.body === undefined ? undefined : JSON.stringify(options.body);
     const headers: Record<string, string> = {};
-    if (bodyText !== undefined) headers['Content-Type'] = 'application/json';
+    let bodyText: string | undefined;
     let qs: string;
-    if (options.auth === 'signed') {
-      if (!this.apiKey || !this.apiSecret)
-        throw new PerpdeskApiError(CLIENT_ERROR, 'No API key: log in first', NO_CREDENTIALS);
-      const params: Query = { ...(options.query ?? {}), timestamp: this.timestamp() };
-      if (this.opts.recvWindow !== undefined) params.recv_window = this.opts.recvWindow;
-      qs = buildSignedQuery(params, this.apiSecret, bodyText);
-      headers['X-API-KEY'] = this.apiKey;
-    } else {
-      qs = serializeQuery(options.query ?? {});
+    try {
+      bodyText = options.body === undefined ? undefined : JSON.stringify(options.body);
+      if (options.auth === 'signed') {
+        if (!this.apiKey || !this.apiSecret)
+          throw new PerpdeskApiError(CLIENT_ERROR, 'No API key: log in first', NO_CREDENTIALS);
+        const params: Query = { ...(options.query ?? {}), timestamp: this.timestamp() };
+        if (this.opts.recvWindow !== undefined) params.recv_window = this.opts.recvWindow;
+        qs = buildSignedQuery(params, this.apiSecret, bodyText);
+        headers['X-API-KEY'] = this.apiKey;
+      } else {
+        qs = serializeQuery(options.query ?? {});
+      }
+    } catch (err) {
+      if (err instanceof PerpdeskApiError) throw err;
+      const why = err instanceof Error ? err.message : String(err);
+      throw new PerpdeskApiError(CLIENT_ERROR, `${method} ${path} was not sent: ${why}`, NOT_SENT);
     }
+    if (bodyText !== undefined) headers['Content-Type'] = 'application/json';
     const url = `${this.baseUrl}${path}${qs ? `?${qs}` : ''}`;
     const started = this.now();
     const out: RawExchange = { method, url, requestBody: bodyText, status: 0, text: '', json: undefined, elapsedMs: 0 };

@@ -23,6 +23,8 @@ export const CLIENT_ERROR = -1;
 export const NO_ANSWER = 0;
 /** `status` of a signed request that was never sent: the client has no API key and secret. */
 export const NO_CREDENTIALS = -1;
+/** `status` of a request that was never sent because it cannot be written (a NaN or infinite query number). */
+export const NOT_SENT = -2;
 
 /** An error answer of the API: `code` is from the error registry (docs/api.md, Errors). */
 export class PerpdeskApiError extends Error {

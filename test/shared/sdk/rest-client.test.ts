@@ -4,7 +4,7 @@
 // 200 errors are told apart, and `request` hands back the raw exchange.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHmac } from 'node:crypto';
-import { PerpdeskApiError, RestClient } from '../../../src-shared/sdk/rest-client.ts';
+import { CLIENT_ERROR, NOT_SENT, PerpdeskApiError, RestClient } from '../../../src-shared/sdk/rest-client.ts';
 import { injectFetch, makeApp, type TestApp } from '../../helpers/app.ts';
 
 let t: TestApp;
@@ -141,6 +141,25 @@ describe('RestClient', () => {
     expect(err).toBeInstanceOf(PerpdeskApiError);
     expect((err as PerpdeskApiError).code).toBe(6001);
     expect((err as PerpdeskApiError).status).toBe(200);
+  });
+
+  it('refuses a query number that is NaN or infinite as PerpdeskApiError CLIENT_ERROR, sending nothing', async () => {
+    sent.length = 0;
+    const pub = await client({})
+      .klines('BTCUSDT', '1m', { limit: Number.NaN })
+      .catch((e: unknown) => e);
+    expect(pub).toBeInstanceOf(PerpdeskApiError);
+    expect(pub).toMatchObject({
+      code: CLIENT_ERROR,
+      status: NOT_SENT,
+      message: 'GET /fapi/v1/klines was not sent: query parameter limit is not finite: NaN',
+    });
+    const signed = await client()
+      .allOrders({ limit: Number.POSITIVE_INFINITY })
+      .catch((e: unknown) => e);
+    expect(signed).toBeInstanceOf(PerpdeskApiError);
+    expect(signed).toMatchObject({ code: CLIENT_ERROR, status: NOT_SENT });
+    expect(sent).toEqual([]);
   });
 
   it('hands back the raw exchange without throwing, and a network failure as status 0', async () => {
