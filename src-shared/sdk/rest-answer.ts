@@ -33,11 +33,29 @@ const UNAVAILABLE = new Set([502, 503, 504]);
  */
 function foreignAnswer(x: RawExchange): PerpdeskApiError {
   if (UNAVAILABLE.has(x.status))
-    return new PerpdeskApiError(CLIENT_ERROR, `The service is unavailable (HTTP ${x.status})`, x.status);
+    return new PerpdeskApiError(
+      CLIENT_ERROR,
+      `The service is unavailable (HTTP ${x.status})`,
+      x.status,
+      retryAfterMs(x),
+    );
   const body = x.json as { message?: unknown } | undefined;
   const said = typeof body === 'object' && body !== null && typeof body.message === 'string' ? `: ${body.message}` : '';
   return new PerpdeskApiError(CLIENT_ERROR, `Unexpected answer from the service (HTTP ${x.status})${said}`, x.status);
 }
+
+/** The answer's `Retry-After` (delay seconds, or an HTTP date) as ms from now; undefined without one. */
+function retryAfterMs(x: RawExchange): number | undefined {
+  const v = x.headers?.['retry-after']?.trim();
+  if (v === undefined || v === '') return undefined;
+  if (/^\d+$/.test(v)) return Number(v) * 1000;
+  const at = Date.parse(v);
+  return Number.isNaN(at) ? undefined : Math.max(0, at - Date.now());
+}
+
+/** The API's error of an answer: its code and message, the HTTP status, and any Retry-After. */
+const apiError = (x: RawExchange, code: number, message: string): PerpdeskApiError =>
+  new PerpdeskApiError(code, message, x.status, retryAfterMs(x));
 
 /** `data` of an envelope answer, or the API's error as PerpdeskApiError. */
 export function unwrap<T>(x: RawExchange): T {
@@ -46,7 +64,7 @@ export function unwrap<T>(x: RawExchange): T {
   if (typeof env !== 'object' || env === null || typeof env.code !== 'number') {
     throw foreignAnswer(x);
   }
-  if (env.code !== OK_CODE) throw new PerpdeskApiError(env.code, env.message, x.status);
+  if (env.code !== OK_CODE) throw apiError(x, env.code, env.message);
   return env.data;
 }
 
@@ -57,7 +75,7 @@ export function unwrapBare<T>(x: RawExchange, isSuccess: (body: unknown) => bool
   if (body !== undefined && isSuccess(body)) return body as T;
   const err = body as { code?: unknown; message?: unknown } | undefined;
   if (typeof err === 'object' && err !== null && typeof err.code === 'number') {
-    throw new PerpdeskApiError(err.code, typeof err.message === 'string' ? err.message : 'error', x.status);
+    throw apiError(x, err.code, typeof err.message === 'string' ? err.message : 'error');
   }
   throw foreignAnswer(x);
 }

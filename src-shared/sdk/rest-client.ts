@@ -155,6 +155,7 @@ export class RestClient {
     try {
       const res = await this.fetchFn(url, { method, headers, body: bodyText });
       out.status = res.status;
+      out.headers = Object.fromEntries(res.headers.entries());
       out.text = await res.text();
       try {
         out.json = JSON.parse(out.text);

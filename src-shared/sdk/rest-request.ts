@@ -30,11 +30,17 @@ export const NOT_SENT = -2;
 export class PerpdeskApiError extends Error {
   readonly code: number;
   readonly status: number;
-  constructor(code: number, message: string, status: number) {
+  /**
+   * How long the answer asked to wait before trying again (its `Retry-After` header, e.g. on a
+   * 429 / 4290 over the rate limit), ms; undefined when it said nothing.
+   */
+  readonly retryAfterMs: number | undefined;
+  constructor(code: number, message: string, status: number, retryAfterMs?: number) {
     super(message);
     this.name = 'PerpdeskApiError';
     this.code = code;
     this.status = status;
+    this.retryAfterMs = retryAfterMs;
   }
 }
 
@@ -63,6 +69,8 @@ export interface RawExchange {
   requestBody: string | undefined;
   /** HTTP status; 0 when the request never got an answer (`networkError` says why). */
   status: number;
+  /** The answer's headers, names in lower case (`retry-after`, `content-type`, ...); absent without an answer. */
+  headers?: Record<string, string>;
   /** The answer's text. */
   text: string;
   /** The answer parsed as JSON; undefined when it is not JSON. */

@@ -66,9 +66,10 @@ export function injectFetch(app: FastifyInstance, onSend?: (s: SentRequest) => v
       headers,
       payload: body,
     });
-    return new Response(r.body, {
-      status: r.statusCode,
-      headers: { 'content-type': String(r.headers['content-type'] ?? '') },
-    });
+    // every header of the answer, as a socket would carry it (Retry-After, Content-Type, ...)
+    const answered = Object.entries(r.headers).flatMap(([k, v]): Array<[string, string]> =>
+      v === undefined ? [] : Array.isArray(v) ? v.map((x) => [k, x]) : [[k, String(v)]],
+    );
+    return new Response(r.body, { status: r.statusCode, headers: answered });
   }) as typeof fetch;
 }

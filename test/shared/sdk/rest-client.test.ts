@@ -162,6 +162,34 @@ describe('RestClient', () => {
     expect(sent).toEqual([]);
   });
 
+  it('reads Retry-After of a 429 into retryAfterMs, and keeps the headers on the raw exchange', async () => {
+    // the service's clock stands still: the window is 10 s from the first request, the wait all of it
+    const limited = await makeApp(
+      {},
+      { now: () => 1_700_000_000_000, rateLimit: { perIp: { max: 2, windowMs: 10_000 }, perKey: false } },
+    );
+    try {
+      const api = new RestClient({ baseUrl: 'http://127.0.0.1:1', fetch: injectFetch(limited.app) });
+      await api.time();
+      await api.time();
+      const err = await api.time().catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(PerpdeskApiError);
+      const e = err as PerpdeskApiError;
+      expect([e.code, e.status]).toEqual([4290, 429]);
+      expect(e.retryAfterMs).toBe(10_000);
+      const raw = await api.request('GET', '/fapi/v1/time');
+      expect(raw.headers?.['retry-after']).toBe('10');
+      expect(raw.headers?.['content-type']).toMatch(/^application\/json/);
+      // an answer that asks for no wait says none
+      const other = await client({ apiKey: KEY, apiSecret: 'wrong_secret_1' })
+        .account()
+        .catch((x: unknown) => x);
+      expect((other as PerpdeskApiError).retryAfterMs).toBeUndefined();
+    } finally {
+      await limited.close();
+    }
+  });
+
   it('hands back the raw exchange without throwing, and a network failure as status 0', async () => {
     const api = client({});
     const x = await api.request('POST', '/fapi/v1/bot/orders', { body: { symbol: 'BTCUSDT' } });
