@@ -38,7 +38,7 @@ Quotes a post-only bid and ask around the mid of its local book (docs/sdk.md).
   --url URL           the service (default http://127.0.0.1:8787)
   --symbol SYMBOL     the pair to quote (default BTCUSDT)
   --spread-ticks N    ticks between the mid and each quote (default 20)
-  --every S           seconds between two rounds of quotes (default 3)
+  --every S           seconds from the end of one round of quotes to the next (default 3)
   --duration S        seconds to run, 0 until Ctrl-C (default 0)
   -h, --help          this text
 
@@ -86,9 +86,33 @@ const url = arg('url', 'http://127.0.0.1:8787').replace(/\/+$/, '');
 const key = arg('key');
 const secret = arg('secret');
 const symbol = arg('symbol', 'BTCUSDT').toUpperCase();
-const spreadTicks = Number(arg('spread-ticks', '20'));
-const everySec = Number(arg('every', '3'));
-const durationSec = Number(arg('duration', '0'));
+/** The longest wait a timer takes, ms (Node fires a longer one at once). */
+const MAX_TIMER_MS = 2_147_483_647;
+
+/**
+ * A number option: digits with an optional fraction ('whole': digits only), above 0 when
+ * 'positive', and for the seconds ones no longer than a timer can wait; anything else is a usage error.
+ */
+function numberArg(
+  name: 'spread-ticks' | 'every' | 'duration',
+  fallback: string,
+  kind: 'whole' | 'positive' | 'any',
+): number {
+  const v = arg(name, fallback);
+  const n = Number(v);
+  const shape = kind === 'whole' ? /^\d+$/ : /^\d+(\.\d+)?$/;
+  const want = {
+    whole: 'a whole number',
+    positive: `a number of seconds above 0 (at most ${Math.floor(MAX_TIMER_MS / 1000)})`,
+    any: `a number of seconds, 0 or more (at most ${Math.floor(MAX_TIMER_MS / 1000)})`,
+  };
+  if (!shape.test(v) || (kind === 'positive' && n <= 0) || (kind !== 'whole' && n * 1000 > MAX_TIMER_MS))
+    return usageError(`--${name} must be ${want[kind]}, not '${v}'`);
+  return n;
+}
+const spreadTicks = numberArg('spread-ticks', '20', 'whole');
+const everySec = numberArg('every', '3', 'positive');
+const durationSec = numberArg('duration', '0', 'any');
 
 const log = (...xs: unknown[]) => console.log(new Date().toISOString().slice(11, 23), ...xs);
 
@@ -224,13 +248,27 @@ async function main(): Promise<void> {
     }
     log(`mid ${mid.toFixed(decimals)}  bid ${buy.toFixed(decimals)}  ask ${sell.toFixed(decimals)}`);
   };
-  const timer = setInterval(
-    () => void quote().catch((err: unknown) => log('quote failed:', err instanceof Error ? err.message : err)),
-    everySec * 1000,
-  );
+  // One round at a time: the next starts `everySec` after the last one ended, so rounds never
+  // overlap, and stop() waits for the round in flight before it pulls the quotes.
+  let stopping = false;
+  let round: Promise<void> = Promise.resolve();
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const schedule = (): void => {
+    timer = setTimeout(() => {
+      round = quote()
+        .catch((err: unknown) => log('quote failed:', err instanceof Error ? err.message : err))
+        .finally(() => {
+          if (!stopping) schedule();
+        });
+    }, everySec * 1000);
+  };
+  schedule();
 
   const stop = async () => {
-    clearInterval(timer);
+    if (stopping) return;
+    stopping = true;
+    clearTimeout(timer);
+    await round;
     await pullQuotes().catch(() => undefined);
     book.dispose();
     ws.close();

@@ -172,6 +172,14 @@ function commandLine(): (name: string, fallback?: string) => string {
   };
 }
 
+/** A whole-number option of at least `min`; anything else is a usage error. */
+function whole(name: string, v: string, min: number): number {
+  const n = Number(v);
+  if (!/^\d+$/.test(v) || n < min || !Number.isSafeInteger(n))
+    return usageError(`--${name} must be a whole number${min > 0 ? ` from ${min}` : ''}, not '${v}'`);
+  return n;
+}
+
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const arg = commandLine();
   const opts: ReplayBotOptions = {
@@ -179,9 +187,9 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     key: arg('key'),
     secret: arg('secret'),
     symbol: arg('symbol', 'TRXUSDT').toUpperCase(),
-    stepMs: Number(arg('step-ms', '100')),
-    steps: Number(arg('steps', '0')),
-    tradeEvery: Number(arg('trade-every', '20')),
+    stepMs: whole('step-ms', arg('step-ms', '100'), 1),
+    steps: whole('steps', arg('steps', '0'), 0),
+    tradeEvery: whole('trade-every', arg('trade-every', '20'), 0),
   };
   runReplayBot(opts).then(
     async (r) => {

@@ -1,6 +1,7 @@
 // The example bots' command lines (examples/*.ts; docs/sdk.md, binance.md, replay.md, sweeps.md):
-// --help prints what the bot takes and exits 0, without reaching any service; a missing --key or
-// an unknown option is one line pointing at --help, exit 2.
+// --help prints what the bot takes and exits 0, without reaching any service; a missing --key, an
+// unknown option or a number option that is not a number it takes is one line pointing at --help,
+// exit 2.
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -51,12 +52,36 @@ describe('the example bots on the command line', () => {
     });
   }, 120_000);
 
-  it('a missing --key or an unknown option: one line, exit 2', async () => {
+  it('a missing --key, an unknown option or a bad number: one line, exit 2', async () => {
     const cases: Array<[string, string[], string]> = [
       ['market-maker.ts', [], 'market-maker: --key is required'],
       ['market-maker.ts', ['--key', 'k', '--secret', 's', '--spread', '5'], "market-maker: Unknown option '--spread'"],
       ['replay-bot.ts', ['--secret', 's'], 'replay-bot: --key is required'],
       ['replay-bot.ts', ['--bogus'], "replay-bot: Unknown option '--bogus'"],
+      // a number option that is not one (a NaN or 0 pace spun the market maker in a tight loop)
+      ...(
+        [
+          ['--every', 'abc', 'a number of seconds above 0 (at most 2147483)'],
+          ['--every', '0', 'a number of seconds above 0 (at most 2147483)'],
+          ['--spread-ticks', 'abc', 'a whole number'],
+          ['--duration', 'abc', 'a number of seconds, 0 or more (at most 2147483)'],
+          ['--duration', '99999999', 'a number of seconds, 0 or more (at most 2147483)'],
+        ] as const
+      ).map(([opt, v, want]): [string, string[], string] => [
+        'market-maker.ts',
+        ['--key', 'k', '--secret', 's', opt, v],
+        `market-maker: ${opt} must be ${want}, not '${v}'`,
+      ]),
+      [
+        'replay-bot.ts',
+        ['--key', 'k', '--secret', 's', '--step-ms', 'abc'],
+        "replay-bot: --step-ms must be a whole number from 1, not 'abc'",
+      ],
+      [
+        'replay-bot.ts',
+        ['--key', 'k', '--secret', 's', '--trade-every', '2.5'],
+        "replay-bot: --trade-every must be a whole number, not '2.5'",
+      ],
       ['ccxt-bot.ts', ['--key', 'k'], 'ccxt-bot: --secret is required'],
       ['ccxt-bot.ts', ['--bogus'], "ccxt-bot: Unknown option '--bogus'"],
     ];
