@@ -47,72 +47,90 @@ if (a.help) {
   process.exit(0);
 }
 if (!a.key || !a.secret) usageError(`--${a.key ? 'secret' : 'key'} is required`);
+// http://127.0.0.1:8787/ names the same service as http://127.0.0.1:8787
+const url = a.url!.replace(/\/+$/, '');
 const SYMBOL = 'BTC/USDT:USDT';
 
 const ex = new ccxt.pro.binanceusdm({ apiKey: a.key, secret: a.secret, options: { fetchCurrencies: false } });
 // perpdesk: every REST base and the WebSocket base point at the service's /binance prefix
 for (const k of Object.keys(ex.urls.api))
-  if (typeof ex.urls.api[k] === 'string')
-    ex.urls.api[k] = ex.urls.api[k].replace(/^https:\/\/[^/]+/, `${a.url}/binance`);
-(ex.urls.api as any).ws.future = `${a.url!.replace(/^http/, 'ws')}/binance/ws`;
+  if (typeof ex.urls.api[k] === 'string') ex.urls.api[k] = ex.urls.api[k].replace(/^https:\/\/[^/]+/, `${url}/binance`);
+(ex.urls.api as any).ws.future = `${url.replace(/^http/, 'ws')}/binance/ws`;
 // perpdesk: ccxt applies its USD-M error classes only on Binance's hosts
 ex.exceptions.exact = { ...ex.exceptions.exact, ...(ex.exceptions as any).linear.exact };
-await ex.loadHttpProxyAgent(); // ccxt pro in Node, before any ws:// URL
 
-await ex.loadMarkets();
-// Binance's default is one-way; a perpdesk account is hedge unless created with :one_way
-// (refused while the account holds a position or an open order)
-if ((await ex.fetchPositionMode(SYMBOL)).hedged) await ex.setPositionMode(false);
-const book = await ex.fetchOrderBook(SYMBOL, 5);
-const mid = (Number(book.bids[0][0]) + Number(book.asks[0][0])) / 2;
-console.log(`${SYMBOL} bid ${book.bids[0][0]} ask ${book.asks[0][0]} (book id ${book.nonce})`);
-console.log('leverage', (await ex.setLeverage(5, SYMBOL)).leverage);
+async function main(): Promise<void> {
+  await ex.loadHttpProxyAgent(); // ccxt pro in Node, before any ws:// URL
 
-const watching = ex.watchOrders(SYMBOL);
-// The user stream opens asynchronously (a listenKey, then its socket): an order placed before the
-// socket is open is never streamed (on Binance too), and `await watching` would wait forever.
-await ex.sleep(1000);
-const bid = await ex.createOrder(SYMBOL, 'limit', 'buy', 0.002, Number(ex.priceToPrecision(SYMBOL, mid * 0.995)), {
-  postOnly: true,
+  await ex.loadMarkets();
+  // Binance's default is one-way; a perpdesk account is hedge unless created with :one_way
+  // (refused while the account holds a position or an open order)
+  if ((await ex.fetchPositionMode(SYMBOL)).hedged) await ex.setPositionMode(false);
+  const book = await ex.fetchOrderBook(SYMBOL, 5);
+  const mid = (Number(book.bids[0][0]) + Number(book.asks[0][0])) / 2;
+  console.log(`${SYMBOL} bid ${book.bids[0][0]} ask ${book.asks[0][0]} (book id ${book.nonce})`);
+  console.log('leverage', (await ex.setLeverage(5, SYMBOL)).leverage);
+
+  const watching = ex.watchOrders(SYMBOL);
+  // The user stream opens asynchronously (a listenKey, then its socket): an order placed before the
+  // socket is open is never streamed (on Binance too), and `await watching` would wait forever.
+  await ex.sleep(1000);
+  const bid = await ex.createOrder(SYMBOL, 'limit', 'buy', 0.002, Number(ex.priceToPrecision(SYMBOL, mid * 0.995)), {
+    postOnly: true,
+  });
+  console.log(
+    `bid ${bid.id} ${bid.status} at ${bid.price}; stream says`,
+    (await watching).map((o) => `${o.id}:${o.status}`).join(' '),
+  );
+  // move the quote: Binance's modify keeps the order id (it goes to the back of the queue at its new price)
+  const moved = await ex.editOrder(
+    bid.id as string,
+    SYMBOL,
+    'limit',
+    'buy',
+    0.002,
+    Number(ex.priceToPrecision(SYMBOL, mid * 0.997)),
+  );
+  console.log(`bid ${moved.id} moved to ${moved.price}`);
+
+  const taken = await ex.createOrder(SYMBOL, 'market', 'buy', 0.002);
+  console.log(`market buy ${taken.id} filled ${taken.filled} at ${taken.average}`);
+  // a stop-loss: ccxt sends it to Binance's algo order route (a STOP_MARKET that fires on the last price)
+  const stopPrice = Number(ex.priceToPrecision(SYMBOL, Number(taken.average) * 0.98));
+  const stop = await ex.createOrder(SYMBOL, 'market', 'sell', 0.002, undefined, {
+    stopLossPrice: stopPrice,
+    reduceOnly: true,
+  });
+  const waiting = await ex.fetchOpenOrders(SYMBOL, undefined, undefined, { trigger: true });
+  console.log(`stop-loss ${stop.id} at ${stopPrice}; ${waiting.length} stop waiting`);
+  console.log(`open interest ${(await ex.fetchOpenInterest(SYMBOL)).openInterestAmount} BTC`);
+  for (const p of await ex.fetchPositions([SYMBOL]))
+    console.log(`position ${p.side} ${p.contracts} @ ${p.entryPrice}, uPnL ${p.unrealizedPnl}`);
+  const bal = await ex.fetchBalance();
+  console.log(`USDT free ${bal.USDT.free} used ${bal.USDT.used} total ${bal.USDT.total}`);
+
+  await ex.cancelAllOrders(SYMBOL);
+  await ex.cancelAllOrders(SYMBOL, { trigger: true });
+  await ex.createOrder(SYMBOL, 'market', 'sell', 0.002, undefined, { reduceOnly: true });
+  const fills = await ex.fetchMyTrades(SYMBOL, undefined, 5);
+  console.log('last fills', fills.map((t) => `${t.side} ${t.amount}@${t.price} fee ${t.fee?.cost}`).join(', '));
+
+  await ex.close();
+  // ccxt's close() closes the sockets but not the listen-key keep-alive that watchOrders started
+  // (binance.js authenticate(): a setTimeout of options.listenKeyRefreshRate, 20 minutes, that
+  // nothing clears), which would keep Node running for those 20 minutes: the bot is done, exit.
+  process.exit(0);
+}
+
+main().catch((err: unknown) => {
+  // ccxt's NetworkError without an answer (refused, unknown host, timed out); its rate-limit
+  // subclass (DDoSProtection) is an answer, said as it is below
+  if (err instanceof ccxt.NetworkError && !(err instanceof ccxt.DDoSProtection)) {
+    console.error(
+      `ccxt-bot: cannot reach perpdesk at ${url} (${err.message}).\n` +
+        `  Start the service (npm run serve -- --account KEY:SECRET:10000), or pass the address of a running one with\n` +
+        `  --url http://127.0.0.1:PORT (the port \`npm run serve\` printed; the default is 8787).`,
+    );
+  } else console.error('ccxt-bot:', err instanceof Error ? `${err.name}: ${err.message}` : err);
+  process.exit(1);
 });
-console.log(
-  `bid ${bid.id} ${bid.status} at ${bid.price}; stream says`,
-  (await watching).map((o) => `${o.id}:${o.status}`).join(' '),
-);
-// move the quote: Binance's modify keeps the order id (it goes to the back of the queue at its new price)
-const moved = await ex.editOrder(
-  bid.id as string,
-  SYMBOL,
-  'limit',
-  'buy',
-  0.002,
-  Number(ex.priceToPrecision(SYMBOL, mid * 0.997)),
-);
-console.log(`bid ${moved.id} moved to ${moved.price}`);
-
-const taken = await ex.createOrder(SYMBOL, 'market', 'buy', 0.002);
-console.log(`market buy ${taken.id} filled ${taken.filled} at ${taken.average}`);
-// a stop-loss: ccxt sends it to Binance's algo order route (a STOP_MARKET that fires on the last price)
-const stopPrice = Number(ex.priceToPrecision(SYMBOL, Number(taken.average) * 0.98));
-const stop = await ex.createOrder(SYMBOL, 'market', 'sell', 0.002, undefined, {
-  stopLossPrice: stopPrice,
-  reduceOnly: true,
-});
-const waiting = await ex.fetchOpenOrders(SYMBOL, undefined, undefined, { trigger: true });
-console.log(`stop-loss ${stop.id} at ${stopPrice}; ${waiting.length} stop waiting`);
-console.log(`open interest ${(await ex.fetchOpenInterest(SYMBOL)).openInterestAmount} BTC`);
-for (const p of await ex.fetchPositions([SYMBOL]))
-  console.log(`position ${p.side} ${p.contracts} @ ${p.entryPrice}, uPnL ${p.unrealizedPnl}`);
-const bal = await ex.fetchBalance();
-console.log(`USDT free ${bal.USDT.free} used ${bal.USDT.used} total ${bal.USDT.total}`);
-
-await ex.cancelAllOrders(SYMBOL);
-await ex.cancelAllOrders(SYMBOL, { trigger: true });
-await ex.createOrder(SYMBOL, 'market', 'sell', 0.002, undefined, { reduceOnly: true });
-const fills = await ex.fetchMyTrades(SYMBOL, undefined, 5);
-console.log('last fills', fills.map((t) => `${t.side} ${t.amount}@${t.price} fee ${t.fee?.cost}`).join(', '));
-await ex.close();
-// ccxt's close() closes the sockets but not the listen-key keep-alive that watchOrders started
-// (binance.js authenticate(): a setTimeout of options.listenKeyRefreshRate, 20 minutes, that
-// nothing clears), which would keep Node running for those 20 minutes: the bot is done, exit.
-process.exit(0);

@@ -92,4 +92,14 @@ describe('the example bots on the command line', () => {
       expect(r.stdout).toBe('');
     });
   }, 120_000);
+
+  it('a service that is not there: what to do, no stack trace, exit 1', async () => {
+    // nothing listens on port 1; the URL's trailing slash is the service's address as well
+    const r = await run('ccxt-bot.ts', ['--key', 'k1234567', '--secret', 's1234567', '--url', 'http://127.0.0.1:1/']);
+    expect(r.code, r.stderr).toBe(1);
+    expect(r.stderr).toMatch(/^ccxt-bot: cannot reach perpdesk at http:\/\/127\.0\.0\.1:1 \(.*ECONNREFUSED.*\)\.\n/);
+    expect(r.stderr).toContain('Start the service');
+    expect(r.stderr).not.toMatch(/\n\s+at /);
+    expect(r.stderr).not.toContain('127.0.0.1:1//');
+  }, 120_000);
 });

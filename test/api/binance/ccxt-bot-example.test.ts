@@ -1,7 +1,8 @@
 // The complete ccxt bot docs/binance.md points to (examples/ccxt-bot.ts, `npm run example:ccxt`),
 // run as a user runs it: its own Node process against a listening service, a hedge-mode account
-// it switches to one-way, a book to trade on. Every step prints, and the process ends by itself
-// (ccxt's close() leaves the user stream's 20-minute listen-key keep-alive timer behind).
+// it switches to one-way, a book to trade on, its --url given with a trailing slash. Every step
+// prints, and the process ends by itself (ccxt's close() leaves the user stream's 20-minute
+// listen-key keep-alive timer behind).
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -25,7 +26,7 @@ describe('examples/ccxt-bot.ts', () => {
     const c = account(svc.venue, 'exbot'); // hedge mode: the bot switches it to one-way
     const child = spawn(
       process.execPath,
-      [path.join(ROOT, 'examples/ccxt-bot.ts'), '--key', c.apiKey, '--secret', c.apiSecret, '--url', svc.base],
+      [path.join(ROOT, 'examples/ccxt-bot.ts'), '--key', c.apiKey, '--secret', c.apiSecret, '--url', `${svc.base}/`],
       { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] },
     );
     let out = '';
