@@ -34,6 +34,16 @@ export type {
   TradeRecord,
 } from '../types.ts';
 export { CandleIndex } from '../types.ts';
+export type { DatasetTradeWire, DatasetWire, ImportResultWire } from '../types/datasets.ts';
+export type {
+  SweepExampleWire,
+  SweepJob,
+  SweepJobWire,
+  SweepMetrics,
+  SweepSet,
+  SweepSummaryWire,
+  SweepWire,
+} from '../types/sweeps.ts';
 export {
   CloseType,
   ConditionalStatus,

@@ -32,14 +32,20 @@ import type {
   PriceRecord,
   Ticker24hRecord,
 } from '../types.ts';
-import type { MarginMode, OrderStatus, PositionSide, Side } from '../enums.ts';
+import type { MarginMode, OrderStatus, PositionSide } from '../enums.ts';
 import { buildSignedQuery, serializeQuery } from '../sign.ts';
 import { unwrap, unwrapBare } from './rest-answer.ts';
 import { ConditionalOrders } from './rest-conditionals.ts';
-import { CLIENT_ERROR, NO_CREDENTIALS, NOT_SENT, PerpdeskApiError } from './rest-request.ts';
+import { DatasetRoutes, SweepRoutes } from './rest-local-data.ts';
+import { CLIENT_ERROR, exchange, NO_CREDENTIALS, NOT_SENT, orderQuery, PerpdeskApiError } from './rest-request.ts';
 import type { Query, RawExchange, RequestOptions, RestClientOptions } from './rest-request.ts';
 import type {
+  AdminAccount,
+  AdminAccountRequest,
   AllOrdersQuery,
+  InsuranceBalance,
+  PositionTpSl,
+  PublicTrade,
   IsolatedMarginLimits,
   KlinesOptions,
   LeverageSetting,
@@ -66,6 +72,7 @@ export type { AuthKind, Query, RawExchange, RequestOptions, RestClientOptions } 
 export { unwrap } from './rest-answer.ts';
 export type * from './rest-routes.ts';
 export type { ConditionalHistoryQuery, ConditionalPage, ConditionalRef } from './rest-conditionals.ts';
+export type { DatasetImportRequest, DatasetRoutes, SweepRoutes } from './rest-local-data.ts';
 
 /** The HTTP status of a CSV answer (an error comes back as an envelope). */
 const HTTP_OK = 200;
@@ -81,6 +88,10 @@ export class RestClient {
   timeOffsetMs = 0;
   /** The conditional order routes (stop, take-profit, stop-limit, close-position triggers). */
   readonly conditionals = new ConditionalOrders((method, path, query, body) => this.signed(method, path, query, body));
+  /** The imported datasets: catalogue, candles, trades, import, delete, specs (docs/data.md). */
+  readonly datasets = new DatasetRoutes((method, path, options) => this.request(method, path, options));
+  /** The sweep results of the service's data folder (docs/sweeps.md). */
+  readonly sweeps = new SweepRoutes((method, path, options) => this.request(method, path, options));
 
   constructor(opts: RestClientOptions) {
     this.opts = opts;
@@ -149,25 +160,12 @@ export class RestClient {
       throw new PerpdeskApiError(CLIENT_ERROR, `${method} ${path} was not sent: ${why}`, NOT_SENT);
     }
     if (bodyText !== undefined) headers['Content-Type'] = 'application/json';
-    const url = `${this.baseUrl}${path}${qs ? `?${qs}` : ''}`;
-    const started = this.now();
-    const out: RawExchange = { method, url, requestBody: bodyText, status: 0, text: '', json: undefined, elapsedMs: 0 };
-    try {
-      const res = await this.fetchFn(url, { method, headers, body: bodyText });
-      out.status = res.status;
-      out.headers = Object.fromEntries(res.headers.entries());
-      out.text = await res.text();
-      try {
-        out.json = JSON.parse(out.text);
-      } catch {
-        // not JSON (a proxy's page, an empty body): `text` has it as it came
-        out.json = undefined;
-      }
-    } catch (err) {
-      out.networkError = err instanceof Error ? err.message : String(err);
-    }
-    out.elapsedMs = this.now() - started;
-    return out;
+    return exchange(this.fetchFn, this.now, {
+      method,
+      url: `${this.baseUrl}${path}${qs ? `?${qs}` : ''}`,
+      headers,
+      bodyText,
+    });
   }
 
   /** Sends an envelope request and returns its `data`; throws PerpdeskApiError otherwise. */
@@ -189,6 +187,11 @@ export class RestClient {
   /** Trading pairs, general records (`GET /api/v1/symbols`). */
   generalSymbols(filter: GeneralSymbolsQuery = {}): Promise<GeneralSymbol[]> {
     return this.getPublic('/api/v1/symbols', { ...filter });
+  }
+
+  /** One trading pair, general record (`GET /api/v1/symbols/{symbol}`); 1101 for an unknown one. */
+  generalSymbol(symbol: string): Promise<GeneralSymbol> {
+    return this.getPublic(`/api/v1/symbols/${encodeURIComponent(symbol)}`);
   }
 
   /** Trading pairs, futures records (`GET /fapi/v1/symbols`). */
@@ -229,20 +232,7 @@ export class RestClient {
   }
 
   /** Recent public trades of a pair, newest first (`GET /fapi/v1/trades`; limit default 100, max 1000). */
-  recentTrades(
-    symbol: string,
-    limit?: number,
-  ): Promise<
-    Array<{
-      id: string;
-      price: string;
-      qty: string;
-      quote_qty: string;
-      time: number;
-      taker_side: Side;
-      is_buyer_maker: boolean;
-    }>
-  > {
+  recentTrades(symbol: string, limit?: number): Promise<PublicTrade[]> {
     return this.getPublic('/fapi/v1/trades', { symbol, limit });
   }
 
@@ -259,6 +249,11 @@ export class RestClient {
   /** One pair's price record (`GET /fapi/v1/complete_price`). */
   completePrice(symbol: string): Promise<PriceRecord> {
     return this.getPublic('/fapi/v1/complete_price', { symbol });
+  }
+
+  /** The insurance fund every pair shares, and what the house backstop paid (`GET /fapi/v1/insuranceBalance`). */
+  insuranceBalance(): Promise<InsuranceBalance> {
+    return this.getPublic('/fapi/v1/insuranceBalance');
   }
 
   // ------------------------------------------------------------------ session (browser login)
@@ -328,15 +323,7 @@ export class RestClient {
   }
 
   /** Take-profit / stop-loss of every open position (`GET /fapi/v1/position/tpsl`). */
-  tpslList(): Promise<
-    Array<{
-      symbol: string;
-      position_side: PositionSide;
-      take_profit_price: string | null;
-      stop_loss_price: string | null;
-      working_type: 1 | 2;
-    }>
-  > {
+  tpslList(): Promise<PositionTpSl[]> {
     return this.signed('GET', '/fapi/v1/position/tpsl');
   }
 
@@ -439,6 +426,11 @@ export class RestClient {
 
   // ------------------------------------------------------------------ local administration (loopback only)
 
+  /** Creates a paper account, or updates the one of `api_key` (`POST /admin/v1/accounts`); `{}` for every default. */
+  createAccount(req: AdminAccountRequest = {}): Promise<AdminAccount> {
+    return this.call('POST', '/admin/v1/accounts', { body: req });
+  }
+
   /** The bot IP whitelist (`GET /admin/v1/whitelist`). */
   whitelist(): Promise<{ ips: string[] }> {
     return this.getPublic('/admin/v1/whitelist');
@@ -497,12 +489,4 @@ export class RestClient {
   closeReplay(id: string): Promise<{ id: string; closed: boolean }> {
     return this.call('DELETE', `/api/v1/replays/${encodeURIComponent(id)}`);
   }
-}
-
-/** The query naming one order: by the venue's id (bare or `{ orderId }`) or by `{ clientOrderId }`. */
-function orderQuery(symbol: string, order: string | number | OrderRef): Query {
-  const ref: OrderRef = typeof order === 'object' ? order : { orderId: order };
-  return ref.clientOrderId !== undefined
-    ? { symbol, client_order_id: ref.clientOrderId }
-    : { symbol, order_id: String(ref.orderId) };
 }

@@ -1,8 +1,10 @@
 // One request of RestClient as data: the client's options, the query and body of a request,
-// how it is authorised, the raw exchange it gives back, and the API's error. The client that
-// sends it, and its invariants, are in rest-client.ts.
+// how it is authorised, the raw exchange it gives back, and the API's error; and `exchange`,
+// which sends one request written out and records its answer. The client that writes it (and
+// signs it), and its invariants, are in rest-client.ts.
 
 import { serializeQuery } from '../sign.ts';
+import type { OrderRef } from './rest-routes.ts';
 
 export interface RestClientOptions {
   /** e.g. http://127.0.0.1:8787 */
@@ -46,6 +48,14 @@ export class PerpdeskApiError extends Error {
 
 export type Query = Record<string, string | number | boolean | undefined>;
 
+/** The query naming one order: by the venue's id (bare or `{ orderId }`) or by `{ clientOrderId }`. */
+export function orderQuery(symbol: string, order: string | number | OrderRef): Query {
+  const ref: OrderRef = typeof order === 'object' ? order : { orderId: order };
+  return ref.clientOrderId !== undefined
+    ? { symbol, client_order_id: ref.clientOrderId }
+    : { symbol, order_id: String(ref.orderId) };
+}
+
 export function toQueryString(params: Query): string {
   return serializeQuery(params);
 }
@@ -78,4 +88,34 @@ export interface RawExchange {
   /** Round-trip time, ms. */
   elapsedMs: number;
   networkError?: string;
+}
+
+/**
+ * Sends one written request and records the exchange: status, headers and text of the answer
+ * (parsed when it is JSON), or the network failure (status 0). Never throws.
+ */
+export async function exchange(
+  fetchFn: typeof fetch,
+  now: () => number,
+  req: { method: string; url: string; headers: Record<string, string>; bodyText: string | undefined },
+): Promise<RawExchange> {
+  const { method, url, headers, bodyText } = req;
+  const started = now();
+  const out: RawExchange = { method, url, requestBody: bodyText, status: 0, text: '', json: undefined, elapsedMs: 0 };
+  try {
+    const res = await fetchFn(url, { method, headers, body: bodyText });
+    out.status = res.status;
+    out.headers = Object.fromEntries(res.headers.entries());
+    out.text = await res.text();
+    try {
+      out.json = JSON.parse(out.text);
+    } catch {
+      // not JSON (a proxy's page, an empty body): `text` has it as it came
+      out.json = undefined;
+    }
+  } catch (err) {
+    out.networkError = err instanceof Error ? err.message : String(err);
+  }
+  out.elapsedMs = now() - started;
+  return out;
 }

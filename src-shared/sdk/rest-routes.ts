@@ -1,7 +1,8 @@
 // The records and queries of the REST routes that src-shared/types.ts does not define: order
-// pages and filters, TP/SL, isolated margin, leverage, the simulator and replay controls. Types only; the
+// pages and filters, TP/SL, isolated margin, leverage, the simulator and replay controls, the
+// insurance fund and the admin account route. Types only; the
 // client that sends them is rest-client.ts, which re-exports all of them.
-import type { MarginChangeType, MarginMode, OrderStatus, PositionSide, WorkingType } from '../enums.ts';
+import type { MarginChangeType, MarginMode, OrderStatus, PositionSide, Side, WorkingType } from '../enums.ts';
 import type { ReplayAccountReport, ReplayState } from '../types/replay.ts';
 import type { AccountSummary, OrderRecord, PositionHistoryQuery, PositionRecord } from '../types.ts';
 
@@ -20,6 +21,27 @@ export interface AllOrdersQuery {
 }
 
 export type { AccountSummary };
+
+/** One public trade of `GET /fapi/v1/trades`. */
+export interface PublicTrade {
+  id: string;
+  price: string;
+  qty: string;
+  quote_qty: string;
+  time: number;
+  taker_side: Side;
+  is_buyer_maker: boolean;
+}
+
+/** One open position's take-profit / stop-loss, as `GET /fapi/v1/position/tpsl` lists them. */
+export interface PositionTpSl {
+  symbol: string;
+  position_side: PositionSide;
+  take_profit_price: string | null;
+  stop_loss_price: string | null;
+  /** 1 mark price, 2 last price. */
+  working_type: WorkingType;
+}
 
 /** Body of `POST /fapi/v1/position/tpsl`: a string sets, null removes, absent keeps. */
 export interface TpSlRequest {
@@ -154,6 +176,11 @@ export interface StartReplayRequest {
   data_latency?: number;
   /** Order response latency, ms of history (0 to 60000). */
   response_latency?: number;
+  /**
+   * Dataset ids (`GET /api/v1/datasets`) to read, pinned; a symbol none of them covers reads its
+   * own pick of the imported datasets (docs/replay.md, "choosing the datasets").
+   */
+  datasets?: number[];
 }
 
 export interface ReplayInfo {
@@ -188,3 +215,36 @@ export type OrderRef = { orderId: string | number; clientOrderId?: never } | { c
 
 /** Filters of `GET /fapi/v1/position/history` (camelCase, as the spec names them). */
 export type PositionHistoryFilter = PositionHistoryQuery;
+
+/** `GET /fapi/v1/insuranceBalance`: the one fund every pair shares (USDT, 8 decimals). */
+export interface InsuranceBalance {
+  asset: string;
+  /** The fund, never below zero. */
+  balance: string;
+  /** What the house backstop has paid: losses the fund could not cover and nobody was left to deleverage. */
+  house_backstop: string;
+  /** The pairs the fund backs: every listed pair. */
+  symbols: string[];
+  /** Market time of the reading, ms. */
+  time: number;
+}
+
+/** Body of `POST /admin/v1/accounts`: every field optional (a new account with generated credentials). */
+export interface AdminAccountRequest {
+  /** Key and secret as the CLI's --account takes them; a missing key creates a new account. */
+  api_key?: string;
+  api_secret?: string;
+  /** USDT wallet to set, a decimal string (new account default 10000; an existing one is kept). */
+  balance?: string;
+  position_mode?: 'hedge' | 'one_way';
+}
+
+/** Answer of `POST /admin/v1/accounts`. */
+export interface AdminAccount {
+  user_id: number;
+  api_key: string;
+  api_secret: string;
+  /** USDT wallet balance, 8 decimals. */
+  balance: string;
+  position_mode: 'hedge' | 'one_way';
+}

@@ -51,3 +51,23 @@ export interface ImportResultWire {
   /** What the request's options set against what the file's path says (they win): each said. */
   warnings: string[];
 }
+
+/** One trade of a trade dataset (`GET /api/v1/datasets/{id}/trades`), aggTrades or trades. */
+export interface DatasetTradeWire {
+  /** Trade id (aggregate trade id for aggTrades). */
+  id: number;
+  price: string;
+  qty: string;
+  /** trades only: quote quantity (base quantity for cm). */
+  quote_qty?: string;
+  /** aggTrades only. */
+  first_trade_id?: number;
+  last_trade_id?: number;
+  /** ms */
+  time: number;
+  /** µs (ms x 1000 where the file had ms). */
+  time_us: number;
+  is_buyer_maker: boolean;
+  /** spot files only. */
+  is_best_match?: boolean;
+}

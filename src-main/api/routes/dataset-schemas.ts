@@ -8,7 +8,7 @@ import type { KlinesError } from '../../../src-shared/types.ts';
 import type { ImportResult, TradeView } from '../../data/dataset-service.ts';
 import type { SpecsSource } from '../../data/ports.ts';
 import { KINDS, MARKETS } from '../../../src-shared/dataset-kinds.ts';
-import type { DatasetWire, ImportResultWire } from '../../../src-shared/types/datasets.ts';
+import type { DatasetTradeWire, DatasetWire, ImportResultWire } from '../../../src-shared/types/datasets.ts';
 import { agree, strEnum } from '../schemas.ts';
 import { klinesErrorSchema } from './klines.ts';
 
@@ -118,8 +118,9 @@ export const tradeSchema = Type.Object({
   is_best_match: Type.Optional(Type.Boolean({ description: 'spot files only' })),
 });
 
-// the service's trade rows are the wire records as they are
+// the service's trade rows are the wire records as they are, src-shared's DatasetTradeWire
 agree<typeof tradeSchema, TradeView>(true);
+agree<typeof tradeSchema, DatasetTradeWire>(true);
 
 export const idParams = Type.Object(
   { id: Type.Integer({ minimum: 1, description: 'Dataset id' }) },

@@ -6,7 +6,8 @@
 import { Type, type Static } from 'typebox';
 import { ApiError, Errors } from '../../../src-shared/errors.ts';
 import { envelopeSchema, ok, standardErrors } from '../envelope.ts';
-import { noQuery, strEnum, tuple, type ApiInstance } from '../schemas.ts';
+import type { SweepExampleWire, SweepJobWire, SweepSummaryWire, SweepWire } from '../../../src-shared/types/sweeps.ts';
+import { agree, noQuery, strEnum, tuple, type ApiInstance } from '../schemas.ts';
 
 const num = (description?: string) => Type.Number(description === undefined ? {} : { description });
 const numOrNull = (description: string) => Type.Unsafe<number | null>({ type: ['number', 'null'], description });
@@ -159,9 +160,11 @@ const jobDetailSchema = Type.Object({
   }),
 });
 
-type SweepSummaryWire = Static<typeof summarySchema>;
-type SweepWire = Static<typeof sweepSchema>;
-export type SweepJobWire = Static<typeof jobDetailSchema>;
+// The records answered are src-shared's sweep wire types (the SDK's), field for field.
+agree<typeof summarySchema, SweepSummaryWire>(true);
+agree<typeof sweepSchema, SweepWire>(true);
+agree<typeof jobDetailSchema, SweepJobWire>(true);
+export type { SweepJobWire };
 
 const exampleSchema = Type.Object({
   data_dir: Type.Union([Type.String(), Type.Null()], {
@@ -176,7 +179,7 @@ const exampleSchema = Type.Object({
     description: 'The example bot swept over that week (a job a day, the example grid) on it: npm run sweep -- ...',
   }),
 });
-type SweepExampleWire = Static<typeof exampleSchema>;
+agree<typeof exampleSchema, SweepExampleWire>(true);
 
 /** Where the routes read the sweeps from (the data folder's sweep store). */
 export interface SweepResults {
