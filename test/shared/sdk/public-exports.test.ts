@@ -39,7 +39,7 @@ describe('sdk/index.ts', () => {
     ]);
     // docs/sdk.md names these as what a PerpdeskApiError the client raised itself carries; a bot
     // compares against the names, so they must come from the entry point too.
-    expect([sdk.CLIENT_ERROR, sdk.NO_ANSWER, sdk.NO_CREDENTIALS]).toEqual([-1, 0, -1]);
+    expect([sdk.CLIENT_ERROR, sdk.NO_ANSWER, sdk.NO_CREDENTIALS, sdk.NOT_SENT]).toEqual([-1, 0, -1, -2]);
     expect(sdk.hmacSha256Hex('key', 'msg')).toBe('2d93cbc1be167bcb1637a4a23cbff01a7878f0c50ee833954ea5221bb1b8c628');
   });
 });
