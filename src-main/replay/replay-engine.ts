@@ -130,9 +130,9 @@ export class ReplayEngine {
     return out;
   }
 
-  /** Detaches the mirrors from the exchange's events (the replay is closed). */
+  /** Detaches the mirrors (and their meters) from the exchange's events (the replay is closed). */
   dispose(): void {
-    for (const s of this.symbols.values()) s.mirror.dispose();
+    for (const s of this.symbols.values()) s.dispose();
   }
 
   /**

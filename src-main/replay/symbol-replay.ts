@@ -12,6 +12,7 @@ import { Side } from '../../src-shared/enums.ts';
 import { HOUSE_ACCOUNT, type Exchange } from '../trading/exchange.ts';
 import type { PairState } from '../trading/pair-state.ts';
 import { BookMirror } from './book-mirror.ts';
+import { QuoteMeter } from './quote-meter.ts';
 import { RANK_PRICES, type Stream, type StreamMerge } from './merge.ts';
 import type { QueueModel } from './models/queue-model.ts';
 import { INTERVAL_MS, type SymbolSource } from './plan.ts';
@@ -115,6 +116,8 @@ export class SymbolReplay implements PrintSink {
     this.pair = pair;
     this.mirror = new BookMirror(ex, pair, REPLAY_BOOK_ACCOUNT, REPLAY_TAKER_ACCOUNT, model);
     this.synthetic = src.kind === 'depth' ? null : new SyntheticBook(this.mirror, pair);
+    // a replay of candles brings their quote volumes to the source's from what its prints booked
+    this.meter = src.kind === 'klines' ? new QuoteMeter(ex, this.mirror) : null;
     this.stepSize = Number(pair.row.stepSize);
     this.merge = merge;
     const markDue: Stream = {
@@ -288,6 +291,15 @@ export class SymbolReplay implements PrintSink {
   /** A print's trade-count correction (adjustCurrent reads it during the call): no object a print. */
   private readonly countFix = { trades: 0, quote: 0n, takerBuyQuote: 0n };
 
+  /** The quote of the mirror's own trades (a klines replay: its prints' quote as booked). */
+  private readonly meter: QuoteMeter | null;
+
+  /** Detaches the mirror (and the meter) from the exchange's events (the replay is closed). */
+  dispose(): void {
+    this.mirror.dispose();
+    this.meter?.dispose();
+  }
+
   /** The venue's candles a klines replay brings to the source's columns (set once they are open). */
   candles: CandleColumns | null = null;
   /** The current source candle's prints: engine trades, quote and taker-buy quote (tick x step units). */
@@ -305,13 +317,16 @@ export class SymbolReplay implements PrintSink {
       this.candles.coverage.add(this.src.symbol, interval as Interval, INTERVAL_MS[interval], p.opens);
     }
     if (p.lots === 0) return; // a candle without volume: no print
-    // the engine trades the print makes (one per resting order it meets)
+    // the engine trades the print makes (one per resting order it meets, each at its maker's
+    // price: a user's order resting better than the print fills at its own price)
+    const m = this.meter!;
     const before = this.mirror.ownTrades;
+    const quoteBefore = m.quote;
+    const buyBefore = m.buyQuote;
     this.trade(p.side, p.price, p.lots, p.time);
     this.pathTrades += this.mirror.ownTrades - before;
-    const q = BigInt(p.price) * BigInt(p.lots);
-    this.pathQuote += q;
-    if (p.side === Side.BUY) this.pathBuyQuote += q;
+    this.pathQuote += m.quote - quoteBefore;
+    this.pathBuyQuote += m.buyQuote - buyBefore;
     const c = p.candle;
     if (c === null) return;
     const { price, qty } = this.pair.math;
