@@ -2,13 +2,15 @@
 // specs (specs.ts replaySymbolRow) and, as its listed initial price (the mark, index and last
 // price before the first event), the last historical price at or before the start: the last
 // trade, else the last candle opened by then (its close once it has closed, else its open), else
-// the best bid of the depth snapshot the replay starts from (whose mid then becomes the mark and
-// index as the book is built: symbol-replay.ts). Never a later one: a replay shows nothing from
-// after its clock (docs/replay.md, No look-ahead).
+// the best bid of the depth snapshot the replay's book is built from (the last at or before the
+// start, else the first after it; its mid then becomes the mark and index as the book is built:
+// symbol-replay.ts). Never a later one (a replay shows nothing from after its clock: docs/replay.md,
+// No look-ahead) but that first snapshot, in a recording whose diffs begin before it: there is no
+// price at all before it.
 import type { NewSymbol } from '../core/symbol.ts';
 import { specsProblem } from '../data/spec-inference.ts';
 import { planSources, startTrade, type SymbolSource } from './plan.ts';
-import type { HistCandle, ReplayData, ReplayDataset } from './ports.ts';
+import type { HistCandle, HistDepth, ReplayData, ReplayDataset } from './ports.ts';
 import type { ReplayOptions } from './replay-market.ts';
 import { replaySymbolRow } from './specs.ts';
 
@@ -52,19 +54,35 @@ function initialPrice(data: ReplayData, src: SymbolSource, start: number): strin
   throw new RangeError(`${src.symbol} has no price at or before the replay start`);
 }
 
-/** The best bid of the book a depth dataset starts from at `start`: its last snapshot at or before it. */
-function snapshotBid(data: ReplayData, d: ReplayDataset, start: number): string | null {
-  for (const ev of data.depth(d.id, data.depthAnchor?.(d.id, start) ?? d.firstTime ?? start)) {
+/**
+ * The best bid of the REST snapshot the book of a depth dataset is built from at `start` (never a
+ * diff's level: a diff lists only the levels it changes): its last snapshot at or before the
+ * start, else, in a recording whose diff stream began before its first snapshot, that first
+ * snapshot (the book is built from it: before it the pair has no book and no price at all);
+ * not `after`: only one at or before the start.
+ */
+function snapshotBid(data: ReplayData, d: ReplayDataset, start: number, after = true): string | null {
+  const anchor = data.depthAnchor?.(d.id, start) ?? null;
+  if (anchor === null && !after && data.depthAnchor) return null;
+  // none at or before the start, and none at all (an index look-up): no scan of its diffs
+  if (anchor === null && data.depthAnchor && d.lastTime !== null && data.depthAnchor(d.id, d.lastTime) === null)
+    return null;
+  let pick: HistDepth | null = null;
+  for (const ev of data.depth(d.id, anchor ?? d.firstTime ?? start)) {
+    if (ev.time > start && (pick !== null || !after)) break;
+    if (!ev.snapshot || !ev.bids.some(listed) || !ev.asks.some(listed)) continue;
+    pick = ev;
     if (ev.time > start) break;
-    if (ev.bids.length > 0 && ev.asks.length > 0) {
-      const bid = ev.bids.reduce((a, b) => (Number(b[0]) > Number(a[0]) ? b : a))[0];
-      const ask = ev.asks.reduce((a, b) => (Number(b[0]) < Number(a[0]) ? b : a))[0];
-      // the bid: a listed price on the tick grid (a mid may fall between ticks)
-      return Number(bid) > 0 ? bid : ask;
-    }
   }
-  return null;
+  if (pick === null) return null;
+  const bid = pick.bids.filter(listed).reduce((a, b) => (Number(b[0]) > Number(a[0]) ? b : a))[0];
+  const ask = pick.asks.filter(listed).reduce((a, b) => (Number(b[0]) < Number(a[0]) ? b : a))[0];
+  // the bid: a listed price on the tick grid (a mid may fall between ticks)
+  return Number(bid) > 0 ? bid : ask;
 }
+
+/** A snapshot's level with something at it (a row of quantity 0 lists nothing). */
+const listed = (l: readonly [string, string]): boolean => Number(l[1]) > 0;
 
 /**
  * A start in a gap between two of the pair's datasets (plan.ts: the data it reads resumes after
@@ -88,7 +106,8 @@ function priceBeforeGap(data: ReplayData, symbol: string, start: number): string
   }
   if (best.price !== null) return best.price;
   for (const d of all) {
-    const bid = d.kind === 'depth' ? snapshotBid(data, d, start) : null;
+    // the price before the gap: no snapshot from after it
+    const bid = d.kind === 'depth' ? snapshotBid(data, d, start, false) : null;
     if (bid !== null) return bid;
   }
   return null;
