@@ -47,3 +47,43 @@ test('a pair whose data has a hole: its coverage in two pieces, and a start in t
   await start.fill('2025-01-07 00:00');
   await expect(dialog.getByTestId('replay-hole')).toHaveCount(0);
 });
+
+test('a hole inside one dataset (its gaps): the coverage is cut there, and a start in it said', async ({
+  page,
+  service,
+}) => {
+  // ADAUSDT (no other spec imports it): the 2021 and the 2023 1h files in one dataset, 22 months
+  // apart, the 2023 day with its missing 13:00 candle
+  const r = await page.request.post(`${service.url}/api/v1/datasets/import`, {
+    data: {
+      paths: [
+        fixture('binance_spot_BTCUSDT_1h_2021-05-16_to_2021-05-18.csv'),
+        fixture('binance_spot_BTCUSDT_1h_2023-03-24_outage_gap.csv'),
+      ],
+      symbol: 'ADAUSDT',
+      market: 'spot',
+      kind: 'klines',
+      interval: '1h',
+    },
+  });
+  expect(r.status(), await r.text()).toBe(200);
+  const screen = new TradingPage(page);
+  await screen.open(service.url);
+  await page.keyboard.press('Shift+R');
+  const dialog = page.getByRole('dialog', { name: 'Replay' });
+  const row = dialog.getByTestId('replay-symbols').getByRole('row', { name: /ADAUSDT/ });
+  await expect(row.locator('.piece')).toHaveText([
+    '2021-05-16 00:00 → 2021-05-19 00:00',
+    '2023-03-24 00:00 → 2023-03-24 13:00',
+    '2023-03-24 14:00 → 2023-03-25 00:00',
+  ]);
+  await dialog.getByRole('checkbox', { name: 'Replay ADAUSDT' }).check();
+  const start = dialog.getByRole('textbox', { name: 'Start', exact: true });
+  await start.fill('2022-06-01 00:00');
+  await expect(dialog.getByTestId('replay-hole')).toHaveText(
+    'ADAUSDT has no data from 2021-05-19 00:00 to 2023-03-24 00:00 UTC: a start there waits in the hole, at the ' +
+      'last price before it, until 2023-03-24 00:00.',
+  );
+  await start.fill('2021-05-17 00:00');
+  await expect(dialog.getByTestId('replay-hole')).toHaveCount(0);
+});

@@ -101,6 +101,19 @@ describe('the datasets a pair can be replayed from', () => {
       sources: ['klines'],
       pieces: [{ first: T('2021-05-16T00:00:00Z'), end: T('2021-05-19T00:00:00Z') }],
     });
+    // the chosen dataset's own holes (its gaps) are the pair's
+    const holed = {
+      ...OLD_1H,
+      gaps: [
+        { start_time: T('2021-05-17T05:00:00Z'), end_time: T('2021-05-17T07:00:00Z'), detail: '2 1h candles missing' },
+      ],
+    };
+    expect(
+      pickedCoverage(all, [...DATA.filter((d) => d.id !== OLD_1H.id), holed], { BTCUSDT: OLD_1H.id })[0].pieces,
+    ).toEqual([
+      { first: T('2021-05-16T00:00:00Z'), end: T('2021-05-17T05:00:00Z') },
+      { first: T('2021-05-17T07:00:00Z'), end: T('2021-05-19T00:00:00Z') },
+    ]);
     // a start in 2025 is outside the chosen data, and said so before anything is sent
     const c = checkReplayForm(form({ datasets: { BTCUSDT: OLD_1H.id } }), picked);
     expect(c.ok).toBe(false);

@@ -126,6 +126,53 @@ describe('replay dialog helpers', () => {
     expect(startInHole(cov, ['BTCUSDT'], T('2025-01-06T00:00:00Z'))).toBeNull();
   });
 
+  it('a hole inside one dataset (its gaps) splits the coverage, and a start in it is found', () => {
+    // the 2021 and 2023 1h BTCUSDT files imported into one dataset (its gap between them), and 2025 1m klines
+    const oneDataset = ds({
+      interval: '1h',
+      first_time: T('2021-05-16T00:00:00Z'),
+      last_time: T('2023-03-24T23:00:00Z'),
+      rows: 95,
+      gaps: [
+        { start_time: T('2023-03-24T13:00:00Z'), end_time: T('2023-03-24T14:00:00Z'), detail: '1 1h candle missing' },
+        {
+          start_time: T('2021-05-19T00:00:00Z'),
+          end_time: T('2023-03-24T00:00:00Z'),
+          detail: '16176 1h candles missing',
+        },
+      ],
+    });
+    const later = ds({ id: 2, first_time: T('2025-01-06T00:00:00Z'), last_time: T('2025-01-12T23:59:00Z') });
+    const cov = replayableSymbols([oneDataset, later]);
+    expect(cov[0].pieces).toEqual([
+      { first: T('2021-05-16T00:00:00Z'), end: T('2021-05-19T00:00:00Z') },
+      { first: T('2023-03-24T00:00:00Z'), end: T('2023-03-24T13:00:00Z') },
+      { first: T('2023-03-24T14:00:00Z'), end: T('2023-03-25T00:00:00Z') },
+      { first: T('2025-01-06T00:00:00Z'), end: T('2025-01-13T00:00:00Z') },
+    ]);
+    expect(startInHole(cov, ['BTCUSDT'], T('2022-06-01T00:00:00Z'))).toEqual({
+      symbol: 'BTCUSDT',
+      from: T('2021-05-19T00:00:00Z'),
+      to: T('2023-03-24T00:00:00Z'),
+    });
+    expect(startInHole(cov, ['BTCUSDT'], T('2021-05-18T00:00:00Z'))).toBeNull();
+    // another dataset covering the hole fills it
+    const filled = replayableSymbols([
+      oneDataset,
+      ds({
+        id: 3,
+        kind: 'aggTrades',
+        interval: '',
+        first_time: T('2021-05-18T00:00:00Z'),
+        last_time: T('2023-03-24T00:00:00Z'),
+      }),
+    ]);
+    expect(filled[0].pieces).toEqual([
+      { first: T('2021-05-16T00:00:00Z'), end: T('2023-03-24T13:00:00Z') },
+      { first: T('2023-03-24T14:00:00Z'), end: T('2023-03-25T00:00:00Z') },
+    ]);
+  });
+
   it("the banner's tooltip names each symbol's datasets and what each gives", () => {
     expect(
       datasetsTitle({

@@ -6,7 +6,7 @@
 import { INTERVAL_MS, isInterval, type Interval } from '../../../../src-shared/intervals.ts';
 import { autoMain } from '../../../../src-shared/replay-pick.ts';
 import type { DatasetView } from '../data/data-view.ts';
-import { datasetEnd, utcTime, type ReplayStatusView, type SymbolCoverage } from './replay-view.ts';
+import { datasetEnd, datasetPieces, utcTime, type ReplayStatusView, type SymbolCoverage } from './replay-view.ts';
 
 type Source = SymbolCoverage['sources'][number];
 
@@ -95,8 +95,13 @@ export function pickedCoverage(
   return cov.map((c) => {
     const d = mainCandidates(datasets, c.symbol).find((x) => x.id === picks[c.symbol]);
     if (d === undefined) return c;
-    const span = { first: d.first_time!, end: datasetEnd(d) };
-    return { symbol: c.symbol, ...span, sources: [MAIN[d.kind]], pieces: [span] };
+    return {
+      symbol: c.symbol,
+      first: d.first_time!,
+      end: datasetEnd(d),
+      sources: [MAIN[d.kind]],
+      pieces: datasetPieces(d),
+    };
   });
 }
 

@@ -34,10 +34,30 @@ export interface SymbolCoverage {
 }
 
 /** ms after a dataset's data: its last candle's close, or its last event's time + 1. */
-export function datasetEnd(d: DatasetView): number {
+export function datasetEnd(d: Pick<DatasetView, 'last_time' | 'interval'>): number {
   const last = d.last_time as number;
   if (isInterval(d.interval)) return nextOpenTime(d.interval, last);
   return last + 1;
+}
+
+/**
+ * The spans a dataset's data covers: first_time to its end, cut at each of its gaps (GET
+ * /api/v1/datasets `gaps`: from the first missing ms to the next ms with data), so a hole inside
+ * one dataset (two files years apart) is a hole of the coverage as one between two datasets is.
+ */
+export function datasetPieces(
+  d: Pick<DatasetView, 'first_time' | 'last_time' | 'interval' | 'gaps'>,
+): Array<{ first: number; end: number }> {
+  const out: Array<{ first: number; end: number }> = [];
+  const end = datasetEnd(d);
+  let first = d.first_time as number;
+  for (const g of [...d.gaps].sort((a, b) => a.start_time - b.start_time)) {
+    if (g.start_time <= first || g.end_time <= g.start_time || g.end_time >= end) continue;
+    out.push({ first, end: g.start_time });
+    first = g.end_time;
+  }
+  out.push({ first, end });
+  return out;
 }
 
 /**
@@ -58,13 +78,13 @@ export function replayableSymbols(datasets: readonly DatasetView[]): SymbolCover
         first: d.first_time,
         end,
         sources: [source],
-        pieces: [{ first: d.first_time, end }],
+        pieces: datasetPieces(d),
       });
     } else {
       c.first = Math.min(c.first, d.first_time);
       c.end = Math.max(c.end, end);
       if (!c.sources.includes(source)) c.sources.push(source);
-      c.pieces.push({ first: d.first_time, end });
+      c.pieces.push(...datasetPieces(d));
     }
   }
   const order = ['depth', 'trades', 'klines'];
