@@ -14,6 +14,8 @@ import {
   progress,
   replayableSymbols,
   reportUrl,
+  runningNames,
+  runningWhen,
   speedLabel,
   startInHole,
   utcSecond,
@@ -170,6 +172,37 @@ describe('replay dialog helpers', () => {
     expect(filled[0].pieces).toEqual([
       { first: T('2021-05-16T00:00:00Z'), end: T('2023-03-24T13:00:00Z') },
       { first: T('2023-03-24T14:00:00Z'), end: T('2023-03-25T00:00:00Z') },
+    ]);
+  });
+
+  it('running replays: start and clock as precisely as the coverage, so replays seconds apart read apart', () => {
+    const trx = (start: number, time: number) => ({ symbols: ['TRXUSDT'], start, time });
+    // the TRXUSDT recording: started at 00:00:10, paused at 00:00:17.748
+    expect(runningWhen(trx(T('2025-04-14T00:00:10Z'), T('2025-04-14T00:00:17.748Z')))).toEqual({
+      from: '2025-04-14 00:00:10',
+      at: '2025-04-14 00:00:17.748',
+    });
+    expect(
+      runningNames([
+        { id: 'a', status: trx(T('2025-04-14T00:00:10Z'), T('2025-04-14T00:00:17.748Z')) },
+        { id: 'b', status: trx(T('2025-04-14T00:00:00.061Z'), T('2025-04-14T00:00:01Z')) },
+        {
+          id: 'c',
+          status: {
+            symbols: ['BTCUSDT', 'ETHUSDT'],
+            start: T('2021-05-16T00:00:00Z'),
+            time: T('2021-05-16T00:00:00Z'),
+          },
+        },
+        { id: 'd', status: trx(T('2025-04-14T00:00:10Z'), T('2025-04-14T00:00:12Z')) },
+        { id: 'e', status: null },
+      ]),
+    ).toEqual([
+      'TRXUSDT from 2025-04-14 00:00:10 (#1)',
+      'TRXUSDT from 2025-04-14 00:00:00.061',
+      'BTCUSDT · ETHUSDT from 2021-05-16 00:00',
+      'TRXUSDT from 2025-04-14 00:00:10 (#4)',
+      '#e',
     ]);
   });
 

@@ -8,21 +8,13 @@ import { dropServiceFailure } from '../../lib/service-failure.ts';
 import { useServices } from '../../lib/use-services.ts';
 import { useSubmit } from '../../lib/use-submit.ts';
 import { ConfirmBar } from '../orders/confirm-bar.tsx';
-import { utcMinute, type ReplayStatusView } from './replay-view.ts';
+import { runningNames, runningWhen, type ReplayStatusView } from './replay-view.ts';
 
 interface Running {
   id: string | number;
   url: string;
   login_url: string;
   status: ReplayStatusView | null;
-}
-
-/** "BTCUSDT from 2021-05-16 00:00": what tells the running replays apart; a repeat gets its place (#2). */
-function runningNames(list: readonly Running[]): string[] {
-  const names = list.map((r) =>
-    r.status ? `${r.status.symbols.join(' · ')} from ${utcMinute(r.status.start)}` : `#${r.id}`,
-  );
-  return names.map((n, i) => (names.indexOf(n) === names.lastIndexOf(n) ? n : `${n} (#${i + 1})`));
 }
 
 export function RunningReplays() {
@@ -97,8 +89,8 @@ function RunningRow(props: {
         <td>
           {r.status && (
             <>
-              from <span className="when">{utcMinute(r.status.start)}</span>, at{' '}
-              <span className="when">{utcMinute(r.status.time)}</span> UTC
+              from <span className="when">{runningWhen(r.status).from}</span>, at{' '}
+              <span className="when">{runningWhen(r.status).at}</span> UTC
             </>
           )}
         </td>

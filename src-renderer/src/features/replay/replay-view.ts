@@ -155,6 +155,27 @@ export function utcTime(ms: number): string {
   return (ms % 1000 === 0 ? iso.slice(0, 19) : iso.slice(0, 23)).replace('T', ' ');
 }
 
+/**
+ * A running replay's start and clock as the dialog lists them, as precisely as the coverage
+ * shows a span's ends (utcTime): two replays of a recording started seconds apart read apart.
+ */
+export function runningWhen(s: Pick<ReplayStatusView, 'start' | 'time'>): { from: string; at: string } {
+  return { from: utcTime(s.start), at: utcTime(s.time) };
+}
+
+/**
+ * "BTCUSDT from 2021-05-16 00:00" (the start as runningWhen gives it): what tells the running
+ * replays apart in the dialog's list and its buttons' names; a repeat gets its place (#2).
+ */
+export function runningNames(
+  list: ReadonlyArray<{ id: string | number; status: Pick<ReplayStatusView, 'symbols' | 'start' | 'time'> | null }>,
+): string[] {
+  const names = list.map((r) =>
+    r.status ? `${r.status.symbols.join(' · ')} from ${runningWhen(r.status).from}` : `#${r.id}`,
+  );
+  return names.map((n, i) => (names.indexOf(n) === names.lastIndexOf(n) ? n : `${n} (#${i + 1})`));
+}
+
 /** 00:00 UTC of the day of `ms`. */
 function utcDayStart(ms: number): number {
   return Math.floor(ms / 86_400_000) * 86_400_000;
