@@ -102,6 +102,20 @@ function tiersOf(brackets: readonly { cap: number; maxLeverage: number; mmr: num
   return brackets.map((b) => ({ cap: Number.isFinite(b.cap) ? b.cap : null, maxLeverage: b.maxLeverage, mmr: b.mmr }));
 }
 
+/**
+ * The venue's rule for a pair's name, which a replay lists a dataset's symbol as (routes, streams,
+ * --replay): a symbol outside it (every COIN-M one, `BTCUSD_PERP`; USD-M delivery contracts,
+ * `BTCUSDT_250627`) is imported, and said to be unreplayable.
+ */
+const REPLAYABLE_SYMBOL = /^[A-Z0-9]{2,30}$/;
+
+function unreplayableWarning(symbol: string): string {
+  return (
+    `${symbol} cannot be replayed: the venue names its pairs with 2 to 30 capital letters or digits ` +
+    `(a COIN-M or delivery contract has a _); the data is kept in the catalogue`
+  );
+}
+
 /** The importer's placeholder until the data is read (spec-inference.ts), within the 8 decimals the venue lists: generic tiers. */
 function inferredSpecs(priceDp: number, qtyDp: number): ContractSpecs {
   const step = (dp: number): string => (dp === 0 ? '1' : `0.${'0'.repeat(dp - 1)}1`);
@@ -217,6 +231,7 @@ export class DatasetService {
         return { ...base, ok: false, status: 'refused', error: (err as Error).message };
       }
     }
+    if (!REPLAYABLE_SYMBOL.test(key.symbol)) base.warnings.push(unreplayableWarning(key.symbol));
     let hash: { sha256: string; checked: boolean };
     try {
       hash = await verifiedHash(path);

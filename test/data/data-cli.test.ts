@@ -66,6 +66,16 @@ describe('on a data folder of its own', () => {
     expect(b.out.filter((l) => l.startsWith('warning'))).toEqual([]);
   });
 
+  it('a symbol the venue cannot name a pair (a delivery contract, BTCUSDT_250627) is imported and said to be unreplayable', async () => {
+    const a = await run('import', root, '--data-dir', tempDir(), '--market', 'um', '--symbol', 'BTCUSDT_250627');
+    expect(a.code).toBe(0);
+    expect(a.out[0]).toMatch(/^imported {2}BTCUSDT-1m-2021-05-16\.zip -> dataset 1 \(um BTCUSDT_250627 klines 1m\)/);
+    expect(a.out).toContain(
+      'warning   BTCUSDT-1m-2021-05-16.zip: BTCUSDT_250627 cannot be replayed: the venue names its pairs with 2 to ' +
+        '30 capital letters or digits (a COIN-M or delivery contract has a _); the data is kept in the catalogue',
+    );
+  });
+
   it('a refused file makes the exit code 1 and names the row', async () => {
     const rows = fixtureRows('binance_spot_BTCUSDT_1m_2021-05-16_to_2021-05-18.csv').slice(0, 10);
     const f = rows[4].split(',');
