@@ -4,8 +4,16 @@
 import IORedis, { type RedisOptions } from 'ioredis';
 import { QueueError } from './queue-error.ts';
 
-/** `redis://[USER:PASSWORD@]HOST:PORT[/DB]` (or rediss:// for TLS) as ioredis options. */
-function redisOptions(url: string): RedisOptions {
+/** Whether a command's error is a failed SELECT (a database this Redis does not have). */
+const failedSelect = (err: Error): boolean =>
+  (err as Error & { command?: { name?: string } }).command?.name === 'select';
+
+/**
+ * `redis://[USER:PASSWORD@]HOST:PORT[/DB]` (or rediss:// for TLS) as ioredis options. A
+ * connection whose SELECT of DB fails is dropped and made again (as for a Redis away), never used:
+ * ioredis would otherwise go on with its commands on database 0, another queue's.
+ */
+export function redisOptions(url: string): RedisOptions {
   let u: URL;
   try {
     u = new URL(url);
@@ -24,13 +32,18 @@ function redisOptions(url: string): RedisOptions {
     ...(u.username === '' ? {} : { username: decodeURIComponent(u.username) }),
     ...(u.password === '' ? {} : { password: decodeURIComponent(u.password) }),
     ...(u.protocol === 'rediss:' ? { tls: {} } : {}),
+    reconnectOnError: failedSelect,
   };
 }
 
-/** Connects once and pings, failing fast: an unreachable Redis is a clear error before anything starts. */
+/**
+ * Connects once, pings and selects the URL's database, failing fast: an unreachable Redis, or one
+ * without that database, is a clear error before anything starts.
+ */
 async function probe(url: string, opts: RedisOptions): Promise<void> {
+  const { db, ...rest } = opts;
   const r = new IORedis({
-    ...opts,
+    ...rest,
     lazyConnect: true,
     connectTimeout: 3000,
     maxRetriesPerRequest: 0,
@@ -45,7 +58,15 @@ async function probe(url: string, opts: RedisOptions): Promise<void> {
     await r.ping();
   } catch (err) {
     const e = cause ?? (err instanceof Error ? err : new Error(String(err)));
+    r.disconnect();
     throw new QueueError(`cannot reach Redis at ${url}: ${e.message || e.name}`);
+  }
+  try {
+    // explicitly, not as ioredis's handshake, whose failure leaves the connection on database 0
+    if (db !== undefined) await r.select(db);
+  } catch (err) {
+    const why = err instanceof Error ? err.message : String(err);
+    throw new QueueError(`--queue ${url}: Redis has no database ${db} (${why})`);
   } finally {
     r.disconnect();
   }
