@@ -6,8 +6,6 @@
 // job back, and it runs again. A job Redis lost (a restart without persistence) is added again
 // by the coordinator's periodic check of its pending jobs. A bot's failure is a job's result,
 // not a queue failure: only a job that could not run at all is retried (attempts).
-import { createReadStream, statSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
 import { hostname } from 'node:os';
 import { Queue, QueueEvents, WaitingError, Worker, type ConnectionOptions, type Job } from 'bullmq';
 import type { RedisOptions } from 'ioredis';
@@ -16,6 +14,7 @@ import { errorResult, type JobResult, type SweepJob } from './job.ts';
 import type { OpenPack, PackRef } from './pack.ts';
 import { PackBackoff, type SayLack } from './pack-backoff.ts';
 import { PackCache } from './pack-cache.ts';
+import { PackServer } from './pack-server.ts';
 import { reachRedis } from './redis-url.ts';
 import type { RunnerEvents } from './pool.ts';
 import { RunGate } from './run-gate.ts';
@@ -75,15 +74,17 @@ export class QueueRunner {
   private signalStop: () => void = () => undefined;
   private stopDone: Promise<void> | null = null;
   private wake: (() => void) | null = null;
-  private server: Server | null = null;
+  /** Serves the pack to workers without it (--pack-url), bound at connect. */
+  private readonly server: PackServer | null;
   private closers: Array<() => Promise<void>> = [];
   /** Drop the connections without waiting for Redis (their queued commands fail). */
   private droppers: Array<() => void> = [];
 
-  private constructor(url: string, opts: RedisOptions, o: QueueRunnerOptions) {
+  private constructor(url: string, opts: RedisOptions, o: QueueRunnerOptions, server: PackServer | null) {
     this.url = url;
     this.opts = opts;
     this.o = o;
+    this.server = server;
     this.stopping = new Promise((resolve) => (this.signalStop = resolve));
   }
 
@@ -92,33 +93,20 @@ export class QueueRunner {
     return Promise.race([p.then((value) => ({ value })), this.stopping.then(() => 'stopped' as const)]);
   }
 
+  /**
+   * Reaches Redis and binds the --pack-url, checked first: a URL or a port that cannot serve the
+   * pack is a QueueError (a usage error) before the sweep is planned or recorded.
+   */
   static async connect(url: string, o: QueueRunnerOptions = {}): Promise<QueueRunner> {
-    return new QueueRunner(url, await reachRedis(url), o);
-  }
-
-  private async servePack(pack: PackRef): Promise<PackRef> {
-    if (this.o.packUrl === undefined) return pack;
-    const base = new URL(this.o.packUrl);
-    const path = `/packs/${pack.sha256}.db`;
-    this.server = createServer((req, res) => {
-      if (req.url !== path) {
-        res.writeHead(404).end();
-        return;
-      }
-      res.writeHead(200, { 'content-type': 'application/octet-stream', 'content-length': statSync(pack.path).size });
-      createReadStream(pack.path).pipe(res);
-    });
-    await new Promise<void>((resolve, reject) => {
-      this.server!.once('error', reject);
-      this.server!.listen(Number(base.port || 80), base.hostname, resolve);
-    });
-    return { ...pack, url: `${base.origin}${path}` };
+    const listen = o.packUrl === undefined ? undefined : PackServer.check(o.packUrl);
+    const opts = await reachRedis(url);
+    return new QueueRunner(url, opts, o, listen === undefined ? null : await listen());
   }
 
   async run(jobs: readonly SweepJob[], packRef: PackRef, ev: RunnerEvents): Promise<void> {
     if (jobs.length === 0 || this.stopped) return;
     const sweepId = jobs[0].sweepId;
-    const pack = await this.servePack(packRef);
+    const pack = this.server === null ? packRef : this.server.serve(packRef);
     const queue = new Queue(QUEUE, { connection: connection(this.opts) });
     const events = new QueueEvents(QUEUE, { connection: connection(this.opts) });
     this.closers.push(
@@ -278,8 +266,7 @@ export class QueueRunner {
     }
     this.closers = [];
     this.droppers = [];
-    await new Promise<void>((resolve) => (this.server === null ? resolve() : this.server.close(() => resolve())));
-    this.server = null;
+    await this.server?.close();
   }
 }
 
