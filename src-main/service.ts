@@ -6,6 +6,9 @@ import type { RateLimitOptions } from './api/rate-limit.ts';
 import type { AccountSpec } from './cli-args.ts';
 import { newLoginToken, type LoginToken } from './api/routes/session.ts';
 import { ensureLocalAccount } from './local-account.ts';
+import { MAX_PAPER_BALANCE, MAX_PAPER_USDT } from './accounts/credentials.ts';
+import { USDT_DECIMALS } from './core/account.ts';
+import { formatFixed } from '../src-shared/decimal.ts';
 import { accountNotice, recoveryNotice } from './start-notices.ts';
 import { openVenueAsync, type LocalVenue, type VenueOptions } from './venue.ts';
 import { removeServiceFile, writeServiceFile } from './service-file.ts';
@@ -79,6 +82,11 @@ export interface ServiceHandle {
 
 export async function startService(opts: ServiceOptions): Promise<ServiceHandle> {
   const replay = opts.replay;
+  // a paper account's balance past the rule (credentials.ts) is refused here, in its words: it
+  // failed as SQLite's "BigInt value is too large to bind", or a report read past 2^53 units
+  for (const b of [replay?.balance, ...(opts.accounts ?? []).map((a) => a.balance)])
+    if (b !== undefined && b > MAX_PAPER_BALANCE)
+      throw new RangeError(`a balance is at most ${MAX_PAPER_USDT} USDT, got ${formatFixed(b, USDT_DECIMALS)}`);
   const venue = await openVenueAsync(
     {
       dataDir: replay === undefined ? opts.dataDir : ':memory:',

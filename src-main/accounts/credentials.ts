@@ -8,6 +8,14 @@ import { USDT_DECIMALS } from '../core/account.ts';
 /** 10,000 USDT in 1e-8 units: a new paper account's wallet. */
 export const DEFAULT_PAPER_BALANCE = 10_000n * 10n ** BigInt(USDT_DECIMALS);
 
+/**
+ * The most USDT a paper account is made with or set to: the admin API's balance, a replay's and a
+ * sweep job's starting balance (far inside what its wallet row and the reports read can hold).
+ */
+export const MAX_PAPER_USDT = 1_000_000_000n;
+/** MAX_PAPER_USDT in 1e-8 units. */
+export const MAX_PAPER_BALANCE = MAX_PAPER_USDT * 10n ** BigInt(USDT_DECIMALS);
+
 export const CREDENTIAL_RULE = '8 to 128 letters, digits, _ or -';
 const KEY_RE = /^[A-Za-z0-9_-]{8,128}$/;
 

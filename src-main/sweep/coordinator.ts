@@ -8,6 +8,7 @@ import { existsSync, readdirSync, readFileSync, rmdirSync, rmSync } from 'node:f
 import { hostname } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseFixed } from '../../src-shared/decimal.ts';
+import { MAX_PAPER_BALANCE, MAX_PAPER_USDT } from '../accounts/credentials.ts';
 import { GridError, parseGrid, type Grid } from './grid.ts';
 import type { JobResult, SweepJob } from './job.ts';
 import { checkSpan } from '../replay/plan.ts';
@@ -102,8 +103,11 @@ export async function prepareSweep(req: SweepRequest, onChecked?: () => void): P
   const split = parseSplit(req.split);
   const { sets, defaults } = req.sets ?? readGrid(req.grid, req.cwd);
   const bot = checkBot(req.bot, req.cwd);
-  if (!parseFixed(req.balance, 8).ok)
-    throw new PlanError(`--balance must be a positive USDT amount, got '${req.balance}'`);
+  const balance = parseFixed(req.balance, 8);
+  if (!balance.ok) throw new PlanError(`--balance must be a positive USDT amount, got '${req.balance}'`);
+  // the paper account's rule (credentials.ts): past it every job's venue failed to start
+  if (balance.value > MAX_PAPER_BALANCE)
+    throw new PlanError(`--balance must be at most ${MAX_PAPER_USDT} USDT, got '${req.balance}'`);
   let datasets;
   try {
     datasets = listDatasets(req.dataDir);

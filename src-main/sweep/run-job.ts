@@ -65,7 +65,13 @@ async function getJson<T>(svc: ServiceHandle, url: string): Promise<T> {
 /** SHA-256 of the venue's records, as the replay determinism test reads them. */
 function recordsDigest(svc: ServiceHandle): string {
   const db = svc.venue.db;
-  const rows = (sql: string) => db.prepare(sql).all();
+  // integers read whole (a wallet of 1e9 USDT is 1e17 units, past 2^53), written as numbers when
+  // exact, so the digests of every other job stay what they were
+  const rows = (sql: string) => {
+    const st = db.prepare(sql);
+    st.setReadBigInts(true);
+    return st.all();
+  };
   const text = JSON.stringify(
     {
       trades: rows('SELECT * FROM trades ORDER BY account_id, id'),
@@ -75,7 +81,12 @@ function recordsDigest(svc: ServiceHandle): string {
       // an account row's creation time is wall time, and the local account's key is random
       wallets: rows('SELECT id, wallet_balance, total_deposits FROM accounts ORDER BY id'),
     },
-    (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v),
+    (_k, v: unknown) =>
+      typeof v !== 'bigint'
+        ? v
+        : v <= Number.MAX_SAFE_INTEGER && v >= -Number.MAX_SAFE_INTEGER
+          ? Number(v)
+          : v.toString(),
   );
   return createHash('sha256').update(text).digest('hex');
 }
@@ -118,16 +129,37 @@ function replayOptions(job: SweepJob, data: JobData, balance: bigint): NonNullab
   };
 }
 
-/** Opens and closes a job's venue: null when it starts, else why not (the replay's own checks). */
+/**
+ * Starts a job's venue: its own port, its records in memory, the bot's account with the job's
+ * balance; throws what the venue refuses.
+ */
+async function startJobVenue(
+  job: SweepJob,
+  data: JobData,
+): Promise<{ svc: ServiceHandle; key: string; secret: string }> {
+  const balance = parseFixed(job.balance, 8);
+  if (!balance.ok) throw new RangeError(`balance '${job.balance}' is not a USDT amount`);
+  const key = `sweepbot_${job.index}`;
+  const secret = randomBytes(16).toString('hex');
+  const svc = await startService({
+    dataDir: ':memory:',
+    port: 0,
+    rateLimit: false,
+    logger: false,
+    speed: job.speed,
+    accounts: [{ apiKey: key, apiSecret: secret, balance: balance.value, positionMode: job.positionMode }],
+    replay: replayOptions(job, data, balance.value),
+  });
+  return { svc, key, secret };
+}
+
+/**
+ * Opens and closes a job's venue as its job will (the bot's account included): null when it
+ * starts, else why not (the replay's own checks).
+ */
 export async function checkVenue(job: SweepJob, data: JobData): Promise<string | null> {
   try {
-    const svc = await startService({
-      dataDir: ':memory:',
-      port: 0,
-      logger: false,
-      replay: replayOptions(job, data, 1n),
-    });
-    await svc.close();
+    await (await startJobVenue(job, data)).svc.close();
     return null;
   } catch (err) {
     return err instanceof Error ? err.message : String(err);
@@ -135,25 +167,12 @@ export async function checkVenue(job: SweepJob, data: JobData): Promise<string |
 }
 
 /**
- * Starts a job's venue: its own port, its records in memory, the bot's account. It stands still
- * until its job runs (a lockstep replay waits for the bot's steps; one at a speed for the play).
+ * Starts a job's venue (startJobVenue), or says why it did not start. It stands still until its
+ * job runs (a lockstep replay waits for the bot's steps; one at a speed for the play).
  */
 export async function openJobVenue(job: SweepJob, data: JobData): Promise<JobVenue> {
-  const balance = parseFixed(job.balance, 8);
-  if (!balance.ok) return { error: `balance '${job.balance}' is not a USDT amount` };
-  const key = `sweepbot_${job.index}`;
-  const secret = randomBytes(16).toString('hex');
   try {
-    const svc = await startService({
-      dataDir: ':memory:',
-      port: 0,
-      rateLimit: false,
-      logger: false,
-      speed: job.speed,
-      accounts: [{ apiKey: key, apiSecret: secret, balance: balance.value, positionMode: job.positionMode }],
-      replay: replayOptions(job, data, balance.value),
-    });
-    return { svc, key, secret };
+    return await startJobVenue(job, data);
   } catch (err) {
     return { error: `the replay venue did not start: ${err instanceof Error ? err.message : err}` };
   }

@@ -46,6 +46,12 @@ describe('replay routes on the live venue', () => {
     [{ symbols: ['TRXUSDT'], start: FIRST_TRADE, until: FIRST_TRADE }, 400, 1001, /until must be after start/],
     [{ symbols: ['TRXUSDT', 'TRXUSDT'], start: FIRST_TRADE }, 400, 1001, /twice/],
     [{ symbols: ['TRXUSDT'], start: FIRST_TRADE, balance: '-5' }, 400, 1001, /balance/],
+    [
+      { symbols: ['TRXUSDT'], start: FIRST_TRADE, balance: '1000000000.00000001' },
+      400,
+      1001,
+      /at most 1000000000 USDT/,
+    ],
     [{ symbols: ['TRXUSDT'], start: FIRST_TRADE, speed: 0 }, 400, 1001, /speed/],
     [{ symbols: ['TRXUSDT'], start: FIRST_TRADE, queue_model: 'optimistic' }, 400, 1001, /queue_model/],
     [{ symbols: [], start: FIRST_TRADE }, 400, 1001, /symbols/],

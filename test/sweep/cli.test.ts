@@ -50,7 +50,7 @@ const botsOf = (sweep: string) =>
 const sweepId = (stdout: string) => /perpdesk sweep (sw\w+):/.exec(stdout)![1];
 
 describe('npm run sweep, before any job starts', () => {
-  it('refuses a bad grid, an unknown symbol, a span outside the data and a missing bot, naming the cause', async () => {
+  it('refuses a bad grid, an unknown symbol, a span outside the data, a missing bot and a balance past the rule', async () => {
     const bad = path.join(dir, 'bad-grid.json');
     writeFileSync(bad, '{"grid": {"fast": []}}');
     const base = ['--data-dir', dir, '--split', '6h'];
@@ -60,6 +60,8 @@ describe('npm run sweep, before any job starts', () => {
       runCli([...base, '--bot', BOT, '--replay', 'BTCUSDT@2025-01-10..2025-01-20']),
       runCli([...base, '--bot', 'node examples/no-such-bot.ts', '--replay', SPAN]),
       runCli([...base, '--replay', SPAN]),
+      // past a paper account's largest balance every job ended error ("BigInt value is too large to bind")
+      runCli([...base, '--bot', BOT, '--replay', SPAN, '--balance', '92233720369']),
     ]);
     const want = [
       /--grid .*bad-grid.json: "grid.fast" must be a non-empty list/,
@@ -67,6 +69,7 @@ describe('npm run sweep, before any job starts', () => {
       /the span 2025-01-10T00:00Z..2025-01-21T00:00Z is outside the data of BTCUSDT \(2025-01-06T00:00Z..2025-01-13T00:00Z\)/,
       /--bot: the script .*no-such-bot.ts does not exist/,
       /--bot is required/,
+      /--balance must be at most 1000000000 USDT, got '92233720369'\n$/,
     ];
     runs.forEach((r, i) => {
       expect(r.code, r.stderr).toBe(2);

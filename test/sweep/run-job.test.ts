@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SweepJob } from '../../src-main/sweep/job.ts';
 import { buildPack, openPack, type OpenPack } from '../../src-main/sweep/pack.ts';
-import { runJob } from '../../src-main/sweep/run-job.ts';
+import { openJobVenue, runJob } from '../../src-main/sweep/run-job.ts';
 import { DAY, JAN6, klinesDataDir, testJob } from './fixture.ts';
 
 let pack: OpenPack;
@@ -37,6 +37,18 @@ describe('a job', () => {
     expect(b.metrics).toEqual(a.metrics);
     expect(c.digest).not.toBe(a.digest);
     expect(c.metrics!.turnover).toBeCloseTo(a.metrics!.turnover * 2, 6);
+  }, 90_000);
+
+  it('runs on the largest balance a paper account takes; its venue refuses one past it in words', async () => {
+    // 1e9 USDT is 1e17 units: past 2^53, once read as a number ("too large to be represented")
+    const r = await runJob(job({ mode: 'trade' }, { balance: '1000000000' }), { data: pack.data });
+    expect(r).toMatchObject({ status: 'ok', endedBy: 'replay' });
+    expect(r.metrics).toMatchObject({ trades: 2, starting_equity: 1_000_000_000 });
+    // it was SQLite's "BigInt value is too large to bind"
+    const past = await openJobVenue(job({}, { balance: '92233720369' }), pack.data);
+    expect(past).toEqual({
+      error: 'the replay venue did not start: a balance is at most 1000000000 USDT, got 92233720369.00000000',
+    });
   }, 90_000);
 
   it("stores the bot's net equity curve: a deposit is no jump in it, as in the metrics", async () => {

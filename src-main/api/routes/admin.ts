@@ -8,6 +8,7 @@ import {
   AccountFieldError,
   checkAccountFields as checkFields,
   CREDENTIAL_RULE,
+  MAX_PAPER_BALANCE,
   newApiKey,
   newApiSecret,
 } from '../../accounts/credentials.ts';
@@ -21,8 +22,8 @@ import { positionModeField } from '../trading-schemas.ts';
 import { strictJsonBody } from '../strict-input.ts';
 
 const UNIT = 10n ** BigInt(USDT_DECIMALS);
-/** Largest balance an admin may set, and largest single deposit: 1e9 USDT. */
-const MAX_SET_BALANCE = 1_000_000_000n * UNIT;
+/** Largest balance an admin may set (a paper account's largest), and largest single deposit: 1e9 USDT. */
+const MAX_SET_BALANCE = MAX_PAPER_BALANCE;
 const MAX_DEPOSIT = 1_000_000_000n * UNIT;
 /**
  * Ceiling of a wallet and of an account's total deposits: 1e10 USDT, i.e. 1e18 units, well

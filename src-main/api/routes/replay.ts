@@ -9,6 +9,7 @@
 import { Type } from 'typebox';
 import { ApiError, Errors } from '../../../src-shared/errors.ts';
 import { parseFixed } from '../../../src-shared/decimal.ts';
+import { MAX_PAPER_USDT, MAX_PAPER_BALANCE } from '../../accounts/credentials.ts';
 import { MAX_SPEED, MIN_SPEED } from '../../core/clock.ts';
 import { MAX_REPLAYS, type ReplayHost } from '../../replay/host.ts';
 import { MAX_LATENCY_MS } from '../../replay/models/constant-latency.ts';
@@ -418,6 +419,11 @@ export default async function replayRoutes(app: ApiInstance, opts: ReplayRouteOp
           throw new ApiError(
             Errors.INVALID_PARAMETER,
             `balance must be a positive USDT amount with at most 8 decimals; got '${b.balance.slice(0, 40)}'`,
+          );
+        if (p.value > MAX_PAPER_BALANCE)
+          throw new ApiError(
+            Errors.INVALID_PARAMETER,
+            `balance must be at most ${MAX_PAPER_USDT} USDT; got '${b.balance}'`,
           );
         balance = p.value;
       }
