@@ -379,6 +379,10 @@ async function main(argv: string[]): Promise<number> {
         `perpdesk sweep ${id}: ${count(prepared.jobs.length, 'job')} (${count(prepared.spec.sets.length, 'parameter set')})`,
       );
     }
+    // a resume on a queue is recorded: the results of its jobs wait there from now on, which
+    // --list, the API's commands, a --resume without --queue and --remove then name. One on
+    // --workers leaves the queue recorded: the results its workers finished may still wait there
+    if (resumed !== undefined && v.queue !== undefined) store.setRunner(id, v.queue);
     const doneBefore = store.summary(id)!.done;
     // where the results of this run's unfinished jobs wait: the resume hint names that queue
     const queue = v.queue ?? (store.spec(id)!.runner === 'local' ? undefined : store.spec(id)!.runner);

@@ -15,7 +15,10 @@ export interface SweepSpec {
   sets: ParamSet[];
   /** The grid file's "defaults" (every set already carries them); absent in a sweep recorded before them. */
   defaults?: ParamSet;
-  /** `local` (a pool of processes) or the Redis URL of the queue. */
+  /**
+   * `local` (a pool of processes) or the Redis URL of the queue it last ran on (set again by a
+   * resume on a queue: setRunner), where its workers' results may wait.
+   */
   runner: string;
   pack: { path: string; sha256: string };
   /** Every job shares these (plan.ts JobTemplate). */
@@ -84,6 +87,8 @@ export interface SweepStore {
   jobs(id: string): StoredJob[];
   job(id: string, index: number): StoredJob | undefined;
   setState(id: string, state: StoredSweepState, now: number): void;
+  /** Records the runner a resume runs the sweep on (SweepSpec.runner). */
+  setRunner(id: string, runner: string): void;
   /**
    * Takes the sweep for this coordinator (state running, its lease from now): refused, with the
    * live coordinator's summary, while another coordinator runs it.

@@ -242,6 +242,10 @@ export class SqliteSweepStore implements SweepStore {
     this.db.prepare('UPDATE sweeps SET state = ?, updated_at = ? WHERE id = ?').run(state, now, id);
   }
 
+  setRunner(id: string, runner: string): void {
+    this.db.prepare("UPDATE sweeps SET spec = json_set(spec, '$.runner', ?) WHERE id = ?").run(runner, id);
+  }
+
   claim(
     id: string,
     owner: SweepOwner,
