@@ -1,7 +1,13 @@
 // Paper-trading conveniences of a signed account: reset the wallet, rotate the API key.
 import { Type } from 'typebox';
 import { ApiError, Errors } from '../../../src-shared/errors.ts';
-import { DEFAULT_PAPER_BALANCE, newApiKey, newApiSecret } from '../../accounts/credentials.ts';
+import {
+  DEFAULT_PAPER_BALANCE,
+  MAX_PAPER_BALANCE,
+  MAX_PAPER_USDT,
+  newApiKey,
+  newApiSecret,
+} from '../../accounts/credentials.ts';
 import { Exchange } from '../../trading/exchange.ts';
 import type { Venue } from '../../services/venue.ts';
 import { signedQuerystring, type AuthServices } from '../auth.ts';
@@ -9,8 +15,6 @@ import { envelopeSchema, ok, standardErrors } from '../envelope.ts';
 import type { ApiInstance } from '../schemas.ts';
 import { strictJsonBody } from '../strict-input.ts';
 import { accountSummaryRef } from '../trading-schemas.ts';
-
-const MAX_BALANCE = 1_000_000_000n * 100_000_000n;
 
 const resetBody = Type.Object(
   {
@@ -43,8 +47,8 @@ export default async function paperRoutes(app: ApiInstance, opts: { venue: Venue
     },
     async (req) => {
       const balance = req.body.balance === undefined ? DEFAULT_PAPER_BALANCE : Exchange.parseUsdt(req.body.balance);
-      if (balance > MAX_BALANCE)
-        throw new ApiError(Errors.INVALID_PARAMETER, 'balance must be at most 1000000000 USDT');
+      if (balance > MAX_PAPER_BALANCE)
+        throw new ApiError(Errors.INVALID_PARAMETER, `balance must be at most ${MAX_PAPER_USDT} USDT`);
       return ok(await venue.submit({ kind: 'reset', accountId: req.account!.id, balance }));
     },
   );
