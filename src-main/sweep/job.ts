@@ -3,8 +3,10 @@
 // one bot command; nothing in it refers to the machine it was planned on except the dataset pack
 // it names (pack.ts), which any worker fetches or reads by its checksum.
 
+import type { SweepMetrics, SweepParamValue } from '../../src-shared/types/sweeps.ts';
+
 /** A parameter's value in a set (the grid file's scalars). */
-export type ParamValue = string | number | boolean;
+export type ParamValue = SweepParamValue;
 export type ParamSet = Record<string, ParamValue>;
 
 export interface SweepJob {
@@ -52,35 +54,8 @@ export interface SweepJob {
  */
 export type JobStatus = 'ok' | 'failed' | 'timeout' | 'error';
 
-/** Per-job figures (metrics.ts); USDT amounts as numbers (results, not ledger entries). */
-export interface JobMetrics {
-  starting_equity: number;
-  net_pnl: number;
-  /** net_pnl / starting_equity. */
-  return: number;
-  max_drawdown: number;
-  max_drawdown_ratio: number;
-  /** Annualised (x sqrt(365)) mean over standard deviation of the daily returns; null under 2 days. */
-  sharpe: number | null;
-  /** As sharpe with the downside deviation; null under 2 days or with no losing day. */
-  sortino: number | null;
-  /** Equity change of each UTC day of the span, in order. */
-  daily_returns: number[];
-  /** Fees paid (negative: rebates). */
-  fees: number;
-  /** Funding received (negative: paid). */
-  funding: number;
-  /** Fills. */
-  trades: number;
-  /** Share of closed positions with a positive realized PnL; null with none closed. */
-  win_rate: number | null;
-  closed_positions: number;
-  /** Share of the span's elapsed market time with a position open. */
-  time_in_market: number;
-  /** Traded volume over starting equity. */
-  turnover: number;
-  liquidations: number;
-}
+/** Per-job figures (metrics.ts): the wire's, declared once in src-shared/types/sweeps.ts. */
+export type JobMetrics = SweepMetrics;
 
 export interface JobResult {
   jobId: string;

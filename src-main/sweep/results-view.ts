@@ -2,6 +2,7 @@
 // export (one row per job), and the per-parameter-set view across the span's pieces (a set run
 // over seven days is one line: its days' returns compounded, its Sharpe and Sortino over all
 // of its daily returns).
+import type { SweepSet } from '../../src-shared/types/sweeps.ts';
 import Decimal from 'decimal.js';
 import type { JobMetrics, JobResult, ParamSet } from './job.ts';
 import {
@@ -34,29 +35,7 @@ interface JobView {
  * timed out or could not run has no figure of the set's (its day is not a 0 % day), and a set
  * with no ok job has none at all (null, ranked last). `failed` says how many of its jobs it lacks.
  */
-interface SetView {
-  params: ParamSet;
-  jobs: number;
-  ok: number;
-  /** Done but not ok: failed, timeout or error. */
-  failed: number;
-  /** Of failed: status timeout, and status error (could not run). */
-  timeouts: number;
-  errors: number;
-  net_pnl: number | null;
-  /** The ok pieces' returns compounded. */
-  return: number | null;
-  /** The largest drawdown of the ok pieces' equity chained in time and compounded (metrics.ts chainedDrawdownRatio). */
-  max_drawdown_ratio: number | null;
-  sharpe: number | null;
-  sortino: number | null;
-  fees: number | null;
-  funding: number | null;
-  trades: number | null;
-  win_rate: number | null;
-  time_in_market: number | null;
-  turnover: number | null;
-}
+type SetView = SweepSet;
 
 export interface SweepView extends SweepSummary {
   symbols: string[];

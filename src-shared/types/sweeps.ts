@@ -28,22 +28,32 @@ export interface SweepSummaryWire {
   heartbeat_at: number | null;
 }
 
-/** What a job measured (numbers; USDT where money). */
+/** What a job measured (src-main/sweep/metrics.ts); USDT amounts as numbers (results, not ledger entries). */
 export interface SweepMetrics {
   starting_equity: number;
   net_pnl: number;
+  /** net_pnl / starting_equity. */
   return: number;
   max_drawdown: number;
   max_drawdown_ratio: number;
+  /** Annualised (x sqrt(365)) mean over standard deviation of the daily returns; null under 2 days. */
   sharpe: number | null;
+  /** As sharpe with the downside deviation; null under 2 days or with no losing day. */
   sortino: number | null;
+  /** Equity change of each UTC day of the span, in order. */
   daily_returns: number[];
+  /** Fees paid (negative: rebates). */
   fees: number;
+  /** Funding received (negative: paid). */
   funding: number;
+  /** Fills. */
   trades: number;
+  /** Share of closed positions with a positive realized PnL; null with none closed. */
   win_rate: number | null;
   closed_positions: number;
+  /** Share of the span's elapsed market time with a position open. */
   time_in_market: number;
+  /** Traded volume over starting equity. */
   turnover: number;
   liquidations: number;
 }
@@ -67,11 +77,15 @@ export interface SweepSet {
   params: Record<string, SweepParamValue>;
   jobs: number;
   ok: number;
+  /** Done but not ok: failed, timeout or error. */
   failed: number;
+  /** Of failed: status timeout, and status error (could not run). */
   timeouts: number;
   errors: number;
   net_pnl: number | null;
+  /** The ok pieces' returns compounded. */
   return: number | null;
+  /** The largest drawdown of the ok pieces' equity chained in time and compounded (src-main/sweep/metrics.ts chainedDrawdownRatio). */
   max_drawdown_ratio: number | null;
   sharpe: number | null;
   sortino: number | null;
