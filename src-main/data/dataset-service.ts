@@ -34,6 +34,7 @@ import { DatasetError } from './dataset-error.ts';
 import { crossGaps, stageFile, type ImportProgress } from './dataset-staging.ts';
 import type { ContractSpecs, DatasetRecord, DatasetStore, Gap } from './ports.ts';
 import { FileRefused, verifiedHash } from './file-source.ts';
+import type { DatasetTradeWire } from '../../src-shared/types/datasets.ts';
 import { recorderKindOf } from './recorder-rows.ts';
 import { storageOf, type DatasetKey } from './kinds.ts';
 import { RowError } from './rows.ts';
@@ -69,22 +70,6 @@ export interface ImportOptions extends KeyOptions {
 }
 
 export type { ArchiveKline };
-
-export interface TradeView {
-  id: number;
-  price: string;
-  qty: string;
-  /** trades: quote quantity (base quantity in cm); aggTrades: absent. */
-  quote_qty?: string;
-  first_trade_id?: number;
-  last_trade_id?: number;
-  /** ms */
-  time: number;
-  /** µs (the archive's spot files from 2025 on carry it; earlier ones are ms x 1000) */
-  time_us: number;
-  is_buyer_maker: boolean;
-  is_best_match?: boolean;
-}
 
 const POW10N = Array.from({ length: 40 }, (_, i) => 10n ** BigInt(i));
 const pow10 = (n: number): bigint => POW10N[n];
@@ -389,10 +374,10 @@ export class DatasetService {
   }
 
   /** Up to `limit` trades at or after `startTime` (ms; default the first), ascending. */
-  trades(id: number, q: { startTime?: number; limit: number }): TradeView[] {
+  trades(id: number, q: { startTime?: number; limit: number }): DatasetTradeWire[] {
     const d = this.get(id);
     const fromUs = (q.startTime ?? Number.MIN_SAFE_INTEGER / 1000) * 1000;
-    const out: TradeView[] = [];
+    const out: DatasetTradeWire[] = [];
     for (const c of this.tradeBlocks(id, fromUs)) {
       const pm = pow10(d.priceDp - c.priceDp);
       const qm = pow10(d.qtyDp - c.qtyDp);
@@ -400,7 +385,7 @@ export class DatasetService {
       for (let i = 0; i < c.count && out.length < q.limit; i++) {
         if (c.timeUs[i] < fromUs) continue;
         const f = c.flags[i];
-        const t: TradeView = {
+        const t: DatasetTradeWire = {
           id: c.id[i],
           price: formatFixed(BigInt(c.price[i]) * pm, d.priceDp),
           qty: formatFixed(BigInt(c.qty[i]) * qm, d.qtyDp),

@@ -3,6 +3,7 @@
 // (sqlite-store.ts) keeps it in the data folder. A job's result is stored once: the first result of
 // a job wins, any later one (a job rerun after its worker was thought lost) is refused.
 import type { JobResult, JobStatus, ParamSet, SweepJob } from './job.ts';
+import type { SweepSummaryWire } from '../../src-shared/types/sweeps.ts';
 
 /** What a sweep was asked for, as the CLI read it (kept to resume it). */
 export interface SweepSpec {
@@ -44,26 +45,8 @@ export const HEARTBEAT_MS = 5_000;
 /** A running sweep whose heartbeat is older than this is taken as interrupted, whatever its pid. */
 export const LEASE_MS = 30_000;
 
-export interface SweepSummary {
-  id: string;
-  created_at: number;
-  state: SweepState;
-  bot: string;
-  replay: string;
-  split: string;
-  jobs: number;
-  done: number;
-  ok: number;
-  failed: number;
-  /** Of `failed`: the jobs whose bot ran past the time bound (status timeout). */
-  timeouts: number;
-  /** Of `failed`: the jobs that could not run (status error: infrastructure, not the bot); `--resume` reruns them. */
-  errors: number;
-  /** ms UTC of the last stored result. */
-  updated_at: number;
-  /** ms UTC of the running coordinator's last heartbeat (null: no coordinator has run it since it was stored). */
-  heartbeat_at: number | null;
-}
+/** A stored sweep and its progress: the route's SweepSummaryWire before its CLI commands are added. */
+export type SweepSummary = Omit<SweepSummaryWire, 'commands'>;
 
 export interface StoredJob {
   index: number;

@@ -2,9 +2,9 @@
 // export (one row per job), and the per-parameter-set view across the span's pieces (a set run
 // over seven days is one line: its days' returns compounded, its Sharpe and Sortino over all
 // of its daily returns).
-import type { SweepSet } from '../../src-shared/types/sweeps.ts';
+import type { SweepJob as JobView, SweepSet, SweepWire } from '../../src-shared/types/sweeps.ts';
 import Decimal from 'decimal.js';
-import type { JobMetrics, JobResult, ParamSet } from './job.ts';
+import type { JobMetrics, JobResult } from './job.ts';
 import {
   chainedDrawdownRatio,
   compound,
@@ -15,20 +15,7 @@ import {
   sortino,
   usdtSum,
 } from './metrics.ts';
-import type { StoredJob, SweepStore, SweepSummary } from './ports.ts';
-
-interface JobView {
-  index: number;
-  start: number;
-  until: number;
-  params: ParamSet;
-  status: StoredJob['status'];
-  reason: string | null;
-  exit_code: number | null;
-  digest: string | null;
-  wall_ms: number | null;
-  metrics: JobMetrics | null;
-}
+import type { StoredJob, SweepStore } from './ports.ts';
 
 /**
  * One parameter set over the span's pieces. Its figures are of its ok jobs only: a job that failed,
@@ -37,20 +24,8 @@ interface JobView {
  */
 type SetView = SweepSet;
 
-export interface SweepView extends SweepSummary {
-  symbols: string[];
-  start: number;
-  until: number;
-  params: string[];
-  /** The grid file's "defaults": the value a set runs with for what it did not name. */
-  defaults: ParamSet;
-  /** The datasets the sweep pinned (--replay-datasets), by id; [] when each replay took its own pick. */
-  datasets: number[];
-  /** SHA-256 of the sweep's dataset pack: the data every job replays, a resume included (null in a sweep recorded without one). */
-  pack_sha256: string | null;
-  jobs_detail: JobView[];
-  sets: SetView[];
-}
+/** GET /api/v1/sweeps/{id} before the route adds the CLI commands. */
+export type SweepView = Omit<SweepWire, 'commands'>;
 
 /** A job's row: its span, parameters and status, and what its result says (null before it has one). */
 export function jobView(j: StoredJob): JobView {

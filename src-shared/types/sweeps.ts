@@ -9,6 +9,7 @@ export type SweepParamValue = string | number | boolean;
 export interface SweepSummaryWire {
   id: string;
   created_at: number;
+  /** ms UTC of the last stored result. */
   updated_at: number;
   /** running: its coordinator is alive; stopped: some jobs have no result; interrupted: its coordinator is gone. */
   state: 'running' | 'done' | 'stopped' | 'interrupted';
@@ -20,11 +21,13 @@ export interface SweepSummaryWire {
   ok: number;
   /** Done but not ok: failed, timeout or error. */
   failed: number;
+  /** Of `failed`: the jobs whose bot ran past the time bound (status timeout). */
   timeouts: number;
+  /** Of `failed`: the jobs that could not run (status error: infrastructure, not the bot); `--resume` reruns them. */
   errors: number;
   /** Its commands as the sweep CLI prints them (null while it runs, or when there is nothing to resume). */
   commands: { resume: string | null; remove: string | null; like: string };
-  /** ms UTC of the coordinator's last heartbeat. */
+  /** ms UTC of the running coordinator's last heartbeat (null: no coordinator has run it since it was stored). */
   heartbeat_at: number | null;
 }
 
@@ -104,9 +107,11 @@ export interface SweepWire extends SweepSummaryWire {
   until: number;
   /** Every parameter name of the sets. */
   params: string[];
+  /** The grid file's "defaults": the value a set runs with for what it did not name. */
   defaults: Record<string, SweepParamValue>;
-  /** The datasets the sweep pinned, by id ([] when each replay took its own pick). */
+  /** The datasets the sweep pinned (--replay-datasets), by id; [] when each replay took its own pick. */
   datasets: number[];
+  /** SHA-256 of the sweep's dataset pack: the data every job replays, a resume included (null in a sweep recorded without one). */
   pack_sha256: string | null;
   jobs_detail: SweepJob[];
   sets: SweepSet[];

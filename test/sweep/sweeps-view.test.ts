@@ -15,11 +15,11 @@ import {
   sortSets,
   stateText,
   type JobCurve,
-  type SetView,
 } from '../../src-renderer/src/features/sweeps/sweeps-view.ts';
+import type { SweepSet } from '../../src-shared/types/sweeps.ts';
 
-const set = (params: SetView['params'], ret: number, sharpe: number | null): SetView =>
-  ({ params, return: ret, sharpe, net_pnl: ret * 1e4, trades: 1 }) as unknown as SetView;
+const set = (params: SweepSet['params'], ret: number, sharpe: number | null): SweepSet =>
+  ({ params, return: ret, sharpe, net_pnl: ret * 1e4, trades: 1 }) as unknown as SweepSet;
 
 const sets = [
   set({ fast: 3, slow: 12, qty: '0.01' }, 0.01, 1.5),
@@ -108,9 +108,9 @@ describe('the Sweeps page', () => {
       jobs: 2,
       ok: 0,
       failed: 2,
-    } as SetView;
-    const losing = { ...set({ fast: 3, slow: 24, qty: '0.01' }, -0.0007, null), ok: 2, failed: 0 } as SetView;
-    const pending = { ...broken, params: { fast: 8, slow: 24, qty: '0.01' }, failed: 0 } as SetView;
+    } as SweepSet;
+    const losing = { ...set({ fast: 3, slow: 24, qty: '0.01' }, -0.0007, null), ok: 2, failed: 0 } as SweepSet;
+    const pending = { ...broken, params: { fast: 8, slow: 24, qty: '0.01' }, failed: 0 } as SweepSet;
     expect(sortSets([broken, losing, pending], 'return', true)).toEqual([losing, broken, pending]);
     expect(sortSets([broken, losing], 'return', false)).toEqual([losing, broken]);
     expect(sortSets([broken, losing], 'net_pnl', true)).toEqual([losing, broken]);

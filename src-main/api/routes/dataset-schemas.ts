@@ -5,7 +5,7 @@ import type { Readable } from 'node:stream';
 import { Type, type Static } from 'typebox';
 import { INTERVALS } from '../../../src-shared/intervals.ts';
 import type { KlinesError } from '../../../src-shared/types.ts';
-import type { ImportResult, TradeView } from '../../data/dataset-service.ts';
+import type { ImportResult } from '../../data/dataset-service.ts';
 import type { SpecsSource } from '../../data/ports.ts';
 import { KINDS, MARKETS } from '../../../src-shared/dataset-kinds.ts';
 import type { DatasetTradeWire, DatasetWire, ImportResultWire } from '../../../src-shared/types/datasets.ts';
@@ -119,7 +119,6 @@ export const tradeSchema = Type.Object({
 });
 
 // the service's trade rows are the wire records as they are, src-shared's DatasetTradeWire
-agree<typeof tradeSchema, TradeView>(true);
 agree<typeof tradeSchema, DatasetTradeWire>(true);
 
 export const idParams = Type.Object(

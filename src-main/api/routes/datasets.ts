@@ -4,8 +4,8 @@
 // Candles answer exactly like /fapi/v1/klines (bare array, newest first, errors HTTP 200 with
 // {code, message}); everything else is an envelope route.
 // Schemas are TypeBox values (schemas.ts): the handlers' request types are Static<> of them and
-// the records they answer are typed by them (DatasetWire, ImportResultWire; trade rows are the
-// service's TradeView, checked at compile time), so no hand-kept type sits beside a schema.
+// the records they answer are typed by them (DatasetWire, ImportResultWire; trade rows are
+// DatasetTradeWire, which the dataset service returns as they are), so no hand-kept type sits beside a schema.
 import { createWriteStream } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';

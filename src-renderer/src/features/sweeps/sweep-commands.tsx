@@ -3,7 +3,8 @@
 // The service gives them as the CLI prints them (src-main/sweep/cli-lines.ts).
 import { useEffect, useState } from 'react';
 import { useServices } from '../../lib/use-services.ts';
-import { likeCommand, type SweepSummaryView } from './sweeps-view.ts';
+import { likeCommand } from './sweeps-view.ts';
+import type { SweepSummaryWire } from '../../../../src-shared/types/sweeps.ts';
 
 /** Copies a command to the clipboard, a toast saying whether it went. */
 function useCopy(): (cmd: string) => void {
@@ -40,7 +41,7 @@ export function CommandLine({
 }
 
 /** The command that resumes the selected sweep, to copy (docs/sweeps.md, Resume). */
-export function ResumeLine({ sweep }: { sweep: SweepSummaryView }) {
+export function ResumeLine({ sweep }: { sweep: SweepSummaryWire }) {
   // the service's, as the CLI prints it: with the folder's --data-dir and the sweep's queue when it needs them
   const cmd = sweep.commands.resume;
   if (cmd === null) return null;
@@ -55,7 +56,7 @@ export function ResumeLine({ sweep }: { sweep: SweepSummaryView }) {
 }
 
 /** The command that runs the selected sweep's bot, sets and options on other data (--like), with a span to type. */
-export function LikeLine({ sweep }: { sweep: SweepSummaryView }) {
+export function LikeLine({ sweep }: { sweep: SweepSummaryWire }) {
   const copy = useCopy();
   const [replay, setReplay] = useState(sweep.replay);
   useEffect(() => setReplay(sweep.replay), [sweep.id, sweep.replay]);

@@ -22,11 +22,9 @@ import {
   sortSets,
   stateText,
   type SetMetric,
-  type SetView,
   type SortKey,
-  type SweepDetailView,
-  type SweepSummaryView,
 } from './sweeps-view.ts';
+import type { SweepSet, SweepSummaryWire, SweepWire } from '../../../../src-shared/types/sweeps.ts';
 import { CommandLine, LikeLine, ResumeLine } from './sweep-commands.tsx';
 import './sweeps.css';
 
@@ -83,9 +81,9 @@ const fmt = (v: number | null, pct = false) => (v === null ? '–' : pct ? `${(v
 
 function SweepsBody() {
   const base = useServices().api.baseUrl;
-  const [list, setList] = useState<SweepSummaryView[] | null>(null);
+  const [list, setList] = useState<SweepSummaryWire[] | null>(null);
   const [id, setId] = useState<string | null>(null);
-  const [detail, setDetail] = useState<SweepDetailView | null>(null);
+  const [detail, setDetail] = useState<SweepWire | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [example, setExample] = useState<SweepExample | null>(null);
   const [sort, setSort] = useState<{ key: SortKey; desc: boolean }>({ key: 'return', desc: true });
@@ -99,7 +97,7 @@ function SweepsBody() {
 
   const load = useCallback(async () => {
     try {
-      const l = await getData<SweepSummaryView[]>(`${base}/api/v1/sweeps`);
+      const l = await getData<SweepSummaryWire[]>(`${base}/api/v1/sweeps`);
       setList(l);
       const sel = id ?? l[0]?.id ?? null;
       if (sel !== id) {
@@ -107,7 +105,7 @@ function SweepsBody() {
         setId(sel);
       }
       if (sel !== null) {
-        const d = await getData<SweepDetailView>(`${base}/api/v1/sweeps/${sel}`);
+        const d = await getData<SweepWire>(`${base}/api/v1/sweeps/${sel}`);
         if (shown.current === sel) setDetail(d);
       }
       setError(null);
@@ -151,7 +149,7 @@ function SweepsBody() {
     setPicked([]);
   };
 
-  const pick = async (set: SetView) => {
+  const pick = async (set: SweepSet) => {
     if (detail === null) return;
     const key = curveKey(detail.id, set.params);
     if (picked.includes(key)) {

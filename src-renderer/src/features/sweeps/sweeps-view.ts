@@ -1,71 +1,15 @@
-// The Sweeps page's pure parts: the wire shapes it reads (GET /api/v1/sweeps...), sorting the
-// per-set table, the heat map of a metric over two parameters (or one: a strip), a set's equity
+// The Sweeps page's pure parts, over the wire types it reads (src-shared/types/sweeps.ts): sorting
+// the per-set table, the heat map of a metric over two parameters (or one: a strip), a set's equity
 // curve over its pieces, and the scaling of those curves into one SVG box. No React here, so the
 // page's logic is tested alone.
 import { shellWord } from '../../../../src-shared/shell-word.ts';
-
-export type ParamValue = string | number | boolean;
-
-export interface SweepSummaryView {
-  id: string;
-  created_at: number;
-  /** interrupted: its coordinator is gone (killed, its machine stopped) without stopping it. */
-  state: 'running' | 'done' | 'stopped' | 'interrupted';
-  bot: string;
-  replay: string;
-  jobs: number;
-  done: number;
-  ok: number;
-  failed: number;
-  /** Of failed: the jobs whose bot ran past the time bound (status timeout). */
-  timeouts: number;
-  /** Of failed: the jobs that could not run (status error: not the bot's fault); --resume reruns them. */
-  errors: number;
-  /**
-   * Its commands as the CLI prints them (with --data-dir and --queue as it needs them): resume and
-   * remove null while it runs; like: a new sweep of its bot, sets and options, on its own span.
-   */
-  commands: { resume: string | null; remove: string | null; like: string };
-}
-
-/** A parameter set: its figures over its ok jobs only; all null when it has none (docs/sweeps.md). */
-export interface SetView {
-  params: Record<string, ParamValue>;
-  jobs: number;
-  ok: number;
-  failed: number;
-  /** Of failed: status timeout, and status error (could not run). */
-  timeouts: number;
-  errors: number;
-  net_pnl: number | null;
-  return: number | null;
-  max_drawdown_ratio: number | null;
-  sharpe: number | null;
-  sortino: number | null;
-  fees: number | null;
-  trades: number | null;
-  win_rate: number | null;
-  time_in_market: number | null;
-  turnover: number | null;
-}
-
-export interface SweepDetailView extends SweepSummaryView {
-  params: string[];
-  /** The grid file's "defaults": what a set runs with for a parameter it does not name. */
-  defaults: Record<string, ParamValue>;
-  /** The datasets the sweep pinned, by id; [] when each replay took its own pick. */
-  datasets: number[];
-  /** SHA-256 of the data every job replays (the sweep's dataset pack); null in a sweep recorded without one. */
-  pack_sha256: string | null;
-  jobs_detail: Array<{ index: number; start: number; params: Record<string, ParamValue>; status: string }>;
-  sets: SetView[];
-}
+import type { SweepParamValue, SweepSet, SweepSummaryWire, SweepWire } from '../../../../src-shared/types/sweeps.ts';
 
 /**
  * What data a sweep replays, in a line: its pinned datasets (or the replays' own pick) and the
  * pack's checksum, shortened as git shortens a commit (the title gives it whole).
  */
-export function dataText(d: Pick<SweepDetailView, 'datasets' | 'pack_sha256'>): { text: string; title: string } {
+export function dataText(d: Pick<SweepWire, 'datasets' | 'pack_sha256'>): { text: string; title: string } {
   const pinned =
     d.datasets.length === 0
       ? "each replay's own pick of the imported datasets"
@@ -81,14 +25,14 @@ export function dataText(d: Pick<SweepDetailView, 'datasets' | 'pack_sha256'>): 
  * The --like command for other data: the service's command (on the sweep's own span) with the
  * typed span in its --replay; the service's as it is while nothing is typed.
  */
-export function likeCommand(w: Pick<SweepSummaryView, 'replay' | 'commands'>, replay: string): string {
+export function likeCommand(w: Pick<SweepSummaryWire, 'replay' | 'commands'>, replay: string): string {
   const typed = replay.trim();
   if (typed === '') return w.commands.like;
   return w.commands.like.replace(`--replay ${shellWord(w.replay)}`, `--replay ${shellWord(typed)}`);
 }
 
 /** A sweep's state as the list shows it: what to do with one that has pending jobs and no coordinator. */
-export function stateText(w: Pick<SweepSummaryView, 'state' | 'commands'>): string {
+export function stateText(w: Pick<SweepSummaryWire, 'state' | 'commands'>): string {
   const { resume, remove } = w.commands;
   if (w.state === 'interrupted' && resume !== null && remove !== null)
     return `interrupted: its coordinator is gone; resume: ${resume}, or remove: ${remove}`;
@@ -100,14 +44,14 @@ export function stateText(w: Pick<SweepSummaryView, 'state' | 'commands'>): stri
  * A sweep's progress as the list shows it: done of all, failed, and of the failed the timeouts
  * and the errors (jobs that could not run) when there are any.
  */
-export function progressText(w: Pick<SweepSummaryView, 'done' | 'jobs' | 'failed' | 'timeouts' | 'errors'>): string {
+export function progressText(w: Pick<SweepSummaryWire, 'done' | 'jobs' | 'failed' | 'timeouts' | 'errors'>): string {
   const parts = [`${w.done}/${w.jobs} done, ${w.failed} failed`];
   if (w.timeouts > 0 || w.errors > 0) parts.push(`: ${w.timeouts} timeout, ${w.errors} error`);
   return parts.join('');
 }
 
 /** A set's jobs cell: ok of all, and its failed ones with their timeouts and errors when any. */
-export function setJobsText(st: Pick<SetView, 'ok' | 'jobs' | 'failed' | 'timeouts' | 'errors'>): string {
+export function setJobsText(st: Pick<SweepSet, 'ok' | 'jobs' | 'failed' | 'timeouts' | 'errors'>): string {
   if (st.failed === 0) return `${st.ok}/${st.jobs}`;
   const of = st.timeouts > 0 || st.errors > 0 ? `: ${st.timeouts} timeout, ${st.errors} error` : '';
   return `${st.ok}/${st.jobs} (${st.failed} failed${of})`;
@@ -128,7 +72,7 @@ export type SetMetric = (typeof SET_METRICS)[number];
 /** A sort key: a metric, or `param:NAME`. */
 export type SortKey = SetMetric | `param:${string}`;
 
-function keyOf(s: SetView, key: SortKey): number | string | null {
+function keyOf(s: SweepSet, key: SortKey): number | string | null {
   if (key.startsWith('param:')) {
     const v = s.params[key.slice(6)];
     return v === undefined ? null : typeof v === 'boolean' ? String(v) : v;
@@ -150,9 +94,9 @@ export interface ParamCell {
  * the sweep does not know.
  */
 export function paramCell(
-  params: Record<string, ParamValue>,
+  params: Record<string, SweepParamValue>,
   name: string,
-  defaults: Record<string, ParamValue>,
+  defaults: Record<string, SweepParamValue>,
 ): ParamCell {
   const v = params[name];
   const d = defaults[name];
@@ -165,7 +109,7 @@ export function paramCell(
 }
 
 /** Sets sorted by a key (nulls always last), stable. */
-export function sortSets(sets: readonly SetView[], key: SortKey, desc: boolean): SetView[] {
+export function sortSets(sets: readonly SweepSet[], key: SortKey, desc: boolean): SweepSet[] {
   return sets
     .map((s, i) => ({ s, i }))
     .sort((a, b) => {
@@ -179,9 +123,9 @@ export function sortSets(sets: readonly SetView[], key: SortKey, desc: boolean):
 }
 
 export interface HeatMap {
-  xs: ParamValue[];
+  xs: SweepParamValue[];
   /** One row, [''], when the map is a strip over one parameter. */
-  ys: ParamValue[];
+  ys: SweepParamValue[];
   /** cells[y][x]: the metric's mean over the sets with those two values; null where none. */
   cells: Array<Array<number | null>>;
   /** failed[y][x]: the cell's sets have failed jobs and no ok one (shown as failed, not as a value). */
@@ -190,21 +134,21 @@ export interface HeatMap {
   max: number;
 }
 
-function distinct(values: ParamValue[]): ParamValue[] {
+function distinct(values: SweepParamValue[]): SweepParamValue[] {
   const out = [...new Set(values)];
   return out.sort((a, b) => (typeof a === 'number' && typeof b === 'number' ? a - b : String(a) < String(b) ? -1 : 1));
 }
 
 /** A metric over parameters x and y; with y '' (or y = x) a one-row strip over x. */
-export function heatMap(sets: readonly SetView[], x: string, y: string, metric: SetMetric): HeatMap {
+export function heatMap(sets: readonly SweepSet[], x: string, y: string, metric: SetMetric): HeatMap {
   const strip = y === '' || y === x;
-  const yOf = (s: SetView): ParamValue | undefined => (strip ? '' : s.params[y]);
+  const yOf = (s: SweepSet): SweepParamValue | undefined => (strip ? '' : s.params[y]);
   const xs = distinct(sets.map((s) => s.params[x]).filter((v) => v !== undefined));
   const ys = distinct(sets.map(yOf).filter((v) => v !== undefined));
   const sum = ys.map(() => xs.map(() => ({ n: 0, t: 0, ok: 0, failed: 0 })));
   for (const s of sets) {
     const xi = xs.indexOf(s.params[x]);
-    const yi = ys.indexOf(yOf(s) as ParamValue);
+    const yi = ys.indexOf(yOf(s) as SweepParamValue);
     if (xi < 0 || yi < 0) continue;
     const c = sum[yi][xi];
     c.ok += s.ok;
@@ -280,12 +224,12 @@ export function curvePaths(curves: ReadonlyArray<Array<[number, number]>>, w: nu
 }
 
 /** A parameter set of one sweep, as the page keys its picks and curves (another sweep's same parameters differ). */
-export function curveKey(sweepId: string, params: Record<string, ParamValue>): string {
+export function curveKey(sweepId: string, params: Record<string, SweepParamValue>): string {
   return `${sweepId} ${JSON.stringify(params)}`;
 }
 
 /** The jobs of one parameter set. */
-export function jobsOfSet(d: SweepDetailView, params: Record<string, ParamValue>): number[] {
+export function jobsOfSet(d: SweepWire, params: Record<string, SweepParamValue>): number[] {
   const key = JSON.stringify(params);
   return d.jobs_detail.filter((j) => JSON.stringify(j.params) === key).map((j) => j.index);
 }
