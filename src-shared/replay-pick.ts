@@ -6,6 +6,15 @@
 // (src-main/replay/plan.ts) and the Replay dialog's "Automatic" (which names the pick) share one rule.
 import { INTERVAL_MS as CANDLE_MS, INTERVALS } from './intervals.ts';
 
+/**
+ * The venue's rule for a pair's name, which a replay lists a dataset's symbol as (routes, streams,
+ * --replay): a symbol outside it (every COIN-M one, `BTCUSD_PERP`; USD-M delivery contracts,
+ * `BTCUSDT_250627`) can be imported but not replayed, and the Replay dialog does not offer it.
+ */
+export function isReplayableSymbol(symbol: string): boolean {
+  return /^[A-Z0-9]{2,30}$/.test(symbol);
+}
+
 /** What the pick reads of a dataset. */
 export interface PickDataset {
   readonly market: string;

@@ -35,6 +35,7 @@ import { crossGaps, stageFile, type ImportProgress } from './dataset-staging.ts'
 import type { ContractSpecs, DatasetRecord, DatasetStore, Gap } from './ports.ts';
 import { FileRefused, verifiedHash } from './file-source.ts';
 import type { DatasetTradeWire } from '../../src-shared/types/datasets.ts';
+import { isReplayableSymbol } from '../../src-shared/replay-pick.ts';
 import { recorderKindOf } from './recorder-rows.ts';
 import { storageOf, type DatasetKey } from './kinds.ts';
 import { RowError } from './rows.ts';
@@ -86,13 +87,6 @@ function catalogueSpecs(key: DatasetKey): ContractSpecs | undefined {
 function tiersOf(brackets: readonly { cap: number; maxLeverage: number; mmr: number }[]): ContractSpecs['tiers'] {
   return brackets.map((b) => ({ cap: Number.isFinite(b.cap) ? b.cap : null, maxLeverage: b.maxLeverage, mmr: b.mmr }));
 }
-
-/**
- * The venue's rule for a pair's name, which a replay lists a dataset's symbol as (routes, streams,
- * --replay): a symbol outside it (every COIN-M one, `BTCUSD_PERP`; USD-M delivery contracts,
- * `BTCUSDT_250627`) is imported, and said to be unreplayable.
- */
-const REPLAYABLE_SYMBOL = /^[A-Z0-9]{2,30}$/;
 
 function unreplayableWarning(symbol: string): string {
   return (
@@ -216,7 +210,7 @@ export class DatasetService {
         return { ...base, ok: false, status: 'refused', error: (err as Error).message };
       }
     }
-    if (!REPLAYABLE_SYMBOL.test(key.symbol)) base.warnings.push(unreplayableWarning(key.symbol));
+    if (!isReplayableSymbol(key.symbol)) base.warnings.push(unreplayableWarning(key.symbol));
     let hash: { sha256: string; checked: boolean };
     try {
       hash = await verifiedHash(path);

@@ -101,6 +101,15 @@ describe('replay dialog helpers', () => {
     expect(cov[1].end).toBe(T('2021-05-21T00:00:00Z'));
   });
 
+  it('replayable symbols: a COIN-M or delivery contract (a _ in its name) is not offered', () => {
+    const cov = replayableSymbols([
+      ...DATA,
+      ds({ id: 8, market: 'cm', symbol: 'BTCUSD_PERP' }),
+      ds({ id: 9, symbol: 'BTCUSDT_250627', kind: 'aggTrades', interval: '' }),
+    ]);
+    expect(cov.map((c) => c.symbol)).toEqual(['BTCUSDT', 'ETHUSDT', 'XRPUSDT']);
+  });
+
   it('coverage in pieces: a hole between two datasets is shown, and a start in it is found', () => {
     // BTCUSDT's 2021 1m klines and aggTrades overlap into one piece; 2025 15m klines are another
     const data = [

@@ -5,6 +5,7 @@
 // Times are ms UTC everywhere; the dialog's fields are UTC too ("2021-05-16 00:00"), never the
 // browser's time zone, because the datasets are in UTC and so is the banner.
 import { isInterval, nextOpenTime } from '../../../../src-shared/intervals.ts';
+import { isReplayableSymbol } from '../../../../src-shared/replay-pick.ts';
 import type { DatasetView } from '../data/data-view.ts';
 import type { ReplayAccountReport, ReplayState } from '../../../../src-shared/types.ts';
 
@@ -63,13 +64,21 @@ export function datasetPieces(
 /**
  * The symbols a replay can run on: those with at least one non-empty depth, trades or klines
  * dataset (USD-M first if a symbol has several markets, as the replayed venue is a perpetual
- * one; another market is still usable). The span is the union of those datasets' spans.
+ * one; another market is still usable). The span is the union of those datasets' spans. A symbol
+ * the venue cannot name a pair (a COIN-M or delivery contract, `BTCUSD_PERP`) is not offered.
  */
 export function replayableSymbols(datasets: readonly DatasetView[]): SymbolCoverage[] {
   const by = new Map<string, SymbolCoverage>();
   for (const d of datasets) {
     const source = DRIVERS[d.kind];
-    if (source === undefined || d.first_time === null || d.last_time === null || d.rows === 0) continue;
+    if (
+      source === undefined ||
+      !isReplayableSymbol(d.symbol) ||
+      d.first_time === null ||
+      d.last_time === null ||
+      d.rows === 0
+    )
+      continue;
     const c = by.get(d.symbol);
     const end = datasetEnd(d);
     if (c === undefined) {
