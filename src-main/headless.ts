@@ -33,6 +33,7 @@ import { isPortFree, listenProblem } from './desktop/port-probe.ts';
 import { builtUiDir, defaultDataDir, makeDataDir } from './paths.ts';
 import { exitCodeAfter, QuitDuringStart, ServiceSlot } from './desktop/service-slot.ts';
 import { ProcessErrors, UNCAUGHT_EXIT_CODE } from './process-errors.ts';
+import { stopWhenOrphaned } from './orphan-watch.ts';
 import { readServiceFile } from './service-file.ts';
 import { DataFolderInUseError } from './store/data-lock.ts';
 import { openFolderReplayData, startService, type ServiceHandle } from './service.ts';
@@ -262,6 +263,8 @@ function stop(signal: string): void {
 }
 process.on('SIGINT', () => stop('SIGINT'));
 process.on('SIGTERM', () => stop('SIGTERM'));
+// `npm run serve` / `npm start` killed: npm's shell goes, the signal does not reach this process
+stopWhenOrphaned('perpdesk');
 
 main().catch((err: unknown) => {
   if (err instanceof QuitDuringStart) return; // an uncaught error while starting: onProcessError exits

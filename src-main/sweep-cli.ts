@@ -17,6 +17,7 @@ import { PlanError } from './sweep/plan.ts';
 import { LocalPool } from './sweep/pool.ts';
 import { QueueError } from './sweep/queue-error.ts';
 import { SqliteSweepStore } from './sweep/sqlite-store.ts';
+import { stopWhenOrphaned } from './orphan-watch.ts';
 
 /**
  * The sweeps store in the data folder, which this user must be able to create and write
@@ -266,26 +267,6 @@ async function removeSweep(store: SqliteSweepStore, id: string, dataDir: string,
   console.log(
     `perpdesk sweep ${id}: removed (${s.state}, ${s.done}/${s.jobs} jobs done) with its results and data pack${onQueue}`,
   );
-}
-
-/**
- * A worker started by `npm run sweep:worker`, or a coordinator by `npm run sweep`, whose parent
- * process goes (npm stopped with kill: npm passes the signal to its shell, which does not pass it
- * on) stops as at SIGTERM (a coordinator as at Ctrl-C), instead of running on unseen. Only under
- * npm (its npm_lifecycle_event): one started with node itself is the user's to place (`nohup node
- * ... &`, a service manager) and runs on when its shell goes; started by PID 0 (a container's
- * first process) it has no parent to lose.
- */
-function stopWhenOrphaned(who: string): void {
-  const parent = process.ppid;
-  if (parent <= 1 || process.env.npm_lifecycle_event === undefined) return;
-  const t = setInterval(() => {
-    if (process.ppid === parent) return;
-    clearInterval(t);
-    console.log(`${who} ${process.pid}: its parent process ${parent} is gone; stopping`);
-    process.kill(process.pid, 'SIGTERM');
-  }, 1000);
-  t.unref();
 }
 
 async function main(argv: string[]): Promise<number> {
