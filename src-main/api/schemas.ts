@@ -30,11 +30,36 @@ export type ApiInstance = FastifyInstance<
 
 // ---------------------------------------------------------------- compile-time agreement
 
-/** True when A and B are assignable both ways (same fields, same optionality, same types). */
-export type Agree<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+/**
+ * True when A and B are assignable both ways and name the same keys: same fields, same
+ * optionality, same types (the key check catches an optional field only one of them has,
+ * which assignability alone lets through).
+ */
+export type Agree<A, B> = [A] extends [B] ? ([B] extends [A] ? SameKeys<A, B> : false) : false;
+
+type SameKeys<A, B> = [keyof A] extends [keyof B] ? ([keyof B] extends [keyof A] ? true : false) : false;
 
 /** Compile-time check that a schema's Static<> is the shared wire type: `agree<S, T>(true)`. */
 export function agree<S extends TSchema, T>(ok: Agree<Static<S>, T>): void {
+  void ok;
+}
+
+/** The properties of `P` that carry a default (trading-schemas.ts defaulted). */
+type DefaultedKeys<P extends TProperties> = { [K in keyof P]: P[K] extends Defaulted ? K : never }[keyof P];
+
+/** What a client adds to a signed route's query when it signs (auth.ts signedQuerystring). */
+type SigningParams = 'timestamp' | 'recv_window' | 'signature';
+
+/**
+ * What a client sends where object schema `S` validates (a body or a query): Static<S> with every
+ * defaulted property optional again (the validator fills it in) and without a signed query's
+ * timestamp, recv_window and signature (the client adds them when it signs).
+ */
+export type Sent<S extends TObject> = Omit<Static<S>, DefaultedKeys<S['properties']> | SigningParams> &
+  Partial<Pick<Static<S>, DefaultedKeys<S['properties']> & keyof Static<S>>>;
+
+/** Compile-time check that a body or query a client sends is what schema `S` takes: `agreeSent<S, T>(true)`. */
+export function agreeSent<S extends TObject, T>(ok: Agree<Sent<S>, T>): void {
   void ok;
 }
 

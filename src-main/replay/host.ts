@@ -5,6 +5,7 @@
 // MAX_REPLAYS run at once.
 import { randomBytes } from 'node:crypto';
 import { ApiError, Errors } from '../../src-shared/errors.ts';
+import type { ReplayInfo } from '../../src-shared/types.ts';
 import type { ReplayData } from './ports.ts';
 import type { ReplayOptions } from './replay-market.ts';
 import type { QueueModelName } from './models/queue-model.ts';
@@ -28,14 +29,6 @@ export interface ReplayRequest {
   dataLatency?: number;
   /** Order response latency, ms of history. */
   responseLatency?: number;
-}
-
-export interface ReplayInfo {
-  id: string;
-  url: string;
-  /** One-time browser login link of the replay's local account (renewed by every listing). */
-  login_url: string;
-  status: SessionStatus;
 }
 
 /** Replay venues hosted by the live service (service.ts). Errors are ApiErrors. */

@@ -10,6 +10,7 @@ import type {
   PositionRecord,
   ReplayAccountReport,
   ReplayFault,
+  ReplayReport,
   TradeRecord,
 } from '../../src-shared/types.ts';
 import { formatMoney } from '../risk/money.ts';
@@ -40,18 +41,8 @@ export interface SessionReportDeps {
 /** One account's part of the report, as the API answers it. */
 type AccountReport = ReplayAccountReport;
 
-export interface SessionReportData {
-  /** Market time of the session's start and of this report, ms. */
-  start: number;
-  time: number;
-  /**
-   * False when applying history failed (docs/replay.md "When history cannot be read"): the
-   * figures stop at stopped_at, the market time history reached, not at the replay's end.
-   */
-  complete: boolean;
-  stopped_at: number | null;
-  accounts: AccountReport[];
-}
+/** The report as the API answers it (`GET /api/v1/replay/report`). */
+type SessionReportData = ReplayReport;
 
 class Tally {
   fills = 0;

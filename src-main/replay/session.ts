@@ -16,7 +16,7 @@
 import { ApiError, Errors } from '../../src-shared/errors.ts';
 import { MAX_SPEED, MIN_SPEED } from '../core/clock.ts';
 import type { SessionReport } from './session-report.ts';
-import type { ReplayState, ReplayStatus } from '../../src-shared/types.ts';
+import type { ReplayAction, ReplayState, ReplayStatus } from '../../src-shared/types.ts';
 import { faultError, type ReplayMarket } from './replay-market.ts';
 
 /** What the session needs of the replay market. */
@@ -29,13 +29,6 @@ export type { ReplayStatus };
 /** The status as the API answers it. */
 /** GET /api/v1/replay: the market's status, who holds the clock, where the live venue is. */
 export type SessionStatus = ReplayState;
-
-export type ReplayAction =
-  | { action: 'play' }
-  | { action: 'pause' }
-  | { action: 'speed'; speed: number }
-  | { action: 'step'; ms: number }
-  | { action: 'seek'; time: number };
 
 /** Longest single step, ms of market time (31 days). */
 export const MAX_STEP_MS = 31 * 86_400_000;

@@ -3,6 +3,7 @@
 // (tx: a savepoint of the turn's group commit), so a failed command leaves nothing behind, and
 // answers wait for the commit (group.whenDurable), so an acknowledged change is on disk.
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
+import type { MarginChangeType, PositionSide } from '../../src-shared/enums.ts';
 import type { PositionState } from '../risk/position.ts';
 import type {
   OrderState,
@@ -275,9 +276,9 @@ export class TradingRepo implements TradingStorePort, TradeHistoryPort {
       id: n(r.id),
       accountId: n(r.account_id),
       symbol: r.symbol as string,
-      positionSide: n(r.position_side),
+      positionSide: n(r.position_side) as PositionSide,
       positionId: n(r.position_id),
-      type: n(r.type),
+      type: n(r.type) as MarginChangeType,
       amount: r.amount as bigint,
       margin: r.margin as bigint,
       time: n(r.time),

@@ -14,7 +14,7 @@
 //   reduces, ledger.ts eachOpeningOrder), and its fills open a position at that leverage (as
 //   Binance's changeLeverage does); the order rows change in the same store unit.
 import { Errors } from '../../src-shared/errors.ts';
-import type { PositionMode } from '../../src-shared/enums.ts';
+import type { MarginMode, PositionMode } from '../../src-shared/enums.ts';
 import { openOrdersOf, positionsOf, reject, type AccountLive, type LiveOrder, type TradingCore } from './core.ts';
 import { remarginOrders } from './ledger.ts';
 import { blockers, checkLeverage, checkMarginModeChange, checkMarginModeValue } from './order-checks.ts';
@@ -80,7 +80,7 @@ export function setMarginMode(
   a: AccountLive,
   symbol: string,
   marginMode: number,
-): { symbol: string; margin_mode: number } {
+): { symbol: string; margin_mode: MarginMode } {
   const pair = core.requirePair(symbol);
   checkMarginModeValue(marginMode);
   const cur = core.pairSetting(a, pair);

@@ -7,7 +7,7 @@
 // quantities are decimal strings as on the wire, except the market-side commands: 'prices' and
 // 'funding' carry the simulator's floats, 'houseOrder', 'houseTrim', 'houseGrow' and 'housePrint' (the replay's historical
 // book, millions a run) the engine's ticks and lots.
-import type { PositionMode, WorkingType } from '../../src-shared/enums.ts';
+import type { MarginMode, PositionMode, WorkingType } from '../../src-shared/enums.ts';
 import type {
   AccountSummary,
   BotOrderRequest,
@@ -18,7 +18,8 @@ import type {
   ConditionalOrderRecord,
   ConditionalOrderRequest,
 } from '../../src-shared/types.ts';
-import type { MarginChange, MarginChangeResult } from './isolated-margin.ts';
+import type { MarginChangeResult } from '../../src-shared/types/position-settings.ts';
+import type { MarginChange } from './isolated-margin.ts';
 import type { AccountSpec, AccountState } from './ports.ts';
 
 /** A take-profit / stop-loss trigger: its price (null removes it), and what it watches (the wire's working_type). */
@@ -163,7 +164,7 @@ interface CommandResults {
   /** The lots the order has left. */
   trimBot: { order_id: string; remaining_lots: number };
   setLeverage: { symbol: string; leverage: number; max_notional: string };
-  setMarginMode: { symbol: string; margin_mode: number };
+  setMarginMode: { symbol: string; margin_mode: MarginMode };
   setPositionMode: { position_mode: PositionMode };
   setTpSl: PositionRecord;
   adjustMargin: MarginChangeResult;

@@ -19,6 +19,7 @@
 import { Errors } from '../../src-shared/errors.ts';
 import { CloseType, PositionSide } from '../../src-shared/enums.ts';
 import type { AccountSummary, ConditionalOrderRecord, OrderRecord, PositionRecord } from '../../src-shared/types.ts';
+import type { IsolatedMarginLimits, PositionTpSl } from '../../src-shared/types/position-settings.ts';
 import { parseFixed } from '../../src-shared/decimal.ts';
 import { setLeverage, setMarginMode, setPositionMode } from './account-settings.ts';
 import type { Command, ResultOf } from './commands.ts';
@@ -39,7 +40,7 @@ import { TurnWriter } from './turn-writer.ts';
 import { bookWalletTo, deposit, upnlUnits } from './ledger.ts';
 import { checkRisk } from './liquidation.ts';
 import { adlQuantile, adlQueue } from './adl-queue.ts';
-import { adjustIsolatedMargin, isolatedMarginView, type IsolatedMarginView } from './isolated-margin.ts';
+import { adjustIsolatedMargin, isolatedMarginView } from './isolated-margin.ts';
 import { growHouseOrder, housePrint, placeHouseOrder, trimHouseOrder } from './house-orders.ts';
 import { HouseDesk } from './house-desk.ts';
 import {
@@ -53,7 +54,7 @@ import {
 } from './orders.ts';
 import type { PairState } from './pair-state.ts';
 import { TransferKind, type AccountSpec, type AccountState, type ExchangeDeps, type OrderState } from './ports.ts';
-import { fireTradeTriggers, setTpSl, tpslList, tpslOf, type TpSlEntry } from './tpsl.ts';
+import { fireTradeTriggers, setTpSl, tpslList, tpslOf } from './tpsl.ts';
 import {
   openInterestLots,
   orderRecord,
@@ -462,12 +463,12 @@ export class Exchange {
    * its margin, its initial margin at the mark, and the most that may be added or removed. Throws
    * as the margin command does when there is no such position (1103) or it is cross (3024).
    */
-  isolatedMargin(accountId: number, symbol: string, positionSide: number): IsolatedMarginView {
+  isolatedMargin(accountId: number, symbol: string, positionSide: number): IsolatedMarginLimits {
     return isolatedMarginView(this.core, this.core.requireAccount(accountId), symbol, positionSide);
   }
 
   /** Take-profit / stop-loss of every open position of an account. */
-  tpslList(accountId: number): TpSlEntry[] {
+  tpslList(accountId: number): PositionTpSl[] {
     return tpslList(this.core, this.core.requireAccount(accountId));
   }
 

@@ -18,7 +18,7 @@
 //   balance and a 'margin' event are announced once it is durable.
 import { Errors } from '../../src-shared/errors.ts';
 import { MarginChangeType, MarginMode, PositionMode, PositionSide } from '../../src-shared/enums.ts';
-import type { PositionRecord } from '../../src-shared/types.ts';
+import type { IsolatedMarginLimits, MarginChangeResult } from '../../src-shared/types/position-settings.ts';
 import { parseFixed } from '../../src-shared/decimal.ts';
 import { maintenanceMarginUnits } from '../risk/margin.ts';
 import { ceilDiv, formatMoney } from '../risk/money.ts';
@@ -34,16 +34,6 @@ export interface MarginChange {
   positionSide: number;
   type: number;
   amount: bigint;
-}
-
-/** What a margin change answers: the amount moved and the margin after it (exact decimal strings), and the position. */
-export interface MarginChangeResult {
-  symbol: string;
-  position_side: number;
-  type: number;
-  amount: string;
-  margin: string;
-  position: PositionRecord;
 }
 
 /** How far an isolated position's margin may move now, units. */
@@ -115,23 +105,13 @@ function isolatedPosition(a: AccountLive, symbol: string, positionSide: number):
   return p;
 }
 
-/** An isolated position's margin limits as the API answers them (exact decimal strings). */
-export interface IsolatedMarginView {
-  symbol: string;
-  position_side: number;
-  margin: string;
-  initial_margin: string;
-  max_add: string;
-  max_remove: string;
-}
-
 /** How far an account's isolated position's margin may move now; 1103 / 3024 as the command refuses. */
 export function isolatedMarginView(
   core: TradingCore,
   a: AccountLive,
   symbol: string,
   positionSide: number,
-): IsolatedMarginView {
+): IsolatedMarginLimits {
   const pair = core.requirePair(symbol);
   const p = isolatedPosition(a, symbol, positionSide);
   const l = marginLimits(core, a, p, pair);
@@ -145,7 +125,10 @@ export function isolatedMarginView(
   };
 }
 
-/** Adds margin to, or removes it from, an isolated position (commands.ts 'adjustMargin'). */
+/**
+ * Adds margin to, or removes it from, an isolated position (commands.ts 'adjustMargin'); answers
+ * the amount moved and the margin after it (exact decimal strings), and the position.
+ */
 export function adjustIsolatedMargin(core: TradingCore, a: AccountLive, change: MarginChange): MarginChangeResult {
   const { symbol, positionSide, type, amount } = change;
   const pair = core.requirePair(symbol);

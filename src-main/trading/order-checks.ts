@@ -394,7 +394,7 @@ export function checkLeverage(
   return { maxNotional, available: m.canHold - m.need };
 }
 
-export function checkMarginModeValue(marginMode: number): void {
+export function checkMarginModeValue(marginMode: number): asserts marginMode is MarginMode {
   if (marginMode !== MarginMode.ISOLATED && marginMode !== MarginMode.CROSS)
     reject(Errors.INVALID_PARAMETER, ISOLATED_OR_CROSS);
 }

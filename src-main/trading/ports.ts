@@ -10,6 +10,7 @@
 //   commit failed (the exchange's memory is then ahead of the store: it stops);
 // - reads (`order`, `orderByClientId`, `byId`) see every write made so far, deferred or not.
 // Nothing here awaits: a command runs to its end synchronously.
+import type { MarginChangeType, PositionSide } from '../../src-shared/enums.ts';
 import type { AccountSummary, OrderRecord, PositionRecord, TradeRecord } from '../../src-shared/types.ts';
 import type { SymbolMath } from '../risk/money.ts';
 import type { PositionState } from '../risk/position.ts';
@@ -193,9 +194,9 @@ export interface LiquidationFeeState {
 export interface MarginChangeState {
   accountId: number;
   symbol: string;
-  positionSide: number;
+  positionSide: PositionSide;
   positionId: number;
-  type: number;
+  type: MarginChangeType;
   amount: bigint;
   margin: bigint;
   time: number;

@@ -24,6 +24,7 @@
 import { Errors } from '../../src-shared/errors.ts';
 import { CloseType, PositionSide, WorkingType } from '../../src-shared/enums.ts';
 import type { PositionRecord } from '../../src-shared/types.ts';
+import type { PositionTpSl } from '../../src-shared/types/position-settings.ts';
 import { OrderFlag } from '../engine/types.ts';
 import { watchesLastPrice, type PositionState } from '../risk/position.ts';
 import { positionNamed, posKey, reject, rejectParam, type AccountLive, type TradingCore } from './core.ts';
@@ -119,17 +120,9 @@ export function tpslOf(
   };
 }
 
-export interface TpSlEntry {
-  symbol: string;
-  position_side: number;
-  take_profit_price: string | null;
-  stop_loss_price: string | null;
-  working_type: number;
-}
-
 /** Take-profit / stop-loss of every open position of an account. */
-export function tpslList(core: TradingCore, a: AccountLive): TpSlEntry[] {
-  const out: TpSlEntry[] = [];
+export function tpslList(core: TradingCore, a: AccountLive): PositionTpSl[] {
+  const out: PositionTpSl[] = [];
   for (const p of [...a.positions.values()].sort((x, y) => x.id - y.id)) {
     if (p.qty === 0) continue;
     const m = core.pairs.get(p.symbol)!.math;

@@ -22,6 +22,8 @@ import type {
   GeneralSymbol,
   GeneralSymbolsQuery,
   KlinesBatch,
+  KlinesBatchQuery,
+  KlinesQuery,
   MyTradesPage,
   MyTradesQuery,
   OrderRecord,
@@ -38,7 +40,7 @@ import { unwrap, unwrapBare } from './rest-answer.ts';
 import { ConditionalOrders } from './rest-conditionals.ts';
 import { DatasetRoutes, SweepRoutes } from './rest-local-data.ts';
 import { CLIENT_ERROR, exchange, NO_CREDENTIALS, NOT_SENT, orderQuery, PerpdeskApiError } from './rest-request.ts';
-import type { Query, RawExchange, RequestOptions, RestClientOptions } from './rest-request.ts';
+import type { Query, RawExchange, RequestOptions, RestClientOptions, WireQuery } from './rest-request.ts';
 import type {
   AdminAccount,
   AdminAccountRequest,
@@ -59,6 +61,7 @@ import type {
   ReplayAction,
   ReplayInfo,
   ReplayReport,
+  SimChange,
   SimState,
   StartReplayRequest,
   TpSlRequest,
@@ -209,17 +212,21 @@ export class RestClient {
    * latest `limit` or a time range; never both.
    */
   async klines(symbol: string, interval: string, opts: KlinesOptions = {}): Promise<Candle[]> {
-    const query: Query = { symbol, interval };
-    if (opts.startTime !== undefined || opts.endTime !== undefined) {
-      query.start_time = opts.startTime;
-      query.end_time = opts.endTime;
-    } else if (opts.limit !== undefined) query.limit = opts.limit;
+    const range = opts.startTime !== undefined || opts.endTime !== undefined;
+    // every parameter of the route by its wire name, and no other (an undefined one is not sent)
+    const query: WireQuery<KlinesQuery> = {
+      symbol,
+      interval,
+      start_time: range ? opts.startTime : undefined,
+      end_time: range ? opts.endTime : undefined,
+      limit: range ? undefined : opts.limit,
+    };
     return unwrapBare<Candle[]>(await this.request('GET', '/fapi/v1/klines', { query }), Array.isArray);
   }
 
   /** Candles of several pairs at once (`GET /fapi/v1/klines/batch`, at most 20 symbols). */
   async klinesBatch(symbols: readonly string[], interval: string, limit?: number): Promise<KlinesBatch> {
-    const query: Query = { symbols: symbols.join(','), interval, limit };
+    const query: WireQuery<KlinesBatchQuery> = { symbols: symbols.join(','), interval, limit };
     return unwrapBare<KlinesBatch>(
       await this.request('GET', '/fapi/v1/klines/batch', { query }),
       (x) => typeof x === 'object' && x !== null && !('code' in x),
@@ -447,7 +454,7 @@ export class RestClient {
   }
 
   /** Changes the simulator's speed or pauses it (`POST /api/v1/sim`). */
-  setSim(change: { speed?: number; paused?: boolean; fast?: boolean }): Promise<SimState> {
+  setSim(change: SimChange): Promise<SimState> {
     return this.call('POST', '/api/v1/sim', { body: change });
   }
 

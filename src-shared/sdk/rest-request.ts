@@ -48,6 +48,9 @@ export class PerpdeskApiError extends Error {
 
 export type Query = Record<string, string | number | boolean | undefined>;
 
+/** A route's query under every wire name of its type `Q`, none left out and none added (undefined: not sent). */
+export type WireQuery<Q> = { [K in keyof Required<Q>]: string | number | undefined };
+
 /** The query naming one order: by the venue's id (bare or `{ orderId }`) or by `{ clientOrderId }`. */
 export function orderQuery(symbol: string, order: string | number | OrderRef): Query {
   const ref: OrderRef = typeof order === 'object' ? order : { orderId: order };

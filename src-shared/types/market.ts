@@ -1,7 +1,8 @@
 // The API's market-data records (candles, prices, trading pairs, depth) and their queries,
 // exactly as spec/api.md names, orders and types their fields (re-exported by ../types.ts).
 
-import type { ContractType, FuturesSymbolStatus, SymbolStatus, SymbolTag } from '../enums.ts';
+import type { ContractType, FuturesSymbolStatus, Side, SymbolStatus, SymbolTag } from '../enums.ts';
+import type { Interval } from '../intervals.ts';
 
 /** Body of a candlestick-route error (HTTP 200, no `data`). */
 export interface KlinesError {
@@ -202,6 +203,33 @@ export const FUTURES_SYMBOL_FIELDS = [
   'logo',
 ] as const satisfies readonly (keyof FuturesSymbol)[];
 
+// ---------------------------------------------------------------- trades and the insurance fund (extensions)
+
+/** One public trade of `GET /fapi/v1/trades`. */
+export interface PublicTrade {
+  id: string;
+  price: string;
+  qty: string;
+  quote_qty: string;
+  /** Market time, ms. */
+  time: number;
+  taker_side: Side;
+  is_buyer_maker: boolean;
+}
+
+/** `GET /fapi/v1/insuranceBalance`: the one fund every pair shares (USDT, 8 decimals). */
+export interface InsuranceBalance {
+  asset: string;
+  /** The fund, never below zero. */
+  balance: string;
+  /** What the house backstop has paid: losses the fund could not cover and nobody was left to deleverage. */
+  house_backstop: string;
+  /** The pairs the fund backs: every listed pair. */
+  symbols: string[];
+  /** Market time of the reading, ms. */
+  time: number;
+}
+
 // ---------------------------------------------------------------- depth
 
 /** `[price, quantity]`; quantity "0" in a delta deletes the level. */
@@ -250,7 +278,7 @@ export interface DepthSnapshotEvent {
 
 export interface KlinesQuery {
   symbol: string;
-  interval: string;
+  interval: Interval;
   start_time?: number;
   end_time?: number;
   limit?: number;
@@ -259,7 +287,7 @@ export interface KlinesQuery {
 export interface KlinesBatchQuery {
   /** Comma-separated, at most 20. */
   symbols: string;
-  interval: string;
+  interval: Interval;
   limit?: number;
 }
 

@@ -103,7 +103,64 @@ export interface ReplayAccountReport {
   /** time_in_market_ms over the session's elapsed market time (0 to 1). */
   time_in_market_ratio: number;
   /** [market ms, equity] samples, oldest first. */
-  equity_curve: Array<[number, string]>;
+  equity_curve: Array<readonly [number, string]>;
   /** [market ms, net equity] at the same times: starting_equity + the net_pnl then. */
-  net_equity_curve: Array<[number, string]>;
+  net_equity_curve: Array<readonly [number, string]>;
+}
+
+/** `GET /api/v1/replay/report` (format=json): the session report. */
+export interface ReplayReport {
+  /** Market time of the session's start and of this report, ms. */
+  start: number;
+  time: number;
+  /**
+   * False when applying history failed (docs/replay.md "When history cannot be read"): the
+   * figures stop at stopped_at, the market time history reached, not at the replay's end.
+   */
+  complete: boolean;
+  /** null for a sound replay. */
+  stopped_at: number | null;
+  accounts: ReplayAccountReport[];
+}
+
+/** A control action of `POST /api/v1/replay` (and the WebSocket REPLAY method). */
+export type ReplayAction =
+  | { action: 'play' }
+  | { action: 'pause' }
+  | { action: 'speed'; speed: number }
+  | { action: 'step'; ms: number }
+  | { action: 'seek'; time: number };
+
+/** Body of `POST /api/v1/replays` (the live venue, loopback). */
+export interface StartReplayRequest {
+  symbols: string[];
+  /** ms UTC. */
+  start: number;
+  until?: number;
+  speed?: number;
+  /** Starting USDT balance of the replay's local account, e.g. "10000". */
+  balance?: string;
+  queue_model?: ReplayQueueModel;
+  lockstep?: boolean;
+  /** Order entry latency, ms of history (0 to 60000). */
+  order_latency?: number;
+  /** WebSocket market-data latency, ms of history (0 to 60000). */
+  data_latency?: number;
+  /** Order response latency, ms of history (0 to 60000). */
+  response_latency?: number;
+  /**
+   * Dataset ids (`GET /api/v1/datasets`) to read, pinned; a symbol none of them covers reads its
+   * own pick of the imported datasets (docs/replay.md, "choosing the datasets").
+   */
+  datasets?: number[];
+}
+
+/** One replay venue the live venue runs (`POST` and `GET /api/v1/replays`). */
+export interface ReplayInfo {
+  id: string;
+  /** Where the replay venue listens (its API and the trading screen). */
+  url: string;
+  /** One-time browser login link of the replay's local account (renewed by every listing). */
+  login_url: string;
+  status: ReplayState;
 }

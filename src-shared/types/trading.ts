@@ -176,6 +176,13 @@ export interface MyTradesPage {
   items: TradeRecord[];
 }
 
+/** `data` of `/fapi/v1/allOrders`: a cursor page as myTrades'. */
+export interface OrdersPage {
+  has_more: boolean;
+  next_cursor: string;
+  items: OrderRecord[];
+}
+
 // ---------------------------------------------------------------- account
 
 /** Balance and margin summary of `GET /fapi/v1/account` (money as 8-decimal strings). */
@@ -312,6 +319,14 @@ export interface MyTradesQuery {
   side?: Side;
   start_time?: number;
   end_time?: number;
+  cursor?: string;
+  limit?: number;
+}
+
+/** Filters of `GET /fapi/v1/allOrders`. */
+export interface AllOrdersQuery {
+  symbol?: string;
+  status?: OrderStatus;
   cursor?: string;
   limit?: number;
 }

@@ -226,7 +226,7 @@ describe('session report', () => {
 });
 
 describe('max drawdown is net of cash flows (deposits, withdrawals, resets), as net_pnl is', () => {
-  const net = (a: { net_equity_curve: Array<[number, string]> }) => a.net_equity_curve.map(([, e]) => e);
+  const net = (a: { net_equity_curve: Array<readonly [number, string]> }) => a.net_equity_curve.map(([, e]) => e);
 
   it('an account that never trades: a deposit and two resets are no drawdown', () => {
     const { v, u, report, commit, at } = setup();

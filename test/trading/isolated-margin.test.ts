@@ -9,7 +9,7 @@ import { CloseType, MarginChangeType, MarginMode } from '../../src-shared/enums.
 import { ApiError } from '../../src-shared/errors.ts';
 import type { AccountEvent } from '../../src-main/trading/events.ts';
 import { HOUSE_ACCOUNT, type Exchange } from '../../src-main/trading/exchange.ts';
-import type { MarginChangeResult } from '../../src-main/trading/isolated-margin.ts';
+import type { MarginChangeResult } from '../../src-shared/types/position-settings.ts';
 import type { LocalVenue as Venue } from '../../src-main/venue.ts';
 import { identityHolds, venueKit } from './venues.ts';
 

@@ -2,11 +2,13 @@
 // leverage and margin mode, position mode. Every change goes through the exchange, which
 // refuses it (3009 / 3013 / 3014 / 3015) when open positions or orders forbid it.
 import { Type } from 'typebox';
+import type { MarginMode } from '../../../src-shared/enums.ts';
+import type { LeverageSetting } from '../../../src-shared/types/position-settings.ts';
 import type { Venue } from '../../services/venue.ts';
 import { maxNotional } from '../../trading/pair-figures.ts';
 import { signedQuerystring } from '../auth.ts';
 import { envelopeSchema, ok, standardErrors } from '../envelope.ts';
-import type { ApiInstance } from '../schemas.ts';
+import { agree, type ApiInstance } from '../schemas.ts';
 import {
   accountIdOf,
   leverageField,
@@ -25,9 +27,20 @@ const marginTypeBody = Type.Object(
   { additionalProperties: false },
 );
 
-// The exchange answers margin_mode as a plain number; the schema still documents (and the
-// serialiser still writes) the enum.
-const marginModeOut = Type.Unsafe<number>(marginModeField);
+const marginModeOut = Type.Unsafe<MarginMode>(marginModeField);
+
+/** A pair's leverage setting, as both leverage routes answer it. */
+const leverageSettingSchema = Type.Object({
+  symbol: Type.String({ description: 'Trading pair' }),
+  leverage: Type.Integer({ description: 'Leverage of new orders and positions' }),
+  margin_mode: marginModeOut,
+  max_leverage: Type.Integer({ description: "The pair's maximum leverage" }),
+  max_notional: Type.String({
+    description: 'Largest position notional allowed at this leverage (its tier), USDT',
+  }),
+});
+
+agree<typeof leverageSettingSchema, LeverageSetting>(true);
 
 const positionModeBody = Type.Object({ position_mode: positionModeField }, { additionalProperties: false });
 
@@ -51,26 +64,18 @@ export default async function accountRoutes(app: ApiInstance, opts: { venue: Ven
   );
 
   /** A pair's leverage setting as both leverage routes answer it. */
-  const leverageSetting = (accountId: number, symbol: string) => {
+  const leverageSetting = (accountId: number, symbol: string): LeverageSetting => {
     const s = ex.pairSetting(accountId, symbol);
     const pair = ex.pair(symbol)!;
     return {
       symbol,
       leverage: s.leverage,
-      margin_mode: s.marginMode,
+      // the exchange keeps only margin modes it checked (order-checks.ts checkMarginModeValue)
+      margin_mode: s.marginMode as MarginMode,
       max_leverage: pair.row.maxLeverage,
       max_notional: String(maxNotional(pair, s.leverage)),
     };
   };
-  const leverageSettingSchema = Type.Object({
-    symbol: Type.String({ description: 'Trading pair' }),
-    leverage: Type.Integer({ description: 'Leverage of new orders and positions' }),
-    margin_mode: marginModeOut,
-    max_leverage: Type.Integer({ description: "The pair's maximum leverage" }),
-    max_notional: Type.String({
-      description: 'Largest position notional allowed at this leverage (its tier), USDT',
-    }),
-  });
 
   app.get(
     '/fapi/v1/leverage',

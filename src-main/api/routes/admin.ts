@@ -4,6 +4,7 @@
 import { Type } from 'typebox';
 import { parseFixed, formatFixed } from '../../../src-shared/decimal.ts';
 import { ApiError, Errors } from '../../../src-shared/errors.ts';
+import type { AdminAccount, AdminAccountRequest } from '../../../src-shared/types/admin.ts';
 import {
   AccountFieldError,
   checkAccountFields as checkFields,
@@ -17,7 +18,7 @@ import { USDT_DECIMALS, type Account } from '../../core/account.ts';
 import type { Venue } from '../../services/venue.ts';
 import { signedQuerystring, type AuthServices } from '../auth.ts';
 import { envelopeSchema, ok, standardErrors } from '../envelope.ts';
-import { noQuery, type ApiInstance } from '../schemas.ts';
+import { agree, agreeSent, noQuery, type ApiInstance } from '../schemas.ts';
 import { positionModeField } from '../trading-schemas.ts';
 import { strictJsonBody } from '../strict-input.ts';
 
@@ -57,6 +58,9 @@ const accountBody = Type.Object(
   },
   { additionalProperties: false },
 );
+
+agreeSent<typeof accountBody, AdminAccountRequest>(true);
+agree<typeof accountSchema, AdminAccount>(true);
 
 const whitelistBody = Type.Object(
   { ips: Type.Array(Type.String({ maxLength: 64 }), { maxItems: 256, description: 'IP literals' }) },

@@ -5,10 +5,11 @@
 // beside it, what the house backstop has paid for losses beyond the fund.
 import { SymbolStatus } from '../../../src-shared/enums.ts';
 import { Type } from 'typebox';
+import type { InsuranceBalance } from '../../../src-shared/types.ts';
 import { moneyText } from '../../trading/pair-figures.ts';
 import type { Venue } from '../../services/venue.ts';
 import { envelopeSchema, errorEnvelopeSchema, ok } from '../envelope.ts';
-import { noQuery, type ApiInstance } from '../schemas.ts';
+import { agree, noQuery, type ApiInstance } from '../schemas.ts';
 
 const insuranceSchema = Type.Object({
   asset: Type.String({ description: 'The asset the fund holds: USDT' }),
@@ -22,6 +23,8 @@ const insuranceSchema = Type.Object({
   symbols: Type.Array(Type.String(), { description: 'The pairs the fund backs: every listed pair' }),
   time: Type.Integer({ description: 'Market time of the reading, ms' }),
 });
+
+agree<typeof insuranceSchema, InsuranceBalance>(true);
 
 export default async function insuranceRoutes(app: ApiInstance, opts: { venue: Venue }): Promise<void> {
   const { venue } = opts;

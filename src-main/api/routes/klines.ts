@@ -15,8 +15,8 @@ import { ApiError, Errors } from '../../../src-shared/errors.ts';
 import { INTERVALS } from '../../../src-shared/intervals.ts';
 import { KLINES_DEFAULT_LIMIT, KLINES_MAX_LIMIT, type KlineService } from '../../market/kline-service.ts';
 import type { Venue } from '../../services/venue.ts';
-import type { Candle, KlinesBatch, KlinesError } from '../../../src-shared/types.ts';
-import { strEnum, type ApiInstance } from '../schemas.ts';
+import type { Candle, KlinesBatch, KlinesBatchQuery, KlinesError, KlinesQuery } from '../../../src-shared/types.ts';
+import { agreeSent, strEnum, type ApiInstance } from '../schemas.ts';
 
 const KLINES_MAX_SYMBOLS = 20;
 const MAX_TIME = 8_640_000_000_000_000;
@@ -179,6 +179,48 @@ export function klinesValidationError(
   );
 }
 
+const klinesQuery = Type.Object(
+  {
+    symbol: Type.String({
+      maxLength: 40,
+      description: 'Trading pair, e.g. BTCUSDT (case-insensitive; 6002 when unknown)',
+    }),
+    interval: intervalParam,
+    start_time: Type.Optional(
+      Type.Integer({
+        minimum: 0,
+        maximum: MAX_TIME,
+        description: 'ms, inclusive: candles opening at or after it; together with end_time, never with limit (6003)',
+      }),
+    ),
+    end_time: Type.Optional(
+      Type.Integer({
+        minimum: 0,
+        maximum: MAX_TIME,
+        description:
+          'ms, inclusive: candles opening at or before it; together with start_time, never with limit (6003)',
+      }),
+    ),
+    limit: limitParam,
+  },
+  { additionalProperties: false },
+);
+
+const klinesBatchQuery = Type.Object(
+  {
+    symbols: Type.String({
+      maxLength: 1000,
+      description: `Comma-separated trading pairs, at most ${KLINES_MAX_SYMBOLS} (6005); any unknown pair is 6002`,
+    }),
+    interval: intervalParam,
+    limit: limitParam,
+  },
+  { additionalProperties: false },
+);
+
+agreeSent<typeof klinesQuery, KlinesQuery>(true);
+agreeSent<typeof klinesBatchQuery, KlinesBatchQuery>(true);
+
 export default async function klinesRoutes(
   app: ApiInstance,
   opts: { venue: Venue; klines?: KlineService },
@@ -206,33 +248,7 @@ export default async function klinesRoutes(
           'answers at most 1500 candles: a range whose span of existing candles is wider is refused with 6000 (never ' +
           'truncated). Newest first, the current unclosed candle included. Errors are HTTP 200 with {code, message}. ' +
           '1s candles are kept for 24 hours of market time; other intervals are kept.',
-        querystring: Type.Object(
-          {
-            symbol: Type.String({
-              maxLength: 40,
-              description: 'Trading pair, e.g. BTCUSDT (case-insensitive; 6002 when unknown)',
-            }),
-            interval: intervalParam,
-            start_time: Type.Optional(
-              Type.Integer({
-                minimum: 0,
-                maximum: MAX_TIME,
-                description:
-                  'ms, inclusive: candles opening at or after it; together with end_time, never with limit (6003)',
-              }),
-            ),
-            end_time: Type.Optional(
-              Type.Integer({
-                minimum: 0,
-                maximum: MAX_TIME,
-                description:
-                  'ms, inclusive: candles opening at or before it; together with start_time, never with limit (6003)',
-              }),
-            ),
-            limit: limitParam,
-          },
-          { additionalProperties: false },
-        ),
+        querystring: klinesQuery,
         response: {
           200: readyBytes<Candle[]>({
             description: 'Candlesticks, or an error object',
@@ -276,17 +292,7 @@ export default async function klinesRoutes(
           'asked (a repeated name appears once, but counts against the 20 each time it is sent). Each value is the same ' +
           'newest-first array as /fapi/v1/klines, current unclosed candle included. Errors are HTTP 200 with ' +
           '{code, message}.',
-        querystring: Type.Object(
-          {
-            symbols: Type.String({
-              maxLength: 1000,
-              description: `Comma-separated trading pairs, at most ${KLINES_MAX_SYMBOLS} (6005); any unknown pair is 6002`,
-            }),
-            interval: intervalParam,
-            limit: limitParam,
-          },
-          { additionalProperties: false },
-        ),
+        querystring: klinesBatchQuery,
         response: {
           200: readyBytes<KlinesBatch>({
             description: 'Candlesticks per pair, or an error object',

@@ -6,12 +6,13 @@
 // signed account; no route takes a user id from its input.
 import { Type } from 'typebox';
 import { ApiError, Errors } from '../../../src-shared/errors.ts';
+import type { AllOrdersQuery, OrdersPage } from '../../../src-shared/types.ts';
 import type { Venue } from '../../services/venue.ts';
 import { orderRecord, tradeRecord } from '../records.ts';
 import { signedQuerystring } from '../auth.ts';
 import { page } from '../cursor.ts';
 import { answer, envelopeSchema, ok, standardErrors } from '../envelope.ts';
-import type { ApiInstance } from '../schemas.ts';
+import { agree, agreeSent, type ApiInstance } from '../schemas.ts';
 import {
   accountIdOf,
   amendBodySchema,
@@ -39,6 +40,17 @@ const oneOrderQuery = signedQuerystring(
   { symbol: symbolField, order_id: idField('Order ID'), client_order_id: clientOrderIdField },
   ['symbol'],
 );
+
+const allOrdersQuery = signedQuerystring({
+  symbol: symbolField,
+  status: orderStatusField,
+  cursor: cursorField,
+  limit: pageLimit(100, 500),
+});
+const ordersPageSchema = cursorPageSchema(orderRecordRef);
+
+agreeSent<typeof allOrdersQuery, AllOrdersQuery>(true);
+agree<typeof ordersPageSchema, OrdersPage>(true);
 
 export default async function orderRoutes(app: ApiInstance, opts: { venue: Venue }): Promise<void> {
   const { venue } = opts;
@@ -208,13 +220,8 @@ export default async function orderRoutes(app: ApiInstance, opts: { venue: Venue
         description:
           'All your orders, every status, newest first, paged like myTrades: pass next_cursor back (with the same ' +
           'filters) until has_more is false; next_cursor is "" on the last page.',
-        querystring: signedQuerystring({
-          symbol: symbolField,
-          status: orderStatusField,
-          cursor: cursorField,
-          limit: pageLimit(100, 500),
-        }),
-        response: { 200: envelopeSchema(cursorPageSchema(orderRecordRef)), ...signedErrors() },
+        querystring: allOrdersQuery,
+        response: { 200: envelopeSchema(ordersPageSchema), ...signedErrors() },
       },
     },
     async (req) => {

@@ -3,13 +3,20 @@
 // exchange decides (trading/isolated-margin.ts); these routes parse and answer.
 import { Type } from 'typebox';
 import type { MarginChangeType, PositionSide } from '../../../src-shared/enums.ts';
+import type {
+  IsolatedMarginLimits,
+  MarginChangeRequest,
+  MarginChangeResult,
+  MarginHistoryPage,
+  MarginHistoryQuery,
+} from '../../../src-shared/types/position-settings.ts';
 import type { Venue } from '../../services/venue.ts';
 import { parseMarginAmount } from '../../trading/isolated-margin.ts';
 import { formatMoney } from '../../risk/money.ts';
 import { signedQuerystring } from '../auth.ts';
 import { page } from '../cursor.ts';
 import { envelopeSchema, ok, standardErrors } from '../envelope.ts';
-import { intEnum, type ApiInstance } from '../schemas.ts';
+import { agree, agreeSent, intEnum, type ApiInstance } from '../schemas.ts';
 import { strictJsonBody } from '../strict-input.ts';
 import {
   accountIdOf,
@@ -29,9 +36,8 @@ const positionSide = intEnum(
 );
 const changeType = intEnum([1, 2] as const satisfies readonly MarginChangeType[], '1 add margin, 2 remove margin');
 const money = (description: string) => Type.String({ description });
-// the exchange answers plain numbers; the schemas still document (and the serialiser writes) the enums
-const sideOut = (description: string) => Type.Unsafe<number>({ type: 'integer', enum: [1, 2], description });
-const typeOut = Type.Unsafe<number>({ type: 'integer', enum: [1, 2], description: '1 added, 2 removed' });
+const sideOut = (description: string) => Type.Unsafe<PositionSide>({ type: 'integer', enum: [1, 2], description });
+const typeOut = Type.Unsafe<MarginChangeType>({ type: 'integer', enum: [1, 2], description: '1 added, 2 removed' });
 
 const marginBody = Type.Object(
   {
@@ -47,6 +53,53 @@ const marginBody = Type.Object(
   },
   { additionalProperties: false },
 );
+
+const marginChangeSchema = Type.Object({
+  symbol: Type.String({ description: 'Trading pair' }),
+  position_side: sideOut('The position changed'),
+  type: typeOut,
+  amount: money('USDT moved, 8 decimals'),
+  margin: money("The position's isolated margin after the change, USDT, 8 decimals"),
+  position: positionRecordRef,
+});
+
+const limitsSchema = Type.Object({
+  symbol: Type.String({ description: 'Trading pair' }),
+  position_side: sideOut('The position'),
+  margin: money('Isolated margin, USDT'),
+  initial_margin: money('Initial margin at the mark and the leverage, USDT'),
+  max_add: money('Most that may be added now (the available balance), USDT'),
+  max_remove: money('Most that may be removed now, USDT'),
+});
+
+const historyQuery = signedQuerystring({
+  symbol: symbolField,
+  position_side: positionSide,
+  type: changeType,
+  start_time: timeField('From this time, ms (inclusive)'),
+  end_time: timeField('Up to this time, ms (inclusive)'),
+  cursor: cursorField,
+  limit: pageLimit(100, 500),
+});
+
+const historyPageSchema = cursorPageSchema(
+  Type.Object({
+    id: Type.String({ description: 'Change ID' }),
+    symbol: Type.String({ description: 'Trading pair' }),
+    position_side: sideOut('The position changed'),
+    position_id: Type.String({ description: 'Position ID' }),
+    type: typeOut,
+    amount: money('USDT moved'),
+    margin: money("The position's isolated margin after it, USDT"),
+    created_at: Type.Integer({ description: 'Time (market clock), ms' }),
+  }),
+);
+
+agreeSent<typeof marginBody, MarginChangeRequest>(true);
+agree<typeof marginChangeSchema, MarginChangeResult>(true);
+agree<typeof limitsSchema, IsolatedMarginLimits>(true);
+agreeSent<typeof historyQuery, MarginHistoryQuery>(true);
+agree<typeof historyPageSchema, MarginHistoryPage>(true);
 
 const REFUSALS =
   '1103 when you have no open position on that side (one-way: on the pair); 3024 when it is a cross position; ' +
@@ -76,16 +129,7 @@ export default async function positionMarginRoutes(app: ApiInstance, opts: { ven
         querystring: signedQuerystring(),
         body: marginBody,
         response: {
-          200: envelopeSchema(
-            Type.Object({
-              symbol: Type.String({ description: 'Trading pair' }),
-              position_side: sideOut('The position changed'),
-              type: typeOut,
-              amount: money('USDT moved, 8 decimals'),
-              margin: money("The position's isolated margin after the change, USDT, 8 decimals"),
-              position: positionRecordRef,
-            }),
-          ),
+          200: envelopeSchema(marginChangeSchema),
           ...errors,
         },
       },
@@ -121,16 +165,7 @@ export default async function positionMarginRoutes(app: ApiInstance, opts: { ven
           'position_side',
         ]),
         response: {
-          200: envelopeSchema(
-            Type.Object({
-              symbol: Type.String({ description: 'Trading pair' }),
-              position_side: sideOut('The position'),
-              margin: money('Isolated margin, USDT'),
-              initial_margin: money('Initial margin at the mark and the leverage, USDT'),
-              max_add: money('Most that may be added now (the available balance), USDT'),
-              max_remove: money('Most that may be removed now, USDT'),
-            }),
-          ),
+          200: envelopeSchema(limitsSchema),
           ...errors,
         },
       },
@@ -149,30 +184,9 @@ export default async function positionMarginRoutes(app: ApiInstance, opts: { ven
         description:
           'Newest first. Filters: symbol, position_side, type, start_time / end_time (inclusive, ms, market clock). ' +
           'Cursor paging as myTrades: pass next_cursor back with the same filters; it is "" on the last page.',
-        querystring: signedQuerystring({
-          symbol: symbolField,
-          position_side: positionSide,
-          type: changeType,
-          start_time: timeField('From this time, ms (inclusive)'),
-          end_time: timeField('Up to this time, ms (inclusive)'),
-          cursor: cursorField,
-          limit: pageLimit(100, 500),
-        }),
+        querystring: historyQuery,
         response: {
-          200: envelopeSchema(
-            cursorPageSchema(
-              Type.Object({
-                id: Type.String({ description: 'Change ID' }),
-                symbol: Type.String({ description: 'Trading pair' }),
-                position_side: sideOut('The position changed'),
-                position_id: Type.String({ description: 'Position ID' }),
-                type: typeOut,
-                amount: money('USDT moved'),
-                margin: money("The position's isolated margin after it, USDT"),
-                created_at: Type.Integer({ description: 'Time (market clock), ms' }),
-              }),
-            ),
-          ),
+          200: envelopeSchema(historyPageSchema),
           ...errors,
         },
       },

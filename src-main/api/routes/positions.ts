@@ -3,12 +3,13 @@
 // never public (DESIGN section 4), so both are signed.
 import { Type } from 'typebox';
 import { ApiError, Errors } from '../../../src-shared/errors.ts';
+import type { PositionHistoryPage, PositionHistoryQuery } from '../../../src-shared/types.ts';
 import type { Venue } from '../../services/venue.ts';
 import { signedQuerystring } from '../auth.ts';
 import { page } from '../cursor.ts';
 import { envelopeSchema, ok, standardErrors } from '../envelope.ts';
 import { closedPositionRecord } from '../records.ts';
-import type { ApiInstance } from '../schemas.ts';
+import { agree, agreeSent, type ApiInstance } from '../schemas.ts';
 import {
   accountIdOf,
   checkTimeRange,
@@ -25,6 +26,26 @@ import {
   symbolField,
   timeField,
 } from '../trading-schemas.ts';
+
+// camelCase filters, as the spec names them for this route (the SDK sends these names as they are)
+const historyQuery = signedQuerystring({
+  symbol: symbolField,
+  positionSide: positionSideField,
+  marginMode: marginModeField,
+  closeType: closeTypeField,
+  startTime: timeField('Close time from, ms (inclusive)'),
+  endTime: timeField('Close time up to, ms (inclusive)'),
+  cursor: cursorField,
+  limit: pageLimit(10, 100),
+});
+const historyPageSchema = Type.Object({
+  limit: Type.Integer({ description: 'Page size used' }),
+  next_cursor: Type.String({ description: 'Cursor of the next page; empty on the last page' }),
+  list: Type.Array(closedPositionRef),
+});
+
+agreeSent<typeof historyQuery, PositionHistoryQuery>(true);
+agree<typeof historyPageSchema, PositionHistoryPage>(true);
 
 export default async function positionRoutes(app: ApiInstance, opts: { venue: Venue }): Promise<void> {
   const { venue } = opts;
@@ -62,26 +83,8 @@ export default async function positionRoutes(app: ApiInstance, opts: { venue: Ve
           'Your closed positions, newest close first. Filters (camelCase, as the spec names them): symbol, ' +
           'positionSide, marginMode, closeType, startTime / endTime (close time, inclusive). Pass next_cursor back ' +
           'with the same filters for the next page; it is "" on the last page. In this list position_id is an integer.',
-        querystring: signedQuerystring({
-          symbol: symbolField,
-          positionSide: positionSideField,
-          marginMode: marginModeField,
-          closeType: closeTypeField,
-          startTime: timeField('Close time from, ms (inclusive)'),
-          endTime: timeField('Close time up to, ms (inclusive)'),
-          cursor: cursorField,
-          limit: pageLimit(10, 100),
-        }),
-        response: {
-          200: envelopeSchema(
-            Type.Object({
-              limit: Type.Integer({ description: 'Page size used' }),
-              next_cursor: Type.String({ description: 'Cursor of the next page; empty on the last page' }),
-              list: Type.Array(closedPositionRef),
-            }),
-          ),
-          ...standardErrors(401),
-        },
+        querystring: historyQuery,
+        response: { 200: envelopeSchema(historyPageSchema), ...standardErrors(401) },
       },
     },
     async (req) => {

@@ -4,11 +4,12 @@
 // source catches up on its next tick.
 import { Type } from 'typebox';
 import { ApiError, Errors } from '../../../src-shared/errors.ts';
+import type { SimChange, SimState } from '../../../src-shared/types/sim.ts';
 import { MAX_SPEED, MIN_SPEED } from '../../core/clock.ts';
 import type { MarketSource } from '../../market/market-source.ts';
 import { SimulatedMarket } from '../../market/sim/simulated-market.ts';
 import { envelopeSchema, ok, standardErrors } from '../envelope.ts';
-import { noQuery, type ApiInstance } from '../schemas.ts';
+import { agree, agreeSent, noQuery, type ApiInstance } from '../schemas.ts';
 import { strictJsonBody } from '../strict-input.ts';
 
 const venueSchema = Type.Object({
@@ -103,6 +104,9 @@ const simBody = Type.Object(
   },
   { additionalProperties: false, minProperties: 1 },
 );
+
+agree<typeof simSchema, SimState>(true);
+agreeSent<typeof simBody, SimChange>(true);
 
 export interface SimRouteOptions {
   market: MarketSource;

@@ -1,11 +1,11 @@
 // Take-profit and stop-loss on a position: set, change, remove.
 import { Type } from 'typebox';
-import { WorkingType } from '../../../src-shared/enums.ts';
-import type { PositionRecord } from '../../../src-shared/types.ts';
+import { type PositionSide, WorkingType } from '../../../src-shared/enums.ts';
+import type { PositionTpSl, TpSlRequest, TpSlResult } from '../../../src-shared/types/position-settings.ts';
 import type { Venue } from '../../services/venue.ts';
 import { signedQuerystring } from '../auth.ts';
 import { envelopeSchema, ok, standardErrors } from '../envelope.ts';
-import { intEnum, type ApiInstance } from '../schemas.ts';
+import { agree, agreeSent, intEnum, type ApiInstance } from '../schemas.ts';
 import { defaulted, positionRecordRef, symbolField } from '../trading-schemas.ts';
 import { strictJsonBody } from '../strict-input.ts';
 
@@ -37,6 +37,38 @@ const tpslBody = Type.Object(
   { additionalProperties: false },
 );
 
+const nullablePrice = (description?: string) =>
+  Type.Unsafe<string | null>({ type: ['string', 'null'], ...(description === undefined ? {} : { description }) });
+const positionSideOut = Type.Unsafe<PositionSide>({ type: 'integer', enum: [1, 2], description: '1 long, 2 short' });
+const workingTypeOut = Type.Unsafe<WorkingType>({
+  type: 'integer',
+  enum: [1, 2],
+  description: '1 mark price, 2 last price',
+});
+
+/** One open position's triggers (GET /fapi/v1/position/tpsl). */
+const tpslEntrySchema = Type.Object({
+  symbol: Type.String(),
+  position_side: positionSideOut,
+  take_profit_price: nullablePrice(),
+  stop_loss_price: nullablePrice(),
+  working_type: workingTypeOut,
+});
+
+/** The position as position/list has it, with its triggers as GET /fapi/v1/position/tpsl writes them. */
+const tpslResultSchema = Type.Intersect([
+  positionRecordRef,
+  Type.Object({
+    take_profit_price: nullablePrice('Take-profit trigger price (decimal string), null when none'),
+    stop_loss_price: nullablePrice('Stop-loss trigger price (decimal string), null when none'),
+    working_type: workingTypeOut,
+  }),
+]);
+
+agreeSent<typeof tpslBody, TpSlRequest>(true);
+agree<typeof tpslEntrySchema, PositionTpSl>(true);
+agree<typeof tpslResultSchema, TpSlResult>(true);
+
 export default async function tpslRoutes(app: ApiInstance, opts: { venue: Venue }): Promise<void> {
   const { venue } = opts;
   app.post(
@@ -58,39 +90,12 @@ export default async function tpslRoutes(app: ApiInstance, opts: { venue: Venue 
         body: tpslBody,
         response: {
           // the position as position/list has it, with its triggers as GET /fapi/v1/position/tpsl writes them
-          200: envelopeSchema(
-            Type.Intersect([
-              positionRecordRef,
-              Type.Object({
-                take_profit_price: Type.Unsafe<string | null>({
-                  type: ['string', 'null'],
-                  description: 'Take-profit trigger price (decimal string), null when none',
-                }),
-                stop_loss_price: Type.Unsafe<string | null>({
-                  type: ['string', 'null'],
-                  description: 'Stop-loss trigger price (decimal string), null when none',
-                }),
-                working_type: Type.Unsafe<number>({
-                  type: 'integer',
-                  enum: [1, 2],
-                  description: '1 mark price, 2 last price',
-                }),
-              }),
-            ]),
-          ),
+          200: envelopeSchema(tpslResultSchema),
           ...standardErrors(401),
         },
       },
     },
-    async (
-      req,
-    ): Promise<
-      ReturnType<
-        typeof ok<
-          PositionRecord & { take_profit_price: string | null; stop_loss_price: string | null; working_type: number }
-        >
-      >
-    > => {
+    async (req) => {
       const b = req.body;
       const wt = b.working_type ?? WorkingType.MARK_PRICE;
       const symbol = b.symbol.toUpperCase();
@@ -123,17 +128,7 @@ export default async function tpslRoutes(app: ApiInstance, opts: { venue: Venue 
           'One entry per open position; a price is null when no trigger is set. working_type 1 mark, 2 last.',
         querystring: signedQuerystring(),
         response: {
-          200: envelopeSchema(
-            Type.Array(
-              Type.Object({
-                symbol: Type.String(),
-                position_side: Type.Unsafe<number>({ type: 'integer', enum: [1, 2] }),
-                take_profit_price: Type.Unsafe<string | null>({ type: ['string', 'null'] }),
-                stop_loss_price: Type.Unsafe<string | null>({ type: ['string', 'null'] }),
-                working_type: Type.Unsafe<number>({ type: 'integer', enum: [1, 2] }),
-              }),
-            ),
-          ),
+          200: envelopeSchema(Type.Array(tpslEntrySchema)),
           ...standardErrors(401),
         },
       },

@@ -3,12 +3,25 @@
 import { Side } from '../../../src-shared/enums.ts';
 import { Type } from 'typebox';
 import { ApiError, Errors } from '../../../src-shared/errors.ts';
+import type { PublicTrade } from '../../../src-shared/types.ts';
 import { RECENT_TRADES_KEPT } from '../../market/recent-trades.ts';
 import { moneyText } from '../../trading/pair-figures.ts';
 import type { Venue } from '../../services/venue.ts';
 import { envelopeSchema, ok, standardErrors } from '../envelope.ts';
 import { defaulted } from '../trading-schemas.ts';
-import { symbolParam, type ApiInstance } from '../schemas.ts';
+import { agree, symbolParam, type ApiInstance } from '../schemas.ts';
+
+const publicTradeSchema = Type.Object({
+  id: Type.String({ description: 'Trade ID' }),
+  price: Type.String(),
+  qty: Type.String(),
+  quote_qty: Type.String(),
+  time: Type.Integer({ description: 'Market time, ms' }),
+  taker_side: Type.Unsafe<Side>({ type: 'integer', enum: [1, 2], description: '1 buy, 2 sell' }),
+  is_buyer_maker: Type.Boolean(),
+});
+
+agree<typeof publicTradeSchema, PublicTrade>(true);
 
 export default async function tradeRoutes(app: ApiInstance, opts: { venue: Venue }): Promise<void> {
   const { venue } = opts;
@@ -34,19 +47,7 @@ export default async function tradeRoutes(app: ApiInstance, opts: { venue: Venue
           { additionalProperties: false },
         ),
         response: {
-          200: envelopeSchema(
-            Type.Array(
-              Type.Object({
-                id: Type.String({ description: 'Trade ID' }),
-                price: Type.String(),
-                qty: Type.String(),
-                quote_qty: Type.String(),
-                time: Type.Integer({ description: 'Market time, ms' }),
-                taker_side: Type.Unsafe<number>({ type: 'integer', enum: [1, 2], description: '1 buy, 2 sell' }),
-                is_buyer_maker: Type.Boolean(),
-              }),
-            ),
-          ),
+          200: envelopeSchema(Type.Array(publicTradeSchema)),
           ...standardErrors(),
         },
       },
@@ -63,7 +64,8 @@ export default async function tradeRoutes(app: ApiInstance, opts: { venue: Venue
           qty: m.formatQty(t.qtyLots),
           quote_qty: moneyText(m.notional(t.priceTicks, t.qtyLots)),
           time: t.time,
-          taker_side: t.takerSide,
+          // the engine's side is 1 or 2: is_buyer_maker and taker_side read it alike
+          taker_side: t.takerSide === Side.SELL ? Side.SELL : Side.BUY,
           is_buyer_maker: t.takerSide === Side.SELL,
         })),
       );

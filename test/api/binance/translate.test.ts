@@ -3,7 +3,15 @@
 // native order records to Binance's, Binance's candle windows over a reader, and the isolated
 // margin route's parameters, answer and history entries.
 import { describe, expect, it } from 'vitest';
-import { OrderStatus, OrderType, PositionAction, PositionSide, Side, TimeInForce } from '../../../src-shared/enums.ts';
+import {
+  MarginChangeType,
+  OrderStatus,
+  OrderType,
+  PositionAction,
+  PositionSide,
+  Side,
+  TimeInForce,
+} from '../../../src-shared/enums.ts';
 import { BinanceError } from '../../../src-main/api/binance/errors.ts';
 import { Params } from '../../../src-main/api/binance/params.ts';
 import { selectKlines } from '../../../src-main/api/binance/translate/klines.ts';
@@ -415,7 +423,7 @@ describe('isolated position margin', () => {
       symbol: 'BTCUSDT',
       positionSide: PositionSide.SHORT,
       positionId: 3,
-      type: 2,
+      type: MarginChangeType.REDUCE,
       amount: 2_336_332_311n,
       margin: 10_000_000_000n,
       time: 1_578_047_897_183,

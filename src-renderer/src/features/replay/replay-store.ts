@@ -8,7 +8,7 @@
 // (`heldAt`: nothing says the replay still plays), and a replay found gone is `link: 'ended'`
 // (replay-link.ts).
 import { createStore } from 'zustand/vanilla';
-import type { RestClient } from '../../../../src-shared/sdk/rest-client.ts';
+import type { ReplayAction, RestClient } from '../../../../src-shared/sdk/rest-client.ts';
 import type { WsClient } from '../../../../src-shared/sdk/ws-client.ts';
 import type { ReplayReportView, ReplayStatusView } from './replay-view.ts';
 import { marketNow, type MarketClockState } from '../../lib/market-clock.ts';
@@ -18,13 +18,6 @@ import { dropServiceFailure } from '../../lib/service-failure.ts';
 function errorText(e: unknown): string {
   return e instanceof Error ? e.message : String(e);
 }
-
-type ReplayAction =
-  | { action: 'play' }
-  | { action: 'pause' }
-  | { action: 'speed'; speed: number }
-  | { action: 'step'; ms: number }
-  | { action: 'seek'; time: number };
 
 export interface ReplayState {
   /** 'unknown' until the venue answered the subscription; 'live' on the live venue. */
