@@ -20,6 +20,7 @@ export type {
   Envelope,
   FuturesSymbol,
   GeneralSymbol,
+  GeneralSymbolsQuery,
   KlinesBatch,
   MyTradesPage,
   MyTradesQuery,
