@@ -3,7 +3,8 @@
 // Names are case-sensitive and canonical: pushes carry exactly the name that was subscribed,
 // so a client routes them by the string it sent, and one name is one serialised message for
 // every subscriber. Symbols are written as the venue lists them (upper case, `BTCUSDT`); a
-// lower-case symbol is refused with a hint rather than silently mapped to another name.
+// lower-case symbol is refused with a hint rather than silently mapped to another name, and a
+// level is written as the list below writes it (`,020` is refused, not another name for `,20`).
 //
 //   depth@{symbol},{level}        level 5, 10, 20, 50 or 100          every 200 ms
 //   depth_update@{symbol}                                              every 100 ms
@@ -96,14 +97,15 @@ export function parseStream(name: unknown, hasSymbol: (symbol: string) => boolea
     return { ok: true, channel: { kind, symbol } };
   }
   if (kind === 'depth') {
-    const level = arg === undefined || !/^\d{1,4}$/.test(arg) ? NaN : Number(arg);
-    if (!(DEPTH_CHANNEL_LEVELS as readonly number[]).includes(level)) {
+    // the canonical spelling only: `,020` would be another name (and stream) for `,20`
+    const level = DEPTH_CHANNEL_LEVELS.find((l) => String(l) === arg);
+    if (level === undefined) {
       return fail(
         Errors.INVALID_PARAMETER,
         `Bad depth level in ${shown(name)}: use depth@${symbol},{level} with level ${DEPTH_CHANNEL_LEVELS.join(', ')}`,
       );
     }
-    return { ok: true, channel: { kind, symbol, level: level as DepthChannelLevel } };
+    return { ok: true, channel: { kind, symbol, level } };
   }
   if (arg === undefined || !isInterval(arg)) {
     return fail(
