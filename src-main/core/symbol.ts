@@ -1,5 +1,7 @@
 // A trading pair of the catalogue as the venue keeps it (the store's row, the exchange's pair
-// definition, the market's and the transport's view of it). Plain data, below every layer.
+// definition, the market's and the transport's view of it). Plain data, below every layer, and
+// the rule of which pairs are listed.
+import { SymbolStatus } from '../../src-shared/enums.ts';
 import type { Bracket } from '../risk/tiers.ts';
 
 /** A maintenance tier as stored (JSON); an infinite cap is stored as null. */
@@ -45,3 +47,15 @@ export interface SymbolRow {
 }
 
 export type NewSymbol = Omit<SymbolRow, 'id' | 'createdAt' | 'updatedAt'>;
+
+/**
+ * Whether a pair is listed: trading or paused, not delisted (status 3). The one rule of every
+ * surface: a delisted pair is kept for its history (its symbol records, depth, trades and klines
+ * still answer on the native API) but has no price record, no mark, index or funding rate:
+ * `/fapi/v1/prices`, the insurance fund's pairs and the 24 h tickers without `symbols` leave it out,
+ * `complete_price` answers 7001 and the /ws `price@` stream 1101; the Binance dialect knows
+ * listed pairs only.
+ */
+export function isListed(row: Pick<SymbolRow, 'status'>): boolean {
+  return row.status !== SymbolStatus.DELISTED;
+}

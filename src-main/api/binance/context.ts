@@ -4,7 +4,7 @@
 // and native commands run with their errors in Binance's terms.
 import type { FastifyRequest } from 'fastify';
 import { ApiError, Errors } from '../../../src-shared/errors.ts';
-import { SymbolStatus } from '../../../src-shared/enums.ts';
+import { isListed } from '../../core/symbol.ts';
 import type { Account } from '../../core/account.ts';
 import type { Ticker24hService } from '../../market/ticker-24h.ts';
 import type { Command, ResultOf } from '../../trading/exchange.ts';
@@ -37,8 +37,7 @@ export function paramsOf(req: FastifyRequest): Params {
 /** A listed pair (delisted ones are unknown to Binance clients), by Binance's upper-case name. */
 export function pairOf(ctx: BinanceContext, symbol: string): PairView {
   const pair = ctx.venue.exchange.pair(symbol.toUpperCase());
-  if (pair === undefined || pair.row.status === SymbolStatus.DELISTED)
-    throw new BinanceError(-1121, MSG.INVALID_SYMBOL);
+  if (pair === undefined || !isListed(pair.row)) throw new BinanceError(-1121, MSG.INVALID_SYMBOL);
   return pair;
 }
 
@@ -47,7 +46,7 @@ export function listedPairs(ctx: BinanceContext): PairView[] {
   const out: PairView[] = [];
   for (const row of ctx.venue.symbols.all()) {
     const p = ctx.venue.exchange.pair(row.symbol);
-    if (p !== undefined && p.row.status !== SymbolStatus.DELISTED) out.push(p);
+    if (p !== undefined && isListed(p.row)) out.push(p);
   }
   return out;
 }

@@ -3,7 +3,7 @@
 // bankrupt closes (trading/liquidation.ts). The figure is the exchange's own, read as the request
 // comes, so it is the same the Binance dialect's GET /binance/fapi/v1/insuranceBalance answers;
 // beside it, what the house backstop has paid for losses beyond the fund.
-import { SymbolStatus } from '../../../src-shared/enums.ts';
+import { isListed } from '../../core/symbol.ts';
 import { Type } from 'typebox';
 import type { InsuranceBalance } from '../../../src-shared/types.ts';
 import { moneyText } from '../../trading/pair-figures.ts';
@@ -54,9 +54,7 @@ export default async function insuranceRoutes(app: ApiInstance, opts: { venue: V
         asset: 'USDT',
         balance: moneyText(venue.exchange.insuranceFund()),
         house_backstop: moneyText(venue.exchange.houseBackstop()),
-        symbols: [...venue.exchange.pairs.values()]
-          .filter((p) => p.row.status !== SymbolStatus.DELISTED)
-          .map((p) => p.row.symbol),
+        symbols: [...venue.exchange.pairs.values()].filter((p) => isListed(p.row)).map((p) => p.row.symbol),
         time: venue.clock.now(),
       }),
   );

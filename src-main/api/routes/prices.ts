@@ -2,7 +2,7 @@
 // 24 h ticker (an extension: GET /api/v1/ticker/24h). The 24 h figures are the market's ticker
 // service's (market/ticker-24h.ts), the same the Binance dialect answers, so every surface (bots,
 // the screen, Binance clients) shows one set of exact decimal figures.
-import { SymbolStatus } from '../../../src-shared/enums.ts';
+import { isListed } from '../../core/symbol.ts';
 import { Type } from 'typebox';
 import { ApiError, Errors } from '../../../src-shared/errors.ts';
 import { PRICE_RECORD_FIELDS, type PriceRecord, type Ticker24hRecord } from '../../../src-shared/types.ts';
@@ -84,7 +84,7 @@ function record(pair: PairView, timestamp: number, now: number): PriceRecord {
 
 export default async function priceRoutes(app: ApiInstance, opts: { venue: Venue }): Promise<void> {
   const { venue } = opts;
-  const listed = () => [...venue.exchange.pairs.values()].filter((p) => p.row.status !== SymbolStatus.DELISTED);
+  const listed = () => [...venue.exchange.pairs.values()].filter((p) => isListed(p.row));
 
   app.get(
     '/fapi/v1/prices',
@@ -136,7 +136,7 @@ export default async function priceRoutes(app: ApiInstance, opts: { venue: Venue
     async (req) => {
       const name = req.query.symbol.toUpperCase();
       const pair = venue.exchange.pair(name);
-      if (!pair || pair.row.status === SymbolStatus.DELISTED)
+      if (!pair || !isListed(pair.row))
         throw new ApiError(Errors.PRICE_PAIR_NOT_FOUND, `Trading pair '${name}' not found`);
       const now = venue.clock.now();
       return ok(record(pair, now, now));

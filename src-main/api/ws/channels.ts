@@ -5,6 +5,8 @@
 // every subscriber. Symbols are written as the venue lists them (upper case, `BTCUSDT`); a
 // lower-case symbol is refused with a hint rather than silently mapped to another name, and a
 // level is written as the list below writes it (`,020` is refused, not another name for `,20`).
+// A delisted pair keeps its history streams (depth, trades, klines, as REST keeps those routes)
+// but has no `price@`: like `complete_price` (7001), it has no price record (core/symbol.ts isListed).
 //
 //   depth@{symbol},{level}        level 5, 10, 20, 50 or 100          every 200 ms
 //   depth_update@{symbol}                                              every 100 ms
@@ -17,6 +19,7 @@
 import { Errors, type ErrorDef } from '../../../src-shared/errors.ts';
 import { INTERVALS, isInterval, type Interval } from '../../../src-shared/intervals.ts';
 import { DEPTH_CHANNEL_LEVELS, type DepthChannelLevel } from '../../../src-shared/types.ts';
+import { isListed, type SymbolRow } from '../../core/symbol.ts';
 
 export type Channel =
   | { readonly kind: 'depth'; readonly symbol: string; readonly level: DepthChannelLevel }
@@ -50,11 +53,15 @@ function shown(text: string): string {
 }
 
 /**
- * Parses and validates one stream name. `hasSymbol` answers whether the venue lists a symbol.
- * Errors: 1001 for a malformed name, a bad depth level or interval; 1100 for an unknown
- * channel; 1101 for an unknown symbol.
+ * Parses and validates one stream name. `rowOf` is the venue's pair of a symbol (its catalogue
+ * row), undefined for a symbol it has not. Errors: 1001 for a malformed name, a bad depth level
+ * or interval; 1100 for an unknown channel; 1101 for an unknown symbol, and for `price@` of a
+ * delisted pair (no price record).
  */
-export function parseStream(name: unknown, hasSymbol: (symbol: string) => boolean): ParseResult {
+export function parseStream(
+  name: unknown,
+  rowOf: (symbol: string) => Pick<SymbolRow, 'status'> | undefined,
+): ParseResult {
   if (typeof name !== 'string')
     return fail(Errors.INVALID_PARAMETER, `Stream names are strings; got ${name === null ? 'null' : typeof name}`);
   if (name.length === 0 || name.length > MAX_STREAM_NAME) {
@@ -83,10 +90,11 @@ export function parseStream(name: unknown, hasSymbol: (symbol: string) => boolea
   }
   if (!SYMBOL.test(symbol))
     return fail(Errors.INVALID_PARAMETER, `Malformed symbol in ${shown(name)}: 2 to 30 letters or digits`);
-  if (!hasSymbol(symbol)) {
+  const row = rowOf(symbol);
+  if (row === undefined) {
     const upper = symbol.toUpperCase();
     const hint =
-      upper !== symbol && hasSymbol(upper)
+      upper !== symbol && rowOf(upper) !== undefined
         ? `; symbols are upper case: ${kind}@${upper}${arg === undefined ? '' : ',' + arg}`
         : '';
     return fail(Errors.SYMBOL_NOT_FOUND, `Unknown symbol '${symbol}' in ${shown(name)}${hint}`);
@@ -94,6 +102,12 @@ export function parseStream(name: unknown, hasSymbol: (symbol: string) => boolea
   if (!wantsArg) {
     if (arg !== undefined)
       return fail(Errors.INVALID_PARAMETER, `${kind}@{symbol} takes no ',' argument; got ${shown(name)}`);
+    if (kind === 'price' && !isListed(row)) {
+      return fail(
+        Errors.SYMBOL_NOT_FOUND,
+        `Unknown symbol '${symbol}' in ${shown(name)}: the pair is delisted and has no price record`,
+      );
+    }
     return { ok: true, channel: { kind, symbol } };
   }
   if (kind === 'depth') {

@@ -154,7 +154,7 @@ export class Subscriptions {
     const wanted: Array<{ name: string; channel: Channel }> = [];
     const seen = new Set<string>();
     for (const name of names) {
-      const p = parseStream(name, (s) => this.venue.exchange.pairs.has(s));
+      const p = parseStream(name, (s) => this.venue.exchange.pair(s)?.row);
       if (!p.ok) return errorReply(id, p.error, p.message);
       if (p.channel.kind === 'user' && conn.accountId === null) {
         return errorReply(id, Errors.API_KEY_MISSING, "Subscribe to 'user' after a successful LOGIN");
@@ -200,7 +200,7 @@ export class Subscriptions {
         return errorReply(id, Errors.BAD_REQUEST, 'UNSUBSCRIBE takes stream names (strings)');
       // a name SUBSCRIBE would refuse is refused here too, all or nothing (one not subscribed is fine)
       if (conn.names.has(name)) continue;
-      const p = parseStream(name, (s) => this.venue.exchange.pairs.has(s));
+      const p = parseStream(name, (s) => this.venue.exchange.pair(s)?.row);
       if (!p.ok) return errorReply(id, p.error, p.message);
     }
     for (const name of names) if (conn.names.has(name)) this.remove(conn, name);

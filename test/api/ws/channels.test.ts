@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseStream } from '../../../src-main/api/ws/channels.ts';
 
-const listed = (s: string): boolean => s === 'BTCUSDT';
+const listed = (s: string) => (s === 'BTCUSDT' ? { status: 1 } : undefined);
 
 describe('parseStream', () => {
   it('takes each depth level and kline interval in its one spelling', () => {

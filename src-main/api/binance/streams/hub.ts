@@ -26,7 +26,7 @@
 // after 10 minutes without a pong (ws/heartbeat.ts, shared with /ws; tests shorten both).
 import type { FastifyRequest } from 'fastify';
 import type { WebSocket } from 'ws';
-import { SymbolStatus } from '../../../../src-shared/enums.ts';
+import { isListed } from '../../../core/symbol.ts';
 import type { PairView } from '../../../trading/pair-state.ts';
 import type { BinanceContext } from '../context.ts';
 import { depthSpeed, MarketFeed } from './market-feed.ts';
@@ -385,7 +385,7 @@ export class BinanceStreams {
     const p = parseStream(name)!;
     if (!('symbol' in p)) return undefined;
     const pair = this.ctx.venue.exchange.pair(p.symbol);
-    return pair === undefined || pair.row.status === SymbolStatus.DELISTED ? null : pair;
+    return pair === undefined || !isListed(pair.row) ? null : pair;
   }
 
   private subscribe(conn: Conn, name: string): void {
