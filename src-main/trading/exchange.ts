@@ -17,7 +17,7 @@
 // users touch the ledger (on the user's side). Money is bigint 1e-8 USDT (risk/money.ts).
 // The exchange depends only on its ports (ports.ts): SQLite or memory-store.ts behind them.
 import { Errors } from '../../src-shared/errors.ts';
-import { CloseType, PositionSide } from '../../src-shared/enums.ts';
+import { PositionSide } from '../../src-shared/enums.ts';
 import type { AccountSummary, ConditionalOrderRecord, OrderRecord, PositionRecord } from '../../src-shared/types.ts';
 import type { IsolatedMarginLimits, PositionTpSl } from '../../src-shared/types/position-settings.ts';
 import { parseFixed } from '../../src-shared/decimal.ts';
@@ -32,12 +32,12 @@ import {
   restoreConditionals,
   waitingOf,
 } from './conditional.ts';
-import { HOUSE_ACCOUNT, openOrdersOf, reject, rejectParam, TradingCore, type AccountLive } from './core.ts';
+import { HOUSE_ACCOUNT, openOrdersOf, reject, TradingCore } from './core.ts';
 import type { EventBus } from './events.ts';
-import { closeLots, drain, recordSyntheticTrade } from './fills.ts';
 import { settleFunding } from './funding.ts';
 import { TurnWriter } from './turn-writer.ts';
-import { bookWalletTo, deposit, upnlUnits } from './ledger.ts';
+import { deposit, upnlUnits } from './ledger.ts';
+import { paperReset } from './paper-reset.ts';
 import { checkRisk } from './liquidation.ts';
 import { adlQuantile, adlQueue } from './adl-queue.ts';
 import { adjustIsolatedMargin, isolatedMarginView } from './isolated-margin.ts';
@@ -212,7 +212,7 @@ export class Exchange {
         return summaryRecord(core, a);
       }
       case 'reset':
-        return this.reset(core.commandAccount(c.accountId), c.balance);
+        return paperReset(core, core.commandAccount(c.accountId), c.balance);
       case 'upsertAccount':
         return this.upsert(c.spec, c.now);
       case 'rotateKey': {
@@ -278,35 +278,6 @@ export class Exchange {
     ) {
       events.emit('price', { symbol: p.symbol, mark: pair.markPrice, index: pair.indexPrice, time: pair.priceTime });
     }
-  }
-
-  /**
-   * Paper reset: cancels every open order, closes every position at the mark price (close type 1,
-   * no fee) and sets the wallet to `balance` units; the difference is booked as a deposit.
-   */
-  private reset(a: AccountLive, balance: bigint): AccountSummary {
-    const core = this.core;
-    if (balance < 0n) rejectParam(Errors.INVALID_PARAMETER, 'balance', 'must not be negative');
-    cancelAllConditionals(core, a);
-    for (const o of [...a.orders.values()]) {
-      const pair = core.pairs.get(o.symbol)!;
-      pair.book.cancel(o.id);
-      drain(core, pair, null);
-    }
-    const time = core.now();
-    for (const p of [...a.positions.values()]) {
-      if (p.qty === 0) continue;
-      const pair = core.pairs.get(p.symbol)!;
-      const ticks = Math.max(1, pair.math.ticksRound(pair.markPrice));
-      const notional = pair.math.notional(ticks, p.qty);
-      const lots = p.qty;
-      const pnl = closeLots(core, a, p, lots, notional, 0n, time, CloseType.USER);
-      a.wallet += pnl;
-      recordSyntheticTrade(core, a, p, { priceTicks: ticks, lots, notional, closeType: CloseType.USER, time }, pnl);
-    }
-    bookWalletTo(core, a, balance, time);
-    core.writer.announceBalance(a);
-    return summaryRecord(core, a);
   }
 
   /** Parses a USDT amount (decimal string, at most 8 decimals) into units. */

@@ -375,9 +375,9 @@ export interface VenueClose {
   time: number;
   /**
    * The order the close fills (a bankruptcy close, 6: the liquidation's order; an ADL close, 5: the
-   * counterparty's adl_autoclose order); none for a paper reset's close at the mark.
+   * counterparty's adl_autoclose order; a paper reset's close at the mark, 1: its reset-<id> order).
    */
-  orderId?: number;
+  orderId: number;
 }
 
 /** A fill that did not come from the book (a VenueClose of `p` that realized `pnl`): recorded like any fill. */
@@ -391,7 +391,7 @@ export function recordSyntheticTrade(
   const { priceTicks, lots, notional, time } = close;
   const trade: TradeState = {
     id: core.takeTradeId(),
-    orderId: close.orderId ?? 0,
+    orderId: close.orderId,
     accountId: a.id,
     symbol: p.symbol,
     side: p.side === PositionSide.LONG ? Side.SELL : Side.BUY,
@@ -468,14 +468,15 @@ export function venueCloseOrder(
 }
 
 /**
- * The order of a close the venue books itself (an ADL close: VenueClose with this order's id),
- * filled whole at once at `priceTicks`: stored and announced, never tracked (it is over).
+ * The order of a close the venue books itself (an ADL close at `priceTicks`, a LIMIT; a paper
+ * reset's at the mark, a MARKET: VenueClose with this order's id), filled whole at once: stored
+ * and announced, never tracked (it is over).
  */
 export function filledVenueOrder(
   core: TradingCore,
   a: AccountLive,
   p: PositionState,
-  close: VenueCloseOrder & { priceTicks: number; lots: number; notional: bigint },
+  close: VenueCloseOrder & { lots: number; notional: bigint },
 ): LiveOrder {
   const order = venueOrder(a, p, close);
   order.qtyLots = close.lots;

@@ -2,7 +2,8 @@
 // auto-deleveraged counterparty's close order "adl_autoclose" (Binance's special client id): every
 // surface, the Binance user stream and forceOrders included, tells them apart by that name (across
 // a restart too: it is stored with the order), and no client may choose one (order-checks.ts,
-// checkClientOrderId).
+// checkClientOrderId). A paper reset's close order is named the same way, "reset-" and the order
+// id, and is reserved alike (it is no forced close: Binance's surfaces show it as a MARKET order).
 const LIQUIDATION_CLIENT_ID = /^autoclose-\d+$/;
 
 /** The client id of the liquidation close order `orderId`. */
@@ -21,4 +22,16 @@ export const ADL_CLIENT_ID = 'adl_autoclose';
 /** Whether a client id is a close order the venue forced: a liquidation's or an ADL's. */
 export function isForcedCloseClientId(cid: string): boolean {
   return cid === ADL_CLIENT_ID || isLiquidationClientId(cid);
+}
+
+const RESET_CLIENT_ID = /^reset-\d+$/;
+
+/** The client id of the paper reset's close order `orderId` (paper-reset.ts). */
+export function resetClientId(orderId: number): string {
+  return `reset-${orderId}`;
+}
+
+/** Whether a client id has a form the venue gives its own close orders (a liquidation's, an ADL's, a reset's). */
+export function isVenueCloseClientId(cid: string): boolean {
+  return isForcedCloseClientId(cid) || RESET_CLIENT_ID.test(cid);
 }

@@ -40,7 +40,7 @@ import {
 } from './core.ts';
 import { available, capNotional, leverageMargin, orderMargin, reducedByNewOrder } from './ledger.ts';
 import type { PairState } from './pair-state.ts';
-import { isForcedCloseClientId } from './liquidation-client-id.ts';
+import { isVenueCloseClientId } from './liquidation-client-id.ts';
 
 /** What the order-independent checks established about an order. */
 export interface CheckedShape {
@@ -76,11 +76,11 @@ const GENERATED_CLIENT_ID = /^(api|bot)\.\d+$/;
  */
 export function checkClientOrderId(cid: string | undefined): void {
   if (cid === undefined) return;
-  if ((cid.indexOf('.') > 0 && GENERATED_CLIENT_ID.test(cid)) || isForcedCloseClientId(cid)) {
+  if ((cid.indexOf('.') > 0 && GENERATED_CLIENT_ID.test(cid)) || isVenueCloseClientId(cid)) {
     rejectParam(
       Errors.INVALID_PARAMETER,
       'client_order_id',
-      `'${cid}' has the form of the venue's generated ids (api.<n>, bot.<n>, autoclose-<n>, adl_autoclose)`,
+      `'${cid}' has the form of the venue's generated ids (api.<n>, bot.<n>, autoclose-<n>, adl_autoclose, reset-<n>)`,
     );
   }
 }

@@ -350,7 +350,6 @@ export class UserEvents {
     // Each order's totals before this batch's fills: what its record says now, less those fills
     // (so fills made while the account had no stream, or between two of its streams, count).
     const ids = new Set<number>([...orders.keys(), ...fills.map((f) => Number(f.order_id))]);
-    ids.delete(0); // a paper reset's close at the mark has no order
     const bases = new Map<number, Base>();
     const before = new Map<number, { lots: Decimal; quote: Decimal }>();
     for (const id of ids) {
