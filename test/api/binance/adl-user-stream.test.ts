@@ -164,7 +164,7 @@ describe('the Binance user stream of an ADL', () => {
     // the order's events: Binance's fields in Binance's order, the shared ones alike
     for (const m of [newIoc, first, second]) {
       expect(Object.keys(m.o)).toEqual(ORDER_UPDATE_FIELDS);
-      expect(m.o).toMatchObject({ ...ORDER_UPDATE_ALIKE, T: m.E, ps: 'LONG' });
+      expect(m.o).toMatchObject({ ...ORDER_UPDATE_ALIKE, T: m.T, ps: 'LONG' });
     }
     expect(update).toEqual(
       expect.objectContaining({

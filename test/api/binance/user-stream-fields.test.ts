@@ -60,15 +60,21 @@ describe('user stream figures', () => {
     const b = account(svc.venue, 'ufkeysb', 50_000, 'one_way');
     const s = await stream(a);
     await order(b, 'SELL', '0.010', mid + 20);
-    await order(a, 'BUY', '0.010', mid + 20, 'IOC'); // NEW, TRADE
+    const taker = await order(a, 'BUY', '0.010', mid + 20, 'IOC'); // NEW, TRADE
     const resting = await order(a, 'BUY', '0.010', mid - 300); // NEW
     await signedCall(svc.base, a, 'DELETE', '/fapi/v1/order', { symbol: 'BTCUSDT', orderId: String(resting) });
     const got = await events(s, 'ORDER_TRADE_UPDATE', 4);
     expect(got.map((m) => m.o.x)).toEqual(['NEW', 'TRADE', 'NEW', 'CANCELED']);
     for (const m of got) {
       expect(Object.keys(m.o)).toEqual(ORDER_UPDATE_FIELDS);
-      expect(m.o).toMatchObject({ ...ORDER_UPDATE_ALIKE, T: m.E, ps: 'BOTH' });
+      expect(m.o).toMatchObject({ ...ORDER_UPDATE_ALIKE, T: m.T, ps: 'BOTH' });
     }
+    // T / o.T: the times REST gives the same order and fill (time, the fill's time, updateTime)
+    const rest = async (path: string, id: number) =>
+      (await signedCall(svc.base, a, 'GET', path, { symbol: 'BTCUSDT', orderId: String(id) })).body;
+    const [fill] = await rest('/fapi/v1/userTrades', taker);
+    const [takerOrder, restingOrder] = [await rest('/fapi/v1/order', taker), await rest('/fapi/v1/order', resting)];
+    expect(got.map((m) => m.o.T)).toEqual([takerOrder.time, fill.time, restingOrder.time, restingOrder.updateTime]);
     s.ws.close();
   });
 

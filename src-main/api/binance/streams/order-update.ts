@@ -1,8 +1,10 @@
 // The user stream's ORDER_TRADE_UPDATE of the venue's orders (user-events.ts; a liquidation's or an
-// ADL's close order and the bankruptcy / ADL closes that fill them included). Its `o` lists Binance's fields in Binance's order (reference a.4); what
-// every order of the venue shows alike is set here: no stop price (sp "0"), T the event's time,
-// the contract price as working type, no close-all, no price protection, no iceberg (si, ss 0),
-// the venue's self-trade prevention mode, no price match, no good-till date.
+// ADL's close order and the bankruptcy / ADL closes that fill them included). Its `o` lists
+// Binance's fields in Binance's order (reference a.4); what every order of the venue shows alike
+// is set here: no stop price (sp "0"), the contract price as working type, no close-all, no price
+// protection, no iceberg (si, ss 0), the venue's self-trade prevention mode, no price match, no
+// good-till date. `T` and `o.T` are the time of what the event reports (OrderUpdate.T), `E` the
+// time it is sent.
 import { Decimal } from 'decimal.js';
 import type { OrderRecord } from '../../../../src-shared/types.ts';
 import { orderFigures } from '../translate/account.ts';
@@ -34,6 +36,12 @@ export interface OrderUpdate {
   ot: string;
   positionSide: number;
   rp: string;
+  /**
+   * The time of what the event reports (Binance's transaction time `T` and order trade time `o.T`),
+   * on the market clock as the REST records: the order's `time` for NEW, the fill's for a TRADE, the
+   * order's `updateTime` for an AMENDMENT, CANCELED or EXPIRED.
+   */
+  T: number;
 }
 
 /**
@@ -45,12 +53,12 @@ export function openNotionals(open: OrderRecord[], mode: Mode, positionSide: num
   return { b: new Decimal(f.bidNotional).toFixed(8), a: new Decimal(f.askNotional).toFixed(8) };
 }
 
-/** The ORDER_TRADE_UPDATE at `now` of `u` on an account in position mode `mode`. */
+/** The ORDER_TRADE_UPDATE sent at `now` (its event time `E`) of `u` on an account in position mode `mode`. */
 export function orderTradeUpdate(now: number, mode: Mode, u: OrderUpdate): { e: string } & Record<string, unknown> {
   return {
     e: 'ORDER_TRADE_UPDATE',
     E: now,
-    T: now,
+    T: u.T,
     o: {
       s: u.s,
       c: u.c,
@@ -69,7 +77,7 @@ export function orderTradeUpdate(now: number, mode: Mode, u: OrderUpdate): { e: 
       L: u.L,
       N: u.N,
       n: u.n,
-      T: now,
+      T: u.T,
       t: u.t,
       b: u.b,
       a: u.a,

@@ -3,7 +3,8 @@
 // for a modified order (before the TRADEs of a modification that trades at once), one TRADE per
 // fill with running totals, CANCELED / EXPIRED, then ACCOUNT_UPDATE with the changed positions (pa
 // "0" and its margin type for a closed one) and the wallet when it moved; ACCOUNT_CONFIG_UPDATE
-// for a leverage change on any surface.
+// for a leverage change on any surface. An ORDER_TRADE_UPDATE's `T` and `o.T` are the time of what
+// it reports as the REST records give it (the order's time, the fill's), `E` the time it is sent.
 //
 // Invariants: an account's first stream starts from its wallet, positions and open orders as they
 // are, so only changes after it are sent (no NEW for an order already open then); a TRADE's
@@ -332,6 +333,9 @@ export class UserEvents {
           positionSide: r.positionSide,
         },
         inMatch: r.expiredInMatch === true,
+        created: r.createdAt,
+        // its last change: the batch's record's, else the live order's
+        updated: orders.get(id)?.updated_at ?? r.updatedAt,
         liquidation,
         math: m,
         // the order's totals after this batch: its record's, else (no record came) the live order's
@@ -340,7 +344,7 @@ export class UserEvents {
       };
     };
     type Base = ReturnType<typeof base>;
-    type Fill = Pick<OrderUpdate, 'ap' | 'z' | 'l' | 'L' | 'N' | 'n' | 't' | 'm' | 'rp'>;
+    type Fill = Pick<OrderUpdate, 'ap' | 'z' | 'l' | 'L' | 'N' | 'n' | 't' | 'm' | 'rp' | 'T'>;
     const event = (b: Base, x: string, X: string, fill: Fill) =>
       orderTradeUpdate(now, mode, { ...b.fields, x, X, ...fill });
     const totals = (b: Base, lots: Decimal, quote: Decimal) => ({
@@ -372,7 +376,7 @@ export class UserEvents {
       known.set(id, shows);
       // NEW for an order the stream has not seen (placed since it opened), before its fills
       if (last === undefined) {
-        send(event(b, 'NEW', 'NEW', { ap: '0', z: '0', ...NO_FILL }));
+        send(event(b, 'NEW', 'NEW', { ap: '0', z: '0', ...NO_FILL, T: b.created }));
         continue;
       }
       // AMENDMENT for one whose price or quantity changed (PUT order, a reduce-only order trimmed
@@ -383,7 +387,7 @@ export class UserEvents {
       if (!changed) continue;
       const r = before.get(id)!;
       const X = r.lots.isZero() ? 'NEW' : 'PARTIALLY_FILLED';
-      send(event(b, 'AMENDMENT', X, { ...totals(b, r.lots, r.quote), ...NO_FILL }));
+      send(event(b, 'AMENDMENT', X, { ...totals(b, r.lots, r.quote), ...NO_FILL, T: b.updated }));
     }
     for (const f of fills) {
       const id = Number(f.order_id);
@@ -403,6 +407,7 @@ export class UserEvents {
           t: Number(f.id),
           m: f.role === TradeRole.MAKER,
           rp: f.realized_pnl,
+          T: f.created_at,
         }),
       );
       if (full) known.delete(id);
@@ -419,6 +424,7 @@ export class UserEvents {
           ap: averagePrice(b.math, rec.filled_quote, rec.filled_qty),
           z: rec.filled_qty,
           ...NO_FILL,
+          T: rec.updated_at,
         }),
       );
     }
