@@ -1,16 +1,25 @@
 // What the user stream's translator (streams/user-events.ts) says of a command agrees with the
 // records the command left, whenever the events go out: ORDER_TRADE_UPDATE's `T` and `o.T` are
 // the order's time (NEW), the fill's (TRADE) and the order's update time (CANCELED), never the
-// time the event is sent (`E`). Driven on a venue in memory with the
+// time the event is sent (`E`); ACCOUNT_UPDATE pushes only the positions the command changed
+// (a fill: its pair's; cross funding: none; isolated funding: that position), not every one
+// whose unrealized PnL moved with the mark. Driven on a venue in memory with the
 // exchange's own account events, its market clock paused and moved by the test between a command
 // and the moment its events are translated (a microtask later).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { OrderType, PositionAction, PositionSide, Side, TimeInForce } from '../../../src-shared/enums.ts';
+import { MarginMode, OrderType, PositionAction, PositionSide, Side, TimeInForce } from '../../../src-shared/enums.ts';
 import type { OrderRecord, TradeRecord } from '../../../src-shared/types.ts';
 import type { BinanceContext } from '../../../src-main/api/binance/context.ts';
 import { UserEvents } from '../../../src-main/api/binance/streams/user-events.ts';
 import { openVenue, type LocalVenue } from '../../../src-main/venue.ts';
-import { cancelOrder, placeOrder, setPrices } from '../../helpers/exchange-commands.ts';
+import {
+  cancelOrder,
+  placeBotOrder,
+  placeOrder,
+  setMarginMode,
+  setPrices,
+  settleFunding,
+} from '../../helpers/exchange-commands.ts';
 import { account } from './helpers.ts';
 
 let venue: LocalVenue;
@@ -65,6 +74,20 @@ function order(who: { id: number }, symbol: string, side: Side, qty: string, pri
   return Number(r.order_id);
 }
 
+/** A position of `qty` for `who` at `price`: the house rests the other side, `who` takes it. */
+function open(who: { id: number }, symbol: string, side: Side, qty: string, price: string): void {
+  placeBotOrder(venue.exchange, {
+    symbol,
+    type: OrderType.LIMIT,
+    price,
+    qty,
+    side: side === Side.BUY ? Side.SELL : Side.BUY,
+    position_side: side === Side.BUY ? PositionSide.SHORT : PositionSide.LONG,
+    position_action: PositionAction.OPEN,
+  });
+  order(who, symbol, side, qty, price, TimeInForce.IOC);
+}
+
 function stream(accountId: number): void {
   events.seed(accountId);
   streams.add(accountId);
@@ -101,5 +124,52 @@ describe('ORDER_TRADE_UPDATE times', () => {
     ]);
     // each sent 5 s (or 10 s) after what it reports: E is the sending, not the record's time
     for (const m of got) expect(m.E).toBeGreaterThan(m.T);
+  });
+});
+
+describe('ACCOUNT_UPDATE positions', () => {
+  const pushed = (accountId: number) =>
+    of(accountId, 'ACCOUNT_UPDATE').map((m) => [m.a.m, m.a.P.map((p: any) => `${p.s} ${p.pa} ${p.mt}`)]);
+
+  it("a fill pushes its pair's position only, not another one whose unrealized PnL moved", async () => {
+    const a = account(venue, 'uerpa', 100_000, 'one_way');
+    stream(a.id);
+    open(a, 'ETHUSDT', Side.SELL, '0.500', '3400.00');
+    await settle();
+    setPrices(venue.exchange, 'ETHUSDT', { mark: 3390 }); // the ETH short's PnL moves
+    open(a, 'BTCUSDT', Side.BUY, '0.002', '96000.0');
+    await settle();
+    setPrices(venue.exchange, 'ETHUSDT', { mark: 3380 });
+    open(a, 'BTCUSDT', Side.BUY, '0.002', '96000.0');
+    await settle();
+    expect(pushed(a.id)).toEqual([
+      ['ORDER', ['ETHUSDT -0.500 cross']],
+      ['ORDER', ['BTCUSDT 0.002 cross']],
+      ['ORDER', ['BTCUSDT 0.004 cross']],
+    ]);
+  });
+
+  it('funding: a cross position is not pushed (the wallet is), an isolated one is, with its new iw', async () => {
+    const cross = account(venue, 'uerpc', 100_000, 'one_way');
+    const isolated = account(venue, 'uerpi', 100_000, 'one_way');
+    setMarginMode(venue.exchange, isolated.id, 'BTCUSDT', MarginMode.ISOLATED);
+    stream(cross.id);
+    stream(isolated.id);
+    open(cross, 'BTCUSDT', Side.BUY, '0.010', '96000.0');
+    open(isolated, 'BTCUSDT', Side.BUY, '0.010', '96000.0');
+    await settle();
+    setPrices(venue.exchange, 'BTCUSDT', { mark: 96050 }); // both positions' PnL moves
+    settleFunding(venue.exchange, 'BTCUSDT', 0.0001, 96050, venue.clock.now());
+    await settle();
+    const funding = (id: number) => of(id, 'ACCOUNT_UPDATE').filter((m) => m.a.m === 'FUNDING_FEE');
+    expect(funding(cross.id).map((m) => [m.a.B.length, m.a.P])).toEqual([[1, []]]);
+    const [update] = funding(isolated.id);
+    const [position] = venue.exchange.positions(isolated.id);
+    expect(update.a.P).toEqual([
+      expect.objectContaining({ s: 'BTCUSDT', pa: '0.010', mt: 'isolated', iw: String(position.margin) }),
+    ]);
+    // the isolated wallet paid the fee: it is another iw than the fill's update sent
+    const [fill] = of(isolated.id, 'ACCOUNT_UPDATE').filter((m) => m.a.m === 'ORDER');
+    expect(fill.a.P[0].iw).not.toBe(update.a.P[0].iw);
   });
 });

@@ -45,23 +45,8 @@ import { crossFigures } from '../translate/account.ts';
 import { isForcedCloseClientId } from '../../../trading/liquidation-client-id.ts';
 import { algoStatus, algoUpdate } from '../translate/algo-orders.ts';
 import { averagePrice, positionSideName, STATUS, TIF, type Mode } from '../translate/orders.ts';
+import { positionChanges, positionSignatures, type PositionSignatures } from './account-update.ts';
 import { openNotionals, orderTradeUpdate, type OrderUpdate } from './order-update.ts';
-
-/** An ACCOUNT_UPDATE position entry (a one-way short and a hedge SHORT have a negative pa). */
-function positionEntry(pair: PairView, p: PositionRecord, mode: Mode) {
-  const isolated = p.margin_mode === MarginMode.ISOLATED;
-  return {
-    s: p.symbol,
-    pa: new Decimal(p.quantity).times(p.position_side === PositionSide.SHORT ? -1 : 1).toFixed(pair.row.qtyPrecision),
-    ep: String(p.entry_price),
-    bep: String(p.break_even_price),
-    cr: new Decimal(p.realized_pnl).toFixed(),
-    up: String(p.unrealized_pnl),
-    mt: isolated ? 'isolated' : 'cross',
-    iw: isolated ? String(p.margin) : '0',
-    ps: positionSideName(mode, p.position_side),
-  };
-}
 
 /** The native `margin_call` event's data (trading/margin-call.ts). */
 interface MarginCallData {
@@ -124,7 +109,8 @@ export class UserEvents {
    * each with the price and quantity last shown (a change of them is an AMENDMENT).
    */
   private readonly known = new Map<number, Map<number, string>>();
-  private readonly sentPositions = new Map<number, Map<string, string>>();
+  /** Per account with a stream: what the last ACCOUNT_UPDATE (or the stream's start) showed of its positions. */
+  private readonly sentPositions = new Map<number, PositionSignatures>();
   private readonly sentWallet = new Map<number, string>();
   /** Per account with a stream: its fired conditional orders whose order is open, by that order's id. */
   private readonly firing = new Map<number, Map<number, ConditionalOrderRecord>>();
@@ -148,12 +134,8 @@ export class UserEvents {
     }
     this.known.set(accountId, orders);
     this.sentWallet.set(accountId, sum.wallet_balance);
-    const seen = new Map<string, string>();
-    for (const p of exchange.positions(accountId)) {
-      const entry = positionEntry(exchange.pair(p.symbol)!, p, sum.position_mode);
-      seen.set(`${p.symbol}|${entry.ps}`, JSON.stringify(entry));
-    }
-    this.sentPositions.set(accountId, seen);
+    const pairOf = exchange.pair.bind(exchange);
+    this.sentPositions.set(accountId, positionSignatures(exchange.positions(accountId), sum.position_mode, pairOf));
   }
 
   /** An account without a stream: what was sent no longer describes what its next stream has seen. */
@@ -248,7 +230,13 @@ export class UserEvents {
               ? 'DEPOSIT'
               : undefined;
     if (m === undefined) return;
-    const P = positions === undefined ? [] : this.positionChanges(accountId, positions, mode, fills);
+    let P: unknown[] = [];
+    if (positions !== undefined) {
+      const before = this.sentPositions.get(accountId) ?? new Map<string, string>();
+      const changes = positionChanges(before, positions, mode, fills, exchange.pair.bind(exchange));
+      this.sentPositions.set(accountId, changes.after);
+      P = changes.P;
+    }
     if (B.length > 0 || P.length > 0) send({ e: 'ACCOUNT_UPDATE', E: now, T: now, a: { m, B, P } });
   }
 
@@ -440,39 +428,5 @@ export class UserEvents {
     const all = positions ?? this.ctx.venue.exchange.positions(accountId);
     const cw = crossFigures(balance.wallet_balance, all).crossWalletBalance;
     return [{ a: 'USDT', wb: balance.wallet_balance, cw, bc: '0' }];
-  }
-
-  /**
-   * The positions that changed since the last ACCOUNT_UPDATE sent, a closed one as pa "0" with the
-   * realized PnL it accumulated (cr: what the last update sent of it plus the batch's fills of it).
-   */
-  private positionChanges(
-    accountId: number,
-    positions: PositionRecord[],
-    mode: Mode,
-    fills: readonly TradeRecord[],
-  ): unknown[] {
-    const { exchange } = this.ctx.venue;
-    const before = this.sentPositions.get(accountId) ?? new Map<string, string>();
-    const after = new Map<string, string>();
-    const P: unknown[] = [];
-    for (const p of positions) {
-      const entry = positionEntry(exchange.pair(p.symbol)!, p, mode);
-      const key = `${p.symbol}|${entry.ps}`;
-      const sig = JSON.stringify(entry);
-      after.set(key, sig);
-      if (before.get(key) !== sig) P.push(entry);
-    }
-    for (const [key, sig] of before) {
-      if (after.has(key)) continue;
-      // closed: amount 0, in the margin type it had (an isolated position closes as isolated)
-      const { s, ps, mt, cr } = JSON.parse(sig) as { s: string; ps: string; mt: string; cr: string };
-      let realized = new Decimal(cr);
-      for (const f of fills)
-        if (f.symbol === s && positionSideName(mode, f.position_side) === ps) realized = realized.plus(f.realized_pnl);
-      P.push({ s, pa: '0', ep: '0', bep: '0', cr: realized.toFixed(), up: '0', mt, iw: '0', ps });
-    }
-    this.sentPositions.set(accountId, after);
-    return P;
   }
 }

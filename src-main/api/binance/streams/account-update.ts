@@ -1,0 +1,75 @@
+// ACCOUNT_UPDATE's position entries (user-events.ts sends the event): Binance pushes only the
+// positions that changed ("Only symbols of changed positions will be pushed"): a fill its
+// position's, an isolated position's funding or margin transfer that position's new `iw`, a cross
+// position's funding none. A position changed when anything of its entry but the unrealized PnL
+// (`up`, which moves with the mark alone) differs from what the last update sent of it; a position
+// gone since is sent closed (pa "0").
+import { Decimal } from 'decimal.js';
+import { MarginMode, PositionSide } from '../../../../src-shared/enums.ts';
+import type { PositionRecord, TradeRecord } from '../../../../src-shared/types.ts';
+import type { PairView } from '../../../trading/pair-state.ts';
+import { positionSideName, type Mode } from '../translate/orders.ts';
+
+/** An ACCOUNT_UPDATE position entry (a one-way short and a hedge SHORT have a negative pa). */
+function positionEntry(pair: PairView, p: PositionRecord, mode: Mode) {
+  const isolated = p.margin_mode === MarginMode.ISOLATED;
+  return {
+    s: p.symbol,
+    pa: new Decimal(p.quantity).times(p.position_side === PositionSide.SHORT ? -1 : 1).toFixed(pair.row.qtyPrecision),
+    ep: String(p.entry_price),
+    bep: String(p.break_even_price),
+    cr: new Decimal(p.realized_pnl).toFixed(),
+    up: String(p.unrealized_pnl),
+    mt: isolated ? 'isolated' : 'cross',
+    iw: isolated ? String(p.margin) : '0',
+    ps: positionSideName(mode, p.position_side),
+  };
+}
+
+/** What tells a change of a position, by `symbol|ps`: its entry but `up`. */
+export type PositionSignatures = Map<string, string>;
+
+/** Each of `positions`' entry, key and signature. */
+function signed(positions: readonly PositionRecord[], mode: Mode, pairOf: (symbol: string) => PairView | undefined) {
+  return positions.map((p) => {
+    const entry = positionEntry(pairOf(p.symbol)!, p, mode);
+    const { up: _up, ...changing } = entry;
+    return { entry, key: `${p.symbol}|${entry.ps}`, sig: JSON.stringify(changing) };
+  });
+}
+
+/** The signatures of `positions`: what a stream starts from. */
+export function positionSignatures(
+  positions: readonly PositionRecord[],
+  mode: Mode,
+  pairOf: (symbol: string) => PairView | undefined,
+): PositionSignatures {
+  return new Map(signed(positions, mode, pairOf).map((x) => [x.key, x.sig]));
+}
+
+/**
+ * The positions that changed since `before` (what the last ACCOUNT_UPDATE sent), a closed one as
+ * pa "0" with the realized PnL it accumulated (cr: what the last update sent of it plus the batch's
+ * fills of it); `after` the signatures to compare the next update with.
+ */
+export function positionChanges(
+  before: PositionSignatures,
+  positions: readonly PositionRecord[],
+  mode: Mode,
+  fills: readonly TradeRecord[],
+  pairOf: (symbol: string) => PairView | undefined,
+): { P: unknown[]; after: PositionSignatures } {
+  const now = signed(positions, mode, pairOf);
+  const after: PositionSignatures = new Map(now.map((x) => [x.key, x.sig]));
+  const P: unknown[] = now.filter((x) => before.get(x.key) !== x.sig).map((x) => x.entry);
+  for (const [key, sig] of before) {
+    if (after.has(key)) continue;
+    // closed: amount 0, in the margin type it had (an isolated position closes as isolated)
+    const { s, ps, mt, cr } = JSON.parse(sig) as { s: string; ps: string; mt: string; cr: string };
+    let realized = new Decimal(cr);
+    for (const f of fills)
+      if (f.symbol === s && positionSideName(mode, f.position_side) === ps) realized = realized.plus(f.realized_pnl);
+    P.push({ s, pa: '0', ep: '0', bep: '0', cr: realized.toFixed(), up: '0', mt, iw: '0', ps });
+  }
+  return { P, after };
+}
