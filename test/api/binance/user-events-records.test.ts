@@ -3,9 +3,11 @@
 // the order's time (NEW), the fill's (TRADE) and the order's update time (CANCELED), never the
 // time the event is sent (`E`); ACCOUNT_UPDATE pushes only the positions the command changed
 // (a fill: its pair's; cross funding: none; isolated funding: that position), not every one
-// whose unrealized PnL moved with the mark. Driven on a venue in memory with the
+// whose unrealized PnL moved with the mark; its `bc` is the wallet's change less the fills' PnL
+// and commission (a deposit's amount, a funding payment, "0" for a trade). Driven on a venue in memory with the
 // exchange's own account events, its market clock paused and moved by the test between a command
 // and the moment its events are translated (a microtask later).
+import { Decimal } from 'decimal.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MarginMode, OrderType, PositionAction, PositionSide, Side, TimeInForce } from '../../../src-shared/enums.ts';
 import type { OrderRecord, TradeRecord } from '../../../src-shared/types.ts';
@@ -14,6 +16,7 @@ import { UserEvents } from '../../../src-main/api/binance/streams/user-events.ts
 import { openVenue, type LocalVenue } from '../../../src-main/venue.ts';
 import {
   cancelOrder,
+  deposit,
   placeBotOrder,
   placeOrder,
   setMarginMode,
@@ -171,5 +174,37 @@ describe('ACCOUNT_UPDATE positions', () => {
     // the isolated wallet paid the fee: it is another iw than the fill's update sent
     const [fill] = of(isolated.id, 'ACCOUNT_UPDATE').filter((m) => m.a.m === 'ORDER');
     expect(fill.a.P[0].iw).not.toBe(update.a.P[0].iw);
+  });
+});
+
+describe('ACCOUNT_UPDATE bc', () => {
+  const wallets = (accountId: number, reason: string) =>
+    of(accountId, 'ACCOUNT_UPDATE')
+      .filter((m) => m.a.m === reason)
+      .map((m) => ({ wb: m.a.B[0].wb, bc: m.a.B[0].bc }));
+
+  it("a deposit's bc is its amount, a trade's 0, a funding payment's the amount paid", async () => {
+    const a = account(venue, 'uerbc', 100_000, 'one_way');
+    stream(a.id);
+    deposit(venue.exchange, a.id, 100n * 100_000_000n);
+    await settle();
+    deposit(venue.exchange, a.id, 2_550_000_000n); // 25.5
+    await settle();
+    expect(wallets(a.id, 'DEPOSIT')).toEqual([
+      { wb: '100100.00000000', bc: '100.00000000' },
+      { wb: '100125.50000000', bc: '25.50000000' },
+    ]);
+    // a fill moves the wallet by its fee alone: no balance change but PnL and commission
+    open(a, 'BTCUSDT', Side.BUY, '0.010', '96000.0');
+    await settle();
+    const [trade] = wallets(a.id, 'ORDER');
+    expect(trade.bc).toBe('0');
+    expect(new Decimal(trade.wb).lessThan('100125.5')).toBe(true);
+    // a long pays a positive rate: bc is that payment, as the wallet fell by it
+    const paid = new Decimal(venue.exchange.positions(a.id)[0].quantity).times(96000).times(0.0001);
+    settleFunding(venue.exchange, 'BTCUSDT', 0.0001, 96000, venue.clock.now());
+    await settle();
+    const [funding] = wallets(a.id, 'FUNDING_FEE');
+    expect(funding).toEqual({ wb: new Decimal(trade.wb).minus(paid).toFixed(8), bc: paid.negated().toFixed(8) });
   });
 });

@@ -1,4 +1,7 @@
-// ACCOUNT_UPDATE's position entries (user-events.ts sends the event): Binance pushes only the
+// ACCOUNT_UPDATE's wallet and position entries (user-events.ts sends the event). The wallet's `bc`
+// is Binance's "balance change except PnL and commission": what moved the wallet but the event's
+// fills (a deposit, a reset's difference, a funding payment, a liquidation's clearance fee).
+// Binance pushes only the
 // positions that changed ("Only symbols of changed positions will be pushed"): a fill its
 // position's, an isolated position's funding or margin transfer that position's new `iw`, a cross
 // position's funding none. A position changed when anything of its entry but the unrealized PnL
@@ -8,7 +11,26 @@ import { Decimal } from 'decimal.js';
 import { MarginMode, PositionSide } from '../../../../src-shared/enums.ts';
 import type { PositionRecord, TradeRecord } from '../../../../src-shared/types.ts';
 import type { PairView } from '../../../trading/pair-state.ts';
+import { crossFigures } from '../translate/account.ts';
 import { positionSideName, type Mode } from '../translate/orders.ts';
+
+/**
+ * The wallet entry of an ACCOUNT_UPDATE whose wallet moved from `previous` (what the last update,
+ * or the stream's start, showed) to `wallet`: `cw` the cross wallet (the wallet less the isolated
+ * positions' wallets, of `positions`), `bc` that move less the batch's `fills` (their realized PnL
+ * less their fees), at 8 decimals as `wb`, "0" when the fills made all of it (as Binance's).
+ */
+export function walletEntry(
+  previous: string | undefined,
+  wallet: string,
+  positions: readonly PositionRecord[],
+  fills: readonly TradeRecord[],
+) {
+  const trading = fills.reduce((sum, f) => sum.plus(f.realized_pnl).minus(f.fee), new Decimal(0));
+  const bc = previous === undefined ? new Decimal(0) : new Decimal(wallet).minus(previous).minus(trading);
+  const cw = crossFigures(wallet, positions).crossWalletBalance;
+  return { a: 'USDT', wb: wallet, cw, bc: bc.isZero() ? '0' : bc.toFixed(8) };
+}
 
 /** An ACCOUNT_UPDATE position entry (a one-way short and a hedge SHORT have a negative pa). */
 function positionEntry(pair: PairView, p: PositionRecord, mode: Mode) {

@@ -41,11 +41,10 @@ import type { PairView } from '../../../trading/pair-state.ts';
 import type { BinanceContext } from '../context.ts';
 import { moneyText } from '../../../trading/pair-figures.ts';
 import { LatencyGate } from '../../ws/latency-gate.ts';
-import { crossFigures } from '../translate/account.ts';
 import { isForcedCloseClientId } from '../../../trading/liquidation-client-id.ts';
 import { algoStatus, algoUpdate } from '../translate/algo-orders.ts';
 import { averagePrice, positionSideName, STATUS, TIF, type Mode } from '../translate/orders.ts';
-import { positionChanges, positionSignatures, type PositionSignatures } from './account-update.ts';
+import { positionChanges, positionSignatures, walletEntry, type PositionSignatures } from './account-update.ts';
 import { openNotionals, orderTradeUpdate, type OrderUpdate } from './order-update.ts';
 
 /** The native `margin_call` event's data (trading/margin-call.ts). */
@@ -213,7 +212,7 @@ export class UserEvents {
     );
     this.orderEvents({ accountId, mode, now, orders, fills, send });
     finished();
-    const B = balance === undefined ? [] : this.walletChange(accountId, balance, positions);
+    const B = balance === undefined ? [] : this.walletChange(accountId, balance, fills, positions);
     // Binance's reasons: a fill, a funding payment, isolated margin moved by hand, or a wallet
     // moved from outside trading (deposit, reset). Positions and balance pushed for anything else
     // (a leverage change repricing a cross margin, a take-profit set) are no account update:
@@ -419,14 +418,19 @@ export class UserEvents {
   }
 
   /**
-   * The wallet entry of ACCOUNT_UPDATE when it moved since the last one sent; `cw` the cross wallet
-   * (the wallet less the isolated positions' wallets), from the positions pushed with it.
+   * The wallet entry of ACCOUNT_UPDATE when it moved since the last one sent (account-update.ts),
+   * its cross wallet from the positions pushed with it, its `bc` that move less the batch's fills.
    */
-  private walletChange(accountId: number, balance: AccountSummary, positions?: PositionRecord[]): unknown[] {
-    if (this.sentWallet.get(accountId) === balance.wallet_balance) return [];
+  private walletChange(
+    accountId: number,
+    balance: AccountSummary,
+    fills: readonly TradeRecord[],
+    positions?: PositionRecord[],
+  ): unknown[] {
+    const previous = this.sentWallet.get(accountId);
+    if (previous === balance.wallet_balance) return [];
     this.sentWallet.set(accountId, balance.wallet_balance);
     const all = positions ?? this.ctx.venue.exchange.positions(accountId);
-    const cw = crossFigures(balance.wallet_balance, all).crossWalletBalance;
-    return [{ a: 'USDT', wb: balance.wallet_balance, cw, bc: '0' }];
+    return [walletEntry(previous, balance.wallet_balance, all, fills)];
   }
 }
