@@ -5,14 +5,16 @@
 // ones (`user`) only after a successful (re-)login; a stream the server refuses costs only itself (a
 // refused SUBSCRIBE is split until it is found), a 5000 refuses nothing (the connection is dropped,
 // the restore runs on the next); a request in flight when a connection drops is re-sent on the next
-// one; every request ends within its timeout; reconnect delays grow exponentially with jitter; a
-// client never connected yet does not wait for a service that is not there (its requests and
-// `whenReady()` fail with the reason); after `close()` nothing reconnects or stays pending. JSON only; pushes unvalidated.
+// one; every request ends within its timeout; reconnect delays grow exponentially with jitter
+// (ws-backoff.ts), and `retryNow()` cuts one short and starts them over; a client never connected
+// yet does not wait for a service that is not there (its requests and `whenReady()` fail with the
+// reason); after `close()` nothing reconnects or stays pending. JSON only; pushes unvalidated.
 
 import { systemScheduler, type Scheduler } from './scheduler.ts';
+import { Backoff } from './ws-backoff.ts';
 import { WsEvents } from './ws-events.ts';
 import { PendingRequests, unsentError, type Pending } from './ws-requests.ts';
-import { loggedOut, messageText, WsStreams } from './ws-session.ts';
+import { loggedOut, loginParams, parseMessage, WsStreams } from './ws-session.ts';
 import { isServiceFault, WsConnectionError, WsLoginLostError, WsRequestError } from './ws-types.ts';
 import type {
   LoginParamsSource,
@@ -44,10 +46,7 @@ export type { WsCloseInfo, WsLoginState, WsRequestErrorKind, WsState } from './w
 export class WsClient extends WsEvents {
   readonly #url: string;
   readonly #Ctor: WebSocketConstructor | undefined;
-  readonly #baseMs: number;
-  readonly #maxMs: number;
-  readonly #jitter: number;
-  readonly #random: () => number;
+  readonly #backoff: Backoff;
   readonly #pingMs: number;
   readonly #pingTimeoutMs: number;
   readonly #sched: Scheduler;
@@ -59,8 +58,6 @@ export class WsClient extends WsEvents {
   /** The current socket finished re-login/re-subscription: queued requests may go. */
   #ready = false;
   #everReady = false;
-  /** Failed attempts since the last restored connection; drives the backoff. */
-  #attempt = 0;
   /** The current socket has opened (a close before that is a failed attempt). */
   #opened = false;
   /** The last attempt's failure while the client has never been ready; null once ready. */
@@ -77,10 +74,12 @@ export class WsClient extends WsEvents {
     super();
     this.#url = options.url;
     this.#Ctor = options.WebSocket ?? (globalThis as { WebSocket?: WebSocketConstructor }).WebSocket;
-    this.#baseMs = options.reconnectBaseMs ?? 250;
-    this.#maxMs = options.reconnectMaxMs ?? 30_000;
-    this.#jitter = Math.min(1, Math.max(0, options.reconnectJitter ?? 0.5));
-    this.#random = options.random ?? Math.random;
+    this.#backoff = new Backoff({
+      baseMs: options.reconnectBaseMs ?? 250,
+      maxMs: options.reconnectMaxMs ?? 30_000,
+      jitter: options.reconnectJitter ?? 0.5,
+      random: options.random ?? Math.random,
+    });
     this.#pingMs = options.pingIntervalMs ?? 0;
     this.#pingTimeoutMs = options.pingTimeoutMs ?? 2 * this.#pingMs;
     this.#sched = options.scheduler ?? systemScheduler;
@@ -147,6 +146,20 @@ export class WsClient extends WsEvents {
     this.emitClose({ code, reason, willReconnect: false });
   }
 
+  /**
+   * The service is known to be back (another channel reached it, the window regained focus, the
+   * network came back): while waiting out a reconnect delay, tries again at once, with the backoff
+   * started over. Does nothing otherwise (open, an attempt under way, not connected yet, closed),
+   * so it may be called as often as such a sign comes. Returns whether it started an attempt.
+   */
+  retryNow(): boolean {
+    if (this.#state !== 'reconnecting' || this.#reconnectTimer === undefined) return false;
+    this.#clearTimer('reconnect');
+    this.#backoff.reset();
+    this.#openSocket();
+    return true;
+  }
+
   /** Subscribes to streams; resolves with the server's result once acknowledged. */
   async subscribe(streams: readonly string[]): Promise<unknown> {
     const result = await this.#request('SUBSCRIBE', [...streams], true);
@@ -208,7 +221,7 @@ export class WsClient extends WsEvents {
   // ---- internals ----
 
   #openSocket(): void {
-    this.#setState(this.#everReady || this.#attempt > 0 ? 'reconnecting' : 'connecting');
+    this.#setState(this.#everReady || this.#backoff.attempt > 0 ? 'reconnecting' : 'connecting');
     const Ctor = this.#Ctor;
     let ws: WebSocketLike;
     try {
@@ -261,7 +274,7 @@ export class WsClient extends WsEvents {
     if (this.#ws !== ws || this.#state !== 'open') return;
     this.#ready = true;
     this.#everReady = true;
-    this.#attempt = 0;
+    this.#backoff.reset();
     for (const p of this.#requests.takeQueue()) this.#send(p);
     this.#schedulePing();
     this.#settleWaiters();
@@ -386,16 +399,9 @@ export class WsClient extends WsEvents {
 
   #handleMessage(raw: unknown): void {
     this.#lastMessageAt = this.#sched.now();
-    const text = messageText(raw);
-    if (text === undefined) {
-      this.emitError(new Error('WsClient: unsupported message payload'));
-      return;
-    }
-    let msg: unknown;
-    try {
-      msg = JSON.parse(text);
-    } catch {
-      this.emitError(new Error(`WsClient: message is not JSON: ${text.slice(0, 200)}`));
+    const msg = parseMessage(raw);
+    if (msg instanceof Error) {
+      this.emitError(msg);
       return;
     }
     if (typeof msg === 'object' && msg !== null) {
@@ -430,9 +436,7 @@ export class WsClient extends WsEvents {
   }
 
   #scheduleReconnect(code: number, reason: string): void {
-    const raw = Math.min(this.#maxMs, this.#baseMs * 2 ** this.#attempt);
-    const delay = Math.round(raw * (1 - this.#jitter + this.#jitter * this.#random()));
-    this.#attempt++;
+    const delay = this.#backoff.next();
     this.#setState('reconnecting');
     this.#clearTimer('reconnect');
     this.#reconnectTimer = this.#sched.setTimeout(() => {
@@ -491,10 +495,4 @@ export class WsClient extends WsEvents {
     this.#state = next;
     this.emitState(next, prev);
   }
-}
-
-function loginParams(source: LoginParamsSource): Promise<object> {
-  if (typeof source !== 'function') return Promise.resolve(source);
-  const build = source as () => object | Promise<object>;
-  return Promise.resolve().then(build);
 }

@@ -1,7 +1,10 @@
 // What a WsClient (ws-client.ts) restores on each new connection besides its LOGIN: the streams
-// it holds, and the private ones waiting for a login; and how it reads the server's messages.
+// it holds, and the private ones waiting for a login; how it reads the server's messages and builds
+// its LOGIN params.
 // Invariants: a stream is in at most one of `subs` and `waiting`; `waiting` holds only private
 // streams; every change of `subs` is announced once, through `changed`.
+
+import type { LoginParamsSource } from './ws-types.ts';
 
 /** Streams the server serves only after a successful LOGIN. */
 const PRIVATE_STREAMS: ReadonlySet<string> = new Set(['user']);
@@ -49,12 +52,30 @@ export class WsStreams {
 }
 
 /** The text of a message as the socket delivered it (string, ArrayBuffer or a view), or undefined. */
-export function messageText(raw: unknown): string | undefined {
+function messageText(raw: unknown): string | undefined {
   if (typeof raw === 'string') return raw;
   if (raw instanceof ArrayBuffer) return new TextDecoder().decode(new Uint8Array(raw));
   if (ArrayBuffer.isView(raw))
     return new TextDecoder().decode(new Uint8Array(raw.buffer, raw.byteOffset, raw.byteLength));
   return undefined;
+}
+
+/** A message as the socket delivered it, parsed; an Error (to report) when it is not JSON text. */
+export function parseMessage(raw: unknown): unknown {
+  const text = messageText(raw);
+  if (text === undefined) return new Error('WsClient: unsupported message payload');
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return new Error(`WsClient: message is not JSON: ${text.slice(0, 200)}`);
+  }
+}
+
+/** LOGIN params from their source: as given, or as the function builds them (after this turn). */
+export function loginParams(source: LoginParamsSource): Promise<object> {
+  if (typeof source !== 'function') return Promise.resolve(source);
+  const build = source as () => object | Promise<object>;
+  return Promise.resolve().then(build);
 }
 
 /**

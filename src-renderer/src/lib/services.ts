@@ -40,6 +40,7 @@ import { createStore } from 'zustand/vanilla';
 import type { WsState } from '../../../src-shared/sdk/ws-client.ts';
 import { reportBugs } from './service-failure.ts';
 import { pacedSocket } from './paced-socket.ts';
+import { createServiceBack, watchWindowSigns } from './service-back.ts';
 import {
   nextStoreStatus,
   STORE_OK,
@@ -62,7 +63,13 @@ export function createServices(opts: { baseUrl?: string; wsUrl?: string } = {}) 
     watchStore(wsAnswer(err));
     reportBugs(err);
   };
-  const api = watchedRestClient({ baseUrl: opts.baseUrl ?? baseUrl(), recvWindow: 10_000 }, watchStore);
+  // a REST answer, the window focused, the browser online: the sockets waiting to reconnect try at
+  // once, not at the end of their backoff (service-back.ts)
+  const back = createServiceBack();
+  const api = watchedRestClient({ baseUrl: opts.baseUrl ?? baseUrl(), recvWindow: 10_000 }, (a) => {
+    watchStore(a);
+    back.seen();
+  });
   const ws = new WsClient({
     url: opts.wsUrl ?? wsUrl(),
     pingIntervalMs: 15_000,
@@ -70,6 +77,7 @@ export function createServices(opts: { baseUrl?: string; wsUrl?: string } = {}) 
     WebSocket: pacedSocket(WebSocket),
   });
   ws.onError(wsErrors);
+  back.follow(ws);
   // downSince: wall time the market connection was lost (null while open or before the
   // first connect), so the top bar can escalate a drop that lasts (connection-status.ts)
   const connection = createStore<{ state: WsState; downSince: number | null }>()(() => ({
@@ -179,8 +187,10 @@ export function createServices(opts: { baseUrl?: string; wsUrl?: string } = {}) 
         stops: stopOrders,
         toasts,
         onError: wsErrors,
+        serviceBack: back,
       });
       stops.push(() => user?.stop());
+      stops.push(watchWindowSigns(back, window));
       // liquidation price, margin ratio and the balance again at once when the mark jumps (a
       // replay's step or seek), not up to 5 s later
       stops.push(

@@ -28,6 +28,7 @@ import type { SessionState } from './session-store.ts';
 import { PositionSide, Side, TradeRole } from '../../../src-shared/enums.ts';
 import { dropServiceFailure } from './service-failure.ts';
 import { pacedSocket } from './paced-socket.ts';
+import type { ServiceBack } from './service-back.ts';
 
 interface UserEvent {
   kind:
@@ -80,6 +81,8 @@ export function startUserFeed(deps: {
   toasts: StoreApi<ToastsState>;
   /** The socket's error sink (services.ts: the store status, then reportBugs). */
   onError: (err: unknown) => void;
+  /** Signs the service is back: the socket, waiting to reconnect, tries at once (service-back.ts). */
+  serviceBack: ServiceBack;
 }): { state: StoreApi<UserFeedState>; stop(): void } {
   const { api, session, account, positions, orders, stops, toasts, symbols } = deps;
   const state = createStore<UserFeedState>()(() => ({
@@ -91,6 +94,7 @@ export function startUserFeed(deps: {
   }));
   let ws: WsClient | null = null;
   let stopPoll: (() => void) | null = null;
+  let unfollow: (() => void) | null = null;
   let key: string | null = null;
   let loggedOutTimer: ReturnType<typeof setTimeout> | null = null;
 
@@ -281,6 +285,7 @@ export function startUserFeed(deps: {
     });
     ws = client;
     client.onError(deps.onError);
+    unfollow = deps.serviceBack.follow(client);
     client.on('user', (data) => {
       const e = data as UserEvent;
       if (e.kind === 'logged_out') onLoggedOut(client);
@@ -311,6 +316,8 @@ export function startUserFeed(deps: {
     loggedOutTimer = null;
     stopPoll?.();
     stopPoll = null;
+    unfollow?.();
+    unfollow = null;
     ws?.close();
     ws = null;
     key = null;

@@ -45,10 +45,11 @@ class TestServer {
   #held: { ws: ServerSocket; reply: string }[] = [];
   #waiters: (() => void)[] = [];
 
-  constructor() {
+  /** `port`: 0 for any free one; the port of a server gone away to bring it back. */
+  constructor(port = 0) {
     this.wss = new WebSocketServer({
       host: '127.0.0.1',
-      port: 0,
+      port,
       path: '/ws',
       verifyClient: (_info, cb) => cb(!this.refuse, 503),
     });
@@ -364,6 +365,53 @@ describe('WsClient', () => {
     c2.close();
     expect(sched2.shortDelays()).toEqual([]);
     expect(constructed).toBe(2);
+  });
+
+  it('retryNow() cuts a reconnect delay short and starts the backoff over, once the service is back', async () => {
+    const sched = new ManualScheduler();
+    const { c } = makeClient(sched, [], { reconnectJitter: 0 });
+    c.connect();
+    await c.whenReady();
+    await c.subscribe(['depth_update@BTCUSDT']);
+    expect(c.retryNow()).toBe(false); // open: nothing to cut short
+    const port = (server.wss.address() as AddressInfo).port;
+
+    // The service goes away: the delays grow while it stays away.
+    let closed = next<WsCloseInfo>((fn) => c.onClose(fn));
+    await server.close();
+    await closed;
+    for (const ms of [100, 200, 400]) {
+      expect(sched.shortDelays()).toEqual([ms]);
+      closed = next((fn) => c.onClose(fn));
+      sched.fire(ms);
+      await closed; // refused: nothing listens on the port
+    }
+    expect(sched.shortDelays()).toEqual([800]);
+
+    // A sign it is back while it is not: one attempt now, then the delays start over.
+    closed = next((fn) => c.onClose(fn));
+    expect(c.retryNow()).toBe(true);
+    expect(sched.shortDelays()).toEqual([]);
+    await closed;
+    expect(sched.shortDelays()).toEqual([100]);
+    expect(constructed).toBe(5);
+
+    // It is back on its port: retryNow() reconnects with no delay run out, and restores the streams.
+    server = new TestServer(port);
+    await new Promise<void>((r) => server.wss.once('listening', () => r()));
+    const reconnected = next<void>((fn) => c.onReconnect(() => fn()));
+    expect(c.retryNow()).toBe(true);
+    expect(c.retryNow()).toBe(false); // an attempt is under way: no second socket
+    await reconnected;
+    expect(constructed).toBe(6);
+    expect(c.state).toBe('open');
+    expect(sched.shortDelays()).toEqual([]);
+    expect(server.received.map((r) => [r.conn, r.msg.method, r.msg.params])).toEqual([
+      [0, 'SUBSCRIBE', ['depth_update@BTCUSDT']],
+    ]);
+
+    c.close();
+    expect(c.retryNow()).toBe(false);
   });
 
   it('pings on an interval and drops a connection that stays silent past the timeout', async () => {
