@@ -4,7 +4,8 @@
 // tables with a long pair and a long client id; a long base asset
 // (1000PEPEUSDT) keeps the headers, the spread, the top bar and the order form in shape; toasts
 // cover none of what the trader checks; a narrow chart's legend keeps clear of the price lines.
-// At 1024x640 a stop's answer is in view with nothing to scroll, and a long API key wraps in the
+// At 1024x640 a stop's answer is in view with nothing to scroll (the tallest stop forms, a trailing
+// stop and a refused stop-limit, in hedge and one-way mode too), and a long API key wraps in the
 // Account tab.
 import { randomBytes } from 'node:crypto';
 import type { Locator, Page } from 'playwright/test';
@@ -145,6 +146,93 @@ test('at 1024x640 a stop order and its answer fit the form, nothing scrolls; a l
   expect(keyScroll).toBeLessThanOrEqual(keyWidth);
   await page.screenshot({ path: test.info().outputPath('account-key-1024x640.png') });
 });
+
+/**
+ * Expects `answer` whole in the window and the form panel not scrolling as the answer comes (no
+ * retrying until the form changes; soft: every case is looked at); a screenshot as `name`.
+ */
+async function expectAnswerInView(page: Page, answer: Locator, name: string): Promise<void> {
+  const [top, bottom, windowHeight] = await answer.evaluate((el) => {
+    const r = el.getBoundingClientRect();
+    return [r.top, r.bottom, (globalThis as unknown as { innerHeight: number }).innerHeight];
+  });
+  const scrolls = await overflow(page, '.form-area');
+  await page.screenshot({ path: test.info().outputPath(`${name}-1024x640.png`) });
+  expect.soft(top, `${name}: the answer's top in the window`).toBeGreaterThanOrEqual(0);
+  expect.soft(bottom, `${name}: the answer's bottom in the window`).toBeLessThanOrEqual(windowHeight);
+  expect.soft(scrolls, `${name}: the form area scrolls`).toEqual([0, 0]);
+}
+
+// the tallest Stop forms, with an answer under them: a trailing stop without its rate (what to
+// enter, three lines) and placed (the sentence and each side's three lines), and a stop-limit
+// whose trigger and price are off the tick (a warning under each), its size over the Max (two-line
+// Max cells) and, one-way, a long the sell would reduce (its Est. PnL row), refused in three
+// lines, then placed; one-way mode adds the Reduce-only row
+for (const mode of ['hedge', 'one_way'] as const) {
+  test(`at 1024x640 in ${mode} mode the tallest stop forms keep their answer in view, nothing scrolls`, async ({
+    page,
+    service,
+    market,
+  }) => {
+    test.slow(); // eight orders sent and looked at
+    const symbol = 'BTCUSDT';
+    await market.ensureBook(symbol, 15);
+    const creds = { apiKey: `layout_${randomBytes(8).toString('hex')}`, apiSecret: randomBytes(24).toString('hex') };
+    await new RestClient({ baseUrl: service.url }).call('POST', '/admin/v1/accounts', {
+      body: { api_key: creds.apiKey, api_secret: creds.apiSecret, balance: '10000', position_mode: mode },
+    });
+    const { s } = await market.position(new RestClient({ baseUrl: service.url, ...creds }), symbol, 1, '0.010');
+    const screen = await openTrading(page, service.url, creds, symbol, { size: { width: 1024, height: 640 } });
+    const { form } = screen;
+    await expect(form.root.getByRole('button', { name: /^(Open long|Buy \/ Long)/ })).toBeEnabled();
+    const send = async (): Promise<void> => {
+      await page.keyboard.press('b');
+      await page.keyboard.press('Enter');
+    };
+
+    // Trailing: no callback rate yet (what to enter), then one (placed)
+    await page.keyboard.press('t');
+    await form.root.getByRole('button', { name: 'Trailing', exact: true }).click();
+    await form.size.fill('0.002');
+    await send();
+    await expect(form.error).toContainText('Enter a callback rate');
+    await expectAnswerInView(page, form.error, `${mode}-trailing-no-rate`);
+    await form.root.getByRole('textbox', { name: 'Callback rate' }).fill('1');
+    await send();
+    await expect(form.notice).toContainText(`Trailing stop ${symbol} #`);
+    await expectAnswerInView(page, form.notice, `${mode}-trailing-placed`);
+
+    // the stop-limit refused in three lines, then placed
+    const trigger = onTick((await market.mid(symbol)) * 0.95, s.price_step);
+    const offTick = `${trigger}050000001`;
+    await form.root.getByRole('button', { name: 'Trigger', exact: true }).click();
+    await form.root.getByRole('textbox', { name: 'Trigger price' }).fill(offTick);
+    await form.price.fill(offTick);
+    await form.size.fill('5');
+    await expect(page.getByTestId('trigger-check')).toBeVisible();
+    await expect(page.getByTestId('price-check')).toBeVisible();
+    await expect(form.preview).toContainText('size over');
+    // one-way: the sell would reduce the long
+    if (mode === 'one_way') await expect(form.preview).toContainText('Est. PnL');
+    await send();
+    await expect(form.error).toContainText('(3003)');
+    const lines = await form.error.evaluate((el) => {
+      const cs = (globalThis as unknown as { getComputedStyle(e: typeof el): Record<string, string> }).getComputedStyle(
+        el,
+      );
+      const inner = el.clientHeight - parseFloat(cs.paddingTop) - parseFloat(cs.paddingBottom);
+      return Math.round(inner / parseFloat(cs.lineHeight));
+    });
+    expect(lines, 'lines of the refusal').toBe(3);
+    await expectAnswerInView(page, form.error, `${mode}-stop-limit-refused`);
+    await form.root.getByRole('textbox', { name: 'Trigger price' }).fill(trigger);
+    await form.price.fill(trigger);
+    await form.size.fill('0.002');
+    await send();
+    await expect(form.notice).toContainText(`Stop ${symbol} #`);
+    await expectAnswerInView(page, form.notice, `${mode}-stop-limit-placed`);
+  });
+}
 
 for (const [width, height] of [
   [1280, 800],
