@@ -127,6 +127,10 @@ describe('ORDER_TRADE_UPDATE times', () => {
     ]);
     // each sent 5 s (or 10 s) after what it reports: E is the sending, not the record's time
     for (const m of got) expect(m.E).toBeGreaterThan(m.T);
+    // the fill's ACCOUNT_UPDATE: T the fill's time too, E its sending
+    const [update] = of(a.id, 'ACCOUNT_UPDATE').filter((m) => m.a.m === 'ORDER');
+    expect(update.T).toBe(fill.created_at);
+    expect(update.E).toBeGreaterThan(update.T);
   });
 });
 
@@ -202,9 +206,15 @@ describe('ACCOUNT_UPDATE bc', () => {
     expect(new Decimal(trade.wb).lessThan('100125.5')).toBe(true);
     // a long pays a positive rate: bc is that payment, as the wallet fell by it
     const paid = new Decimal(venue.exchange.positions(a.id)[0].quantity).times(96000).times(0.0001);
-    settleFunding(venue.exchange, 'BTCUSDT', 0.0001, 96000, venue.clock.now());
+    const fundingTime = venue.clock.now();
+    settleFunding(venue.exchange, 'BTCUSDT', 0.0001, 96000, fundingTime);
+    later();
     await settle();
     const [funding] = wallets(a.id, 'FUNDING_FEE');
     expect(funding).toEqual({ wb: new Decimal(trade.wb).minus(paid).toFixed(8), bc: paid.negated().toFixed(8) });
+    // T is the settlement's time, E the sending (5 s later)
+    const [update] = of(a.id, 'ACCOUNT_UPDATE').filter((m) => m.a.m === 'FUNDING_FEE');
+    expect(update.T).toBe(fundingTime);
+    expect(update.E).toBe(fundingTime + 5_000);
   });
 });

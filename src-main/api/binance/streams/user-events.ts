@@ -236,7 +236,17 @@ export class UserEvents {
       this.sentPositions.set(accountId, changes.after);
       P = changes.P;
     }
-    if (B.length > 0 || P.length > 0) send({ e: 'ACCOUNT_UPDATE', E: now, T: now, a: { m, B, P } });
+    if (B.length === 0 && P.length === 0) return;
+    // T, the transaction's time: the last fill's, the funding settlement's, else (a deposit, a
+    // reset, margin moved by hand: nothing of their own carries a time) the sending's
+    const funding = events.find((e) => e.kind === 'funding')?.data as { time?: number } | undefined;
+    const T =
+      m === 'ORDER'
+        ? Math.max(...fills.map((f) => f.created_at))
+        : m === 'FUNDING_FEE' && typeof funding?.time === 'number'
+          ? funding.time
+          : now;
+    send({ e: 'ACCOUNT_UPDATE', E: now, T, a: { m, B, P } });
   }
 
   /**
