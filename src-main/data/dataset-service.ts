@@ -33,7 +33,7 @@ import { aggregateDatasetCandles, archiveRow, type ArchiveKline } from './datase
 import { DatasetError } from './dataset-error.ts';
 import { crossGaps, stageFile, type ImportProgress } from './dataset-staging.ts';
 import type { ContractSpecs, DatasetRecord, DatasetStore, Gap } from './ports.ts';
-import { FileRefused, verifiedHash } from './file-source.ts';
+import { FileRefused, isZip, verifiedHash, zipDamage } from './file-source.ts';
 import type { DatasetTradeWire } from '../../src-shared/types/datasets.ts';
 import { isReplayableSymbol } from '../../src-shared/replay-pick.ts';
 import { recorderKindOf } from './recorder-rows.ts';
@@ -267,11 +267,13 @@ export class DatasetService {
       this.store.abortFile(fileId);
       // a dataset this file would have started goes with it: a refused file leaves no trace
       const created = existing === undefined && this.store.files(ds.id).length === 0 && this.store.delete(ds.id);
-      const row = err instanceof RowError ? err.row : null;
-      const text = (err as Error).message;
+      // a zip's row that does not parse may be the zip's damage (a deflated entry inflates to garbage): said so
+      const damage = err instanceof RowError && isZip(path) ? await zipDamage(path) : null;
+      const row = err instanceof RowError && damage === null ? err.row : null;
+      const text = damage ?? (err as Error).message;
       const msg =
         err instanceof RowError
-          ? `${file}: ${text}; nothing of this file was imported`
+          ? `${damage === null ? `${file}: ` : ''}${text}; nothing of this file was imported`
           : text.startsWith(file)
             ? text
             : `${file}: ${text}`;

@@ -1,11 +1,16 @@
 // Reading one archive file: its SHA-256 (checked against a `.CHECKSUM` beside it, which is
 // how the archive publishes them: "<hex>  <file name>"), then its lines, streamed from the zip
 // (yauzl over node's zlib) or the plain CSV. Memory stays flat: one chunk at a time.
+// yauzl checks a zip's structure and an entry's sizes, not its CRC-32: the entry's bytes are
+// checked against it here as they stream, and a mismatch refuses the file at its end, before
+// the import commits anything (a damaged stored zip otherwise read as good rows).
 
 import { createHash } from 'node:crypto';
 import { createReadStream, existsSync, readFileSync } from 'node:fs';
 import { basename } from 'node:path';
-import type { Readable } from 'node:stream';
+import { pipeline, Transform, type Readable } from 'node:stream';
+import { finished } from 'node:stream/promises';
+import { crc32 } from 'node:zlib';
 import yauzl from 'yauzl';
 
 export class FileRefused extends Error {
@@ -87,16 +92,58 @@ async function zipEntryStream(path: string): Promise<Readable> {
         return;
       }
       stream.once('close', () => zip.close());
-      resolve(stream);
+      resolve(crcChecked(stream, csv[0], basename(path)));
     });
   });
+}
+
+/** Hex of a CRC-32 as zip tools print it (8 digits). */
+const crcHex = (n: number): string => (n >>> 0).toString(16).padStart(8, '0');
+
+/** The entry's bytes as they come, failing with FileRefused at the end when they do not have the entry's CRC-32. */
+function crcChecked(stream: Readable, entry: yauzl.Entry, name: string): Readable {
+  let crc = 0;
+  const check = new Transform({
+    transform(chunk: Buffer, _enc, done) {
+      crc = crc32(chunk, crc);
+      done(null, chunk);
+    },
+    flush(done) {
+      if (crc >>> 0 === entry.crc32 >>> 0) done();
+      else
+        done(
+          new FileRefused(
+            `${name} is damaged: CRC-32 mismatch in ${entry.fileName} (its data has ${crcHex(crc)}, the zip records ${crcHex(entry.crc32)})`,
+          ),
+        );
+    },
+  });
+  pipeline(stream, check, () => {}); // an error of either ends both; the reader sees it on `check`
+  return check;
+}
+
+/**
+ * Why a zip's CSV entry is damaged (its CRC-32, or inflating it, fails), or null when it reads
+ * whole. Read in full; for saying why a zip's rows did not parse.
+ */
+export async function zipDamage(path: string): Promise<string | null> {
+  try {
+    const entry = await zipEntryStream(path);
+    entry.resume();
+    await finished(entry);
+    return null;
+  } catch (err) {
+    return err instanceof FileRefused
+      ? err.message
+      : `${basename(path)} is damaged: its data does not inflate (${(err as Error).message})`;
+  }
 }
 
 /** The UTF-8 byte order mark, EF BB BF, as latin1 decodes it. */
 const UTF8_BOM = '\u00ef\u00bb\u00bf';
 
 /** Whether the path names a zip (by its name; the archive names every zip .zip). */
-function isZip(path: string): boolean {
+export function isZip(path: string): boolean {
   return path.toLowerCase().endsWith('.zip');
 }
 
@@ -136,6 +183,9 @@ export async function* readLines(
     }
   } catch (err) {
     if (err instanceof FileRefused) throw err;
+    // zlib's codes (Z_DATA_ERROR, Z_BUF_ERROR): the compressed data is not what deflate wrote
+    if (/^Z_/.test(String((err as { code?: unknown }).code)))
+      throw new FileRefused(`${basename(path)} is damaged: its data does not inflate (${(err as Error).message})`);
     throw new FileRefused(`${basename(path)}: reading failed: ${(err as Error).message}`);
   } finally {
     stream.destroy();
