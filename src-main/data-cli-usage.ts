@@ -24,6 +24,8 @@ Commands:
     --base-url URL        the archive (default ${DEFAULT_BASE_URL})
     --out DIR             where the zips go (default DATA_DIR/downloads)
     --concurrency N       requests at once, 1 to 16 (default 4)
+    --idle-timeout S      give a request up when the archive sends nothing for S seconds
+                          (default 30; tried 3 times per file)
     --no-import           fetch only
   list                  list the stored datasets
   delete ID             delete a stored dataset

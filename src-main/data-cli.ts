@@ -31,6 +31,8 @@ export interface DataCliOptions {
   baseUrl?: string;
   out?: string;
   concurrency?: number;
+  /** seconds a request may go without a byte (download) */
+  idleTimeout?: number;
   noImport?: boolean;
   dataDir?: string;
   symbol?: string;
@@ -54,6 +56,7 @@ const COMMAND_OPTIONS: Record<Exclude<DataCliOptions['command'], 'help'>, readon
     '--base-url',
     '--out',
     '--concurrency',
+    '--idle-timeout',
     '--no-import',
   ],
   list: ['--data-dir'],
@@ -108,6 +111,13 @@ export function parseDataCli(argv: readonly string[]): DataCliOptions {
         if (!/^\d+$/.test(v) || Number(v) < 1 || Number(v) > 16)
           throw new DataCliError(`--concurrency must be 1 to 16 (got '${v}')`);
         out.concurrency = Number(v);
+        break;
+      }
+      case '--idle-timeout': {
+        const v = value();
+        if (!/^\d+(\.\d+)?$/.test(v) || Number(v) <= 0 || Number(v) > 3600)
+          throw new DataCliError(`--idle-timeout must be seconds, more than 0 and at most 3600 (got '${v}')`);
+        out.idleTimeout = Number(v);
         break;
       }
       case '--no-import':
@@ -241,6 +251,7 @@ export async function runDataCli(
         baseUrl: opts.baseUrl,
         dir,
         concurrency: opts.concurrency,
+        idleTimeoutMs: opts.idleTimeout === undefined ? undefined : opts.idleTimeout * 1000,
         onProgress: (p) =>
           err(
             `  ${p.filesDone}/${p.filesTotal} files, ${(p.bytes / 1e6).toFixed(1)} MB, ${(p.rate / 1e6).toFixed(2)} MB/s, ETA ${p.etaSeconds === null ? '?' : `${Math.ceil(p.etaSeconds)} s`}`,

@@ -7,13 +7,14 @@
 //   - a file counts as had only when its zip matches its .CHECKSUM; a mismatch deletes it and
 //     fails that file; a file already had is never fetched again (resume after an interruption);
 //     a partial download (.part) continues with an HTTP Range request where the server allows;
-//   - at most `concurrency` requests at once; a dropped connection is retried (3 attempts);
+//   - at most `concurrency` requests at once; a dropped connection is retried (3 attempts), and so
+//     is a server that sends nothing for `idleTimeoutMs` (an answer or the next bytes; 30 s): the
+//     request is given up on, said as `no data from HOST for 30 s`, both for a zip and its .CHECKSUM;
 //   - a 404 says the file does not exist upstream; being offline (no connection at all) is said
 //     once, clearly, and stops the run.
 
 import { createWriteStream, existsSync, mkdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { INTERVALS, isInterval } from '../../src-shared/intervals.ts';
 import { parseChecksum, sha256File } from './file-source.ts';
@@ -140,8 +141,36 @@ export class OfflineError extends Error {
   }
 }
 
+/** How long a request may go without a byte (its answer, or the next bytes of its body) by default. */
+const DEFAULT_IDLE_TIMEOUT_MS = 30_000;
+/** Tries of one file's .CHECKSUM and zip before it is given up on (the .part is kept for the next run). */
+const ATTEMPTS = 3;
+
+/** A server that sent nothing for the idle timeout: its request is given up on. */
+class StalledError extends Error {
+  constructor(host: string, ms: number) {
+    super(`no data from ${host} for ${ms / 1000} s`);
+    this.name = 'StalledError';
+  }
+}
+
+/** What went wrong with a request that had started, in words: a stall as such, else the dropped connection. */
+function failure(err: unknown): string {
+  return err instanceof StalledError ? err.message : `the connection dropped: ${(err as Error).message}`;
+}
+
+/** An answer whose body is read chunk by chunk, each read bounded by the idle timeout. */
+interface Reply {
+  readonly res: Response;
+  chunks(): AsyncGenerator<Uint8Array, void, undefined>;
+  text(): Promise<string>;
+  cancel(): Promise<void>;
+}
+
 export interface DownloadOptions {
   readonly baseUrl?: string;
+  /** ms a request may go without a byte before it is given up on (default DEFAULT_IDLE_TIMEOUT_MS) */
+  readonly idleTimeoutMs?: number;
   readonly dir: string;
   readonly concurrency?: number;
   readonly onProgress?: (p: DownloadProgress) => void;
@@ -184,14 +213,86 @@ export async function download(plan: readonly DownloadPlanItem[], o: DownloadOpt
   const timer = setInterval(report, o.progressEveryMs ?? 1000);
   timer.unref();
 
-  const get = async (url: string, init?: RequestInit): Promise<Response> => {
+  const idleMs = o.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
+  const host = URL.canParse(base) ? new URL(base).host : base;
+  /** The request, given up on (StalledError) when its answer or its body's next bytes take more than idleMs. */
+  const get = async (url: string, init?: RequestInit): Promise<Reply> => {
+    const ctl = new AbortController();
+    let timer: NodeJS.Timeout | undefined;
+    const arm = (): void => {
+      clearTimeout(timer);
+      timer = setTimeout(() => ctl.abort(new StalledError(host, idleMs)), idleMs);
+    };
+    arm();
+    let res: Response;
     try {
-      return await doFetch(url, init);
+      res = await doFetch(url, { ...init, signal: ctl.signal });
     } catch (err) {
       const code = causeCode(err);
       if (code !== undefined && NETWORK_CODES.has(code)) throw new OfflineError(base, code);
       throw err;
+    } finally {
+      clearTimeout(timer);
     }
+    async function* chunks(): AsyncGenerator<Uint8Array, void, undefined> {
+      const reader = res.body?.getReader();
+      if (reader === undefined) return;
+      try {
+        for (;;) {
+          arm();
+          const { done, value } = await reader.read();
+          clearTimeout(timer); // the time the bytes take to be written is not the server's
+          if (done) return;
+          yield value;
+        }
+      } finally {
+        clearTimeout(timer);
+        reader.releaseLock();
+      }
+    }
+    return {
+      res,
+      chunks,
+      async text() {
+        const parts: Uint8Array[] = [];
+        for await (const c of chunks()) parts.push(c);
+        return Buffer.concat(parts).toString('utf8');
+      },
+      async cancel() {
+        await res.body?.cancel();
+      },
+    };
+  };
+
+  /** The file's .CHECKSUM text, or the result that ends the file (missing upstream, or failed). */
+  const checksumOf = async (url: string, target: string, name: string): Promise<string | DownloadResult> => {
+    const end = (status: 'missing' | 'failed', error: string): DownloadResult => ({
+      path: target,
+      file: name,
+      status,
+      bytes: 0,
+      error,
+    });
+    let lastError = '';
+    for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {
+      try {
+        const reply = await get(`${url}.CHECKSUM`);
+        if (reply.res.status === HTTP_NOT_FOUND) {
+          await reply.cancel();
+          return end('missing', `${name} does not exist upstream (${url})`);
+        }
+        if (!reply.res.ok) {
+          await reply.cancel();
+          lastError = `HTTP ${reply.res.status}`;
+          continue;
+        }
+        return await reply.text();
+      } catch (err) {
+        if (err instanceof OfflineError) throw err;
+        lastError = failure(err);
+      }
+    }
+    return end('failed', `${name}: its .CHECKSUM could not be had: ${lastError} (${ATTEMPTS} attempts)`);
   };
 
   const one = async (item: DownloadPlanItem): Promise<DownloadResult> => {
@@ -200,22 +301,8 @@ export async function download(plan: readonly DownloadPlanItem[], o: DownloadOpt
     const url = `${base}/${item.path}`;
     mkdirSync(dirname(target), { recursive: true });
     // the checksum first: it is small, says whether the file exists, and decides "already had"
-    const sumRes = await get(`${url}.CHECKSUM`);
-    if (sumRes.status === HTTP_NOT_FOUND) {
-      await sumRes.body?.cancel();
-      return {
-        path: target,
-        file: name,
-        status: 'missing',
-        bytes: 0,
-        error: `${name} does not exist upstream (${url})`,
-      };
-    }
-    if (!sumRes.ok) {
-      await sumRes.body?.cancel();
-      return { path: target, file: name, status: 'failed', bytes: 0, error: `${url}.CHECKSUM: HTTP ${sumRes.status}` };
-    }
-    const sumText = await sumRes.text();
+    const sumText = await checksumOf(url, target, name);
+    if (typeof sumText !== 'string') return sumText;
     const want = parseChecksum(sumText);
     if (want === null)
       return {
@@ -231,34 +318,38 @@ export async function download(plan: readonly DownloadPlanItem[], o: DownloadOpt
     const part = `${target}.part`;
     let got = 0;
     let lastError = '';
-    for (let attempt = 1; attempt <= 3; attempt++) {
+    for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {
       const have = existsSync(part) ? statSync(part).size : 0;
-      const res = await get(url, have > 0 ? { headers: { range: `bytes=${have}-` } } : undefined);
-      if (res.status === HTTP_NOT_FOUND) {
-        await res.body?.cancel();
-        return {
-          path: target,
-          file: name,
-          status: 'missing',
-          bytes: got,
-          error: `${name} does not exist upstream (${url})`,
-        };
-      }
-      if (res.status !== HTTP_OK && res.status !== HTTP_PARTIAL_CONTENT) {
-        await res.body?.cancel();
-        lastError = `HTTP ${res.status}`;
-        continue;
-      }
-      const append = res.status === HTTP_PARTIAL_CONTENT && have > 0;
       try {
-        const body = Readable.fromWeb(res.body as import('node:stream/web').ReadableStream<Uint8Array>);
-        body.on('data', (c: Buffer) => {
-          got += c.length;
-          bytes += c.length;
-        });
-        await pipeline(body, createWriteStream(part, { flags: append ? 'a' : 'w' }));
+        const reply = await get(url, have > 0 ? { headers: { range: `bytes=${have}-` } } : undefined);
+        const res = reply.res;
+        if (res.status === HTTP_NOT_FOUND) {
+          await reply.cancel();
+          return {
+            path: target,
+            file: name,
+            status: 'missing',
+            bytes: got,
+            error: `${name} does not exist upstream (${url})`,
+          };
+        }
+        if (res.status !== HTTP_OK && res.status !== HTTP_PARTIAL_CONTENT) {
+          await reply.cancel();
+          lastError = `HTTP ${res.status}`;
+          continue;
+        }
+        const append = res.status === HTTP_PARTIAL_CONTENT && have > 0;
+        const counted = async function* (): AsyncGenerator<Uint8Array, void, undefined> {
+          for await (const c of reply.chunks()) {
+            got += c.length;
+            bytes += c.length;
+            yield c;
+          }
+        };
+        await pipeline(counted, createWriteStream(part, { flags: append ? 'a' : 'w' }));
       } catch (err) {
-        lastError = `the connection dropped: ${(err as Error).message}`;
+        if (err instanceof OfflineError) throw err;
+        lastError = failure(err);
         continue; // the .part keeps what came; the next attempt asks for the rest
       }
       const h = await sha256File(part);
@@ -280,7 +371,7 @@ export async function download(plan: readonly DownloadPlanItem[], o: DownloadOpt
       file: name,
       status: 'failed',
       bytes: got,
-      error: `${name}: ${lastError} (3 attempts; run again to resume)`,
+      error: `${name}: ${lastError} (${ATTEMPTS} attempts; run again to resume)`,
     };
   };
 
