@@ -177,6 +177,33 @@ describe('on a data folder of its own', () => {
   });
 });
 
+describe('download usage', () => {
+  const download = ['download', '--symbol', 'BTCUSDT', '--market', 'spot', '--kinds', 'klines:1h'];
+
+  it('a --base-url that is no http(s) address is bad usage: one line, exit 2, nothing planned or made', async () => {
+    const fresh = tempDir();
+    for (const url of ['notaurl', 'ftp://127.0.0.1:7125', 'data.binance.vision']) {
+      const r = await run(
+        ...download,
+        '--from',
+        '2021-05-17',
+        '--to',
+        '2021-05-17',
+        '--base-url',
+        url,
+        '--data-dir',
+        fresh,
+      );
+      expect(r).toMatchObject({ code: 2, out: [] });
+      expect(r.err[0].split('\n')).toEqual([
+        `perpdesk data: --base-url must be an http:// or https:// address, e.g. https://data.binance.vision (got '${url}')`,
+        '(npm run data -- --help lists the commands and options)',
+      ]);
+    }
+    expect(readdirSync(fresh)).toEqual([]);
+  });
+});
+
 describe('while a service runs on the folder', () => {
   const dataDir = tempDir();
   let service: ServiceHandle;
