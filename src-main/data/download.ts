@@ -71,9 +71,16 @@ function parseDate(s: string, what: string): number {
 const iso = (t: number): string => new Date(t).toISOString().slice(0, 10);
 
 /**
- * The files covering [from, to] (dates, inclusive): whole calendar months inside the range as
- * one monthly file each, the rest day by day; fundingRate exists only monthly, so every month
- * the range touches.
+ * Days after a month's end before its monthly file is asked for: the archive publishes a day's
+ * file the next day, a month's in the first days of the next month; until then its days go as
+ * daily files (a monthly file asked for too early is a 404, and the days there are never fetched).
+ */
+const MONTHLY_PUBLISHED_AFTER_DAYS = 7;
+
+/**
+ * The files covering [from, to] (dates, inclusive, neither after `today`): whole calendar months
+ * inside the range as one monthly file each once it is published (MONTHLY_PUBLISHED_AFTER_DAYS),
+ * the rest day by day; fundingRate exists only monthly, so every month the range touches.
  */
 export function planDownload(o: {
   symbol: string;
@@ -81,9 +88,18 @@ export function planDownload(o: {
   kinds: readonly KindSpec[];
   from: string;
   to: string;
+  /** now, ms (default the clock): dates after its UTC day are refused */
+  today?: number;
 }): DownloadPlanItem[] {
   const from = parseDate(o.from, '--from');
   const to = parseDate(o.to, '--to');
+  const today = Math.floor((o.today ?? Date.now()) / DAY) * DAY;
+  for (const [t, what] of [
+    [from, `--from ${o.from}`],
+    [to, `--to ${o.to}`],
+  ] as const)
+    if (t > today)
+      throw new Error(`${what} is in the future (today is ${iso(today)}, UTC): the archive has no files for it`);
   if (to < from) throw new Error('--to is before --from');
   if (!isMarket(o.market)) throw new Error(`--market must be spot, um or cm (got '${o.market}')`);
   const market: Market = o.market;
@@ -103,7 +119,8 @@ export function planDownload(o: {
       const monthStart = Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), 1);
       const nextMonth = Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1);
       const month = iso(monthStart).slice(0, 7);
-      if (k.kind === 'fundingRate' || (t === monthStart && nextMonth - DAY <= to)) {
+      const published = nextMonth + MONTHLY_PUBLISHED_AFTER_DAYS * DAY <= today;
+      if (k.kind === 'fundingRate' || (t === monthStart && nextMonth - DAY <= to && published)) {
         out.push(file('monthly', month));
         t = nextMonth;
       } else {

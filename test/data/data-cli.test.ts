@@ -202,6 +202,16 @@ describe('download usage', () => {
     }
     expect(readdirSync(fresh)).toEqual([]);
   });
+
+  it('a date after today (UTC) is bad usage: one line, exit 2', async () => {
+    const tomorrow = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
+    const today = new Date().toISOString().slice(0, 10);
+    const r = await run(...download, '--from', today, '--to', tomorrow, '--data-dir', tempDir());
+    expect(r).toMatchObject({ code: 2, out: [] });
+    expect(r.err).toEqual([
+      `perpdesk data: --to ${tomorrow} is in the future (today is ${today}, UTC): the archive has no files for it`,
+    ]);
+  });
 });
 
 describe('while a service runs on the folder', () => {

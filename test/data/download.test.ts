@@ -40,6 +40,31 @@ describe('the plan', () => {
     ).toEqual(['data/spot/daily/aggTrades/BTCUSDT/BTCUSDT-aggTrades-2025-01-06.zip']);
   });
 
+  it('a month not ended a week ago goes day by day (its monthly file is not published yet); no date after today', () => {
+    const plan = (from: string, to: string, today: string) =>
+      planDownload({
+        symbol: 'BTCUSDT',
+        market: 'um',
+        kinds: parseKinds('klines:1m'),
+        from,
+        to,
+        today: Date.parse(`${today}T15:00:00Z`),
+      }).map((p) => p.path.slice(p.path.lastIndexOf('-1m-') + 4));
+    const days = (month: string, n: number) =>
+      Array.from({ length: n }, (_, i) => `${month}-${String(i + 1).padStart(2, '0')}.zip`);
+    // today 6 Dec: November ended 6 days ago, December has not: every day, up to today's
+    expect(plan('2026-11-01', '2026-12-06', '2026-12-06')).toEqual([...days('2026-11', 30), ...days('2026-12', 6)]);
+    // a week after November's end its monthly file is asked for
+    expect(plan('2026-11-01', '2026-12-05', '2026-12-08')).toEqual(['2026-11.zip', ...days('2026-12', 5)]);
+    // a whole month, once published, is one file
+    expect(plan('2026-12-01', '2026-12-31', '2027-01-20')).toEqual(['2026-12.zip']);
+    // a date after today (UTC) is refused, naming it
+    expect(() => plan('2026-12-01', '2026-12-31', '2026-12-06')).toThrow(
+      /^--to 2026-12-31 is in the future \(today is 2026-12-06, UTC\): the archive has no files for it$/,
+    );
+    expect(() => plan('2027-03-01', '2027-03-02', '2026-12-06')).toThrow(/^--from 2027-03-01 is in the future/);
+  });
+
   it('bad kinds, dates and markets are named', () => {
     expect(() => parseKinds('klines')).toThrow(/klines needs an interval/);
     // an interval given, but not one Binance has: named as such, with the ones it takes
