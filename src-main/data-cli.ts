@@ -65,8 +65,9 @@ export async function runDataCli(
   const cwd = process.env.INIT_CWD ?? process.cwd();
   let files: string[] = [];
   if (opts.command === 'import') {
+    let checksums: string[];
     try {
-      files = expandPaths(opts.paths.map((p) => resolve(cwd, p)));
+      ({ files, checksums } = expandPaths(opts.paths.map((p) => resolve(cwd, p))));
     } catch (e) {
       err(`perpdesk data: ${(e as Error).message}`);
       return 2;
@@ -75,6 +76,10 @@ export async function runDataCli(
       err('perpdesk data: no .zip, .csv or .jsonl files under the given paths');
       return 2;
     }
+    if (checksums.length > 0)
+      out(
+        `skipped   ${checksums.length} .CHECKSUM file(s) named beside their zips (each is read as its zip's checksum, not imported)`,
+      );
   }
   const dataDir = resolve(cwd, opts.dataDir ?? defaultDataDir());
   // a folder this user cannot create (under a file, a read-only place, /proc): one line, before any work

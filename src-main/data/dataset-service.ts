@@ -34,6 +34,7 @@ import { DatasetError } from './dataset-error.ts';
 import { crossGaps, stageFile, type ImportProgress } from './dataset-staging.ts';
 import type { ContractSpecs, DatasetRecord, DatasetStore, Gap } from './ports.ts';
 import { FileRefused, isZip, verifiedHash, zipDamage } from './file-source.ts';
+import { isChecksumFile } from './expand-paths.ts';
 import type { DatasetTradeWire } from '../../src-shared/types/datasets.ts';
 import { isReplayableSymbol } from '../../src-shared/replay-pick.ts';
 import { recorderKindOf } from './recorder-rows.ts';
@@ -190,6 +191,15 @@ export class DatasetService {
       warnings: keyOverrides(opts.name ?? path, opts),
     };
     let key: DatasetKey;
+    // a zip's .CHECKSUM named alone (beside its zip it is left out, expand-paths.ts): no rows to read
+    if (isChecksumFile(file))
+      return {
+        ...base,
+        warnings: [],
+        ok: false,
+        status: 'refused',
+        error: `${file}: a .CHECKSUM file is not data; give its zip (${file.slice(0, -'.CHECKSUM'.length)})`,
+      };
     // A file whose name and folders do not say its kind may be a recording's (its header says).
     let keyOpts: KeyOptions = opts;
     if (

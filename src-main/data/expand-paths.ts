@@ -1,10 +1,19 @@
 // The files an import names: .zip, .csv and .jsonl files as given, folders searched for them (sorted,
-// so an archive tree imports day after day). .CHECKSUM files are found beside their zips later.
+// so an archive tree imports day after day). .CHECKSUM files are found beside their zips later; one
+// named beside its zip (`import DIR/*` names both) is that zip's checksum, not a file to import.
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
-/** Files to import under the given paths: .zip, .csv and .jsonl (a recorder's JSON lines) files, folders searched, sorted. */
-export function expandPaths(paths: readonly string[]): string[] {
+/** Whether the path names an archive checksum file (`X.zip.CHECKSUM`), which is no data. */
+export const isChecksumFile = (p: string): boolean => /\.checksum$/i.test(p);
+
+/**
+ * Files to import under the given paths: .zip, .csv and .jsonl (a recorder's JSON lines) files,
+ * folders searched, sorted; and the .CHECKSUM files named beside their zips, left out of `files`
+ * (each is read as its zip's checksum). A .CHECKSUM named without its zip stays in `files`, for
+ * the import to refuse.
+ */
+export function expandPaths(paths: readonly string[]): { files: string[]; checksums: string[] } {
   const out: string[] = [];
   const walk = (p: string): void => {
     const st = statSync(p);
@@ -22,5 +31,7 @@ export function expandPaths(paths: readonly string[]): string[] {
     if (st.isDirectory()) walk(p);
     else out.push(p);
   }
-  return out;
+  const named = new Set(out);
+  const besideItsZip = (p: string): boolean => isChecksumFile(p) && named.has(p.slice(0, -'.CHECKSUM'.length));
+  return { files: out.filter((p) => !besideItsZip(p)), checksums: out.filter(besideItsZip) };
 }

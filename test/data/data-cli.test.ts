@@ -96,6 +96,29 @@ describe('on a data folder of its own', () => {
     );
   });
 
+  it('`import DIR/*` names each zip and its .CHECKSUM: the .CHECKSUM files are read as the checksums, not as data', async () => {
+    const dir = path.join(archiveTree(), 'spot/daily/klines/BTCUSDT/1m');
+    const all = readdirSync(dir)
+      .sort()
+      .map((f) => path.join(dir, f)); // as the shell expands DIR/*
+    expect(all.filter((f) => f.endsWith('.CHECKSUM'))).toHaveLength(3);
+    const a = await run('import', ...all, '--data-dir', tempDir());
+    expect(a.code).toBe(0);
+    expect(a.out[0]).toBe(
+      "skipped   3 .CHECKSUM file(s) named beside their zips (each is read as its zip's checksum, not imported)",
+    );
+    expect(
+      a.out.slice(1, 4).every((l) => /^imported {2}BTCUSDT-1m-2021-05-1\d\.zip .*checksum verified$/.test(l)),
+    ).toBe(true);
+    expect(a.out[4]).toMatch(/^3 of 3 file\(s\) in /);
+    // a .CHECKSUM without its zip is refused, saying what to give
+    const lone = await run('import', path.join(dir, 'BTCUSDT-1m-2021-05-16.zip.CHECKSUM'), '--data-dir', tempDir());
+    expect(lone.code).toBe(1);
+    expect(lone.out[0]).toBe(
+      'refused   BTCUSDT-1m-2021-05-16.zip.CHECKSUM: a .CHECKSUM file is not data; give its zip (BTCUSDT-1m-2021-05-16.zip)',
+    );
+  });
+
   it('delete, and usage errors', async () => {
     expect((await run('delete', '1', '--data-dir', dataDir)).out).toEqual(['Deleted dataset 1.']);
     expect((await run('delete', '1', '--data-dir', dataDir)).code).toBe(1);

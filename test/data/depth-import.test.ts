@@ -38,7 +38,7 @@ const stored = (id: number): Stored[] =>
 
 describe('JSON lines (cryptofeed recording of four USD-M pairs)', () => {
   it("a folder of JSON lines files is searched for them, as for .zip and .csv (it found 'no .zip or .csv files')", () => {
-    expect(expandPaths([CRYPTOFEED]).map((f) => path.basename(f))).toEqual(
+    expect(expandPaths([CRYPTOFEED]).files.map((f) => path.basename(f))).toEqual(
       expect.arrayContaining(['rest_depth_snapshots.jsonl', 'ws_events.jsonl']),
     );
   });

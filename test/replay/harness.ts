@@ -66,7 +66,7 @@ export async function importInto(
  * --market um`: each file's kind from its header); throws on a refused file.
  */
 export async function importTrxRecording(datasets: DatasetService): Promise<void> {
-  const r = await datasets.importFiles(expandPaths([LASOTA]), { market: 'um', symbol: 'TRXUSDT' });
+  const r = await datasets.importFiles(expandPaths([LASOTA]).files, { market: 'um', symbol: 'TRXUSDT' });
   for (const x of r) if (!x.ok) throw new Error(`import of ${x.file} failed: ${x.error}`);
 }
 

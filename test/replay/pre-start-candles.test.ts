@@ -212,7 +212,7 @@ describe('an L2 replay of the TRXUSDT recording (trades, no klines dataset)', ()
   // B's candles before its start are built from the recording's trades as A's venue built its own
   const FIRST_TRADE = 1744588804438;
   const B_START = Date.UTC(2025, 3, 14, 0, 0, 15);
-  const recording = [{ paths: expandPaths([LASOTA]), opts: { market: 'um' as const, symbol: 'TRXUSDT' } }];
+  const recording = [{ paths: expandPaths([LASOTA]).files, opts: { market: 'um' as const, symbol: 'TRXUSDT' } }];
   let a: ReplayVenue;
   let b: ReplayVenue;
   beforeAll(async () => {

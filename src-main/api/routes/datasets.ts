@@ -361,7 +361,7 @@ export default async function datasetRoutes(
         throw new ApiError(Errors.MISSING_PARAMETER, 'Missing request body: send {"paths": [...]} or an uploaded file');
       let files: string[];
       try {
-        files = expandPaths(b.paths);
+        files = expandPaths(b.paths).files; // (a .CHECKSUM named beside its zip is read with it)
       } catch (err) {
         // expandPaths words a missing path itself; a system error (EACCES ...) is named by its code only
         const code = (err as NodeJS.ErrnoException).code;
