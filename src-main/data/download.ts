@@ -7,6 +7,7 @@
 //   - a file counts as had only when its zip matches its .CHECKSUM; a mismatch deletes it and
 //     fails that file; a file already had is never fetched again (resume after an interruption);
 //     a partial download (.part) continues with an HTTP Range request where the server allows;
+//     each run writes its own part file (download-part.ts): two runs into one folder do not mix;
 //   - at most `concurrency` requests at once; a dropped connection is retried (3 attempts), and so
 //     is a server that sends nothing for `idleTimeoutMs` (an answer or the next bytes; 30 s): the
 //     request is given up on, said as `no data from HOST for 30 s`, both for a zip and its .CHECKSUM;
@@ -20,6 +21,7 @@ import { INTERVALS, isInterval } from '../../src-shared/intervals.ts';
 import { parseChecksum, sha256File } from './file-source.ts';
 import { CANDLE_KINDS, isKind, isMarket, type Kind, type Market } from '../../src-shared/dataset-kinds.ts';
 import { keyProblem } from './kinds.ts';
+import { beginRun, partFile } from './download-part.ts';
 
 /** The HTTP statuses a download tells apart (the whole file, the rest of a .part, none upstream). */
 const HTTP_OK = 200;
@@ -229,6 +231,7 @@ export async function download(plan: readonly DownloadPlanItem[], o: DownloadOpt
     });
   const timer = setInterval(report, o.progressEveryMs ?? 1000);
   timer.unref();
+  const run = beginRun();
 
   const idleMs = o.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
   const host = URL.canParse(base) ? new URL(base).host : base;
@@ -329,10 +332,12 @@ export async function download(plan: readonly DownloadPlanItem[], o: DownloadOpt
         bytes: 0,
         error: `${name}.CHECKSUM holds no SHA-256 digest`,
       };
-    writeFileSync(`${target}.CHECKSUM`, sumText);
+    // whole or not at all: another run may be reading it (importing the zip) as this one writes it
+    writeFileSync(`${target}.CHECKSUM.${run.tag}`, sumText);
+    renameSync(`${target}.CHECKSUM.${run.tag}`, `${target}.CHECKSUM`);
     if (existsSync(target) && (await sha256File(target)) === want)
       return { path: target, file: name, status: 'present', bytes: 0, error: null };
-    const part = `${target}.part`;
+    const part = partFile(target, run.tag);
     let got = 0;
     let lastError = '';
     for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {
@@ -419,6 +424,7 @@ export async function download(plan: readonly DownloadPlanItem[], o: DownloadOpt
     await Promise.all(Array.from({ length: Math.max(1, Math.min(o.concurrency ?? 4, 16)) }, worker));
   } finally {
     clearInterval(timer);
+    run.end();
   }
   report();
   if (offline !== null) throw offline;
