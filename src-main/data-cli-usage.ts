@@ -20,7 +20,8 @@ Commands:
                         import them (a second run fetches only what is missing):
     --symbol SYMBOL --market MARKET
     --kinds LIST          e.g. klines:1m,aggTrades,fundingRate,markPriceKlines:1m
-    --from DATE --to DATE YYYY-MM-DD, inclusive (whole months go as one monthly file)
+    --from DATE --to DATE YYYY-MM-DD, inclusive, not after today (UTC); a whole month that
+                          ended 7 days ago or more goes as one monthly file, others day by day
     --base-url URL        the archive (default ${DEFAULT_BASE_URL})
     --out DIR             where the zips go (default DATA_DIR/downloads)
     --concurrency N       requests at once, 1 to 16 (default 4)
