@@ -1,5 +1,6 @@
 // What GET /api/v1/sim shows of one simulated pair: its settings and its state right now.
-import type { IndexVenues, VenueView } from './index-venues.ts';
+import type { SimPairView } from '../../../src-shared/types/sim.ts';
+import type { IndexVenues } from './index-venues.ts';
 import type { SymbolSimParams } from './params.ts';
 import type { PriceFeed } from './price-feed.ts';
 import type { PriceProcess } from './price-process.ts';
@@ -15,20 +16,8 @@ interface ViewedSim {
   readonly feed: PriceFeed;
 }
 
-export interface SimSymbolView {
-  symbol: string;
-  volatility: number;
-  current_volatility: number;
-  jumps_per_day: number;
-  taker_rate: number;
-  taker_median_notional: number;
-  maker_levels: number;
-  maker_depth_notional: number;
-  index_price: number;
-  mark_price: number;
-  funding_rate: number;
-  venues: Array<Pick<VenueView, 'name' | 'weight' | 'up'>>;
-}
+/** The wire record of a simulated pair (src-shared/types/sim.ts, the route checks its schema against it). */
+export type SimSymbolView = SimPairView;
 
 export function symbolView(s: ViewedSim): SimSymbolView {
   return {
