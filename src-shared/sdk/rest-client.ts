@@ -74,7 +74,8 @@ export { CLIENT_ERROR, NO_ANSWER, NO_CREDENTIALS, NOT_SENT, PerpdeskApiError, to
 export type { AuthKind, Query, RawExchange, RequestOptions, RestClientOptions } from './rest-request.ts';
 export { unwrap } from './rest-answer.ts';
 export type * from './rest-routes.ts';
-export type { ConditionalHistoryQuery, ConditionalPage, ConditionalRef } from './rest-conditionals.ts';
+export type { ConditionalRef } from './rest-conditionals.ts';
+export type { ConditionalHistoryQuery, ConditionalPage } from '../types.ts';
 export type { DatasetImportRequest, DatasetRoutes, SweepRoutes } from './rest-local-data.ts';
 
 /** The HTTP status of a CSV answer (an error comes back as an envelope). */

@@ -1,25 +1,15 @@
 // The conditional order routes (`/fapi/v1/conditional/...`, signed) as the REST client's
 // `conditionals` member: place, cancel one or all, read one, the waiting ones, the history.
-import type { ConditionalStatus } from '../enums.ts';
-import type { ConditionalOrderRecord, ConditionalOrderRequest } from '../types.ts';
+import type {
+  ConditionalHistoryQuery,
+  ConditionalOrderRecord,
+  ConditionalOrderRequest,
+  ConditionalPage,
+} from '../types.ts';
 import type { Query } from './rest-request.ts';
 
 /** A conditional order named by its id, or by the client id it was placed with. */
 export type ConditionalRef = { id: string | number } | { clientOrderId: string };
-
-/** A cursor page of `GET /fapi/v1/conditional/allOrders`. */
-export interface ConditionalPage {
-  has_more: boolean;
-  next_cursor: string;
-  items: ConditionalOrderRecord[];
-}
-
-export interface ConditionalHistoryQuery {
-  symbol?: string;
-  status?: ConditionalStatus;
-  cursor?: string;
-  limit?: number;
-}
 
 type Signed = <T>(method: string, path: string, query?: Query, body?: unknown) => Promise<T>;
 

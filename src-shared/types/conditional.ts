@@ -73,3 +73,18 @@ export interface ConditionalOrderRecord {
   triggered_at: number | null;
   user_id: string;
 }
+
+/** A cursor page of `GET /fapi/v1/conditional/allOrders` (as allOrders'). */
+export interface ConditionalPage {
+  has_more: boolean;
+  next_cursor: string;
+  items: ConditionalOrderRecord[];
+}
+
+/** Filters of `GET /fapi/v1/conditional/allOrders`. */
+export interface ConditionalHistoryQuery {
+  symbol?: string;
+  status?: ConditionalStatus;
+  cursor?: string;
+  limit?: number;
+}

@@ -3,12 +3,28 @@
 // cancel one, cancel all, read one, the waiting ones, the history. trading/conditional.ts has the rules.
 import { Type } from 'typebox';
 import { ApiError, Errors } from '../../../src-shared/errors.ts';
-import type { ConditionalOrderRecord, ConditionalOrderRequest } from '../../../src-shared/types.ts';
+import type {
+  ConditionalStatus,
+  MarginMode,
+  OrderType,
+  PositionAction,
+  PositionSide,
+  Side,
+  TimeInForce,
+  TriggerDirection,
+  WorkingType,
+} from '../../../src-shared/enums.ts';
+import type {
+  ConditionalHistoryQuery,
+  ConditionalOrderRecord,
+  ConditionalOrderRequest,
+  ConditionalPage,
+} from '../../../src-shared/types.ts';
 import type { Venue } from '../../services/venue.ts';
 import { signedQuerystring } from '../auth.ts';
 import { page } from '../cursor.ts';
 import { envelopeSchema, ok, standardErrors } from '../envelope.ts';
-import { agree, intEnum, type ApiInstance } from '../schemas.ts';
+import { agree, agreeSent, intEnum, type ApiInstance } from '../schemas.ts';
 import {
   accountIdOf,
   clientOrderIdField,
@@ -62,44 +78,45 @@ const conditionalBody = Type.Object(
 
 agree<typeof conditionalBody, ConditionalOrderRequest>(true);
 
-const nullable = (type: 'string' | 'integer', description: string) =>
-  Type.Unsafe<string | number | null>({ type: [type, 'null'], description });
+/** A string or null, typed as such (the record's type is checked against this schema below). */
+const nullableString = (description: string) => Type.Unsafe<string | null>({ type: ['string', 'null'], description });
+const nullableInteger = <T extends number = number>(description: string) =>
+  Type.Unsafe<T | null>({ type: ['integer', 'null'], description });
 
 const conditionalRecordSchema = Type.Object({
   id: Type.String({ description: 'Conditional order id (from the order id sequence)' }),
   client_order_id: Type.String(),
   symbol: Type.String(),
-  side: Type.Integer({ description: '1 buy, 2 sell' }),
-  position_side: Type.Integer({ description: '1 long, 2 short' }),
-  position_action: Type.Integer({ description: '1 open, 2 close (reduce-only)' }),
-  type: Type.Integer({ description: 'Of the order it places: 1 limit, 2 market' }),
+  side: intEnum([1, 2] as const satisfies readonly Side[], '1 buy, 2 sell'),
+  position_side: intEnum([1, 2] as const satisfies readonly PositionSide[], '1 long, 2 short'),
+  position_action: intEnum([1, 2] as const satisfies readonly PositionAction[], '1 open, 2 close (reduce-only)'),
+  type: intEnum([1, 2] as const satisfies readonly OrderType[], 'Of the order it places: 1 limit, 2 market'),
   price: Type.String({ description: 'Limit price (zero at the pair precision, e.g. "0.0", for a market order)' }),
-  qty: nullable('string', 'Quantity; null with close_position'),
+  qty: nullableString('Quantity; null with close_position'),
   close_position: Type.Boolean(),
   reduce_only: Type.Boolean(),
-  time_in_force: Type.Integer({ description: '1 GTC, 2 IOC, 3 FOK, 4 GTX' }),
-  leverage: nullable('integer', "null: the account's leverage on the pair when it fires"),
-  margin_mode: nullable('integer', "null: the account's margin mode on the pair when it fires"),
+  time_in_force: intEnum([1, 2, 3, 4] as const satisfies readonly TimeInForce[], '1 GTC, 2 IOC, 3 FOK, 4 GTX'),
+  leverage: nullableInteger("null: the account's leverage on the pair when it fires"),
+  margin_mode: nullableInteger<MarginMode>("null: the account's margin mode on the pair when it fires"),
   trigger_price: Type.String(),
-  trigger_direction: Type.Integer({ description: '1 rises to, 2 falls to' }),
-  working_type: Type.Integer({ description: '1 mark price, 2 last price' }),
-  callback_rate: nullable('string', "A trailing stop's percent; null for a plain trigger"),
-  activation_price: nullable('string', "A trailing stop's activation price; null when none"),
-  peak_price: nullable(
-    'string',
-    "A trailing stop's best price since it activated (trigger_price follows it); null before",
+  trigger_direction: intEnum([1, 2] as const satisfies readonly TriggerDirection[], '1 rises to, 2 falls to'),
+  working_type: intEnum([1, 2] as const satisfies readonly WorkingType[], '1 mark price, 2 last price'),
+  callback_rate: nullableString("A trailing stop's percent; null for a plain trigger"),
+  activation_price: nullableString("A trailing stop's activation price; null when none"),
+  peak_price: nullableString("A trailing stop's best price since it activated (trigger_price follows it); null before"),
+  status: intEnum(
+    [1, 2, 3, 4] as const satisfies readonly ConditionalStatus[],
+    '1 waiting, 2 triggered (order_id placed), 3 cancelled, 4 refused when it fired',
   ),
-  status: Type.Integer({
-    description: '1 waiting, 2 triggered (order_id placed), 3 cancelled, 4 refused when it fired',
-  }),
-  order_id: nullable('string', 'The order it placed; null before and when refused'),
-  reject_code: nullable('integer', 'Status 4: the code the order route would have answered'),
-  reject_reason: nullable('string', 'Status 4: the message the order route would have answered'),
+  order_id: nullableString('The order it placed; null before and when refused'),
+  reject_code: nullableInteger('Status 4: the code the order route would have answered'),
+  reject_reason: nullableString('Status 4: the message the order route would have answered'),
   created_at: Type.Integer(),
   updated_at: Type.Integer(),
-  triggered_at: nullable('integer', 'When it fired (null while waiting or cancelled)'),
+  triggered_at: nullableInteger('When it fired (null while waiting or cancelled)'),
   user_id: Type.String(),
 });
+agree<typeof conditionalRecordSchema, ConditionalOrderRecord>(true);
 
 const signedErrors = () => standardErrors(401);
 
@@ -128,6 +145,20 @@ const amendBody = Type.Object(
   },
   { additionalProperties: false },
 );
+
+const historyQuery = signedQuerystring({
+  symbol: symbolField,
+  status: Type.Optional(intEnum([1, 2, 3, 4] as const, '1 waiting, 2 triggered, 3 cancelled, 4 refused')),
+  cursor: cursorField,
+  limit: pageLimit(100, 500),
+});
+const historyPageSchema = Type.Object({
+  has_more: Type.Boolean(),
+  next_cursor: Type.String(),
+  items: Type.Array(conditionalRecordSchema),
+});
+agreeSent<typeof historyQuery, ConditionalHistoryQuery>(true);
+agree<typeof historyPageSchema, ConditionalPage>(true);
 
 export default async function conditionalOrderRoutes(app: ApiInstance, opts: { venue: Venue }): Promise<void> {
   const { venue } = opts;
@@ -295,20 +326,9 @@ export default async function conditionalOrderRoutes(app: ApiInstance, opts: { v
         description:
           'All your conditional orders, every status, newest first, paged like allOrders: pass next_cursor back ' +
           '(with the same filters) until has_more is false.',
-        querystring: signedQuerystring({
-          symbol: symbolField,
-          status: Type.Optional(intEnum([1, 2, 3, 4] as const, '1 waiting, 2 triggered, 3 cancelled, 4 refused')),
-          cursor: cursorField,
-          limit: pageLimit(100, 500),
-        }),
+        querystring: historyQuery,
         response: {
-          200: envelopeSchema(
-            Type.Object({
-              has_more: Type.Boolean(),
-              next_cursor: Type.String(),
-              items: Type.Array(conditionalRecordSchema),
-            }),
-          ),
+          200: envelopeSchema(historyPageSchema),
           ...signedErrors(),
         },
       },
