@@ -14,7 +14,8 @@
 //   reduces, ledger.ts eachOpeningOrder), and its fills open a position at that leverage (as
 //   Binance's changeLeverage does); the order rows change in the same store unit.
 import { Errors } from '../../src-shared/errors.ts';
-import type { MarginMode, PositionMode } from '../../src-shared/enums.ts';
+import type { PositionMode } from '../../src-shared/enums.ts';
+import type { MarginModeSetting, PositionModeSetting } from '../../src-shared/types/position-settings.ts';
 import { openOrdersOf, positionsOf, reject, type AccountLive, type LiveOrder, type TradingCore } from './core.ts';
 import { remarginOrders } from './ledger.ts';
 import { blockers, checkLeverage, checkMarginModeChange, checkMarginModeValue } from './order-checks.ts';
@@ -80,7 +81,7 @@ export function setMarginMode(
   a: AccountLive,
   symbol: string,
   marginMode: number,
-): { symbol: string; margin_mode: MarginMode } {
+): MarginModeSetting {
   const pair = core.requirePair(symbol);
   checkMarginModeValue(marginMode);
   const cur = core.pairSetting(a, pair);
@@ -91,11 +92,7 @@ export function setMarginMode(
   return { symbol, margin_mode: marginMode };
 }
 
-export function setPositionMode(
-  core: TradingCore,
-  a: AccountLive,
-  mode: PositionMode,
-): { position_mode: PositionMode } {
+export function setPositionMode(core: TradingCore, a: AccountLive, mode: PositionMode): PositionModeSetting {
   if (a.mode !== mode) {
     let positions = 0;
     for (const p of a.positions.values()) if (p.qty > 0) positions++;

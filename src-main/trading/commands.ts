@@ -7,9 +7,10 @@
 // quantities are decimal strings as on the wire, except the market-side commands: 'prices' and
 // 'funding' carry the simulator's floats, 'houseOrder', 'houseTrim', 'houseGrow' and 'housePrint' (the replay's historical
 // book, millions a run) the engine's ticks and lots.
-import type { MarginMode, PositionMode, WorkingType } from '../../src-shared/enums.ts';
+import type { PositionMode, WorkingType } from '../../src-shared/enums.ts';
 import type {
   AccountSummary,
+  BotCancelResult,
   BotOrderRequest,
   OrderRecord,
   OrderRequest,
@@ -18,7 +19,11 @@ import type {
   ConditionalOrderRecord,
   ConditionalOrderRequest,
 } from '../../src-shared/types.ts';
-import type { MarginChangeResult } from '../../src-shared/types/position-settings.ts';
+import type {
+  MarginChangeResult,
+  MarginModeSetting,
+  PositionModeSetting,
+} from '../../src-shared/types/position-settings.ts';
 import type { MarginChange } from './isolated-margin.ts';
 import type { AccountSpec, AccountState } from './ports.ts';
 
@@ -160,12 +165,12 @@ interface CommandResults {
   amendConditional: ConditionalOrderRecord;
   /** How many were cancelled. */
   cancelAllConditionals: number;
-  cancelBot: { order_id: string; status: number };
+  cancelBot: BotCancelResult;
   /** The lots the order has left. */
   trimBot: { order_id: string; remaining_lots: number };
   setLeverage: { symbol: string; leverage: number; max_notional: string };
-  setMarginMode: { symbol: string; margin_mode: MarginMode };
-  setPositionMode: { position_mode: PositionMode };
+  setMarginMode: MarginModeSetting;
+  setPositionMode: PositionModeSetting;
   setTpSl: PositionRecord;
   adjustMargin: MarginChangeResult;
   deposit: AccountSummary;

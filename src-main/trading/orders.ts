@@ -11,7 +11,7 @@
 import { Errors } from '../../src-shared/errors.ts';
 import { CloseType, MarginMode, OrderStatus, OrderType, PositionMode, TimeInForce } from '../../src-shared/enums.ts';
 import { OrderFlag } from '../engine/types.ts';
-import type { OrderRecord, PlacementResult } from '../../src-shared/types.ts';
+import type { BotCancelResult, OrderRecord, PlacementResult } from '../../src-shared/types.ts';
 import type { AmendTarget, BotOrderInput, CancelTarget, OrderInput } from './commands.ts';
 import { formatMoney } from '../risk/money.ts';
 import { applyPairSetting } from './account-settings.ts';
@@ -291,11 +291,7 @@ export function cancelAll(core: TradingCore, a: AccountLive, symbol: string): nu
 }
 
 /** Cancel a bot order (cached or not) by id. */
-export function cancelBotOrder(
-  core: TradingCore,
-  symbol: string,
-  orderId: number,
-): { order_id: string; status: number } {
+export function cancelBotOrder(core: TradingCore, symbol: string, orderId: number): BotCancelResult {
   const pair = core.requirePair(symbol);
   const account = pair.book.orderAccount(orderId);
   if (account < HOUSE_ACCOUNT || core.reservedAccounts.has(account))

@@ -35,7 +35,13 @@ export type {
   TradeRecord,
 } from '../types.ts';
 export { CandleIndex } from '../types.ts';
-export type { DatasetTradeWire, DatasetWire, ImportResultWire } from '../types/datasets.ts';
+export type {
+  DatasetDeleted,
+  DatasetImportResults,
+  DatasetTradeWire,
+  DatasetWire,
+  ImportResultWire,
+} from '../types/datasets.ts';
 export type {
   SweepExampleWire,
   SweepJob,

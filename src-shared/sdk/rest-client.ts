@@ -34,18 +34,22 @@ import type {
   PriceRecord,
   Ticker24hRecord,
 } from '../types.ts';
-import type { MarginMode, OrderStatus, PositionSide } from '../enums.ts';
-import { buildSignedQuery, serializeQuery } from '../sign.ts';
+import type { MarginMode, PositionMode, PositionSide } from '../enums.ts';
 import { unwrap, unwrapBare } from './rest-answer.ts';
 import { ConditionalOrders } from './rest-conditionals.ts';
 import { DatasetRoutes, SweepRoutes } from './rest-local-data.ts';
-import { CLIENT_ERROR, exchange, NO_CREDENTIALS, NOT_SENT, orderQuery, PerpdeskApiError } from './rest-request.ts';
+import { exchange, orderQuery, writeRequest } from './rest-request.ts';
 import type { Query, RawExchange, RequestOptions, RestClientOptions, WireQuery } from './rest-request.ts';
 import type {
   AdminAccount,
   AdminAccountRequest,
   AllOrdersQuery,
+  ApiCredentials,
+  BotCancelResult,
+  CancelAllResult,
+  DepositResult,
   InsuranceBalance,
+  IpWhitelist,
   PositionTpSl,
   PublicTrade,
   IsolatedMarginLimits,
@@ -55,17 +59,23 @@ import type {
   MarginChangeResult,
   MarginHistoryPage,
   MarginHistoryQuery,
+  MarginModeSetting,
   OrderRef,
   OrdersPage,
   PositionHistoryFilter,
+  PositionModeSetting,
   ReplayAction,
+  ReplayClosed,
   ReplayInfo,
   ReplayReport,
+  ServerTime,
+  SessionCredentials,
   SimChange,
   SimState,
   StartReplayRequest,
   TpSlRequest,
   TpSlResult,
+  WhitelistStatus,
 } from './rest-routes.ts';
 
 // The request types, the error, the answer decoding and the route records live beside this
@@ -75,7 +85,7 @@ export type { AuthKind, Query, RawExchange, RequestOptions, RestClientOptions } 
 export { unwrap } from './rest-answer.ts';
 export type * from './rest-routes.ts';
 export type { ConditionalRef } from './rest-conditionals.ts';
-export type { ConditionalHistoryQuery, ConditionalPage } from '../types.ts';
+export type { ConditionalCancelAllResult, ConditionalHistoryQuery, ConditionalPage } from '../types.ts';
 export type { DatasetImportRequest, DatasetRoutes, SweepRoutes } from './rest-local-data.ts';
 
 /** The HTTP status of a CSV answer (an error comes back as an envelope). */
@@ -143,27 +153,12 @@ export class RestClient {
    * infinite, a body JSON cannot hold): a PerpdeskApiError of code CLIENT_ERROR either way.
    */
   async request(method: string, path: string, options: RequestOptions = {}): Promise<RawExchange> {
-    const headers: Record<string, string> = {};
-    let bodyText: string | undefined;
-    let qs: string;
-    try {
-      bodyText = options.body === undefined ? undefined : JSON.stringify(options.body);
-      if (options.auth === 'signed') {
-        if (!this.apiKey || !this.apiSecret)
-          throw new PerpdeskApiError(CLIENT_ERROR, 'No API key: log in first', NO_CREDENTIALS);
-        const params: Query = { ...(options.query ?? {}), timestamp: this.timestamp() };
-        if (this.opts.recvWindow !== undefined) params.recv_window = this.opts.recvWindow;
-        qs = buildSignedQuery(params, this.apiSecret, bodyText);
-        headers['X-API-KEY'] = this.apiKey;
-      } else {
-        qs = serializeQuery(options.query ?? {});
-      }
-    } catch (err) {
-      if (err instanceof PerpdeskApiError) throw err;
-      const why = err instanceof Error ? err.message : String(err);
-      throw new PerpdeskApiError(CLIENT_ERROR, `${method} ${path} was not sent: ${why}`, NOT_SENT);
-    }
-    if (bodyText !== undefined) headers['Content-Type'] = 'application/json';
+    const { qs, headers, bodyText } = writeRequest(method, path, options, {
+      apiKey: this.apiKey,
+      apiSecret: this.apiSecret,
+      recvWindow: this.opts.recvWindow,
+      timestamp: () => this.timestamp(),
+    });
     return exchange(this.fetchFn, this.now, {
       method,
       url: `${this.baseUrl}${path}${qs ? `?${qs}` : ''}`,
@@ -204,7 +199,7 @@ export class RestClient {
   }
 
   /** Server wall time and market time (`GET /fapi/v1/time`). */
-  time(): Promise<{ server_time: number; market_time: number; speed: number; paused: boolean }> {
+  time(): Promise<ServerTime> {
     return this.getPublic('/fapi/v1/time');
   }
 
@@ -267,7 +262,7 @@ export class RestClient {
   // ------------------------------------------------------------------ session (browser login)
 
   /** Trades the one-time login token the service printed for the local account's credentials. */
-  session(token: string): Promise<{ user_id: number; api_key: string; api_secret: string }> {
+  session(token: string): Promise<SessionCredentials> {
     return this.call('POST', '/api/v1/session', { body: { token } });
   }
 
@@ -304,7 +299,7 @@ export class RestClient {
   }
 
   /** Cancels every open order on a symbol (`DELETE /fapi/v1/allOpenOrders`). */
-  cancelAllOrders(symbol: string): Promise<{ symbol: string; cancelled: number }> {
+  cancelAllOrders(symbol: string): Promise<CancelAllResult> {
     return this.signed('DELETE', '/fapi/v1/allOpenOrders', { symbol });
   }
 
@@ -381,12 +376,12 @@ export class RestClient {
   }
 
   /** Sets the margin mode of a symbol, 1 isolated or 2 cross (`POST /fapi/v1/marginType`). */
-  setMarginMode(symbol: string, marginMode: MarginMode): Promise<{ symbol: string; margin_mode: MarginMode }> {
+  setMarginMode(symbol: string, marginMode: MarginMode): Promise<MarginModeSetting> {
     return this.signed('POST', '/fapi/v1/marginType', undefined, { symbol, margin_mode: marginMode });
   }
 
   /** Switches between hedge and one-way mode (`POST /fapi/v1/positionMode`). */
-  setPositionMode(mode: 'hedge' | 'one_way'): Promise<{ position_mode: 'hedge' | 'one_way' }> {
+  setPositionMode(mode: PositionMode): Promise<PositionModeSetting> {
     return this.signed('POST', '/fapi/v1/positionMode', undefined, { position_mode: mode });
   }
 
@@ -396,7 +391,7 @@ export class RestClient {
   }
 
   /** Paper deposit (`POST /fapi/v1/account/deposit`); answers the new wallet balance. */
-  deposit(amount: string): Promise<{ balance: string }> {
+  deposit(amount: string): Promise<DepositResult> {
     return this.signed('POST', '/fapi/v1/account/deposit', undefined, { amount });
   }
 
@@ -404,8 +399,8 @@ export class RestClient {
    * New API key and secret for this account (`POST /fapi/v1/account/apiKey/regenerate`).
    * The old pair stops working; the client switches to the new one.
    */
-  async regenerateApiKey(): Promise<{ api_key: string; api_secret: string }> {
-    const r = await this.signed<{ api_key: string; api_secret: string }>('POST', '/fapi/v1/account/apiKey/regenerate');
+  async regenerateApiKey(): Promise<ApiCredentials> {
+    const r = await this.signed<ApiCredentials>('POST', '/fapi/v1/account/apiKey/regenerate');
     this.setCredentials(r.api_key, r.api_secret);
     return r;
   }
@@ -418,7 +413,7 @@ export class RestClient {
   }
 
   /** Cancels a cached bot order (`DELETE /fapi/v1/bot/order`). */
-  cancelBotOrder(symbol: string, orderId: string | number): Promise<{ order_id: string; status: OrderStatus }> {
+  cancelBotOrder(symbol: string, orderId: string | number): Promise<BotCancelResult> {
     return this.call('DELETE', '/fapi/v1/bot/order', { query: { symbol, order_id: String(orderId) } });
   }
 
@@ -428,7 +423,7 @@ export class RestClient {
   }
 
   /** Whether this caller's IP may use the bot routes (`GET /fapi/v1/bot/whitelist/status`). */
-  whitelistStatus(): Promise<{ ip: string; whitelisted: boolean }> {
+  whitelistStatus(): Promise<WhitelistStatus> {
     return this.getPublic('/fapi/v1/bot/whitelist/status');
   }
 
@@ -440,12 +435,12 @@ export class RestClient {
   }
 
   /** The bot IP whitelist (`GET /admin/v1/whitelist`). */
-  whitelist(): Promise<{ ips: string[] }> {
+  whitelist(): Promise<IpWhitelist> {
     return this.getPublic('/admin/v1/whitelist');
   }
 
   /** Replaces the bot IP whitelist (`PUT /admin/v1/whitelist`); loopback entries always stay. */
-  setWhitelist(ips: readonly string[]): Promise<{ ips: string[] }> {
+  setWhitelist(ips: readonly string[]): Promise<IpWhitelist> {
     return this.call('PUT', '/admin/v1/whitelist', { body: { ips } });
   }
 
@@ -494,7 +489,7 @@ export class RestClient {
   }
 
   /** Closes a replay (`DELETE /api/v1/replays/{id}`, loopback). */
-  closeReplay(id: string): Promise<{ id: string; closed: boolean }> {
+  closeReplay(id: string): Promise<ReplayClosed> {
     return this.call('DELETE', `/api/v1/replays/${encodeURIComponent(id)}`);
   }
 }

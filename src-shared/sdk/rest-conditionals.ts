@@ -1,6 +1,7 @@
 // The conditional order routes (`/fapi/v1/conditional/...`, signed) as the REST client's
 // `conditionals` member: place, cancel one or all, read one, the waiting ones, the history.
 import type {
+  ConditionalCancelAllResult,
   ConditionalHistoryQuery,
   ConditionalOrderRecord,
   ConditionalOrderRequest,
@@ -34,7 +35,7 @@ export class ConditionalOrders {
   }
 
   /** Cancels every waiting one, on `symbol` or on every pair (`DELETE /fapi/v1/conditional/allOpenOrders`). */
-  cancelAll(symbol?: string): Promise<{ symbol: string | null; cancelled: number }> {
+  cancelAll(symbol?: string): Promise<ConditionalCancelAllResult> {
     return this.signed('DELETE', '/fapi/v1/conditional/allOpenOrders', { symbol });
   }
 

@@ -5,7 +5,7 @@
 import type { Kind, Market } from '../dataset-kinds.ts';
 import type { Interval } from '../intervals.ts';
 import type { Candle } from '../types.ts';
-import type { DatasetTradeWire, DatasetWire, ImportResultWire } from '../types/datasets.ts';
+import type { DatasetDeleted, DatasetImportResults, DatasetTradeWire, DatasetWire } from '../types/datasets.ts';
 import type { SweepExampleWire, SweepJobWire, SweepSummaryWire, SweepWire } from '../types/sweeps.ts';
 import { unwrap, unwrapBare } from './rest-answer.ts';
 import type { RawExchange, RequestOptions } from './rest-request.ts';
@@ -49,7 +49,7 @@ export class DatasetRoutes {
   }
 
   /** Deletes a dataset with all its rows (`DELETE /api/v1/datasets/{id}`, loopback). */
-  delete(id: number): Promise<{ id: number }> {
+  delete(id: number): Promise<DatasetDeleted> {
     return this.call('DELETE', `/api/v1/datasets/${id}`);
   }
 
@@ -73,7 +73,7 @@ export class DatasetRoutes {
   }
 
   /** Imports archive files or folders on the service's machine (`POST /api/v1/datasets/import`, loopback). */
-  import(req: DatasetImportRequest): Promise<{ results: ImportResultWire[] }> {
+  import(req: DatasetImportRequest): Promise<DatasetImportResults> {
     return this.call('POST', '/api/v1/datasets/import', { body: req });
   }
 }

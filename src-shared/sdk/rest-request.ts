@@ -1,9 +1,10 @@
 // One request of RestClient as data: the client's options, the query and body of a request,
-// how it is authorised, the raw exchange it gives back, and the API's error; and `exchange`,
-// which sends one request written out and records its answer. The client that writes it (and
+// how it is authorised, the raw exchange it gives back, and the API's error; `writeRequest`,
+// which writes one out (serialises the body once, signs the query), and `exchange`, which sends
+// it and records its answer. The client that writes it (and
 // signs it), and its invariants, are in rest-client.ts.
 
-import { serializeQuery } from '../sign.ts';
+import { buildSignedQuery, serializeQuery } from '../sign.ts';
 import type { OrderRef } from './rest-routes.ts';
 
 export interface RestClientOptions {
@@ -71,6 +72,50 @@ export interface RequestOptions {
   /** JSON body; serialised once, and that exact text is signed and sent. */
   body?: unknown;
   auth?: AuthKind;
+}
+
+/** What signs a request: the credentials (undefined: none), the `recv_window` option and the timestamp source. */
+interface Signer {
+  apiKey: string | undefined;
+  apiSecret: string | undefined;
+  recvWindow: number | undefined;
+  timestamp: () => number;
+}
+
+/**
+ * Writes one request out: the body's JSON text (serialised once: the text signed is the text
+ * sent), the query string (signed last for a signed route) and the headers. Throws, so that
+ * nothing is sent, a PerpdeskApiError of code CLIENT_ERROR when a signed route has no
+ * credentials (NO_CREDENTIALS) or the request cannot be written (NOT_SENT).
+ */
+export function writeRequest(
+  method: string,
+  path: string,
+  options: RequestOptions,
+  signer: Signer,
+): { qs: string; headers: Record<string, string>; bodyText: string | undefined } {
+  const headers: Record<string, string> = {};
+  let bodyText: string | undefined;
+  let qs: string;
+  try {
+    bodyText = options.body === undefined ? undefined : JSON.stringify(options.body);
+    if (options.auth === 'signed') {
+      if (!signer.apiKey || !signer.apiSecret)
+        throw new PerpdeskApiError(CLIENT_ERROR, 'No API key: log in first', NO_CREDENTIALS);
+      const params: Query = { ...(options.query ?? {}), timestamp: signer.timestamp() };
+      if (signer.recvWindow !== undefined) params.recv_window = signer.recvWindow;
+      qs = buildSignedQuery(params, signer.apiSecret, bodyText);
+      headers['X-API-KEY'] = signer.apiKey;
+    } else {
+      qs = serializeQuery(options.query ?? {});
+    }
+  } catch (err) {
+    if (err instanceof PerpdeskApiError) throw err;
+    const why = err instanceof Error ? err.message : String(err);
+    throw new PerpdeskApiError(CLIENT_ERROR, `${method} ${path} was not sent: ${why}`, NOT_SENT);
+  }
+  if (bodyText !== undefined) headers['Content-Type'] = 'application/json';
+  return { qs, headers, bodyText };
 }
 
 /** One HTTP exchange as it went over the wire. */

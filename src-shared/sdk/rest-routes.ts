@@ -1,14 +1,15 @@
 // The records and queries of the REST routes that the SDK's entry point does not take from
 // src-shared/types.ts: order pages and filters, TP/SL, isolated margin, leverage, the simulator
-// and replay controls, the insurance fund and the admin account route. Each wire type is
+// and replay controls, the insurance fund, the admin routes and the small answers (server time,
+// cancel-all counts, credentials, deposit, whitelist, a closed replay). Each wire type is
 // declared once in src-shared/types/ and the route's schema is checked against it at compile
 // time (`agree` beside the schema, src-main/api/routes/); only the client's own option types
 // (KlinesOptions, OrderRef, PositionHistoryFilter) are declared here. Types only; the client
 // that sends them is rest-client.ts, which re-exports all of them.
 import type { PositionHistoryQuery } from '../types.ts';
 
-export type { AccountSummary, AllOrdersQuery, OrdersPage } from '../types/trading.ts';
-export type { InsuranceBalance, PublicTrade } from '../types/market.ts';
+export type { AccountSummary, AllOrdersQuery, BotCancelResult, CancelAllResult, OrdersPage } from '../types/trading.ts';
+export type { InsuranceBalance, PublicTrade, ServerTime } from '../types/market.ts';
 export type {
   IsolatedMarginLimits,
   LeverageSetting,
@@ -17,6 +18,8 @@ export type {
   MarginChangeResult,
   MarginHistoryPage,
   MarginHistoryQuery,
+  MarginModeSetting,
+  PositionModeSetting,
   PositionTpSl,
   TpSlRequest,
   TpSlResult,
@@ -25,12 +28,21 @@ export type { SimChange, SimIndexVenue, SimOverload, SimPairView, SimState } fro
 export type {
   ReplayAccountReport,
   ReplayAction,
+  ReplayClosed,
   ReplayInfo,
   ReplayReport,
   ReplayState,
   StartReplayRequest,
 } from '../types/replay.ts';
-export type { AdminAccount, AdminAccountRequest } from '../types/admin.ts';
+export type {
+  AdminAccount,
+  AdminAccountRequest,
+  ApiCredentials,
+  DepositResult,
+  IpWhitelist,
+  SessionCredentials,
+  WhitelistStatus,
+} from '../types/admin.ts';
 
 /** Candles of `GET /fapi/v1/klines`: the client writes startTime / endTime as start_time / end_time. */
 export interface KlinesOptions {

@@ -81,6 +81,12 @@ export interface ConditionalPage {
   items: ConditionalOrderRecord[];
 }
 
+/** Answer of `DELETE /fapi/v1/conditional/allOpenOrders`: the pair (null: every pair) and how many were cancelled. */
+export interface ConditionalCancelAllResult {
+  symbol: string | null;
+  cancelled: number;
+}
+
 /** Filters of `GET /fapi/v1/conditional/allOrders`. */
 export interface ConditionalHistoryQuery {
   symbol?: string;

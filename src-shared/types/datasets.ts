@@ -1,4 +1,5 @@
-// Wire types of the real-data routes (docs/data.md): a dataset and one file's import result.
+// Wire types of the real-data routes (docs/data.md): a dataset, one file's import result, the
+// answers of import and delete.
 // Declared once here; the route (api/routes/datasets.ts) checks its TypeBox schemas against them
 // at compile time, and the screen's Data and Replay dialogs read them.
 
@@ -50,6 +51,16 @@ export interface ImportResultWire {
   error_row: number | null;
   /** What the request's options set against what the file's path says (they win): each said. */
   warnings: string[];
+}
+
+/** Answer of `DELETE /api/v1/datasets/{id}`: the deleted dataset's id. */
+export interface DatasetDeleted {
+  id: number;
+}
+
+/** Answer of `POST /api/v1/datasets/import`: one result per file, in the order they were imported. */
+export interface DatasetImportResults {
+  results: ImportResultWire[];
 }
 
 /** One trade of a trade dataset (`GET /api/v1/datasets/{id}/trades`), aggTrades or trades. */

@@ -217,6 +217,18 @@ export interface PublicTrade {
   is_buyer_maker: boolean;
 }
 
+/** `GET /fapi/v1/time`: the wall clock requests are signed against, and the market's clock. */
+export interface ServerTime {
+  /** Wall-clock time, ms. */
+  server_time: number;
+  /** Market (virtual) time, ms. */
+  market_time: number;
+  /** How many times real time the market clock runs. */
+  speed: number;
+  /** Whether the market clock stands still. */
+  paused: boolean;
+}
+
 /** `GET /fapi/v1/insuranceBalance`: the one fund every pair shares (USDT, 8 decimals). */
 export interface InsuranceBalance {
   asset: string;

@@ -1,9 +1,9 @@
 // Wire types of a position's settings (extensions of the API): take-profit / stop-loss, isolated
-// margin by hand and a pair's leverage. Declared once here; the routes' schemas are checked
+// margin by hand, a pair's leverage and margin mode, the account's position mode. Declared once here; the routes' schemas are checked
 // against them (src-main/api/routes/tpsl.ts, position-margin.ts, account.ts: `agree`), the
 // exchange answers them and the SDK re-exports them.
 
-import type { MarginChangeType, MarginMode, PositionSide, WorkingType } from '../enums.ts';
+import type { MarginChangeType, MarginMode, PositionMode, PositionSide, WorkingType } from '../enums.ts';
 import type { PositionRecord } from './trading.ts';
 
 // ---------------------------------------------------------------- take-profit / stop-loss
@@ -116,4 +116,17 @@ export interface LeverageSetting {
   max_leverage: number;
   /** Largest position notional allowed at this leverage, USDT. */
   max_notional: string;
+}
+
+// ---------------------------------------------------------------- margin mode and position mode
+
+/** Answer of `POST /fapi/v1/marginType`: the pair and its margin mode now (1 isolated, 2 cross). */
+export interface MarginModeSetting {
+  symbol: string;
+  margin_mode: MarginMode;
+}
+
+/** Answer of `POST /fapi/v1/positionMode`: the account's position mode now. */
+export interface PositionModeSetting {
+  position_mode: PositionMode;
 }

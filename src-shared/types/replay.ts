@@ -164,3 +164,9 @@ export interface ReplayInfo {
   login_url: string;
   status: ReplayState;
 }
+
+/** Answer of `DELETE /api/v1/replays/{id}`: the replay closed (`closed` is always true; an unknown id is 1107). */
+export interface ReplayClosed {
+  id: string;
+  closed: boolean;
+}

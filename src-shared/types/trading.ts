@@ -131,6 +131,18 @@ export const BOT_ORDER_REQUEST_FIELDS = [
   'need_cache',
 ] as const satisfies readonly (keyof BotOrderRequest)[];
 
+/** Answer of `DELETE /fapi/v1/allOpenOrders`: the pair and how many of its open orders were cancelled. */
+export interface CancelAllResult {
+  symbol: string;
+  cancelled: number;
+}
+
+/** Answer of `DELETE /fapi/v1/bot/order`: the cancelled bot order's id and its status, always 4 (cancelled). */
+export interface BotCancelResult {
+  order_id: string;
+  status: typeof OrderStatus.CANCELED;
+}
+
 // ---------------------------------------------------------------- trades
 
 export interface TradeRecord {

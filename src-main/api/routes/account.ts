@@ -3,7 +3,11 @@
 // refuses it (3009 / 3013 / 3014 / 3015) when open positions or orders forbid it.
 import { Type } from 'typebox';
 import type { MarginMode } from '../../../src-shared/enums.ts';
-import type { LeverageSetting } from '../../../src-shared/types/position-settings.ts';
+import type {
+  LeverageSetting,
+  MarginModeSetting,
+  PositionModeSetting,
+} from '../../../src-shared/types/position-settings.ts';
 import type { Venue } from '../../services/venue.ts';
 import { maxNotional } from '../../trading/pair-figures.ts';
 import { signedQuerystring } from '../auth.ts';
@@ -42,7 +46,18 @@ const leverageSettingSchema = Type.Object({
 
 agree<typeof leverageSettingSchema, LeverageSetting>(true);
 
+const marginModeSettingSchema = Type.Object({
+  symbol: Type.String({ description: 'Trading pair' }),
+  margin_mode: marginModeOut,
+});
+
+agree<typeof marginModeSettingSchema, MarginModeSetting>(true);
+
 const positionModeBody = Type.Object({ position_mode: positionModeField }, { additionalProperties: false });
+
+const positionModeSettingSchema = Type.Object({ position_mode: positionModeField });
+
+agree<typeof positionModeSettingSchema, PositionModeSetting>(true);
 
 export default async function accountRoutes(app: ApiInstance, opts: { venue: Venue }): Promise<void> {
   const { venue } = opts;
@@ -130,9 +145,7 @@ export default async function accountRoutes(app: ApiInstance, opts: { venue: Ven
         querystring: signedQuerystring(),
         body: marginTypeBody,
         response: {
-          200: envelopeSchema(
-            Type.Object({ symbol: Type.String({ description: 'Trading pair' }), margin_mode: marginModeOut }),
-          ),
+          200: envelopeSchema(marginModeSettingSchema),
           ...errors,
         },
       },
@@ -161,7 +174,7 @@ export default async function accountRoutes(app: ApiInstance, opts: { venue: Ven
         querystring: signedQuerystring(),
         body: positionModeBody,
         response: {
-          200: envelopeSchema(Type.Object({ position_mode: positionModeBody.properties.position_mode })),
+          200: envelopeSchema(positionModeSettingSchema),
           ...errors,
         },
       },

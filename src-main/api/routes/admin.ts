@@ -4,7 +4,13 @@
 import { Type } from 'typebox';
 import { parseFixed, formatFixed } from '../../../src-shared/decimal.ts';
 import { ApiError, Errors } from '../../../src-shared/errors.ts';
-import type { AdminAccount, AdminAccountRequest } from '../../../src-shared/types/admin.ts';
+import type {
+  AdminAccount,
+  AdminAccountRequest,
+  DepositResult,
+  IpWhitelist,
+  WhitelistStatus,
+} from '../../../src-shared/types/admin.ts';
 import {
   AccountFieldError,
   checkAccountFields as checkFields,
@@ -67,10 +73,27 @@ const whitelistBody = Type.Object(
   { additionalProperties: false },
 );
 
+const ipsSchema = Type.Object({
+  ips: Type.Array(Type.String(), { description: 'IP literals; loopback entries first, always present' }),
+});
+
+const whitelistStatusSchema = Type.Object({
+  ip: Type.String({ description: 'Caller IP as the service sees it' }),
+  whitelisted: Type.Boolean({ description: 'Whether that IP is on the bot whitelist' }),
+});
+
 const depositBody = Type.Object(
   { amount: Type.String({ maxLength: 40, description: 'USDT to add, e.g. "250.5"' }) },
   { additionalProperties: false },
 );
+
+const depositSchema = Type.Object({
+  balance: Type.String({ description: 'USDT wallet balance after the deposit, 8 decimals' }),
+});
+
+agree<typeof ipsSchema, IpWhitelist>(true);
+agree<typeof whitelistStatusSchema, WhitelistStatus>(true);
+agree<typeof depositSchema, DepositResult>(true);
 
 const FIELD_OF: Record<string, string> = { KEY: 'api_key', SECRET: 'api_secret', BALANCE: 'balance' };
 
@@ -207,10 +230,6 @@ export default async function adminRoutes(app: ApiInstance, opts: { venue: Venue
     },
   );
 
-  const ipsSchema = Type.Object({
-    ips: Type.Array(Type.String(), { description: 'IP literals; loopback entries first, always present' }),
-  });
-
   app.get(
     '/admin/v1/whitelist',
     {
@@ -262,12 +281,7 @@ export default async function adminRoutes(app: ApiInstance, opts: { venue: Venue
         summary: "Whether the caller's IP may use the bot routes",
         querystring: noQuery,
         response: {
-          200: envelopeSchema(
-            Type.Object({
-              ip: Type.String({ description: 'Caller IP as the service sees it' }),
-              whitelisted: Type.Boolean({ description: 'Whether that IP is on the bot whitelist' }),
-            }),
-          ),
+          200: envelopeSchema(whitelistStatusSchema),
           ...standardErrors(),
         },
       },
@@ -290,9 +304,7 @@ export default async function adminRoutes(app: ApiInstance, opts: { venue: Venue
         querystring: signedQuerystring(),
         body: depositBody,
         response: {
-          200: envelopeSchema(
-            Type.Object({ balance: Type.String({ description: 'USDT wallet balance after the deposit, 8 decimals' }) }),
-          ),
+          200: envelopeSchema(depositSchema),
           ...standardErrors(401),
         },
       },

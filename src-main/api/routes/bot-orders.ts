@@ -3,9 +3,11 @@
 // parsed into a command). Bot orders belong to the house account: no margin, never stored;
 // only their fills against users reach the users' ledgers.
 import { Type } from 'typebox';
+import type { OrderStatus } from '../../../src-shared/enums.ts';
+import type { BotCancelResult } from '../../../src-shared/types.ts';
 import type { Venue } from '../../services/venue.ts';
 import { answer, envelopeSchema, ok, standardErrors } from '../envelope.ts';
-import { noQuery, type ApiInstance } from '../schemas.ts';
+import { agree, intEnum, noQuery, type ApiInstance } from '../schemas.ts';
 import {
   botOrderBodySchema,
   idField,
@@ -15,6 +17,13 @@ import {
   symbolField,
 } from '../trading-schemas.ts';
 import { strictJsonBody } from '../strict-input.ts';
+
+const botCancelSchema = Type.Object({
+  order_id: Type.String({ description: 'Order ID' }),
+  status: intEnum([4] as const satisfies readonly OrderStatus[], '4=CANCELED'),
+});
+
+agree<typeof botCancelSchema, BotCancelResult>(true);
 
 export default async function botOrderRoutes(app: ApiInstance, opts: { venue: Venue }): Promise<void> {
   const { venue } = opts;
@@ -61,12 +70,7 @@ export default async function botOrderRoutes(app: ApiInstance, opts: { venue: Ve
           { additionalProperties: false },
         ),
         response: {
-          200: envelopeSchema(
-            Type.Object({
-              order_id: Type.String({ description: 'Order ID' }),
-              status: Type.Unsafe<number>({ type: 'integer', enum: [4], description: '4=CANCELED' }),
-            }),
-          ),
+          200: envelopeSchema(botCancelSchema),
           ...errors,
         },
       },

@@ -15,6 +15,7 @@ import type {
   WorkingType,
 } from '../../../src-shared/enums.ts';
 import type {
+  ConditionalCancelAllResult,
   ConditionalHistoryQuery,
   ConditionalOrderRecord,
   ConditionalOrderRequest,
@@ -160,6 +161,13 @@ const historyPageSchema = Type.Object({
 agreeSent<typeof historyQuery, ConditionalHistoryQuery>(true);
 agree<typeof historyPageSchema, ConditionalPage>(true);
 
+const cancelAllSchema = Type.Object({
+  symbol: Type.Union([Type.String(), Type.Null()], { description: 'The pair, null for every pair' }),
+  cancelled: Type.Integer({ description: 'How many conditional orders were cancelled' }),
+});
+
+agree<typeof cancelAllSchema, ConditionalCancelAllResult>(true);
+
 export default async function conditionalOrderRoutes(app: ApiInstance, opts: { venue: Venue }): Promise<void> {
   const { venue } = opts;
   const ex = venue.exchange;
@@ -281,12 +289,7 @@ export default async function conditionalOrderRoutes(app: ApiInstance, opts: { v
         description: 'On `symbol` when given, else on every pair. Answers how many were cancelled.',
         querystring: signedQuerystring({ symbol: symbolField }),
         response: {
-          200: envelopeSchema(
-            Type.Object({
-              symbol: Type.Union([Type.String(), Type.Null()], { description: 'The pair, null for every pair' }),
-              cancelled: Type.Integer({ description: 'How many conditional orders were cancelled' }),
-            }),
-          ),
+          200: envelopeSchema(cancelAllSchema),
           ...signedErrors(),
         },
       },

@@ -8,7 +8,13 @@ import type { KlinesError } from '../../../src-shared/types.ts';
 import type { ImportResult } from '../../data/dataset-service.ts';
 import type { SpecsSource } from '../../data/ports.ts';
 import { KINDS, MARKETS } from '../../../src-shared/dataset-kinds.ts';
-import type { DatasetTradeWire, DatasetWire, ImportResultWire } from '../../../src-shared/types/datasets.ts';
+import type {
+  DatasetDeleted,
+  DatasetImportResults,
+  DatasetTradeWire,
+  DatasetWire,
+  ImportResultWire,
+} from '../../../src-shared/types/datasets.ts';
 import { agree, strEnum } from '../schemas.ts';
 import { klinesErrorSchema } from './klines.ts';
 
@@ -70,7 +76,7 @@ const datasetWireFits: Static<typeof datasetSchema> extends DatasetWire
   ? SameKeys<Static<typeof datasetSchema>, DatasetWire>
   : false = true;
 
-export const importResultSchema = Type.Object({
+const importResultSchema = Type.Object({
   file: Type.String(),
   ok: Type.Boolean(),
   status: strEnum(
@@ -104,6 +110,14 @@ const importWireFits: [Static<typeof importResultSchema>, ImportResultWire] exte
   : false = true;
 void datasetWireFits;
 void importWireFits;
+
+/** Answer of DELETE /api/v1/datasets/{id}. */
+export const deletedSchema = Type.Object({ id: Type.Integer({ description: 'The deleted dataset' }) });
+/** Answer of POST /api/v1/datasets/import: one result per file. */
+export const importAnswerSchema = Type.Object({ results: Type.Array(importResultSchema) });
+
+agree<typeof deletedSchema, DatasetDeleted>(true);
+agree<typeof importAnswerSchema, DatasetImportResults>(true);
 
 export const tradeSchema = Type.Object({
   id: Type.Integer({ description: 'Trade id (aggregate trade id for aggTrades)' }),

@@ -32,7 +32,8 @@ import {
   MAX_UPLOAD_BYTES,
   UPLOAD_TYPES,
   datasetSchema,
-  importResultSchema,
+  deletedSchema,
+  importAnswerSchema,
   tradeSchema,
   idParams,
   specsBody,
@@ -162,7 +163,7 @@ export default async function datasetRoutes(
         params: idParams,
         querystring: noQuery,
         response: {
-          200: envelopeSchema(Type.Object({ id: Type.Integer({ description: 'The deleted dataset' }) })),
+          200: envelopeSchema(deletedSchema),
           ...standardErrors(403),
         },
       },
@@ -318,7 +319,7 @@ export default async function datasetRoutes(
         querystring: importQuery,
         body: importBody,
         response: {
-          200: envelopeSchema(Type.Object({ results: Type.Array(importResultSchema) })),
+          200: envelopeSchema(importAnswerSchema),
           ...standardErrors(403),
         },
       },

@@ -6,7 +6,7 @@
 // signed account; no route takes a user id from its input.
 import { Type } from 'typebox';
 import { ApiError, Errors } from '../../../src-shared/errors.ts';
-import type { AllOrdersQuery, OrdersPage } from '../../../src-shared/types.ts';
+import type { AllOrdersQuery, CancelAllResult, OrdersPage } from '../../../src-shared/types.ts';
 import type { Venue } from '../../services/venue.ts';
 import { orderRecord, tradeRecord } from '../records.ts';
 import { signedQuerystring } from '../auth.ts';
@@ -51,6 +51,13 @@ const ordersPageSchema = cursorPageSchema(orderRecordRef);
 
 agreeSent<typeof allOrdersQuery, AllOrdersQuery>(true);
 agree<typeof ordersPageSchema, OrdersPage>(true);
+
+const cancelAllSchema = Type.Object({
+  symbol: Type.String({ description: 'Trading pair' }),
+  cancelled: Type.Integer({ description: 'How many orders were cancelled' }),
+});
+
+agree<typeof cancelAllSchema, CancelAllResult>(true);
 
 export default async function orderRoutes(app: ApiInstance, opts: { venue: Venue }): Promise<void> {
   const { venue } = opts;
@@ -146,12 +153,7 @@ export default async function orderRoutes(app: ApiInstance, opts: { venue: Venue
         summary: 'Cancel all open orders on a pair (signed; extension)',
         querystring: signedQuerystring({ symbol: symbolField }, ['symbol']),
         response: {
-          200: envelopeSchema(
-            Type.Object({
-              symbol: Type.String({ description: 'Trading pair' }),
-              cancelled: Type.Integer({ description: 'How many orders were cancelled' }),
-            }),
-          ),
+          200: envelopeSchema(cancelAllSchema),
           ...signedErrors(),
         },
       },

@@ -1,6 +1,7 @@
 // Paper-trading conveniences of a signed account: reset the wallet, rotate the API key.
 import { Type } from 'typebox';
 import { ApiError, Errors } from '../../../src-shared/errors.ts';
+import type { ApiCredentials } from '../../../src-shared/types/admin.ts';
 import {
   DEFAULT_PAPER_BALANCE,
   MAX_PAPER_BALANCE,
@@ -12,7 +13,7 @@ import { Exchange } from '../../trading/exchange.ts';
 import type { Venue } from '../../services/venue.ts';
 import { signedQuerystring, type AuthServices } from '../auth.ts';
 import { envelopeSchema, ok, standardErrors } from '../envelope.ts';
-import type { ApiInstance } from '../schemas.ts';
+import { agree, type ApiInstance } from '../schemas.ts';
 import { strictJsonBody } from '../strict-input.ts';
 import { accountSummaryRef } from '../trading-schemas.ts';
 
@@ -24,6 +25,10 @@ const resetBody = Type.Object(
   },
   { additionalProperties: false },
 );
+
+const credentialsSchema = Type.Object({ api_key: Type.String(), api_secret: Type.String() });
+
+agree<typeof credentialsSchema, ApiCredentials>(true);
 
 export default async function paperRoutes(app: ApiInstance, opts: { venue: Venue; auth: AuthServices }): Promise<void> {
   const { venue, auth } = opts;
@@ -67,7 +72,7 @@ export default async function paperRoutes(app: ApiInstance, opts: { venue: Venue
           '/binance facade ends too (listenKeyExpired).',
         querystring: signedQuerystring(),
         response: {
-          200: envelopeSchema(Type.Object({ api_key: Type.String(), api_secret: Type.String() })),
+          200: envelopeSchema(credentialsSchema),
           ...standardErrors(401),
         },
       },

@@ -1,9 +1,10 @@
 // Schemas of the replay routes (replay.ts): a replay's status, its control actions, the start of
-// a hosted replay, its listing and the session report. Each is checked at compile time against
+// a hosted replay, its listing, its closing and the session report. Each is checked at compile time against
 // its wire type of src-shared/types/replay.ts, the one the SDK names (`agree`).
 import { Type, type Static } from 'typebox';
 import type {
   ReplayAction,
+  ReplayClosed,
   ReplayInfo,
   ReplayReport,
   ReplayState,
@@ -192,6 +193,8 @@ export const infoSchema = Type.Object({
   status: statusSchema,
 });
 
+export const closedSchema = Type.Object({ id: Type.String(), closed: Type.Boolean() });
+
 export const reportQuery = Type.Object(
   {
     format: Type.Optional(strEnum(['json', 'csv'] as const, 'Default json')),
@@ -246,6 +249,7 @@ export const reportSchema = Type.Object({
 agree<typeof statusSchema, ReplayState>(true);
 agreeSent<typeof startBody, StartReplayRequest>(true);
 agree<typeof infoSchema, ReplayInfo>(true);
+agree<typeof closedSchema, ReplayClosed>(true);
 agree<typeof reportSchema, ReplayReport>(true);
 // One body takes every action (readAction in replay.ts picks its field): the action names agree,
 // and each ReplayAction is a body the schema takes.

@@ -18,7 +18,15 @@ import type { ReplayAction } from '../../../src-shared/types.ts';
 import { reportCsv, type ReportTable } from '../../replay/session-report.ts';
 import { envelopeSchema, ok, standardErrors } from '../envelope.ts';
 import { noQuery, type ApiInstance } from '../schemas.ts';
-import { actionBody, infoSchema, reportQuery, reportSchema, startBody, statusSchema } from './replay-schemas.ts';
+import {
+  actionBody,
+  closedSchema,
+  infoSchema,
+  reportQuery,
+  reportSchema,
+  startBody,
+  statusSchema,
+} from './replay-schemas.ts';
 import { strictJsonBody } from '../strict-input.ts';
 
 export type { ReplayHost };
@@ -250,7 +258,7 @@ export default async function replayRoutes(app: ApiInstance, opts: ReplayRouteOp
         querystring: noQuery,
         params: Type.Object({ id: Type.String({ pattern: '^[A-Za-z0-9_-]{1,64}$' }) }),
         response: {
-          200: envelopeSchema(Type.Object({ id: Type.String(), closed: Type.Boolean() })),
+          200: envelopeSchema(closedSchema),
           ...standardErrors(403),
         },
       },

@@ -10,7 +10,8 @@ import { Type } from 'typebox';
 import { ApiError, Errors } from '../../../src-shared/errors.ts';
 import type { Venue } from '../../services/venue.ts';
 import { envelopeSchema, ok, standardErrors } from '../envelope.ts';
-import { noQuery, type ApiInstance } from '../schemas.ts';
+import type { SessionCredentials } from '../../../src-shared/types/admin.ts';
+import { agree, noQuery, type ApiInstance } from '../schemas.ts';
 import { strictJsonBody } from '../strict-input.ts';
 
 /** How long the printed login link works: 15 minutes (wall clock) from the start. */
@@ -32,6 +33,10 @@ const sessionBody = Type.Object(
   { token: Type.String({ minLength: 1, maxLength: 128, description: 'The one-time login token' }) },
   { additionalProperties: false },
 );
+
+const sessionAnswer = Type.Object({ user_id: Type.Integer(), api_key: Type.String(), api_secret: Type.String() });
+
+agree<typeof sessionAnswer, SessionCredentials>(true);
 
 export default async function sessionRoutes(
   app: ApiInstance,
@@ -55,9 +60,7 @@ export default async function sessionRoutes(
         querystring: noQuery,
         body: sessionBody,
         response: {
-          200: envelopeSchema(
-            Type.Object({ user_id: Type.Integer(), api_key: Type.String(), api_secret: Type.String() }),
-          ),
+          200: envelopeSchema(sessionAnswer),
           ...standardErrors(401, 403),
         },
       },

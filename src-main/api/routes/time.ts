@@ -3,7 +3,17 @@
 import { Type } from 'typebox';
 import type { Venue } from '../../services/venue.ts';
 import { envelopeSchema, ok, standardErrors } from '../envelope.ts';
-import { noQuery, type ApiInstance } from '../schemas.ts';
+import type { ServerTime } from '../../../src-shared/types.ts';
+import { agree, noQuery, type ApiInstance } from '../schemas.ts';
+
+const serverTimeSchema = Type.Object({
+  server_time: Type.Integer({ description: 'Wall-clock time, ms' }),
+  market_time: Type.Integer({ description: 'Market (virtual) time, ms' }),
+  speed: Type.Number({ description: 'Market clock speed factor' }),
+  paused: Type.Boolean({ description: 'Whether the market clock is paused' }),
+});
+
+agree<typeof serverTimeSchema, ServerTime>(true);
 
 export default async function timeRoutes(app: ApiInstance, opts: { venue: Venue }): Promise<void> {
   const { venue } = opts;
@@ -18,14 +28,7 @@ export default async function timeRoutes(app: ApiInstance, opts: { venue: Venue 
           'which runs at `speed` times real time and stands still while paused.',
         querystring: noQuery,
         response: {
-          200: envelopeSchema(
-            Type.Object({
-              server_time: Type.Integer({ description: 'Wall-clock time, ms' }),
-              market_time: Type.Integer({ description: 'Market (virtual) time, ms' }),
-              speed: Type.Number({ description: 'Market clock speed factor' }),
-              paused: Type.Boolean({ description: 'Whether the market clock is paused' }),
-            }),
-          ),
+          200: envelopeSchema(serverTimeSchema),
           ...standardErrors(),
         },
       },
