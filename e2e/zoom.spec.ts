@@ -84,6 +84,9 @@ test('a larger default font size scales the screen: at 20 px every size is 1.25 
   service,
   trader,
 }) => {
+  // tall enough that no short-window rule applies at either size: a media query's em is the
+  // browser's default font size, so at 20 px the 800 px (49.9375em) rules reach a 999 px window
+  await page.setViewportSize({ width: 1600, height: 1100 });
   const screen = await openTrading(page, service.url, trader, 'BTCUSDT');
   await expect(screen.form.button('Open long')).toBeEnabled();
   const sizes = async () => ({
