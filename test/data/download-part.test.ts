@@ -3,20 +3,18 @@
 // the next run with a Range request.
 import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { download, parseKinds, planDownload } from '../../src-main/data/download.ts';
+import { download } from '../../src-main/data/download.ts';
 import { tempDir, writeBtcusdtDays } from './archive-fixtures.ts';
+import { type ArchiveServer, answerFrom, serveArchive, spotKlinesPlan } from './archive-server.ts';
 
 const FOLDER = 'data/spot/daily/klines/BTCUSDT/1m';
 const ZIP = 'BTCUSDT-1m-2021-05-17.zip';
 
 describe('download part files', () => {
   const archive = tempDir();
-  let server: Server;
-  let base: string;
+  let server: ArchiveServer;
   const ranges: string[] = [];
   /** zip requests waiting for a second one: each gets half its file at once, the rest when both are in */
   let waiting: (() => void)[] = [];
@@ -24,53 +22,32 @@ describe('download part files', () => {
 
   beforeAll(async () => {
     writeBtcusdtDays(path.join(archive, 'data'));
-    server = createServer((req, res) => {
-      const url = req.url ?? '/';
-      const body = readFileSync(path.join(archive, decodeURIComponent(url)));
-      if (!url.endsWith('.zip')) {
-        res.writeHead(200, { 'content-length': body.length }).end(body);
-        return;
-      }
+    server = await serveArchive(archive, ({ req, res, url, body, from }) => {
+      if (!url.endsWith('.zip')) return false;
       ranges.push(req.headers.range ?? 'whole');
-      const from = Number(/^bytes=(\d+)-$/.exec(req.headers.range ?? '')?.[1] ?? 0);
-      const rest = body.subarray(from);
-      res.writeHead(from > 0 ? 206 : 200, {
-        'content-length': rest.length,
-        ...(from > 0 ? { 'content-range': `bytes ${from}-${body.length - 1}/${body.length}` } : {}),
-      });
-      if (!barrier) {
-        res.end(rest);
-        return;
-      }
-      res.write(rest.subarray(0, rest.length >> 1));
-      waiting.push(() => res.end(rest.subarray(rest.length >> 1)));
+      if (!barrier) return false;
+      const half = (body.length - from) >> 1;
+      answerFrom(res, body, from, half);
+      waiting.push(() => res.end(body.subarray(from + half)));
       if (waiting.length === 2) {
         for (const go of waiting) go();
         waiting = [];
       }
+      return true;
     });
-    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   });
-  afterAll(() => new Promise<void>((r) => server.close(() => r())));
+  afterAll(() => server.close());
 
-  const plan = () =>
-    planDownload({
-      symbol: 'BTCUSDT',
-      market: 'spot',
-      kinds: parseKinds('klines:1m'),
-      from: '2021-05-17',
-      to: '2021-05-17',
-    });
+  const plan = () => spotKlinesPlan('2021-05-17', '2021-05-17');
 
   it('two runs at once into one folder both get the file whole', async () => {
     const dir = tempDir();
     barrier = true;
     ranges.length = 0;
     const [a, b] = await Promise.all([
-      download(plan(), { baseUrl: base, dir }),
+      download(plan(), { baseUrl: server.base, dir }),
       // the second starts once the first has half of the zip in its part file
-      new Promise((r) => setTimeout(r, 50)).then(() => download(plan(), { baseUrl: base, dir })),
+      new Promise((r) => setTimeout(r, 50)).then(() => download(plan(), { baseUrl: server.base, dir })),
     ]);
     barrier = false;
     expect([a[0].status, a[0].error, b[0].status, b[0].error]).toEqual(['downloaded', null, 'downloaded', null]);
@@ -83,13 +60,13 @@ describe('download part files', () => {
     const gone = spawnSync(process.execPath, ['-e', '0']).pid; // a process that has ended
     for (const left of [`${ZIP}.${gone}-1.part`, `${ZIP}.part`]) {
       const dir = tempDir();
-      const run = (await download(plan(), { baseUrl: base, dir: path.join(dir, 'x') }))[0]; // makes the folders
+      const run = (await download(plan(), { baseUrl: server.base, dir: path.join(dir, 'x') }))[0]; // makes the folders
       expect(run.status).toBe('downloaded');
       const folder = path.join(dir, 'x', FOLDER);
       writeFileSync(path.join(folder, ZIP), ''); // not had
       writeFileSync(path.join(folder, left), whole.subarray(0, 1000));
       ranges.length = 0;
-      const r = await download(plan(), { baseUrl: base, dir: path.join(dir, 'x') });
+      const r = await download(plan(), { baseUrl: server.base, dir: path.join(dir, 'x') });
       expect(r[0]).toMatchObject({ status: 'downloaded', bytes: whole.length - 1000 });
       expect(ranges).toEqual(['bytes=1000-']);
       expect(readFileSync(path.join(folder, ZIP))).toEqual(whole);

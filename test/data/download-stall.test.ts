@@ -1,50 +1,36 @@
 // A server that stops answering: its request is given up on after the idle timeout (no byte for
 // that long), retried (a .CHECKSUM as a zip), and said as such, not waited on for undici's 300 s.
-import { readdirSync, readFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { download, parseKinds, planDownload } from '../../src-main/data/download.ts';
+import { download } from '../../src-main/data/download.ts';
 import { runDataCli } from '../../src-main/data-cli.ts';
 import { tempDir, writeBtcusdtDays } from './archive-fixtures.ts';
+import { type ArchiveServer, answerFrom, serveArchive, spotKlinesPlan } from './archive-server.ts';
 
 const DIR = '/data/spot/daily/klines/BTCUSDT/1m/';
 
 describe('a server that stops answering', () => {
   const archive = tempDir();
-  let server: Server;
+  let server: ArchiveServer;
   let base: string;
   let host: string;
 
   beforeAll(async () => {
     writeBtcusdtDays(path.join(archive, 'data'));
-    server = createServer((req, res) => {
-      const url = req.url ?? '/';
-      const body = readFileSync(path.join(archive, decodeURIComponent(url)));
+    server = await serveArchive(archive, ({ req, res, url, body }) => {
       // the 16th's .CHECKSUM is never answered
-      if (url.endsWith('2021-05-16.zip.CHECKSUM')) return;
+      if (url.endsWith('2021-05-16.zip.CHECKSUM')) return true;
       // the 17th's zip: half of it, then nothing more (and nothing at all when asked for the rest)
-      if (url.endsWith('2021-05-17.zip')) {
-        if (req.headers.range === undefined) {
-          res.writeHead(200, { 'content-length': body.length });
-          res.write(body.subarray(0, body.length >> 1));
-        }
-        return;
-      }
-      res.writeHead(200, { 'content-length': body.length }).end(body);
+      if (!url.endsWith('2021-05-17.zip')) return false;
+      if (req.headers.range === undefined) answerFrom(res, body, 0, body.length >> 1);
+      return true;
     });
-    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-    host = `127.0.0.1:${(server.address() as AddressInfo).port}`;
-    base = `http://${host}`;
+    ({ base, host } = server);
   });
-  afterAll(() => {
-    server.closeAllConnections();
-    return new Promise<void>((r) => server.close(() => r()));
-  });
+  afterAll(() => server.close());
 
-  const plan = (from: string, to: string) =>
-    planDownload({ symbol: 'BTCUSDT', market: 'spot', kinds: parseKinds('klines:1m'), from, to });
+  const plan = spotKlinesPlan;
 
   it('gives each request up after the idle time, three times, and says so; the others go on', async () => {
     const dir = tempDir();

@@ -1,13 +1,14 @@
 // Download against a local HTTP server that serves fixture files in the archive's own path
 // layout (never the internet): a bad checksum, a 404, a dropped connection, resume, bounds.
 import { existsSync, readFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { download, OfflineError, parseKinds, planDownload } from '../../src-main/data/download.ts';
 import { runDataCli } from '../../src-main/data-cli.ts';
 import { tempDir, writeBtcusdtDays } from './archive-fixtures.ts';
+import { type ArchiveServer, answerFrom, serveArchive, spotKlinesPlan } from './archive-server.ts';
 
 describe('the plan', () => {
   it('days inside a partial month, one file per whole month, fundingRate monthly only', () => {
@@ -91,7 +92,7 @@ describe('the plan', () => {
 
 describe('against a local archive', () => {
   const archive = tempDir();
-  let server: Server;
+  let server: ArchiveServer;
   let base: string;
   const requests: string[] = [];
   let inFlight = 0;
@@ -103,53 +104,28 @@ describe('against a local archive', () => {
     writeBtcusdtDays(path.join(archive, 'data'), (date) => (date === '2021-05-17' ? 'bad' : true));
     // the 18th's connection drops half way the first time
     dropNext = new Set(['/data/spot/daily/klines/BTCUSDT/1m/BTCUSDT-1m-2021-05-18.zip']);
-    server = createServer((req, res) => {
-      const url = req.url ?? '/';
+    server = await serveArchive(archive, ({ req, res, url, body, from }) => {
       requests.push(`${req.method} ${url}${req.headers.range ? ` ${req.headers.range}` : ''}`);
       inFlight++;
       maxInFlight = Math.max(maxInFlight, inFlight);
       res.on('close', () => inFlight--);
-      const file = path.join(archive, decodeURIComponent(url));
-      if (!file.startsWith(archive) || !existsSync(file)) {
-        res.writeHead(404).end('Not Found');
-        return;
-      }
-      const body = readFileSync(file);
-      const range = /^bytes=(\d+)-$/.exec(req.headers.range ?? '');
       // answer a little later, so several requests are in flight at once
       setTimeout(() => {
-        if (dropNext.delete(url)) {
-          res.writeHead(200, { 'content-length': body.length });
-          // let the first half reach the client before the connection goes
-          res.write(body.subarray(0, body.length >> 1), () => setTimeout(() => res.destroy(), 150));
+        if (!dropNext.delete(url)) {
+          answerFrom(res, body, from);
           return;
         }
-        if (range !== null) {
-          const from = Number(range[1]);
-          res
-            .writeHead(206, {
-              'content-length': body.length - from,
-              'content-range': `bytes ${from}-${body.length - 1}/${body.length}`,
-            })
-            .end(body.subarray(from));
-          return;
-        }
-        res.writeHead(200, { 'content-length': body.length }).end(body);
+        res.writeHead(200, { 'content-length': body.length });
+        // let the first half reach the client before the connection goes
+        res.write(body.subarray(0, body.length >> 1), () => setTimeout(() => res.destroy(), 150));
       }, 20);
+      return true;
     });
-    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    base = server.base;
   });
-  afterAll(() => new Promise<void>((r) => server.close(() => r())));
+  afterAll(() => server.close());
 
-  const plan = () =>
-    planDownload({
-      symbol: 'BTCUSDT',
-      market: 'spot',
-      kinds: parseKinds('klines:1m'),
-      from: '2021-05-16',
-      to: '2021-05-19',
-    });
+  const plan = () => spotKlinesPlan('2021-05-16', '2021-05-19');
 
   it('fetches what exists, verifies it, resumes a dropped file, refuses a bad checksum and names a 404', async () => {
     const dir = tempDir();
