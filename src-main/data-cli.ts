@@ -132,12 +132,14 @@ export async function runDataCli(
       if (r.status === 'downloaded') out(`fetched   ${r.file} (${r.bytes} bytes, checksum verified)`);
       else if (r.status === 'present') out(`had       ${r.file} (checksum verified, not fetched again)`);
       else if (r.status === 'missing') out(`missing   ${r.error}`);
+      else if (r.status === 'unpublished') out(`not yet   ${r.error}`);
       else out(`failed    ${r.error}`);
     }
     downloadFailed = results.filter((r) => r.status === 'missing' || r.status === 'failed').length;
+    const notYet = results.filter((r) => r.status === 'unpublished').length;
     const had = results.filter((r) => r.status === 'downloaded' || r.status === 'present');
     out(
-      `${had.length} of ${results.length} file(s) in ${dir}${downloadFailed > 0 ? `; ${downloadFailed} not had` : ''}.`,
+      `${had.length} of ${results.length} file(s) in ${dir}${downloadFailed > 0 ? `; ${downloadFailed} not had` : ''}${notYet > 0 ? `; ${notYet} not published yet` : ''}.`,
     );
     if (opts.noImport || had.length === 0) return downloadFailed > 0 ? 1 : 0;
     files = had.map((r) => r.path);

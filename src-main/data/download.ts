@@ -11,6 +11,8 @@
 //   - at most `concurrency` requests at once; a dropped connection is retried (3 attempts), and so
 //     is a server that sends nothing for `idleTimeoutMs` (an answer or the next bytes; 30 s): the
 //     request is given up on, said as `no data from HOST for 30 s`, both for a zip and its .CHECKSUM;
+//   - a file whose day or month has not ended (today's daily zip, this month's fundingRate) is not
+//     asked for: `unpublished`, which is not a failure;
 //   - a 404 says the file does not exist upstream; being offline (no connection at all) is said
 //     once, clearly, and stops the run.
 
@@ -41,6 +43,11 @@ export interface DownloadPlanItem {
   readonly kind: Kind;
   readonly period: 'daily' | 'monthly';
   readonly date: string;
+  /**
+   * The first day (YYYY-MM-DD, UTC) the archive can have the file: the day after the day, the
+   * first of the next month. A file due after today is not asked for (status `unpublished`).
+   */
+  readonly due: string;
 }
 
 /** Parses "klines:1m,aggTrades,fundingRate,markPriceKlines:1m". Throws Error naming the bad part. */
@@ -110,10 +117,11 @@ export function planDownload(o: {
     const problem = keyProblem({ market, symbol: o.symbol, kind: k.kind, interval: k.interval });
     if (problem !== null) throw new Error(problem);
     const base = `data/${market === 'spot' ? 'spot' : `futures/${market}`}`;
-    const file = (period: 'daily' | 'monthly', date: string): DownloadPlanItem => {
+    const file = (period: 'daily' | 'monthly', date: string, due: number): DownloadPlanItem => {
       const stem = CANDLE_KINDS.has(k.kind) ? k.interval : k.kind;
       const folder = CANDLE_KINDS.has(k.kind) ? `${k.kind}/${o.symbol}/${k.interval}` : `${k.kind}/${o.symbol}`;
-      return { path: `${base}/${period}/${folder}/${o.symbol}-${stem}-${date}.zip`, kind: k.kind, period, date };
+      const path = `${base}/${period}/${folder}/${o.symbol}-${stem}-${date}.zip`;
+      return { path, kind: k.kind, period, date, due: iso(due) };
     };
     let t = from;
     while (t <= to) {
@@ -123,10 +131,10 @@ export function planDownload(o: {
       const month = iso(monthStart).slice(0, 7);
       const published = nextMonth + MONTHLY_PUBLISHED_AFTER_DAYS * DAY <= today;
       if (k.kind === 'fundingRate' || (t === monthStart && nextMonth - DAY <= to && published)) {
-        out.push(file('monthly', month));
+        out.push(file('monthly', month, nextMonth));
         t = nextMonth;
       } else {
-        out.push(file('daily', iso(t)));
+        out.push(file('daily', iso(t), t + DAY));
         t += DAY;
       }
     }
@@ -146,8 +154,11 @@ interface DownloadProgress {
 
 export interface DownloadResult {
   readonly path: string;
-  /** downloaded, present (had already, checksum good), missing (404 upstream), failed */
-  readonly status: 'downloaded' | 'present' | 'missing' | 'failed';
+  /**
+   * downloaded, present (had already, checksum good), missing (404 upstream), failed, or
+   * unpublished (its day or month has not ended, so the archive cannot have it: not asked for)
+   */
+  readonly status: 'downloaded' | 'present' | 'missing' | 'failed' | 'unpublished';
   readonly file: string;
   readonly bytes: number;
   readonly error: string | null;
@@ -196,6 +207,8 @@ export interface DownloadOptions {
   /** ms between progress reports (default 1000) */
   readonly progressEveryMs?: number;
   readonly fetch?: typeof fetch;
+  /** now, ms (default the clock): a file due after its UTC day is `unpublished`, not asked for */
+  readonly today?: number;
 }
 
 const NETWORK_CODES = new Set([
@@ -217,6 +230,7 @@ export async function download(plan: readonly DownloadPlanItem[], o: DownloadOpt
   const base = (o.baseUrl ?? DEFAULT_BASE_URL).replace(/\/+$/, '');
   const doFetch = o.fetch ?? fetch;
   const started = Date.now();
+  const today = Math.floor((o.today ?? started) / DAY) * DAY;
   let bytes = 0;
   let done = 0;
   let offline: OfflineError | null = null;
@@ -319,6 +333,14 @@ export async function download(plan: readonly DownloadPlanItem[], o: DownloadOpt
     const target = join(o.dir, item.path);
     const name = item.path.slice(item.path.lastIndexOf('/') + 1);
     const url = `${base}/${item.path}`;
+    if (item.due > iso(today))
+      return {
+        path: target,
+        file: name,
+        status: 'unpublished',
+        bytes: 0,
+        error: `${name}: not published yet (the archive has a ${item.period === 'daily' ? "day's" : "month's"} file once it has ended: from ${item.due}, UTC)`,
+      };
     mkdirSync(dirname(target), { recursive: true });
     // the checksum first: it is small, says whether the file exists, and decides "already had"
     const sumText = await checksumOf(url, target, name);

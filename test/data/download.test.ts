@@ -165,6 +165,74 @@ describe('against a local archive', () => {
     expect(requests.filter((r) => r.endsWith('.zip') && r.includes('05-16'))).toEqual([]);
   });
 
+  it("a file whose day or month has not ended is not asked for: 'unpublished', and the CLI says not yet", async () => {
+    // today 2026-12-06: the day's zip is due tomorrow, December's funding file on 1 January
+    const plan = planDownload({
+      symbol: 'BTCUSDT',
+      market: 'um',
+      kinds: parseKinds('klines:1m,fundingRate'),
+      from: '2026-12-05',
+      to: '2026-12-06',
+      today: Date.parse('2026-12-06T15:00:00Z'),
+    });
+    expect(plan.map((p) => [p.date, p.due])).toEqual([
+      ['2026-12-05', '2026-12-06'],
+      ['2026-12-06', '2026-12-07'],
+      ['2026-12', '2027-01-01'],
+    ]);
+    const asked: string[] = [];
+    const results = await download(plan, {
+      baseUrl: base,
+      dir: tempDir(),
+      today: Date.parse('2026-12-06T15:00:00Z'),
+      fetch: (url, init) => {
+        asked.push(String(url).slice(base.length));
+        return fetch(url, init);
+      },
+    });
+    expect(results.map((r) => [r.file, r.status, r.error])).toEqual([
+      ['BTCUSDT-1m-2026-12-05.zip', 'missing', expect.stringMatching(/does not exist upstream/)],
+      [
+        'BTCUSDT-1m-2026-12-06.zip',
+        'unpublished',
+        "BTCUSDT-1m-2026-12-06.zip: not published yet (the archive has a day's file once it has ended: from 2026-12-07, UTC)",
+      ],
+      [
+        'BTCUSDT-fundingRate-2026-12.zip',
+        'unpublished',
+        "BTCUSDT-fundingRate-2026-12.zip: not published yet (the archive has a month's file once it has ended: from 2027-01-01, UTC)",
+      ],
+    ]);
+    // only the day that has ended was asked for (its .CHECKSUM, a 404)
+    expect(asked).toEqual(['/data/futures/um/daily/klines/BTCUSDT/1m/BTCUSDT-1m-2026-12-05.zip.CHECKSUM']);
+
+    // the command: today's own file is said as not yet, which is not a failure
+    const today = new Date().toISOString().slice(0, 10);
+    const out: string[] = [];
+    const code = await runDataCli(
+      [
+        'download',
+        '--symbol',
+        'BTCUSDT',
+        '--market',
+        'spot',
+        '--kinds',
+        'klines:1m',
+        '--from',
+        today,
+        '--to',
+        today,
+      ].concat(['--base-url', base, '--data-dir', tempDir()]),
+      (l) => out.push(l),
+      () => {},
+    );
+    expect(out).toContain(
+      `not yet   BTCUSDT-1m-${today}.zip: not published yet (the archive has a day's file once it has ended: from ${new Date(Date.parse(today) + 86_400_000).toISOString().slice(0, 10)}, UTC)`,
+    );
+    expect(out[out.length - 1]).toMatch(/^0 of 1 file\(s\) in .*; 1 not published yet\.$/);
+    expect(code).toBe(0);
+  });
+
   it('offline is said clearly', async () => {
     const closed = createServer();
     await new Promise<void>((r) => closed.listen(0, '127.0.0.1', r));
