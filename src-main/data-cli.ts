@@ -121,7 +121,7 @@ export async function runDataCli(
         idleTimeoutMs: opts.idleTimeout === undefined ? undefined : opts.idleTimeout * 1000,
         onProgress: (p) =>
           err(
-            `  ${p.filesDone}/${p.filesTotal} files, ${(p.bytes / 1e6).toFixed(1)} MB, ${(p.rate / 1e6).toFixed(2)} MB/s, ETA ${p.etaSeconds === null ? '?' : `${Math.ceil(p.etaSeconds)} s`}`,
+            `  ${p.filesDone}/${p.filesTotal} files, ${(p.bytes / 1e6).toFixed(1)} MB, ${(p.rate / 1e6).toFixed(2)} MB/s, ${p.idleSeconds !== null ? `nothing has come for ${p.idleSeconds} s` : `ETA ${p.etaSeconds === null ? '?' : `${Math.ceil(p.etaSeconds)} s`}`}`,
           ),
       });
     } catch (e) {

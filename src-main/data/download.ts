@@ -148,8 +148,16 @@ interface DownloadProgress {
   readonly bytes: number;
   /** bytes per second since the start */
   readonly rate: number;
-  /** seconds left, estimated from the files still to come; null before the first file is done */
+  /**
+   * seconds left, estimated from the files still to come; null before the first file is done,
+   * and while nothing comes (`idleSeconds`)
+   */
   readonly etaSeconds: number | null;
+  /**
+   * whole seconds since the last byte came (or since the start) once that is over the options'
+   * `stalledAfterMs` with files still to come: an ETA then would only climb; null otherwise
+   */
+  readonly idleSeconds: number | null;
 }
 
 export interface DownloadResult {
@@ -206,6 +214,8 @@ export interface DownloadOptions {
   readonly onProgress?: (p: DownloadProgress) => void;
   /** ms between progress reports (default 1000) */
   readonly progressEveryMs?: number;
+  /** ms without a byte after which progress gives `idleSeconds` instead of an ETA (default 5000) */
+  readonly stalledAfterMs?: number;
   readonly fetch?: typeof fetch;
   /** now, ms (default the clock): a file due after its UTC day is `unpublished`, not asked for */
   readonly today?: number;
@@ -232,17 +242,23 @@ export async function download(plan: readonly DownloadPlanItem[], o: DownloadOpt
   const started = Date.now();
   const today = Math.floor((o.today ?? started) / DAY) * DAY;
   let bytes = 0;
+  let lastByteAt = started;
   let done = 0;
   let offline: OfflineError | null = null;
   const results: DownloadResult[] = new Array(plan.length);
-  const report = (): void =>
+  const report = (): void => {
+    const now = Date.now();
+    const idle = now - lastByteAt;
+    const idleSeconds = done < plan.length && idle > (o.stalledAfterMs ?? 5000) ? Math.floor(idle / 1000) : null;
     o.onProgress?.({
       filesDone: done,
       filesTotal: plan.length,
       bytes,
-      rate: bytes / Math.max(0.001, (Date.now() - started) / 1000),
-      etaSeconds: done === 0 ? null : (((Date.now() - started) / 1000) * (plan.length - done)) / done,
+      rate: bytes / Math.max(0.001, (now - started) / 1000),
+      etaSeconds: done === 0 || idleSeconds !== null ? null : (((now - started) / 1000) * (plan.length - done)) / done,
+      idleSeconds,
     });
+  };
   const timer = setInterval(report, o.progressEveryMs ?? 1000);
   timer.unref();
   const run = beginRun();
@@ -387,6 +403,7 @@ export async function download(plan: readonly DownloadPlanItem[], o: DownloadOpt
           for await (const c of reply.chunks()) {
             got += c.length;
             bytes += c.length;
+            lastByteAt = Date.now();
             yield c;
           }
         };

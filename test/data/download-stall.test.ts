@@ -41,12 +41,20 @@ describe('a server that stops answering', () => {
       asked.push(`${String(url).slice(base.length)}${range === null ? '' : ` ${range}`}`);
       return fetch(url, init);
     };
+    const progress: { done: number; eta: number | null; idle: number | null }[] = [];
     const results = await download(plan('2021-05-16', '2021-05-18'), {
       baseUrl: base,
       dir,
       idleTimeoutMs: 1000, // the 18th, answered at once, must not be taken for stalled on a busy machine
       fetch: counting,
+      progressEveryMs: 100,
+      stalledAfterMs: 500,
+      onProgress: (p) => progress.push({ done: p.filesDone, eta: p.etaSeconds, idle: p.idleSeconds }),
     });
+    // while nothing comes the progress says for how long, and gives no ETA (which would only climb)
+    expect(progress.some((p) => p.done > 0 && p.eta === null && p.idle !== null && p.idle >= 1)).toBe(true);
+    expect(progress.filter((p) => p.eta !== null && p.idle !== null)).toEqual([]);
+    expect(progress.at(-1)).toEqual({ done: 3, eta: 0, idle: null });
     expect(results.map((r) => [r.file, r.status, r.error])).toEqual([
       [
         'BTCUSDT-1m-2021-05-16.zip',
