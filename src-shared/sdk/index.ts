@@ -42,6 +42,7 @@ export type {
   DatasetWire,
   ImportResultWire,
 } from '../types/datasets.ts';
+export type { UploadKey } from '../dataset-upload.ts';
 export type {
   SweepExampleWire,
   SweepJob,

@@ -153,7 +153,7 @@ export class RestClient {
    * infinite, a body JSON cannot hold): a PerpdeskApiError of code CLIENT_ERROR either way.
    */
   async request(method: string, path: string, options: RequestOptions = {}): Promise<RawExchange> {
-    const { qs, headers, bodyText } = writeRequest(method, path, options, {
+    const { qs, headers, bodyText, bytes } = writeRequest(method, path, options, {
       apiKey: this.apiKey,
       apiSecret: this.apiSecret,
       recvWindow: this.opts.recvWindow,
@@ -164,6 +164,7 @@ export class RestClient {
       url: `${this.baseUrl}${path}${qs ? `?${qs}` : ''}`,
       headers,
       bodyText,
+      bytes,
     });
   }
 

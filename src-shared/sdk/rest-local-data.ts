@@ -7,6 +7,7 @@ import type { Interval } from '../intervals.ts';
 import type { Candle } from '../types.ts';
 import type { DatasetDeleted, DatasetImportResults, DatasetTradeWire, DatasetWire } from '../types/datasets.ts';
 import type { SweepExampleWire, SweepJobWire, SweepSummaryWire, SweepWire } from '../types/sweeps.ts';
+import { uploadQuery, uploadType, type UploadKey } from '../dataset-upload.ts';
 import { unwrap, unwrapBare } from './rest-answer.ts';
 import type { RawExchange, RequestOptions } from './rest-request.ts';
 import type { KlinesOptions } from './rest-routes.ts';
@@ -75,6 +76,17 @@ export class DatasetRoutes {
   /** Imports archive files or folders on the service's machine (`POST /api/v1/datasets/import`, loopback). */
   import(req: DatasetImportRequest): Promise<DatasetImportResults> {
     return this.call('POST', '/api/v1/datasets/import', { body: req });
+  }
+
+  /**
+   * Uploads one file and imports it (`POST /api/v1/datasets/import` with the file as the body,
+   * loopback): `name` is its archive name (`BTCUSDT-1m-2025-01-06.zip`; .zip, .csv or a
+   * recorder's .jsonl), which says what it holds as a path would; `key` what the name does not
+   * say, and its SHA-256 to verify. For a file the service can read itself, `import` is cheaper.
+   */
+  upload(name: string, bytes: Uint8Array<ArrayBuffer> | Blob, key: UploadKey = {}): Promise<DatasetImportResults> {
+    const query = Object.fromEntries(uploadQuery(name, key));
+    return this.call('POST', '/api/v1/datasets/import', { query, upload: { bytes, type: uploadType(name) } });
   }
 }
 

@@ -71,6 +71,8 @@ export interface RequestOptions {
   query?: Query;
   /** JSON body; serialised once, and that exact text is signed and sent. */
   body?: unknown;
+  /** A file's bytes sent as the body as they are, with this content type (not with `body`; never signed). */
+  upload?: { bytes: Uint8Array<ArrayBuffer> | Blob; type: string };
   auth?: AuthKind;
 }
 
@@ -93,11 +95,18 @@ export function writeRequest(
   path: string,
   options: RequestOptions,
   signer: Signer,
-): { qs: string; headers: Record<string, string>; bodyText: string | undefined } {
+): {
+  qs: string;
+  headers: Record<string, string>;
+  bodyText: string | undefined;
+  bytes: Uint8Array<ArrayBuffer> | Blob | undefined;
+} {
   const headers: Record<string, string> = {};
   let bodyText: string | undefined;
   let qs: string;
   try {
+    if (options.upload !== undefined && (options.body !== undefined || options.auth === 'signed'))
+      throw new Error('an upload is the whole body and is not signed');
     bodyText = options.body === undefined ? undefined : JSON.stringify(options.body);
     if (options.auth === 'signed') {
       if (!signer.apiKey || !signer.apiSecret)
@@ -115,7 +124,8 @@ export function writeRequest(
     throw new PerpdeskApiError(CLIENT_ERROR, `${method} ${path} was not sent: ${why}`, NOT_SENT);
   }
   if (bodyText !== undefined) headers['Content-Type'] = 'application/json';
-  return { qs, headers, bodyText };
+  if (options.upload !== undefined) headers['Content-Type'] = options.upload.type;
+  return { qs, headers, bodyText, bytes: options.upload?.bytes };
 }
 
 /** One HTTP exchange as it went over the wire. */
@@ -123,7 +133,7 @@ export interface RawExchange {
   method: string;
   /** Full URL including the signed query string. */
   url: string;
-  /** The body text as sent, if any. */
+  /** The body text as sent, if any (undefined for an upload's bytes too). */
   requestBody: string | undefined;
   /** HTTP status; 0 when the request never got an answer (`networkError` says why). */
   status: number;
@@ -145,13 +155,19 @@ export interface RawExchange {
 export async function exchange(
   fetchFn: typeof fetch,
   now: () => number,
-  req: { method: string; url: string; headers: Record<string, string>; bodyText: string | undefined },
+  req: {
+    method: string;
+    url: string;
+    headers: Record<string, string>;
+    bodyText: string | undefined;
+    bytes?: Uint8Array<ArrayBuffer> | Blob;
+  },
 ): Promise<RawExchange> {
-  const { method, url, headers, bodyText } = req;
+  const { method, url, headers, bodyText, bytes } = req;
   const started = now();
   const out: RawExchange = { method, url, requestBody: bodyText, status: 0, text: '', json: undefined, elapsedMs: 0 };
   try {
-    const res = await fetchFn(url, { method, headers, body: bodyText });
+    const res = await fetchFn(url, { method, headers, body: bodyText ?? bytes });
     out.status = res.status;
     out.headers = Object.fromEntries(res.headers.entries());
     out.text = await res.text();

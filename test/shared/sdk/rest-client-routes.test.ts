@@ -1,8 +1,10 @@
 // The RestClient methods of the routes beside trading, against a real service (listening, on a
 // data folder of its own, the SDK over real fetch): one pair's general record, the
-// insurance fund, the admin account route, the datasets (import, catalogue, candles, trades,
-// specs, delete) and the sweep results (list, one, CSV, one job, the example), each answered as
+// insurance fund, the admin account route, the datasets (import, upload, catalogue, candles,
+// trades, specs, delete) and the sweep results (list, one, CSV, one job, the example), each answered as
 // the service answers it, and refusals as PerpdeskApiError.
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startService, type ServiceHandle } from '../../../src-main/service.ts';
 import { coordinatorHere } from '../../../src-main/sweep/coordinator.ts';
@@ -11,7 +13,14 @@ import type { SweepSpec } from '../../../src-main/sweep/ports.ts';
 import { SqliteSweepStore } from '../../../src-main/sweep/sqlite-store.ts';
 import { Errors } from '../../../src-shared/errors.ts';
 import { PerpdeskApiError, RestClient } from '../../../src-shared/sdk/index.ts';
-import { tempDir, writeArchiveZip, writeBtcusdtDays } from '../../data/archive-fixtures.ts';
+import {
+  fixtureRows,
+  KLINES_HEADER,
+  sha256,
+  tempDir,
+  writeArchiveZip,
+  writeBtcusdtDays,
+} from '../../data/archive-fixtures.ts';
 import { DAY, JAN6, testMetrics } from '../../sweep/fixture.ts';
 
 let svc: ServiceHandle;
@@ -125,6 +134,44 @@ describe('RestClient.datasets', () => {
     expect(edited.specs).toMatchObject({ tick_size: '0.5', step_size: '0.01', source: 'edited' });
     expect(await api.datasets.delete(trades.id)).toEqual({ id: trades.id });
     expect(await refusal(api.datasets.get(trades.id))).toBe(1106);
+  });
+});
+
+describe('RestClient.datasets.upload', () => {
+  it('uploads a zip and a CSV as the Data dialog does: named, checked against its checksum, imported', async () => {
+    const root = tempDir();
+    const csv =
+      'agg_trade_id,price,quantity,first_trade_id,last_trade_id,transact_time,is_buyer_maker\n' +
+      '200,3300.10,0.5,900,900,1736208000001,true\n201,3300.20,0.25,901,902,1736208000002,false\n';
+    const made = writeArchiveZip(root, { market: 'um', kind: 'aggTrades', symbol: 'ETHUSDT', date: '2025-01-07', csv });
+    const bytes = readFileSync(made.zip);
+    const name = path.basename(made.zip);
+    // a wrong checksum refuses it, and nothing is imported
+    const bad = await api.datasets.upload(name, bytes, { market: 'um', checksum: '0'.repeat(64) });
+    expect(bad.results[0]).toMatchObject({ ok: false, status: 'refused', file: name, dataset_id: null });
+    const good = await api.datasets.upload(name, new Blob([bytes]), { market: 'um', checksum: sha256(bytes) });
+    expect(good.results[0]).toMatchObject({ ok: true, status: 'imported', file: name, rows: 2, checksum: 'verified' });
+    const id = good.results[0].dataset_id!;
+    expect((await api.datasets.trades(id)).map((t) => t.first_trade_id)).toEqual([900, 901]);
+    // a CSV whose name says nothing: what it holds is said beside it
+    const candles = [KLINES_HEADER, ...fixtureRows('binance_spot_BTCUSDT_1m_2021-05-16_to_2021-05-18.csv').slice(0, 3)];
+    const r = await api.datasets.upload('my-candles.csv', new TextEncoder().encode(candles.join('\n')), {
+      market: 'spot',
+      symbol: ' btcusdt ',
+      kind: 'klines',
+      interval: '1m',
+    });
+    expect(r.results[0]).toMatchObject({ ok: true, status: 'imported', file: 'my-candles.csv', rows: 3 });
+    expect(await api.datasets.get(r.results[0].dataset_id!)).toMatchObject({
+      market: 'spot',
+      symbol: 'BTCUSDT',
+      kind: 'klines',
+      interval: '1m',
+    });
+    // an upload is never signed: asked to be, it is not sent
+    await expect(
+      api.request('POST', '/api/v1/datasets/import', { upload: { bytes, type: 'application/zip' }, auth: 'signed' }),
+    ).rejects.toMatchObject({ code: -1, status: -2 });
   });
 });
 

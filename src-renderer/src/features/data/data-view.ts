@@ -9,48 +9,18 @@ import {
   nextOpenTime,
   type Interval,
 } from '../../../../src-shared/intervals.ts';
-import { CANDLE_KINDS, isKind, isMarket } from '../../../../src-shared/dataset-kinds.ts';
+import { uploadQuery, type UploadKey } from '../../../../src-shared/dataset-upload.ts';
 
 /** A dataset and an import result as the API answers them (declared once in src-shared). */
 import type { DatasetWire, ImportResultWire } from '../../../../src-shared/types/datasets.ts';
 export type DatasetView = DatasetWire;
 export type ImportResultView = ImportResultWire;
 
-/** An interval applies to the candle kinds only; an empty kind leaves it to the file name. */
-export function takesInterval(kind: string): boolean {
-  return kind === '' || (isKind(kind) && CANDLE_KINDS.has(kind));
-}
-
-/**
- * What the dialog says of the files: the market (which only the archive's folders say), and
- * the symbol, kind and interval for files whose names do not say them (a recorder's
- * `trade_stream.csv`, a renamed CSV); empty ones are left to the file name.
- */
-export interface UploadKey {
-  market: string;
-  symbol?: string;
-  kind?: string;
-  interval?: string;
-}
+export { takesInterval, uploadType, type UploadKey } from '../../../../src-shared/dataset-upload.ts';
 
 /** POST address that imports one uploaded file with what the dialog says of it. */
 export function uploadUrl(baseUrl: string, fileName: string, key: UploadKey): string {
-  const q = new URLSearchParams({ name: fileName });
-  if (isMarket(key.market)) q.set('market', key.market);
-  const symbol = key.symbol?.trim().toUpperCase() ?? '';
-  if (symbol !== '') q.set('symbol', symbol);
-  if (key.kind) q.set('kind', key.kind);
-  if (key.interval && takesInterval(key.kind ?? '')) q.set('interval', key.interval);
-  return `${baseUrl.replace(/\/+$/, '')}/api/v1/datasets/import?${q.toString()}`;
-}
-
-/** Content type of an upload, by its name (the route takes zip, CSV or bytes). */
-export function uploadType(fileName: string): string {
-  return /\.csv$/i.test(fileName)
-    ? 'text/csv'
-    : /\.jsonl$/i.test(fileName)
-      ? 'application/octet-stream'
-      : 'application/zip';
+  return `${baseUrl.replace(/\/+$/, '')}/api/v1/datasets/import?${uploadQuery(fileName, key).toString()}`;
 }
 
 export function datasetTitle(d: Pick<DatasetView, 'market' | 'symbol' | 'kind' | 'interval'>): string {
