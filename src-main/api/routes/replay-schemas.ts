@@ -10,6 +10,7 @@ import type {
   ReplayState,
   StartReplayRequest,
 } from '../../../src-shared/types.ts';
+import { MAX_PAPER_USDT } from '../../accounts/credentials.ts';
 import { MAX_SPEED, MIN_SPEED } from '../../core/clock.ts';
 import { MAX_LATENCY_MS } from '../../replay/models/constant-latency.ts';
 import { MAX_STEP_MS } from '../../replay/session.ts';
@@ -157,7 +158,10 @@ export const startBody = Type.Object(
       Type.Number({ minimum: MIN_SPEED, maximum: MAX_SPEED, description: 'Clock speed (default 1)' }),
     ),
     balance: Type.Optional(
-      Type.String({ description: 'Starting USDT balance of the replay\'s local account (default "10000")' }),
+      Type.String({
+        maxLength: 40,
+        description: `Starting USDT balance of the replay's local account: decimal string, > 0, at most 8 decimals and ${MAX_PAPER_USDT} (default "10000"; more is 1001)`,
+      }),
     ),
     queue_model: Type.Optional(strEnum(['pessimistic', 'probabilistic'] as const, 'Default probabilistic')),
     lockstep: Type.Optional(Type.Boolean({ description: 'Open in lockstep (default false)' })),
