@@ -85,6 +85,32 @@ describe('1m BTCUSDT 2021-05-16..18, klines only', () => {
     expect(pair.math.formatPrice(ticks(path4[3]))).toBe(Number(c).toFixed(2));
   });
 
+  it("finer than the source (1s on 1m data): the four prints alone, their counts and quote volumes the prints' own", () => {
+    v.market.seek(START + 120_000);
+    v.klines.advanceTo(v.market.time);
+    const [vol, quote, count] = [5, 7, 8].map((i) => rows('1m')[0][i]);
+    const s1 = v.klines.klines('BTCUSDT', '1s', { startTime: START, endTime: START + 59_999 });
+    expect(s1.map((k) => k[0]).sort((a, b) => a - b)).toEqual(Array.from({ length: 60 }, (_, i) => START + i * 1000));
+    const traded = s1.filter((k) => Number(k[6]) > 0).sort((a, b) => a[0] - b[0]);
+    expect(traded.map((k) => k[0])).toEqual([0, 15_000, 30_000, 45_000].map((d) => START + d));
+    // the volume is the source's, spread over the prints
+    expect(traded.reduce((a, k) => a + Math.round(Number(k[6]) * 1e6), 0)).toBe(Math.round(Number(vol) * 1e6));
+    // each candle's count is its print's engine trades, and its quote volume theirs: the source's
+    // count and quote volume (which no finer candle can know) are the 1m candle's alone
+    const first = prints.filter((p) => p.time < START + 60_000);
+    for (const k of traded) {
+      const at = first.filter((p) => p.time === k[0]);
+      expect(k[8], new Date(k[0]).toISOString()).toBe(at.length);
+      expect(Number(k[7])).toBeCloseTo(
+        at.reduce((a, p) => a + p.price * 0.01 * p.lots * 1e-6, 0),
+        6,
+      );
+    }
+    expect(traded.reduce((a, k) => a + k[8], 0)).toBe(first.length);
+    expect(first.length).toBeLessThan(Number(count));
+    expect(traded.reduce((a, k) => a + Number(k[7]), 0)).not.toBeCloseTo(Number(quote), 2);
+  });
+
   it("candles equal the source on every column: 1m itself, 1h and 1d as Binance's own files, 5m, 15m and 4h summed from it", () => {
     v.market.seek(v.market.status().until);
     expect(v.market.finished).toBe(true);
