@@ -115,6 +115,9 @@ export class ReplaySession {
         // the replay was opened (a hold would keep it still: only the holder's steps move it)
         if (by !== undefined && this.holder === by) this.letGo();
         if (this.lockstepMode) {
+          // a finished replay has nothing to play (as the free mode's market stays paused): it
+          // answers paused, not a play that the next status read takes back
+          if (this.market.status().finished) break;
           this.playing = true;
           this.scheduleFreeRun();
         } else {
