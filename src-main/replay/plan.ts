@@ -156,9 +156,21 @@ function datasetsOf(all: ReplayDataset[], kind: SourceKind): ReplayDataset[] {
   );
 }
 
-/** The extent of main datasets together (a symbol's data of a source kind): [first, end). */
-function extentOf(same: ReplayDataset[]): { first: number; end: number } {
-  return { first: Math.min(...same.map((d) => d.firstTime!)), end: Math.max(...same.map(mainEnd)) };
+/**
+ * The end a refusal names (its "to"): a candle dataset's last candle's end, an event dataset's last
+ * event, as the catalogue's last_time (its end, 1 ms later, read as the start refused).
+ */
+function shownEnd(d: ReplayDataset): number {
+  return INTERVAL_MS[d.interval] === undefined ? d.lastTime! : endOf(d);
+}
+
+/** The extent of main datasets together (a symbol's data of a source kind): [first, end), and the end named. */
+function extentOf(same: ReplayDataset[]): { first: number; end: number; shown: number } {
+  return {
+    first: Math.min(...same.map((d) => d.firstTime!)),
+    end: Math.max(...same.map(mainEnd)),
+    shown: Math.max(...same.map(shownEnd)),
+  };
 }
 
 /** The datasets named in a refusal: `spot 1m klines from ... to ...`, in time order. */
@@ -167,7 +179,7 @@ function namedSpans(list: ReplayDataset[]): string {
     .sort((a, b) => a.firstTime! - b.firstTime!)
     .map(
       (d) =>
-        `${d.market} ${d.interval === '' ? '' : `${d.interval} `}${d.kind} from ${iso(d.firstTime!)} to ${iso(mainEnd(d))}`,
+        `${d.market} ${d.interval === '' ? '' : `${d.interval} `}${d.kind} from ${iso(d.firstTime!)} to ${iso(shownEnd(d))}`,
     )
     .join(', ');
 }
@@ -200,12 +212,12 @@ function chooseChecked(symbol: string, all: ReplayDataset[], span: Span, pins?: 
   if (x.end <= span.start) {
     throw new RangeError(
       `${subject} ends before the replay start (${iso(span.start)}): it runs from ` +
-        `${iso(x.first)} to ${iso(x.end)}${several}`,
+        `${iso(x.first)} to ${iso(x.shown)}${several}`,
     );
   }
   // the start lies in a gap between datasets (none covers it: each ends before it or begins after it)
   if (cover === 2) return c;
-  const stops = Math.max(...list.filter((d) => d.firstTime! <= span.start).map(mainEnd));
+  const stops = Math.max(...list.filter((d) => d.firstTime! <= span.start).map(shownEnd));
   const resumes = Math.min(...list.filter((d) => d.firstTime! > span.start).map((d) => d.firstTime!));
   throw new RangeError(
     `${symbol} has no ${kind} data from ${iso(span.start)} to ${iso(span.until)}: the span lies in a gap of its ` +
@@ -223,7 +235,7 @@ function pinnedWithin(d: ReplayDataset | undefined, span: Span): ReplayDataset |
   const to = span.until === Number.POSITIVE_INFINITY ? 'the end of the data' : iso(span.until);
   throw new RangeError(
     `the pinned ${datasetName(d)} has no data from the replay start (${iso(span.start)}) to ${to}: ` +
-      `it runs from ${iso(d.firstTime!)} to ${iso(endOf(d))}`,
+      `it runs from ${iso(d.firstTime!)} to ${iso(shownEnd(d))}`,
   );
 }
 
@@ -281,8 +293,8 @@ export function planSources(
   const earliestEnd = chosen.reduce((a, b) => (b.end < a.end ? b : a));
   if (latestFirst.first >= earliestEnd.end) {
     throw new RangeError(
-      `the data of ${earliestEnd.symbol} (${iso(earliestEnd.first)} to ${iso(earliestEnd.end)}) and ${latestFirst.symbol} ` +
-        `(${iso(latestFirst.first)} to ${iso(latestFirst.end)}) do not overlap in time`,
+      `the data of ${earliestEnd.symbol} (${iso(earliestEnd.first)} to ${iso(earliestEnd.shown)}) and ${latestFirst.symbol} ` +
+        `(${iso(latestFirst.first)} to ${iso(latestFirst.shown)}) do not overlap in time`,
     );
   }
   return symbols.map((symbol) => planSymbol(data, symbol, span, pins.get(symbol)));

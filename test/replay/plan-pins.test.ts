@@ -163,7 +163,7 @@ describe('a replay plan with pinned datasets', () => {
     expect(planSources(dataOf(ALL), ['BTCUSDT'], at, undefined, [UM_1M.id])[0].klines?.id).toBe(UM_1M.id);
     expect(() => planSources(dataOf(ALL), ['BTCUSDT'], at, undefined, [UM_AGG.id])).toThrow(
       'the pinned dataset 3 (um aggTrades of BTCUSDT) ends before the replay start (2025-01-08T00:00:00.000Z): it runs from ' +
-        '2025-01-06T00:00:00.000Z to 2025-01-06T23:59:59.001Z',
+        '2025-01-06T00:00:00.000Z to 2025-01-06T23:59:59.000Z',
     );
     const before = Date.parse('2025-01-05T00:00:00Z');
     expect(() => planSources(dataOf(ALL), ['BTCUSDT'], before, undefined, [SPOT_15M.id])).toThrow(

@@ -204,7 +204,13 @@ describe('a start after the data', () => {
     await importTrxRecording(ds);
     await expect(replay(ds, { symbols: ['BTCUSDT', 'TRXUSDT'], start: SNAPSHOT_TIME + 939 })).rejects.toThrow(
       'the data of BTCUSDT (2021-05-16T00:00:00.000Z to 2025-01-13T00:00:00.000Z) and TRXUSDT ' +
-        '(2025-04-14T00:00:00.061Z to 2025-04-14T00:00:23.872Z) do not overlap in time',
+        '(2025-04-14T00:00:00.061Z to 2025-04-14T00:00:23.871Z) do not overlap in time',
+    );
+    // an event dataset's end named is its last event, as the catalogue's last_time (it was that
+    // + 1 ms: a start 1 ms after the last event was refused as after data "to" the start itself)
+    await expect(replay(ds, { symbols: ['TRXUSDT'], start: 1744588823872 })).rejects.toThrow(
+      'the depth data of TRXUSDT ends before the replay start (2025-04-14T00:00:23.872Z): it runs from ' +
+        '2025-04-14T00:00:00.061Z to 2025-04-14T00:00:23.871Z',
     );
   });
 });
