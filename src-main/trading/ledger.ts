@@ -358,7 +358,8 @@ export function positionRisk(
   const oppositeUpnl = hedged ? unitsToNumber(upnlUnits(opposite, pair)) : 0;
   const equity = crossWallet + otherUpnl + oppositeUpnl + upnl;
   return {
-    margin: notional / p.leverage,
+    // the units the account's position_margin sums (crossTotals: value / leverage rounded up)
+    margin: unitsToNumber(ceilDiv(markValue(p, pair), BigInt(p.leverage))),
     liquidationPrice: symbolLiquidationPrice({
       legs,
       wallet: crossWallet,

@@ -281,3 +281,25 @@ describe('history paging and filters', () => {
     }
   });
 });
+
+describe("a cross position's margin", () => {
+  it("is the account's position_margin to the unit: value / leverage rounded up, as the account sums it", async () => {
+    const c = makeAccount(t.venue, 'pos-margin');
+    dataOf(await signed(t.app, c, 'POST', '/fapi/v1/leverage', { json: { symbol: 'ETHUSDT', leverage: 7 } }));
+    dataOf(await signed(t.app, c, 'POST', '/fapi/v1/leverage', { json: { symbol: 'BTCUSDT', leverage: 3 } }));
+    await open(c, 'ETHUSDT', 1, '3400.00', '0.013');
+    await open(c, 'BTCUSDT', 2, '95000.0', '0.002');
+    // values whose division by the leverage does not end within 8 decimals
+    setPrices(t.venue.exchange, 'ETHUSDT', { mark: 3401.38 }); // 44.21794 / 7 = 6.316848571...
+    setPrices(t.venue.exchange, 'BTCUSDT', { mark: 95000.2 }); // 190.0004 / 3 = 63.333466666...
+    const list = dataOf(await signed(t.app, c, 'GET', '/fapi/v1/position/list'));
+    const account = dataOf(await signed(t.app, c, 'GET', '/fapi/v1/account'));
+    const units = (x: number | string) => BigInt(Math.round(Number(x) * 1e8));
+    const sum = list.reduce((s: bigint, p: { margin: number }) => s + units(p.margin), 0n);
+    expect(list.map((p: { symbol: string; margin: number }) => [p.symbol, p.margin])).toEqual([
+      ['ETHUSDT', 6.31684858],
+      ['BTCUSDT', 63.33346667],
+    ]);
+    expect(sum).toBe(units(account.position_margin));
+  });
+});
