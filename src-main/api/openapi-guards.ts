@@ -10,12 +10,15 @@
 //   HTTP parser before any route is known, so the candlestick routes answer it as the envelope too.
 // - 503 / 5002 on every operation that changes something (not GET, HEAD, OPTIONS; not the browser
 //   login, which writes nothing): the data folder's disk is nearly full.
+// - 429 taken off the operations no rate limit covers (/admin: rate-limit.ts isLimitedPath), which
+//   standardErrors gives every envelope route.
 // The candlestick routes answer 2103 in their own style (HTTP 200), said in their 200 answer.
 // Their `limit` gets its default (500), which the schema cannot hold: validation applies
 // defaults (useDefaults), and a present limit is refused beside start_time (6003).
 // The Binance facade (/binance) documents its own guards (binance/schemas.ts GUARDS).
 import { KLINES_DEFAULT_LIMIT } from '../market/kline-service.ts';
 import { errorEnvelopeSchema } from './envelope.ts';
+import { isLimitedPath } from './rate-limit.ts';
 
 interface Response {
   description?: string;
@@ -65,6 +68,7 @@ export function addGuardAnswers<T extends { paths?: object }>(doc: T): T {
       if (methods.length > 1) add(responses, '405', METHOD);
       add(responses, '431', HEADERS);
       if (!READS.has(method) && !path.startsWith('/api/v1/session')) add(responses, '503', DISK);
+      if (!isLimitedPath(path)) delete responses['429'];
       if (KLINES_PATHS.has(path))
         for (const p of op.parameters ?? [])
           if (p.name === 'limit' && p.in === 'query' && p.schema) p.schema.default = KLINES_DEFAULT_LIMIT;

@@ -122,7 +122,8 @@ export function sendRateLimited(reply: FastifyReply, limit: WindowLimit, per: 'I
   sendError(reply, Errors.RATE_LIMITED, limitMessage(limit, per));
 }
 
-function isLimitedPath(url: string): boolean {
+/** Whether the per-IP limit covers a path (the served OpenAPI lists 429 on these alone). */
+export function isLimitedPath(url: string): boolean {
   // Market data, user data and bot routes; not /docs, /logos, /openapi.json, /admin or the UI.
   return url.startsWith('/fapi/') || url.startsWith('/api/');
 }

@@ -229,6 +229,19 @@ describe('OpenAPI', () => {
     expect(missing).toEqual([]);
   });
 
+  it('lists no 429 on the routes no limit covers (/admin), and a burst there is never refused', async () => {
+    const app = await makeApp({ perIp: { max: 2, windowMs: 10_000 }, perKey: false });
+    const doc = JSON.parse((await app.inject({ url: '/openapi.json' })).body) as {
+      paths: Record<string, Record<string, { responses: Record<string, unknown> }>>;
+    };
+    const admin = Object.entries(doc.paths).filter(([p]) => p.startsWith('/admin/'));
+    expect(admin.length).toBe(2); // accounts, whitelist
+    for (const [path, ops] of admin)
+      for (const [method, op] of Object.entries(ops))
+        expect(op.responses, `${method} ${path}`).not.toHaveProperty('429');
+    for (let i = 0; i < 5; i++) expect((await get(app, '/admin/v1/whitelist')).status).toBe(200);
+  });
+
   it('answers complete_price over the limit with 429 / 4290, not its 7000', async () => {
     const app = await makeApp({ perIp: { max: 1, windowMs: 10_000 }, perKey: false });
     expect((await get(app, '/fapi/v1/insuranceBalance')).status).toBe(200);
