@@ -22,9 +22,11 @@ export function recoveryNotice(r: StartRecovery): string | null {
     const pairs = [...r.partialHistories].map(([symbol, n]) => `${symbol} (${n} candles)`).join(', ');
     done.push(`the unfinished simulated history of ${pairs} deleted and built again`);
   }
-  const found = r.unclean
-    ? 'the previous run did not stop cleanly (killed, or the machine stopped)'
-    : 'a history build was cut short';
+  const found = r.failedStart
+    ? 'the previous start failed (its error was said then)'
+    : r.unclean
+      ? 'the previous run did not stop cleanly (killed, or the machine stopped)'
+      : 'a history build was cut short';
   return (
     `perpdesk: ${found}; ${done.length > 0 ? done.join('; ') : 'nothing needed rebuilding'}; ` +
     'every acknowledged order, fill and balance is as it was committed (docs/reliability.md)'

@@ -41,6 +41,7 @@ import { storeFailureLogger } from './store-failure-log.ts';
 import { closeDatabase, databaseFile, openDatabase } from './store/database.ts';
 import { storeWriteError } from './store/write-failure.ts';
 import { groupCommitOf } from './store/group-commit.ts';
+import { lastRun, markClosed, markFailedStart, markOpen } from './store/run-mark.ts';
 import { SettingsRepo } from './store/settings-repo.ts';
 import { SymbolsRepo } from './store/symbols-repo.ts';
 import { newestRecordTime } from './store/record-times.ts';
@@ -53,9 +54,6 @@ import type { Venue } from './services/venue.ts';
 
 /** Wall ms between market checkpoints (market time, public tape, book update ids): what a crash can lose of them. */
 export const MARKET_CHECKPOINT_MS = 1_000;
-
-/** Settings key that is '1' while a venue has the folder open: found so at a start, the last run did not stop cleanly. */
-const RUNNING_KEY = 'running';
 
 /** Settings key of the market time a first start's history ends at (its clock's start). */
 const HISTORY_END_KEY = 'history_end';
@@ -111,8 +109,10 @@ export interface LocalVenue extends Venue {
 }
 
 export interface StartRecovery {
-  /** The last run did not stop cleanly (kill -9, a crash, the power). */
+  /** The last run did not stop cleanly (kill -9, a crash, the power), or the last start failed. */
   unclean: boolean;
+  /** The last start failed (an error after it had marked the folder open): `unclean` says it as that. */
+  failedStart: boolean;
   /** How far the clock starts past the saved market time (records or candles committed after it; ms, 0 when not). */
   clockAhead: number;
   /** Candles built again from the finer ones (market/candle-repair.ts). */
@@ -166,7 +166,9 @@ function* venueSteps(opts: VenueOptions, cleanup: { closing: Promise<void> | nul
     } catch (err) {
       // as close() leaves the folder: this connection's writes committed and it closed, then the checkpointer's
       try {
+        // a failed start (not a signal's stop) leaves the folder marked so: the next says that, not a kill
         if (err instanceof BuildStopped) groupCommitOf(db).commitNow();
+        else if (opts.replay === undefined) markFailedStart(db);
         closeDatabase(db);
       } catch (closeErr) {
         console.error('perpdesk: closing the database after a failed start failed', closeErr);
@@ -229,10 +231,11 @@ function* buildVenue(
   const candles = replay !== undefined ? new MemoryCandleStore() : new CandlesRepo(db);
   // the last run did not stop cleanly (kill -9, a crash): each interval's newest candles are made
   // to agree with the finer ones again (market/candle-repair.ts), before anything reads them
-  const unclean = replay === undefined && settings.get(RUNNING_KEY) === '1';
+  const last = replay === undefined ? lastRun(settings) : 'clean';
+  const unclean = last !== 'clean';
   const repairedCandles = unclean ? symbols.all().reduce((n, r) => n + repairNewestCandles(candles, r.symbol), 0) : 0;
   if (replay === undefined) {
-    settings.set(RUNNING_KEY, '1'); // until close() says otherwise
+    markOpen(settings); // until close() says otherwise
     candles.commitNow();
   }
   const savedTime = settings.getNumber('market_time');
@@ -362,7 +365,7 @@ function* buildVenue(
       ({ market: simulated, klines, removedPartial: partialHistories } = yield* steps);
     } catch (err) {
       endListeners();
-      if (err instanceof BuildStopped) settings.set(RUNNING_KEY, '0'); // a clean stop
+      if (err instanceof BuildStopped) markClosed(settings); // a clean stop
       throw err;
     }
     market = simulated;
@@ -438,6 +441,7 @@ function* buildVenue(
     checkpointMarket,
     recovery: {
       unclean,
+      failedStart: last === 'failed-start',
       clockAhead: savedTime === undefined ? 0 : Math.max(0, clockStart - savedTime),
       repairedCandles,
       partialHistories,
@@ -478,7 +482,7 @@ function* buildVenue(
       step(() => exchange.releaseIds());
       step(() => settings.set('market_time', String(clock.now())));
       // a clean stop (a close that could not write leaves it '1': the next start repairs as after a crash)
-      step(() => replay === undefined && settings.set(RUNNING_KEY, '0'));
+      step(() => replay === undefined && markClosed(settings));
       step(() => trading.group.commitNow());
       closeDatabase(db);
       // the folder is free once this venue's state is committed and its connection closed (a

@@ -21,11 +21,18 @@ function tempDir(): string {
 
 describe('start notices', () => {
   it('say nothing after a clean stop, and what was put right after an unclean one', () => {
-    const none = { unclean: false, clockAhead: 0, repairedCandles: 0, partialHistories: new Map<string, number>() };
+    const none = {
+      unclean: false,
+      failedStart: false,
+      clockAhead: 0,
+      repairedCandles: 0,
+      partialHistories: new Map<string, number>(),
+    };
     expect(recoveryNotice(none)).toBeNull();
     expect(
       recoveryNotice({
         unclean: true,
+        failedStart: false,
         clockAhead: 412,
         repairedCandles: 30,
         partialHistories: new Map([['XRPUSDT', 42_792]]),
@@ -79,5 +86,26 @@ describe('start notices', () => {
     const c: string[] = [];
     await (await startService({ dataDir, port: 0, simulate: false, onProgress: (l) => c.push(l) })).close();
     expect(c).toEqual([]);
+  });
+
+  it('after a start that failed, the next start says that, not that the previous run was killed', async () => {
+    const dataDir = tempDir();
+    await (await startService({ dataDir, port: 0, simulate: false })).close();
+    // what a first start whose history build was cut short leaves: no market time, the history's end
+    const raw = new DatabaseSync(join(dataDir, 'perpdesk.db'));
+    raw.exec("DELETE FROM settings WHERE key = 'market_time'");
+    raw.exec("INSERT OR REPLACE INTO settings (key, value) VALUES ('history_end', '1764979200000')");
+    raw.close();
+    // refused after the folder was marked open: a --start other than that end
+    await expect(startService({ dataDir, port: 0, simulate: false, simStart: 1764892800000 })).rejects.toThrow(
+      /--start applies to a new data folder/,
+    );
+    const lines: string[] = [];
+    await (await startService({ dataDir, port: 0, simulate: false, onProgress: (l) => lines.push(l) })).close();
+    expect(lines[0]).toMatch(/^perpdesk: the previous start failed \(its error was said then\); /);
+    // and a clean stop after it leaves nothing to say
+    const again: string[] = [];
+    await (await startService({ dataDir, port: 0, simulate: false, onProgress: (l) => again.push(l) })).close();
+    expect(again).toEqual([]);
   });
 });
