@@ -39,7 +39,7 @@ const a = (() => {
       },
     }).values;
   } catch (err) {
-    return usageError((err as Error).message.split('\n')[0]);
+    return usageError(parseArgsProblem(err));
   }
 })();
 if (a.help) {
@@ -134,3 +134,14 @@ main().catch((err: unknown) => {
   } else console.error('ccxt-bot:', err instanceof Error ? `${err.name}: ${err.message}` : err);
   process.exit(1);
 });
+
+/**
+ * parseArgs' refusal in one line: what is wrong, and for a value that starts with '-' (read as an
+ * option: `--duration -1`) how to give one (`--duration=-1`), without its guess between them.
+ */
+function parseArgsProblem(err: unknown): string {
+  return (err as Error).message
+    .split('\n')
+    .filter((l) => !l.startsWith('Did you forget'))
+    .join(' ');
+}

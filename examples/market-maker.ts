@@ -65,7 +65,7 @@ const given = (() => {
       },
     }).values;
   } catch (err) {
-    return usageError((err as Error).message.split('\n')[0]);
+    return usageError(parseArgsProblem(err));
   }
 })();
 if (given.help) {
@@ -298,3 +298,14 @@ main().catch((err: unknown) => {
   } else console.error('market-maker:', err instanceof Error ? err.message : err);
   process.exit(1);
 });
+
+/**
+ * parseArgs' refusal in one line: what is wrong, and for a value that starts with '-' (read as an
+ * option: `--duration -1`) how to give one (`--duration=-1`), without its guess between them.
+ */
+function parseArgsProblem(err: unknown): string {
+  return (err as Error).message
+    .split('\n')
+    .filter((l) => !l.startsWith('Did you forget'))
+    .join(' ');
+}

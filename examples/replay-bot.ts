@@ -158,7 +158,7 @@ function commandLine(): (name: string, fallback?: string) => string {
       },
     }).values;
   } catch (err) {
-    return usageError((err as Error).message.split('\n')[0]);
+    return usageError(parseArgsProblem(err));
   }
   if (given.help) {
     console.log(USAGE);
@@ -208,4 +208,15 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
       process.exit(1);
     },
   );
+}
+
+/**
+ * parseArgs' refusal in one line: what is wrong, and for a value that starts with '-' (read as an
+ * option: `--duration -1`) how to give one (`--duration=-1`), without its guess between them.
+ */
+function parseArgsProblem(err: unknown): string {
+  return (err as Error).message
+    .split('\n')
+    .filter((l) => !l.startsWith('Did you forget'))
+    .join(' ');
 }

@@ -72,6 +72,17 @@ describe('the example bots on the command line', () => {
         ['--key', 'k', '--secret', 's', opt, v],
         `market-maker: ${opt} must be ${want}, not '${v}'`,
       ]),
+      // a value starting with '-' is read as an option: how to give one, without parseArgs' guess
+      [
+        'market-maker.ts',
+        ['--key', 'k', '--secret', 's', '--duration', '-1'],
+        "market-maker: Option '--duration' argument is ambiguous. To specify an option argument starting with a dash use '--duration=-XYZ'.",
+      ],
+      [
+        'market-maker.ts',
+        ['--key', 'k', '--secret', 's', '--duration=-1'],
+        "market-maker: --duration must be a number of seconds, 0 or more (at most 2147483), not '-1'",
+      ],
       [
         'replay-bot.ts',
         ['--key', 'k', '--secret', 's', '--step-ms', 'abc'],
