@@ -73,3 +73,10 @@ export function answerFrom(res: ServerResponse, body: Buffer, from: number, part
 /** The plan of BTCUSDT's spot 1m klines, day by day, that writeBtcusdtDays's files answer. */
 export const spotKlinesPlan = (from: string, to: string) =>
   planDownload({ symbol: 'BTCUSDT', market: 'spot', kinds: parseKinds('klines:1m'), from, to });
+
+/** `npm run data -- download` of what spotKlinesPlan plans, from `base` (the arguments after `data --`). */
+export const spotKlinesDownload = (base: string, from: string, to: string): string[] => [
+  'download',
+  ...['--symbol', 'BTCUSDT', '--market', 'spot', '--kinds', 'klines:1m'],
+  ...['--from', from, '--to', to, '--base-url', base],
+];

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { download } from '../../src-main/data/download.ts';
 import { runDataCli } from '../../src-main/data-cli.ts';
 import { tempDir, writeBtcusdtDays } from './archive-fixtures.ts';
-import { type ArchiveServer, answerFrom, serveArchive, spotKlinesPlan } from './archive-server.ts';
+import { type ArchiveServer, answerFrom, serveArchive, spotKlinesDownload, spotKlinesPlan } from './archive-server.ts';
 
 const DIR = '/data/spot/daily/klines/BTCUSDT/1m/';
 
@@ -83,25 +83,7 @@ describe('a server that stops answering', () => {
     const out: string[] = [];
     const err: string[] = [];
     const code = await runDataCli(
-      [
-        'download',
-        '--symbol',
-        'BTCUSDT',
-        '--market',
-        'spot',
-        '--kinds',
-        'klines:1m',
-        '--from',
-        '2021-05-16',
-        '--to',
-        '2021-05-16',
-        '--base-url',
-        base,
-        '--idle-timeout',
-        '0.2',
-        '--data-dir',
-        tempDir(),
-      ],
+      [...spotKlinesDownload(base, '2021-05-16', '2021-05-16'), '--idle-timeout', '0.2', '--data-dir', tempDir()],
       (l) => out.push(l),
       (l) => err.push(l),
     );

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { download, OfflineError, parseKinds, planDownload } from '../../src-main/data/download.ts';
 import { runDataCli } from '../../src-main/data-cli.ts';
 import { tempDir, writeBtcusdtDays } from './archive-fixtures.ts';
-import { type ArchiveServer, answerFrom, serveArchive, spotKlinesPlan } from './archive-server.ts';
+import { type ArchiveServer, answerFrom, serveArchive, spotKlinesDownload, spotKlinesPlan } from './archive-server.ts';
 
 describe('the plan', () => {
   it('days inside a partial month, one file per whole month, fundingRate monthly only', () => {
@@ -210,19 +210,7 @@ describe('against a local archive', () => {
     const today = new Date().toISOString().slice(0, 10);
     const out: string[] = [];
     const code = await runDataCli(
-      [
-        'download',
-        '--symbol',
-        'BTCUSDT',
-        '--market',
-        'spot',
-        '--kinds',
-        'klines:1m',
-        '--from',
-        today,
-        '--to',
-        today,
-      ].concat(['--base-url', base, '--data-dir', tempDir()]),
+      [...spotKlinesDownload(base, today, today), '--data-dir', tempDir()],
       (l) => out.push(l),
       () => {},
     );
@@ -251,23 +239,7 @@ describe('against a local archive', () => {
     const out: string[] = [];
     const err: string[] = [];
     const code = await runDataCli(
-      [
-        'download',
-        '--symbol',
-        'BTCUSDT',
-        '--market',
-        'spot',
-        '--kinds',
-        'klines:1m',
-        '--from',
-        '2021-05-16',
-        '--to',
-        '2021-05-19',
-        '--base-url',
-        base,
-        '--data-dir',
-        dataDir,
-      ],
+      [...spotKlinesDownload(base, '2021-05-16', '2021-05-19'), '--data-dir', dataDir],
       (l) => out.push(l),
       (l) => err.push(l),
     );

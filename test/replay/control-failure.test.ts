@@ -6,15 +6,12 @@
 // failed REST step or seek left a playing replay paused. A lockstep replay's free run that fails
 // (on setImmediate, outside any request) threw out of the timer and ended the process; it now
 // pauses the replay and logs.
-import path from 'node:path';
 import type { DatabaseSync } from 'node:sqlite';
 import { afterEach, expect, it, vi } from 'vitest';
-import { startService, type ServiceHandle } from '../../src-main/service.ts';
-import { openDatabase } from '../../src-main/store/database.ts';
-import { importInto, LASOTA, replayDataOf } from './harness.ts';
+import type { ServiceHandle } from '../../src-main/service.ts';
+import { trxDepthService } from './trx-depth-service.ts';
 import { WsTestClient } from './ws-client.ts';
 
-const SNAPSHOT_TIME = 1744588800061;
 const open: Array<{ db: DatabaseSync; svc: ServiceHandle }> = [];
 
 afterEach(async () => {
@@ -27,20 +24,7 @@ afterEach(async () => {
 
 /** A replay service of the TRXUSDT recording, and the database its datasets are read from. */
 async function service(lockstep: boolean): Promise<{ db: DatabaseSync; svc: ServiceHandle }> {
-  const db = openDatabase({ dataDir: ':memory:' });
-  const ds = await importInto(db, [
-    {
-      paths: [path.join(LASOTA, 'rest_depth_snapshot.csv'), path.join(LASOTA, 'diff_depth_stream.csv')],
-      opts: { market: 'um', symbol: 'TRXUSDT', kind: 'depth' },
-    },
-  ]);
-  const svc = await startService({
-    dataDir: ':memory:',
-    rateLimit: false,
-    speed: 0.1,
-    replay: { options: { symbols: ['TRXUSDT'], start: SNAPSHOT_TIME + 1000 }, data: replayDataOf(ds), lockstep },
-  });
-  const o = { db, svc };
+  const o = await trxDepthService({ lockstep, speed: 0.1 });
   open.push(o);
   return o;
 }

@@ -2,31 +2,17 @@
 // paused, in lockstep as in the free mode (a lockstep replay answered `play` with paused: false,
 // which the next status read took back, while nothing played). A replay never goes back: a seek
 // before its time is refused, changing nothing.
-import path from 'node:path';
 import { afterEach, expect, it } from 'vitest';
-import { startService, type ServiceHandle } from '../../src-main/service.ts';
-import { openDatabase } from '../../src-main/store/database.ts';
-import { importInto, LASOTA, replayDataOf } from './harness.ts';
+import type { ServiceHandle } from '../../src-main/service.ts';
+import { SNAPSHOT_TIME, trxDepthService } from './trx-depth-service.ts';
 
-const SNAPSHOT_TIME = 1744588800061;
 const open: ServiceHandle[] = [];
 afterEach(async () => {
   for (const s of open.splice(0)) await s.close();
 });
 
 async function service(lockstep: boolean): Promise<ServiceHandle> {
-  const db = openDatabase({ dataDir: ':memory:' });
-  const ds = await importInto(db, [
-    {
-      paths: [path.join(LASOTA, 'rest_depth_snapshot.csv'), path.join(LASOTA, 'diff_depth_stream.csv')],
-      opts: { market: 'um', symbol: 'TRXUSDT', kind: 'depth' },
-    },
-  ]);
-  const svc = await startService({
-    dataDir: ':memory:',
-    rateLimit: false,
-    replay: { options: { symbols: ['TRXUSDT'], start: SNAPSHOT_TIME + 1000 }, data: replayDataOf(ds), lockstep },
-  });
+  const { svc } = await trxDepthService({ lockstep });
   open.push(svc);
   return svc;
 }
