@@ -1,5 +1,6 @@
 // How a venue's commands reach its exchange (venue.ts): a simulated venue's after the market's
-// due steps, a replay's refused once history cannot be read.
+// due steps, a replay's refused once history cannot be read and, with latencies, its orders
+// and cancels in flight.
 import type { SimulatedMarket } from './market/sim/simulated-market.ts';
 import { faultError, type ReplayMarket } from './replay/replay-market.ts';
 import type { Venue } from './services/venue.ts';
@@ -31,4 +32,51 @@ export function unlessFaulted(market: ReplayMarket, submit: Venue['submit']): Ve
     if (f !== null && FAULT_REFUSES.has(c.kind)) throw faultError(f);
     return submit(c);
   };
+}
+
+/**
+ * The commands that take a replay's order entry and response latencies (docs/replay.md
+ * "Latency"): orders, cancels, amendments and TP/SL changes, a user's or a bot's. Settings
+ * (leverage, margin mode, position mode, an isolated position's margin), account admin and the
+ * market side apply at once, the clock staying where it is. Every kind is named, so a new
+ * command must be placed on one side.
+ */
+const IN_FLIGHT: Readonly<Record<Command['kind'], boolean>> = {
+  place: true,
+  placeBot: true,
+  cancel: true,
+  amend: true,
+  cancelAll: true,
+  placeConditional: true,
+  cancelConditional: true,
+  amendConditional: true,
+  cancelAllConditionals: true,
+  cancelBot: true,
+  trimBot: true,
+  setTpSl: true,
+  setLeverage: false,
+  setMarginMode: false,
+  setPositionMode: false,
+  adjustMargin: false,
+  deposit: false,
+  reset: false,
+  upsertAccount: false,
+  rotateKey: false,
+  houseOrder: false,
+  houseTrim: false,
+  houseGrow: false,
+  housePrint: false,
+  prices: false,
+  funding: false,
+};
+
+/**
+ * A replay's commands with latencies: the orders and cancels (IN_FLIGHT) go through the
+ * market's flight (ReplayMarket.submit), the rest reach the exchange now; refused as
+ * unlessFaulted says.
+ */
+export function replaySubmit(market: ReplayMarket, exchange: Exchange): Venue['submit'] {
+  return unlessFaulted(market, <C extends Command>(c: C) =>
+    IN_FLIGHT[c.kind] ? market.submit(() => exchange.execute(c)) : exchange.execute(c),
+  );
 }

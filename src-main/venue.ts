@@ -48,7 +48,7 @@ import { newestRecordTime } from './store/record-times.ts';
 import { TapeRepo } from './store/tape-repo.ts';
 import { TradingRepo } from './store/trading-repo.ts';
 import { Exchange, type Command } from './trading/exchange.ts';
-import { submitAfter, unlessFaulted } from './venue-submit.ts';
+import { replaySubmit, submitAfter, unlessFaulted } from './venue-submit.ts';
 import { wireRecords } from './api/records.ts';
 import type { Venue } from './services/venue.ts';
 
@@ -431,7 +431,7 @@ function* buildVenue(
     replay: session,
     submit:
       replayMarket !== null && session !== null && (replayMarket.orderLatency > 0 || replayMarket.responseLatency > 0)
-        ? unlessFaulted(replayMarket, <C extends Command>(c: C) => replayMarket.submit(() => exchange.execute(c)))
+        ? replaySubmit(replayMarket, exchange)
         : simulated !== null
           ? submitAfter(simulated, exchange)
           : replayMarket !== null

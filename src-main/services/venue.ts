@@ -64,10 +64,12 @@ export interface Venue {
   /** The replay's controls and session report on a replay venue (docs/replay.md); null on the live venue. */
   readonly replay: ReplaySession | null;
   /**
-   * Order entry: what a user or bot sends to the matching engine (orders, cancels, TP/SL). On
-   * the live venue and on a replay without order or response latency it runs at once (execute);
-   * on a replay with them it reaches the engine the order latency later in history, and the
-   * promise settles the response latency after that (ReplayMarket.submit, docs/replay.md "Latency").
+   * Order entry: what a user or bot sends to the matching engine (orders, cancels, TP/SL,
+   * settings, account admin). On the live venue and on a replay without order or response
+   * latency it runs at once (execute); on a replay with them an order, cancel, amendment or
+   * TP/SL change reaches the engine the order latency later in history, and the promise settles
+   * the response latency after that (ReplayMarket.submit, docs/replay.md "Latency"); settings
+   * and account admin still run at once (venue-submit.ts replaySubmit).
    */
   submit<C extends Command>(c: C): ResultOf<C> | Promise<ResultOf<C>>;
   readonly seed: number;

@@ -2,7 +2,7 @@
 // lockstep client L_md ms of history late (each push's E, and its trades' T, are L_md behind the
 // step that delivers it; the trades delivered are the same as without latency, less the last
 // L_md of history), and a REST order sent at t is answered once applied at t + L_in, the replay
-// moving itself there in lockstep. The status shows both.
+// moving itself there in lockstep, while settings and account admin leave the clock. The status shows both.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { DatabaseSync } from 'node:sqlite';
@@ -197,6 +197,66 @@ describe('order entry latency over REST (lockstep)', () => {
       expect(res.status, JSON.stringify(body)).toBe(200);
       expect(body).toMatchObject({ status: 'NEW', updateTime: t0 + 3 * LIN });
       expect(svc.venue.replay!.status().time).toBe(t0 + 3 * LIN);
+    } finally {
+      await svc.close();
+    }
+  }, 60_000);
+});
+
+describe('settings and account admin are not delayed (lockstep)', () => {
+  it('an account made over the admin API, leverage, margin type and position mode leave the clock; an order still flies', async () => {
+    const LIN = 250;
+    const LOUT = 100;
+    const svc = await replayService(LIN, 0, LOUT);
+    const binance = async (route: string, params: string, key: string, secret: string) => {
+      const q = `${params}&timestamp=${Date.now()}&recvWindow=60000`;
+      const res = await fetch(`${svc.url}/binance${route}?${q}&signature=${hmacSha256Hex(secret, q)}`, {
+        method: 'POST',
+        headers: { 'X-MBX-APIKEY': key },
+      });
+      expect(res.status, await res.clone().text()).toBe(200);
+    };
+    try {
+      const t0 = svc.venue.replay!.status().time;
+      const made = await fetch(`${svc.url}/admin/v1/accounts`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({
+          api_key: 'settingsbot01',
+          api_secret: 'settingssecret01',
+          balance: '5000',
+          position_mode: 'one_way',
+        }),
+      });
+      expect(made.status, await made.clone().text()).toBe(200);
+      expect(svc.venue.replay!.status().time).toBe(t0);
+      const rest = new RestClient({
+        baseUrl: svc.url,
+        apiKey: 'settingsbot01',
+        apiSecret: 'settingssecret01',
+        recvWindow: 60_000,
+      });
+      expect((await rest.setLeverage('TRXUSDT', 5)).leverage).toBe(5);
+      await rest.setMarginMode('TRXUSDT', 1);
+      await rest.setPositionMode('hedge');
+      await binance('/fapi/v1/leverage', 'symbol=TRXUSDT&leverage=7', 'settingsbot01', 'settingssecret01');
+      await binance('/fapi/v1/marginType', 'symbol=TRXUSDT&marginType=CROSSED', 'settingsbot01', 'settingssecret01');
+      await binance('/fapi/v1/positionSide/dual', 'dualSidePosition=false', 'settingsbot01', 'settingssecret01');
+      expect(svc.venue.replay!.status().time).toBe(t0);
+      expect(await rest.leverage('TRXUSDT')).toMatchObject({ leverage: 7 });
+      // an order takes its flight and its answer's
+      const bid = (await rest.depth('TRXUSDT', 5)).bids[0][0];
+      await rest.placeOrder({
+        symbol: 'TRXUSDT',
+        type: 1,
+        side: 1,
+        position_side: 1,
+        position_action: 1,
+        price: bid,
+        qty: '100',
+        time_in_force: 1,
+      });
+      expect(svc.venue.replay!.status().time).toBe(t0 + LIN + LOUT);
     } finally {
       await svc.close();
     }
