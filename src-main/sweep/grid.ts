@@ -10,6 +10,7 @@
 // Names are identifiers, values JSON strings, numbers or booleans. Anything else is a GridError
 // naming the place in the file.
 import type { ParamSet, ParamValue } from './job.ts';
+import { jsonFault } from './json-place.ts';
 
 export class GridError extends Error {}
 
@@ -181,12 +182,16 @@ function defaultsOf(d: unknown): ParamSet {
 /** The parameter sets of a grid file's text; GridError for anything it cannot use. */
 export function parseGrid(text: string): Grid {
   let doc: unknown;
+  // a file saved with a UTF-8 byte order mark (Windows editors) reads as the same file without
+  // it, as a data import does: JSON.parse refused it, naming an invisible character
+  const json = text.replace(/^\uFEFF/, '');
   try {
-    // a file saved with a UTF-8 byte order mark (Windows editors) reads as the same file without
-    // it, as a data import does: JSON.parse refused it, naming an invisible character
-    doc = JSON.parse(text.replace(/^\uFEFF/, ''));
+    doc = JSON.parse(json);
   } catch (err) {
-    throw new GridError(`not JSON: ${err instanceof Error ? err.message : err}`);
+    // one line naming the place: V8's message quotes the text around some faults, line breaks and all
+    const at = jsonFault(json);
+    if (at !== null) throw new GridError(`not JSON at line ${at.line} column ${at.column}: ${at.what}`);
+    throw new GridError(`not JSON: ${String(err instanceof Error ? err.message : err).replace(/\s+/g, ' ')}`);
   }
   if (!isObject(doc)) throw new GridError('must be a JSON object with "grid", "sets" and/or "random"');
   for (const k of Object.keys(doc))

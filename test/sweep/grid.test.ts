@@ -183,6 +183,23 @@ describe('parseGrid', () => {
   });
 });
 
+describe('a grid file that is not JSON', () => {
+  // V8 names a position for some faults only; for others it quotes the text around it, the
+  // file's line breaks too: the message was two lines without the place
+  it.each([
+    ['{"grid": {"fast": [3, 5], "slow": [12, }\n', "not JSON at line 1 column 40: unexpected '}'"],
+    ['{\n  "grid": {\n    "fast": [3, 5],\n  }\n}\n', "not JSON at line 4 column 3: unexpected '}'"],
+    ['{"grid": {"fast": [3, 5]\n', 'not JSON at line 2 column 1: the text ends before the JSON value does'],
+    ['\uFEFF{"sets": [{"é": 1},,]}', "not JSON at line 1 column 20: unexpected ','"],
+    ['{"sets": [{"a": "x\ty"}]}', 'not JSON at line 1 column 19: unexpected "\\t" inside a string'],
+    ['{"sets": [{"a": 1}]}\r\n}', "not JSON at line 2 column 1: '}' after the JSON value"],
+    ['{"sets": [{"a": 01}]}', "not JSON at line 1 column 18: unexpected '1'"],
+  ])('%j: one line naming the place', (text, msg) => {
+    expect(() => parseGrid(text)).toThrow(GridError);
+    expect(() => parseGrid(text)).toThrow(new GridError(msg));
+  });
+});
+
 describe('the example grids', () => {
   // a set whose parameters its bot does not read runs the bot's defaults: a duplicate in the
   // results under another name (examples/sweep-grid.json once held the ccxt bot's lookback)
