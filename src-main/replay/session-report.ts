@@ -44,6 +44,15 @@ type AccountReport = ReplayAccountReport;
 /** The report as the API answers it (`GET /api/v1/replay/report`). */
 type SessionReportData = ReplayReport;
 
+/**
+ * A fall of `fall` from `peak` is a larger share of its peak than `than`'s (exact, in units: the
+ * cross products). A peak at or below 0 has no share.
+ */
+function steeper(fall: bigint, peak: bigint, than: { fall: bigint; peak: bigint }): boolean {
+  if (peak <= 0n || fall <= 0n) return false;
+  return than.peak <= 0n || fall * than.peak > than.fall * peak;
+}
+
 class Tally {
   fills = 0;
   volume = 0n;
@@ -52,8 +61,10 @@ class Tally {
   funding = 0n;
   liquidations = 0;
   peak: bigint;
+  /** The largest fall from a running peak, in money. */
   maxDrawdown = 0n;
-  maxDrawdownPeak = 0n;
+  /** The steepest fall (largest share of the peak it fell from) and that peak: max_drawdown_ratio's, maybe another fall. */
+  steepest = { fall: 0n, peak: 0n };
   openSince: number | null = null;
   /** Market time of the account's last fill or funding. */
   lastEventTime: number | null = null;
@@ -111,10 +122,8 @@ class Tally {
   watch(net: bigint): void {
     if (net > this.peak) this.peak = net;
     const dd = this.peak - net;
-    if (dd > this.maxDrawdown) {
-      this.maxDrawdown = dd;
-      this.maxDrawdownPeak = this.peak;
-    }
+    if (dd > this.maxDrawdown) this.maxDrawdown = dd;
+    if (steeper(dd, this.peak, this.steepest)) this.steepest = { fall: dd, peak: this.peak };
   }
 
   /** Keeps every other sample (the first and the last always), doubling the grid. */
@@ -216,13 +225,9 @@ export class SessionReport {
         netCurve.push([time, formatMoney(net)]);
       }
       // the figure now counts too (it may be below every sample taken)
-      let maxDd = t.maxDrawdown;
-      let ddPeak = t.maxDrawdownPeak;
       const peak = net > t.peak ? net : t.peak;
-      if (peak - net > maxDd) {
-        maxDd = peak - net;
-        ddPeak = peak;
-      }
+      const maxDd = peak - net > t.maxDrawdown ? peak - net : t.maxDrawdown;
+      const steepest = steeper(peak - net, peak, t.steepest) ? { fall: peak - net, peak } : t.steepest;
       accounts.push({
         user_id: id,
         starting_equity: formatMoney(t.startEquity),
@@ -236,7 +241,7 @@ export class SessionReport {
         funding: formatMoney(t.funding),
         net_pnl: formatMoney(net - t.startEquity),
         max_drawdown: formatMoney(maxDd),
-        max_drawdown_ratio: ddPeak > 0n ? ratio(maxDd, ddPeak) : 0,
+        max_drawdown_ratio: steepest.peak > 0n ? ratio(steepest.fall, steepest.peak) : 0,
         liquidations: t.liquidations,
         time_in_market_ms: inMarket,
         time_in_market_ratio: elapsed > 0 ? ratio(BigInt(Math.min(inMarket, elapsed)), BigInt(elapsed)) : 0,

@@ -95,7 +95,11 @@ export interface ReplayAccountReport {
    * since the account entered the report: net_pnl's basis) from a running peak, USDT.
    */
   max_drawdown: string;
-  /** max_drawdown over the net-equity peak it fell from (0 to 1). */
+  /**
+   * The steepest fall of the net equity: the largest (peak - low) / peak over every fall from a
+   * running peak (0 to 1); maybe another fall than max_drawdown's (200 from 10,000 is steeper than
+   * 220 from 12,000).
+   */
   max_drawdown_ratio: number;
   liquidations: number;
   /** Market ms with any position open. */

@@ -359,6 +359,37 @@ describe('max drawdown watches every mark, not only the samples of the curve', (
   });
 });
 
+describe('max_drawdown_ratio is the steepest fall, max_drawdown the largest in money', () => {
+  // long 0.010 at 95,000 (maker fee 0.19): the mark to 75,000 is a fall of 200.19 from the peak
+  // 10,000 (2.0019 %); to 295,000 a new peak of 11,999.81; to 273,000 a fall of 220 from it
+  // (1.83 %): the larger fall in money is the smaller share. The ratio was 220 / 11,999.81, the
+  // money fall's, below the 2.0019 % the curve shows (a one-job sweep set showed more than its job)
+  it('two falls: the ratio is the first (the larger share), the money the second', () => {
+    const { v, report, at, openLong } = setup();
+    openLong('95000.0');
+    for (const [ms, mark] of [
+      [60_000, 75_000],
+      [120_000, 295_000],
+      [180_000, 273_000],
+    ] as const) {
+      at(ms);
+      setPrices(v.exchange, 'BTCUSDT', { mark });
+      report.sample(T0 + ms);
+    }
+    const a = report.report().accounts[0];
+    report.close();
+    expect(a.equity_curve.map(([, e]) => e)).toEqual([
+      '10000.00000000',
+      '9999.81000000',
+      '9799.81000000',
+      '11999.81000000',
+      '11779.81000000',
+    ]);
+    expect(a.max_drawdown).toBe('220.00000000');
+    expect(a.max_drawdown_ratio).toBe(0.020019);
+  });
+});
+
 describe('max_drawdown_ratio: 10 significant digits, rounded half up', () => {
   it('a fall of 0.1900014 from 10,000 is 0.00001900014 (it was cut to 0.000019 at 8 decimals)', () => {
     const { report, at, openLong } = setup();

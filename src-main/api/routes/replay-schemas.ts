@@ -236,7 +236,10 @@ export const reportSchema = Type.Object({
         description:
           'Largest fall of the net equity (equity net of deposits, withdrawals and resets) from a running peak, USDT',
       }),
-      max_drawdown_ratio: Type.Number({ description: 'max_drawdown over that net-equity peak' }),
+      max_drawdown_ratio: Type.Number({
+        description:
+          'The steepest fall of the net equity: the largest share of its running peak it fell by (0 to 1), maybe another fall than max_drawdown',
+      }),
       liquidations: Type.Integer(),
       time_in_market_ms: Type.Integer({ description: 'Market ms with any position open' }),
       time_in_market_ratio: Type.Number(),
