@@ -182,12 +182,16 @@ export function parse(argv: string[], worker = false) {
     throw parseError(err, argv);
   }
   // the one word an option does not take is the ID after --resume; any other is refused, not
-  // dropped: `--bot node examples/sweep-bot.ts` unquoted would otherwise run `node` alone
+  // dropped: `--bot node examples/sweep-bot.ts` unquoted would otherwise run `node` alone. A
+  // worker takes no bot (nor --bot): its hint is its own options
   const stray = parsed.tokens.find((t) => t.kind === 'positional' && args[t.index - 1] !== '--resume');
   if (stray?.kind === 'positional')
     throw new PlanError(
-      `unexpected argument '${stray.value}': a bot command with arguments is one quoted --bot value ` +
-        `(--bot "node examples/sweep-bot.ts"); see --help`,
+      `unexpected argument '${stray.value}': ` +
+        (worker
+          ? 'sweep:worker takes options only (npm run sweep:worker -- --queue redis://HOST:PORT ' +
+            '[--concurrency N] [--cache-dir DIR] [--stall-ms MS]); see --help'
+          : 'a bot command with arguments is one quoted --bot value (--bot "node examples/sweep-bot.ts"); see --help'),
     );
   const given = new Set(parsed.tokens.flatMap((t) => (t.kind === 'option' ? [t.name] : [])));
   checkGiven(commandOf(worker, given), given);

@@ -33,6 +33,11 @@ describe('the sweep CLI refuses what it would ignore', () => {
     ])
       expect(refusal(['--queue', 'redis://h:6379', ...o], true)).toBe(`sweep:worker takes no ${o[0]}`);
     expect(refusal(['--queue', 'redis://h:6379', '--concurrency', '2', '--cache-dir', '/c'], true)).toBe('taken');
+    // a stray word: the worker's own options, not the coordinator's hint to quote --bot (which it refuses)
+    expect(refusal(['--queue', 'redis://h:6379', 'extra'], true)).toBe(
+      "unexpected argument 'extra': sweep:worker takes options only (npm run sweep:worker -- --queue " +
+        'redis://HOST:PORT [--concurrency N] [--cache-dir DIR] [--stall-ms MS]); see --help',
+    );
   });
 
   it('--workers with --queue, --pack-url without it, run options with --resume or --list, --queue with --remove', () => {
