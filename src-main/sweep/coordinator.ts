@@ -104,7 +104,8 @@ export async function prepareSweep(req: SweepRequest, onChecked?: () => void): P
   const { sets, defaults } = req.sets ?? readGrid(req.grid, req.cwd);
   const bot = checkBot(req.bot, req.cwd);
   const balance = parseFixed(req.balance, 8);
-  if (!balance.ok) throw new PlanError(`--balance must be a positive USDT amount, got '${req.balance}'`);
+  if (!balance.ok)
+    throw new PlanError(`--balance must be a positive USDT amount with at most 8 decimals, got '${req.balance}'`);
   // the paper account's rule (credentials.ts): past it every job's venue failed to start
   if (balance.value > MAX_PAPER_BALANCE)
     throw new PlanError(`--balance must be at most ${MAX_PAPER_USDT} USDT, got '${req.balance}'`);

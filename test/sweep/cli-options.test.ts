@@ -105,7 +105,7 @@ describe('the sweep CLI refuses what it would ignore', () => {
     expect([bogus.code, bogus.stderr]).toEqual([2, 'perpdesk sweep: unknown option --bogus; see --help\n']);
     expect([negative.code, negative.stderr]).toEqual([
       2,
-      "perpdesk sweep: --balance must be a positive USDT amount, got '-5'\n",
+      "perpdesk sweep: --balance must be a positive USDT amount with at most 8 decimals, got '-5'\n",
     ]);
   }, 30_000);
 });
