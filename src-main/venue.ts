@@ -309,8 +309,8 @@ function* buildVenue(
   );
   // the current candles are checkpointed with the market checkpoint's rhythm, so a restart after
   // a kill -9 finds every interval's current candle about as recent as the 1s candles
-  const openKlines = () =>
-    new KlineService({ candles, symbols, clock, exchange }, { checkpointMs: MARKET_CHECKPOINT_MS });
+  const openKlines = (openAtPrice = true) =>
+    new KlineService({ candles, symbols, clock, exchange }, { checkpointMs: MARKET_CHECKPOINT_MS, openAtPrice });
   // the venue's market source: a replay of history, the simulator, or none
   let replayMarket: ReplayMarket | null = null;
   let market: MarketSource | null = null;

@@ -1,21 +1,24 @@
 // What the kline service takes back from the store when it first meets a symbol: the current
-// candle of every interval, so a restart continues them (a symbol with nothing stored starts
-// at its first trade).
+// candle of every interval, so a restart continues them (a symbol with nothing stored opens them
+// at its latest price, when it has one).
 import { INTERVALS, openTimeOf } from '../../src-shared/intervals.ts';
 import type { Candle } from './candles.ts';
 import type { CandleStore } from './ports.ts';
 
 /**
  * A symbol's current candles as the store last saw them (one per interval that has any), and the
- * latest open time among them (-Infinity when none). An interval with nothing stored while others
- * have candles (1s after the history build, which skips it) opens at `now` (or the latest open
- * time, if later) at the latest price with no trades: every interval has its current candle from
- * the start, not only from the pair's next trade.
+ * latest open time among them (-Infinity when none). An interval with nothing stored opens at
+ * `now` (or the latest open time, if later) at the latest price with no trades: the stored
+ * candles' close (1s after the history build, which skips it), or, with nothing stored at all (a
+ * `--no-sim` venue's pair before its first trade), `priceTicks`, the pair's price (none: no
+ * candles). Every interval has its current candle from the start, not only from the pair's next
+ * trade.
  */
 export function currentCandles(
   repo: CandleStore,
   symbol: string,
   now: number,
+  priceTicks?: number,
 ): { candles: Candle[]; lastTime: number } {
   const candles: Candle[] = [];
   let lastTime = Number.NEGATIVE_INFINITY;
@@ -26,10 +29,11 @@ export function currentCandles(
       if (c.openTime > lastTime) lastTime = c.openTime;
     }
   }
-  if (candles.length > 0 && candles.length < INTERVALS.length) {
+  // the finest interval's close: the last trade's price
+  const price = candles.length > 0 ? candles[0].close : priceTicks;
+  if (price !== undefined && price > 0 && candles.length < INTERVALS.length) {
     const have = new Set(candles.map((c) => c.interval));
     const at = Math.max(lastTime, now);
-    const price = candles[0].close; // the finest interval's close: the last trade's price
     for (const interval of INTERVALS) {
       if (have.has(interval)) continue;
       const openTime = openTimeOf(interval, at);

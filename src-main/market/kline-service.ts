@@ -12,6 +12,7 @@
 import { Side, SymbolStatus } from '../../src-shared/enums.ts';
 import { ApiError, Errors } from '../../src-shared/errors.ts';
 import { INTERVALS, isInterval, nextOpenTime, type Interval } from '../../src-shared/intervals.ts';
+import { isListed } from '../core/symbol.ts';
 import type { EventBus } from '../trading/events.ts';
 import { CandleBuilder, klineFormatter, type Candle, type KlineTuple } from './candles.ts';
 import type { CandleCoverage } from './candle-coverage.ts';
@@ -30,8 +31,8 @@ export interface KlineServiceDeps {
   symbols: SymbolCatalogue;
   /** Market clock (VirtualClock). */
   clock: { now(): number };
-  /** When given, every trade of the exchange is recorded as it happens. */
-  exchange?: { events: EventBus };
+  /** When given, every trade of the exchange is recorded as it happens; its pairs' prices: openAtPrice. */
+  exchange?: { events: EventBus; pair(symbol: string): { readonly lastPriceTicks: number } | undefined };
 }
 
 export interface KlineServiceOptions {
@@ -45,6 +46,8 @@ export interface KlineServiceOptions {
   retention?: Partial<Record<Interval, number>>;
   /** Waiting closed candles that force a write before the next advance. Default 20,000. */
   flushAt?: number;
+  /** A pair with no stored candle opens its current ones flat at the exchange's price (kline-restore.ts). Default true; not a replay's. */
+  openAtPrice?: boolean;
 }
 
 /** Latest `limit` candles (default 500), or every candle opening in [startTime, endTime]. */
@@ -81,6 +84,7 @@ const INTERVAL_INDEX: Readonly<Record<Interval, number>> = Object.fromEntries(
 export class KlineService {
   private readonly symbols: SymbolCatalogue;
   private readonly clock: { now(): number };
+  private readonly priceSource: KlineServiceDeps['exchange'] | null;
   readonly repo: CandleStore;
   private readonly ringSize: number;
   private readonly flushAt: number;
@@ -108,6 +112,7 @@ export class KlineService {
     this.symbols = deps.symbols;
     this.clock = deps.clock;
     this.repo = deps.candles;
+    this.priceSource = options.openAtPrice === false ? null : (deps.exchange ?? null);
     this.ringSize = options.ringSize ?? KLINES_MAX_LIMIT;
     if (!Number.isSafeInteger(this.ringSize) || this.ringSize < 1)
       throw new RangeError('ringSize must be a positive integer');
@@ -192,7 +197,7 @@ export class KlineService {
       else if (!this.repo.tryWriteMany(this.pendingSymbols, this.pendingCandles, n)) return;
     } catch (err) {
       // Market data, not acknowledged user data: the rings still serve them; keep going.
-      console.error(`perpdesk: writing ${n} candles failed`, err);
+      console.error(`perpdesk: writing ${n} candles failed:`, oneLine(err));
     }
     this.pendingSymbols.length = 0;
     this.pendingCandles.length = 0;
@@ -218,7 +223,7 @@ export class KlineService {
       if (wait) this.repo.writeMany(syms, candles);
       else if (!this.repo.tryWriteMany(syms, candles)) return; // locked: the next checkpoint writes them
     } catch (err) {
-      console.error('perpdesk: candle checkpoint failed', err); // market data: the next change writes it again
+      console.error('perpdesk: candle checkpoint failed:', oneLine(err)); // market data: the next change writes it again
     }
     for (const st of states) st.dirty = false;
   }
@@ -244,7 +249,7 @@ export class KlineService {
 
   // ------------------------------------------------------------------ reading
 
-  /** The current (unclosed) candle of (symbol, interval); undefined before the symbol's first trade. */
+  /** The current (unclosed) candle of (symbol, interval); undefined while the symbol has no price (kline-restore.ts). */
   current(symbol: string, interval: Interval): Candle | undefined {
     const st = this.states.get(symbol);
     return st === undefined ? undefined : this.currentOf(st, interval);
@@ -413,7 +418,8 @@ export class KlineService {
       plain(this.history === null || c.openTime >= this.history.start ? c : this.history.join(symbol, c), closed);
     st = new SymbolCandles(symbol, format, this.ringSize);
     st.builder = this.newBuilder(st);
-    const { candles: stored, lastTime } = currentCandles(this.repo, symbol, this.clock.now());
+    const price = isListed(row) ? this.priceSource?.pair(symbol)?.lastPriceTicks : undefined; // delisted: no price
+    const { candles: stored, lastTime } = currentCandles(this.repo, symbol, this.clock.now(), price);
     if (lastTime > st.lastTime) st.lastTime = lastTime;
     st.builder.restore(stored);
     this.states.set(symbol, st);
@@ -483,8 +489,12 @@ export class KlineService {
       // the next advance instead.
       if (!this.repo.tryPrune(cuts)) return;
     } catch (err) {
-      console.error('perpdesk: pruning candles failed', err);
+      console.error('perpdesk: pruning candles failed:', oneLine(err));
     }
     this.nextPruneAt = t + HOUR;
   }
 }
+
+/** A storage error (SQLite's: an errcode) in one line, as its message: a held lock is no bug; any other error with its stack. */
+const oneLine = (err: unknown): unknown =>
+  typeof (err as { errcode?: unknown })?.errcode === 'number' ? String(err) : err;

@@ -67,8 +67,11 @@ export interface ReplayMarketOptions {
   clock: VirtualClock;
   data: ReplayData;
   replay: ReplayOptions;
-  /** Creates the venue's klines service; called once the replay is set up. */
-  openKlines: () => KlineService;
+  /**
+   * Creates the venue's klines service; called once the replay is set up, with `openAtPrice`
+   * false (KlineServiceOptions): before a pair's first event its candles are history's.
+   */
+  openKlines: (openAtPrice: boolean) => KlineService;
   /** Wall ms between driver ticks (default 50). */
   intervalMs?: number;
   /** Wall clock the replay follows at its speed (default Date.now). */
@@ -445,7 +448,7 @@ export function openReplayMarket(opts: ReplayMarketOptions): { market: ReplayMar
     ...(opts.commit === undefined ? {} : { commit: opts.commit }),
   });
   engine.prime(opts.clock);
-  const klines = opts.openKlines();
+  const klines = opts.openKlines(false);
   klines.autoAdvance = false;
   // a replay of candles serves history's: none where its source has none (market/candle-coverage.ts)
   if (sources.some((s) => s.kind === 'klines')) klines.coverage = new CandleCoverage();

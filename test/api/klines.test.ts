@@ -58,8 +58,12 @@ function cross(makers: Array<[price: number, lots: number]>, takerSide: 1 | 2): 
   for (const [p, q] of sorted) trades.push({ time: W, price: p, qty: q, side: takerSide });
 }
 
-/** Expected wire candles, newest first, from the first trade's candle to the one containing `now`. */
-const reference = (interval: Interval, now: number): unknown[][] => referenceKlines(interval, trades, now).reverse();
+/**
+ * Expected wire candles, newest first, from the venue's start (its candles open at BTCUSDT's
+ * listing price, 96,000.0) to the one containing `now`.
+ */
+const reference = (interval: Interval, now: number): unknown[][] =>
+  referenceKlines(interval, trades, now, { time: T0, price: 960_000 }).reverse();
 
 const get = (url: string) => getJson(t.app, url);
 
@@ -270,7 +274,10 @@ describe('GET /fapi/v1/klines/batch', () => {
     expect(r.status).toBe(200);
     expect(Object.keys(r.body)).toEqual(['ETHUSDT', 'BTCUSDT']);
     expect(r.body.BTCUSDT).toEqual(single);
-    expect(r.body.ETHUSDT).toEqual([]);
+    // a pair without trades: flat candles at its listing price, from the venue's start
+    const flat = ['3400.00', '3400.00', '3400.00', '3400.00', '0.000', '0.00000000', 0];
+    expect(r.body.ETHUSDT.map((k: unknown[]) => k[0])).toEqual(single.map((k: unknown[]) => k[0]));
+    for (const k of r.body.ETHUSDT) expect(k.slice(2, 9)).toEqual(flat);
     const def = await get('/fapi/v1/klines/batch?symbols=BTCUSDT&interval=1s');
     expect(def.body.BTCUSDT.length).toBe(500);
   });

@@ -20,14 +20,22 @@ export const fmtQuote = (units: bigint): string => {
 
 /**
  * Expected wire candles, oldest first, from the first trade's candle to the one containing `now`
- * (trades in time order); a candle with no trade repeats the last close, volume 0.
+ * (trades in time order); a candle with no trade repeats the last close, volume 0. With `opened`
+ * (a venue whose candles open at the pair's price when it starts, before any trade), from the
+ * candle of `opened.time`, the candles before the first trade at `opened.price`.
  */
-export function referenceKlines(interval: Interval, trades: readonly Trade[], now: number): KlineTuple[] {
+export function referenceKlines(
+  interval: Interval,
+  trades: readonly Trade[],
+  now: number,
+  opened?: { time: number; price: number },
+): KlineTuple[] {
   const out: KlineTuple[] = [];
   let k = 0;
-  let prevClose = 0;
+  let prevClose = opened?.price ?? 0;
   const last = openTimeOf(interval, now);
-  for (let open = openTimeOf(interval, trades[0].time); open <= last; open = nextOpenTime(interval, open)) {
+  const first = openTimeOf(interval, opened?.time ?? trades[0].time);
+  for (let open = first; open <= last; open = nextOpenTime(interval, open)) {
     const next = nextOpenTime(interval, open);
     const inside: Trade[] = [];
     while (k < trades.length && trades[k].time < next) inside.push(trades[k++]);

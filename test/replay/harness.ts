@@ -103,7 +103,7 @@ export async function replayVenue(
     data,
     replay,
     wall,
-    openKlines: () => new KlineService({ candles, symbols, clock, exchange }, { tickMs: 0 }),
+    openKlines: (openAtPrice) => new KlineService({ candles, symbols, clock, exchange }, { tickMs: 0, openAtPrice }),
   });
   return {
     db,
@@ -165,7 +165,7 @@ export function memoryReplayVenue(
     data,
     replay: { symbols: [symbol], start },
     wall,
-    openKlines: () => new KlineService({ candles, symbols, clock, exchange }, { tickMs: 0 }),
+    openKlines: (openAtPrice) => new KlineService({ candles, symbols, clock, exchange }, { tickMs: 0, openAtPrice }),
   });
   return {
     exchange,

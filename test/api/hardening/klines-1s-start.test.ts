@@ -75,12 +75,17 @@ describe('1s klines right after a start', () => {
     expect(later.map((k) => k[11])).toEqual([false, true, true]);
   });
 
-  it('a venue with no candles at all has no price to show: still []', () => {
+  it('with no candles at all, every interval opens at the pair price the exchange gives; without one, none', () => {
     venue = openVenue({ dataDir: ':memory:', wall: () => T });
-    svc = new KlineService(
-      { candles: new CandlesRepo(venue.db), symbols: venue.symbols, clock: { now: () => T } },
-      { tickMs: 0 },
-    );
-    expect(svc.klines('BTCUSDT', '1s', { limit: 5 })).toEqual([]);
+    const deps = { candles: new CandlesRepo(venue.db), symbols: venue.symbols, clock: { now: () => T } };
+    svc = new KlineService({ ...deps, exchange: venue.exchange }, { tickMs: 0 });
+    for (const interval of INTERVALS) {
+      const [k] = svc.klines('BTCUSDT', interval, { limit: 5 });
+      expect(k[0]).toBe(openTimeOf(interval, T));
+      expect(k.slice(2, 6)).toEqual(['96000.0', '96000.0', '96000.0', '96000.0']);
+    }
+    svc.close();
+    svc = new KlineService(deps, { tickMs: 0 });
+    expect(svc.klines('ETHUSDT', '1s', { limit: 5 })).toEqual([]);
   });
 });
