@@ -238,7 +238,8 @@ export function parseCli(argv: readonly string[]): CliOptions {
       case '--speed': {
         const v = takeValue();
         const n = Number(v);
-        if (!Number.isFinite(n) || n < 0.1 || n > 10_000)
+        // a plain decimal, as --volatility and --intensity (Number() alone took 0x10 as 16, 1e3 as 1000)
+        if (!/^\d+(\.\d+)?$/.test(v) || n < 0.1 || n > 10_000)
           throw new CliError(`--speed must be a number from 0.1 to 10000, got '${v}'`);
         out.speed = n;
         break;

@@ -19,12 +19,12 @@ describe('command line', () => {
       '/tmp/x',
       '--seed',
       '7',
-      '--speed=250',
+      '--speed=250.5',
       '--account',
       'botkey001:botsecret001:2500.5',
       '--account=second01:second02',
     ]);
-    expect(o).toMatchObject({ host: '0.0.0.0', port: 0, dataDir: '/tmp/x', seed: 7, speed: 250, simulate: true });
+    expect(o).toMatchObject({ host: '0.0.0.0', port: 0, dataDir: '/tmp/x', seed: 7, speed: 250.5, simulate: true });
     expect(parseCli(['--no-sim']).simulate).toBe(false);
     expect(parseCli(['--volatility', '2.5', '--intensity=0.5'])).toMatchObject({
       simVolatility: 2.5,
@@ -41,6 +41,12 @@ describe('command line', () => {
     [['--port', 'abc'], /--port/],
     [['--speed', '0'], /--speed/],
     [['--speed', '20000'], /--speed/],
+    // the plain decimals of --volatility and --intensity: Number() alone took these as 16, 3, 7, 1000
+    [['--speed', '0x10'], /--speed must be a number from 0.1 to 10000, got '0x10'/],
+    [['--speed', '0b11'], /--speed/],
+    [['--speed', '0o7'], /--speed/],
+    [['--speed', '1e3'], /--speed/],
+    [['--speed', ' 5'], /--speed/],
     [['--seed', '-1'], /--seed/],
     [['--account', 'nocolon'], /KEY:SECRET/],
     [['--account', 'short:secret0001'], /KEY must be/],
