@@ -203,6 +203,9 @@ export function parseCli(argv: readonly string[]): CliOptions {
   let dataLatency: number | undefined;
   let responseLatency: number | undefined;
   const simOnly: string[] = [];
+  // the options of the simulator itself, which --no-sim leaves without one (--seed is kept for a
+  // later simulated start of the folder, --start starts its clock)
+  const simulatorOnly: string[] = [];
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     const eq = arg.indexOf('=');
@@ -256,6 +259,7 @@ export function parseCli(argv: readonly string[]): CliOptions {
         if (name === '--volatility') out.simVolatility = n;
         else out.simIntensity = n;
         simOnly.push(name);
+        simulatorOnly.push(name);
         break;
       }
       case '--no-sim':
@@ -265,6 +269,7 @@ export function parseCli(argv: readonly string[]): CliOptions {
       case '--fast':
         out.simFast = true;
         simOnly.push(name);
+        simulatorOnly.push(name);
         break;
       case '--start': {
         const v = takeValue();
@@ -346,6 +351,8 @@ export function parseCli(argv: readonly string[]): CliOptions {
                       ? '--data-latency'
                       : null;
     if (stray !== null) throw new CliError(`${stray} goes with --replay`);
+    if (!out.simulate && simulatorOnly.length > 0)
+      throw new CliError(`${simulatorOnly[0]} is an option of the simulated market, not of --no-sim`);
     return out;
   }
   if (simOnly.length > 0) throw new CliError(`${simOnly[0]} is an option of the simulated market, not of --replay`);

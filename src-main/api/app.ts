@@ -380,8 +380,10 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(tpslRoutes, { venue });
   await app.register(adminRoutes, { venue, auth });
   await app.register(paperRoutes, { venue, auth });
-  // a replay's clock is the replay's controls' (POST /api/v1/replay), not the simulator's route
-  if (venue.market && venue.market.kind === 'simulator') await app.register(simRoutes, { market: venue.market });
+  // a replay's clock is the replay's controls' (POST /api/v1/replay), not the simulator's route;
+  // a venue without a market source (--no-sim) has the route for its clock
+  if (venue.market === null || venue.market.kind === 'simulator')
+    await app.register(simRoutes, { market: venue.market, clock: venue.clock, seed: venue.seed });
   await app.register(replayRoutes, { replay: venue.replay, host: venue.replay === null ? opts.replays : undefined });
   if (opts.sweeps !== undefined) await app.register(sweepRoutes, { sweeps: opts.sweeps });
   await app.register(tradingSchemas);

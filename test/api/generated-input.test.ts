@@ -17,7 +17,6 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src-main/api/app.ts';
 import { STRICT_INTEGER } from '../../src-main/api/schemas.ts';
-import simRoutes from '../../src-main/api/routes/sim.ts';
 import { SimulatedMarket } from '../../src-main/market/sim/simulated-market.ts';
 import { Simulator } from '../../src-main/market/sim/simulator.ts';
 import { openVenue, type LocalVenue as Venue } from '../../src-main/venue.ts';
@@ -497,11 +496,11 @@ let ops: Op[] = [];
 
 beforeAll(async () => {
   venue = openVenue({ dataDir: ':memory:' });
-  app = await buildApp({ venue, rateLimit: false });
-  // the simulator's routes exist only with a simulator; it is never started here
-  await app.register(simRoutes, {
+  // a simulated market (never started) behind /api/v1/sim, for its whole answer
+  Object.assign(venue, {
     market: new SimulatedMarket(new Simulator({ exchange: venue.exchange, clock: venue.clock, seed: 7 }), venue.clock),
   });
+  app = await buildApp({ venue, rateLimit: false });
   await app.ready();
   who = makeAccount(venue, 'fuzz');
   ops = operations(JSON.parse((await app.inject({ url: '/openapi.json' })).body));

@@ -4,7 +4,6 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src-main/api/app.ts';
-import simRoutes from '../../src-main/api/routes/sim.ts';
 import { SimulatedMarket } from '../../src-main/market/sim/simulated-market.ts';
 import { Simulator } from '../../src-main/market/sim/simulator.ts';
 import { openVenue, type LocalVenue as Venue } from '../../src-main/venue.ts';
@@ -17,10 +16,11 @@ let who: Creds;
 
 beforeAll(async () => {
   venue = openVenue({ dataDir: ':memory:' });
-  app = await buildApp({ venue, rateLimit: false });
-  await app.register(simRoutes, {
+  // a simulated market (never started) behind /api/v1/sim, for its whole answer
+  Object.assign(venue, {
     market: new SimulatedMarket(new Simulator({ exchange: venue.exchange, clock: venue.clock, seed: 3 }), venue.clock),
   });
+  app = await buildApp({ venue, rateLimit: false });
   await app.ready();
   who = makeAccount(venue, 'hardening');
 });

@@ -9,7 +9,6 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src-main/api/app.ts';
-import simRoutes from '../../src-main/api/routes/sim.ts';
 import { SimulatedMarket } from '../../src-main/market/sim/simulated-market.ts';
 import { Simulator } from '../../src-main/market/sim/simulator.ts';
 import { sweepResults } from '../../src-main/sweep/reader.ts';
@@ -22,10 +21,11 @@ let doc: any;
 beforeAll(async () => {
   venue = openVenue({ dataDir: ':memory:' });
   const sweeps = sweepResults(':memory:'); // the real reader, on a folder without sweeps
-  app = await buildApp({ venue, rateLimit: false, sweeps });
-  await app.register(simRoutes, {
+  // a simulated market (never started) behind /api/v1/sim, for its whole answer
+  Object.assign(venue, {
     market: new SimulatedMarket(new Simulator({ exchange: venue.exchange, clock: venue.clock, seed: 1 }), venue.clock),
   });
+  app = await buildApp({ venue, rateLimit: false, sweeps });
   await app.ready();
   const r = await app.inject({ method: 'GET', url: '/openapi.json' });
   expect(r.statusCode).toBe(200);

@@ -26,6 +26,8 @@ describe('command line', () => {
     ]);
     expect(o).toMatchObject({ host: '0.0.0.0', port: 0, dataDir: '/tmp/x', seed: 7, speed: 250.5, simulate: true });
     expect(parseCli(['--no-sim']).simulate).toBe(false);
+    // the seed is kept for a later simulated start of the folder; --start starts the clock
+    expect(parseCli(['--no-sim', '--seed', '7', '--start', '2025-01-06'])).toMatchObject({ simulate: false, seed: 7 });
     expect(parseCli(['--volatility', '2.5', '--intensity=0.5'])).toMatchObject({
       simVolatility: 2.5,
       simIntensity: 0.5,
@@ -57,6 +59,10 @@ describe('command line', () => {
     [['--intensity', '11'], /--intensity/],
     [['--intensity', '1e1'], /--intensity/],
     [['--port'], /needs a value/],
+    // with --no-sim there is no simulator to scale or run fast: refused, not silently ignored
+    [['--no-sim', '--fast'], /^--fast is an option of the simulated market, not of --no-sim$/],
+    [['--volatility', '2', '--no-sim'], /^--volatility is an option of the simulated market, not of --no-sim$/],
+    [['--no-sim', '--intensity=0.5'], /^--intensity is an option of the simulated market, not of --no-sim$/],
   ])('rejects %j', (argv, msg) => {
     expect(() => parseCli(argv as string[])).toThrow(CliError);
     expect(() => parseCli(argv as string[])).toThrow(msg);

@@ -1,11 +1,12 @@
 // Control of the simulated market: GET /api/v1/sim (public: seed, clock, per-symbol settings)
 // and POST /api/v1/sim (loopback only: speed, pause, fast mode). Both talk to the venue's MarketSource;
 // speed and pause act on the market clock it follows, the one source of market time, and the
-// source catches up on its next tick.
+// source catches up on its next tick. A venue without a source (--no-sim) answers for its clock
+// alone: speed and pause act on it, fast is refused, and it has no pairs to describe.
 import { Type } from 'typebox';
 import { ApiError, Errors } from '../../../src-shared/errors.ts';
 import type { SimChange, SimState } from '../../../src-shared/types/sim.ts';
-import { MAX_SPEED, MIN_SPEED } from '../../core/clock.ts';
+import { MAX_SPEED, MIN_SPEED, type VirtualClock } from '../../core/clock.ts';
 import type { MarketSource } from '../../market/market-source.ts';
 import { SimulatedMarket } from '../../market/sim/simulated-market.ts';
 import { envelopeSchema, ok, standardErrors } from '../envelope.ts';
@@ -67,7 +68,8 @@ const overloadSchema = Type.Object(
     }),
   },
   {
-    description: 'The driver\'s overload sampling (docs/simulated-market.md, "The driver"); null on a replay venue',
+    description:
+      'The driver\'s overload sampling (docs/simulated-market.md, "The driver"); null without the simulator (--no-sim)',
   },
 );
 
@@ -81,11 +83,12 @@ const simSchema = Type.Object({
   }),
   market_time: Type.Integer({ description: 'Market clock, ms' }),
   sim_time: Type.Integer({
-    description: 'Market time the simulation has reached, ms (at most one driver tick behind market_time)',
+    description:
+      'Market time the simulation has reached, ms (at most one driver tick behind market_time; market_time with --no-sim)',
   }),
-  step_ms: Type.Integer({ description: 'Simulation step, ms of market time' }),
+  step_ms: Type.Integer({ description: 'Simulation step, ms of market time (0 with --no-sim: no simulation)' }),
   overload: Type.Union([overloadSchema, Type.Null()]),
-  symbols: Type.Array(symbolSchema),
+  symbols: Type.Array(symbolSchema, { description: 'The simulated pairs ([] with --no-sim)' }),
 });
 
 const simBody = Type.Object(
@@ -109,11 +112,42 @@ agree<typeof simSchema, SimState>(true);
 agreeSent<typeof simBody, SimChange>(true);
 
 export interface SimRouteOptions {
-  market: MarketSource;
+  /** The venue's simulated market; null without one (--no-sim): the route answers for `clock`. */
+  market: MarketSource | null;
+  clock: VirtualClock;
+  /** The venue's seed (kept for a later simulated start). */
+  seed: number;
+}
+
+/** What the route reads and sets of a market source; the clock alone stands in for a venue without one. */
+type SimControl = Pick<
+  MarketSource,
+  'seed' | 'speed' | 'paused' | 'now' | 'time' | 'stepMs' | 'view' | 'setSpeed' | 'pause' | 'resume'
+>;
+
+function clockAlone(clock: VirtualClock, seed: number): SimControl {
+  return {
+    seed,
+    get speed() {
+      return clock.speed;
+    },
+    get paused() {
+      return clock.paused;
+    },
+    now: () => clock.now(),
+    get time() {
+      return clock.now();
+    },
+    stepMs: 0,
+    view: () => [],
+    setSpeed: (speed) => clock.setSpeed(speed),
+    pause: () => clock.pause(),
+    resume: () => clock.resume(),
+  };
 }
 
 export default async function simRoutes(app: ApiInstance, opts: SimRouteOptions): Promise<void> {
-  const { market } = opts;
+  const market: SimControl = opts.market ?? clockAlone(opts.clock, opts.seed);
   const view = () => ({
     seed: market.seed,
     speed: market.speed,
@@ -155,7 +189,8 @@ export default async function simRoutes(app: ApiInstance, opts: SimRouteOptions)
           'candles stand still), false resumes it. At least one field. A change never makes market time jump or go back. ' +
           'Up to about 2,000x the market is simulated step by step (reproducible from the seed); faster, each driver tick ' +
           'samples its span (prices stay continuous, trades sparser). fast: true instead runs every step as fast as the ' +
-          'CPU allows, the market clock following the simulation (a simulated market only: 400 / 1001 on a replay). ' +
+          'CPU allows, the market clock following the simulation (a simulated market only: 400 / 1001 with --no-sim). ' +
+          'With --no-sim speed and paused act on the market clock alone. ' +
           'Answers 403 / 2102 to callers not on this machine.',
         querystring: noQuery,
         body: simBody,

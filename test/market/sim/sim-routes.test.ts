@@ -16,8 +16,9 @@ let sim: Simulator;
 beforeEach(async () => {
   tv = testVenue({ seed: 99 });
   sim = new Simulator({ exchange: tv.venue.exchange, clock: tv.venue.clock, seed: 99 });
+  // the venue's market: the application registers the route for it
+  Object.assign(tv.venue, { market: new SimulatedMarket(sim, tv.venue.clock) });
   app = await buildApp({ venue: tv.venue, rateLimit: false });
-  await app.register(simRoutes, { market: new SimulatedMarket(sim, tv.venue.clock) });
   await app.ready();
 });
 
@@ -66,8 +67,7 @@ describe('/api/v1/sim', () => {
     const get = async () => (await app.inject({ method: 'GET', url: '/api/v1/sim' })).json().data;
     expect((await get()).overload).toEqual({ behind: false, thinned_ticks: 0, thinned_ms: 0, spans: [] });
     const market = new SimulatedMarket(sim, tv.venue.clock);
-    const other = await buildApp({ venue: tv.venue, rateLimit: false });
-    await other.register(simRoutes, { market });
+    const other = await buildApp({ venue: Object.assign(tv.venue, { market }), rateLimit: false });
     await other.ready();
     try {
       market.start();
@@ -138,8 +138,8 @@ describe('/api/v1/sim', () => {
       stop: () => {},
       dispose: () => {},
     };
-    const other = await buildApp({ venue: tv.venue, rateLimit: false });
-    await other.register(simRoutes, { market: replayLike });
+    const other = await buildApp({ venue: Object.assign(tv.venue, { market: replayLike }), rateLimit: false });
+    await other.register(simRoutes, { market: replayLike, clock: tv.venue.clock, seed: 1 });
     await other.ready();
     try {
       const r = await other.inject({ method: 'POST', url: '/api/v1/sim', payload: { fast: true } });
