@@ -136,6 +136,47 @@ describe('simulator driver', () => {
     }
   });
 
+  it('measures a step by the steps alone: an expensive skip does not shrink the samples of the ticks after it', () => {
+    const tv = testVenue({ seed: 34, speed: 10_000 });
+    try {
+      const sim = new Simulator({ exchange: tv.venue.exchange, clock: tv.venue.clock, seed: 34, stepMs: 100 });
+      // a wall clock the test moves: a step costs 1 ms of it, a skip 100 ms (no timing of the machine)
+      let wall = 0;
+      vi.spyOn(performance, 'now').mockImplementation(() => wall);
+      const realStep = sim.step.bind(sim);
+      const realSkip = sim.skipTo.bind(sim);
+      sim.step = () => {
+        realStep();
+        wall += 1;
+      };
+      sim.skipTo = (t: number) => {
+        realSkip(t);
+        wall += 100;
+      };
+      const driver = new SimDriver(sim, tv.venue.clock, {
+        intervalMs: 50,
+        maxStepsPerTick: 100,
+        overloadSamples: 10,
+        tickBudgetMs: 25,
+      });
+      // each tick: 500 s of market time, 5,000 steps: sampled; the budget allows 25 steps of 1 ms
+      const steps: number[] = [];
+      for (let i = 0; i < 5; i++) {
+        tv.advanceWall(50);
+        steps.push(driver.tick());
+        expect(tv.venue.clock.now() - sim.time).toBeLessThan(sim.stepMs);
+      }
+      // every tick runs its 10 samples (a step's cost measured with the skips came to 111 ms, and
+      // the ticks after the first ran 1 sample each)
+      expect(steps).toEqual([10, 10, 10, 10, 10]);
+      expect(driver.stats.overloadTicks).toBe(5);
+      expect(sim.stats.errors).toBe(0);
+    } finally {
+      vi.restoreAllMocks();
+      tv.close();
+    }
+  });
+
   it('runs on an unref timer until stopped; a failing tick is reported and the loop goes on', () => {
     vi.useFakeTimers();
     const tv = testVenue({ seed: 32 });
