@@ -86,6 +86,13 @@ const CANDLE_COLUMNS =
   'c.open_time, c.close_time, c.open, c.high, c.low, c.close, c.volume, c.quote_volume, c.count, c.taker_buy_volume, c.taker_buy_quote_volume';
 type CandleArray = [number, number, string, string, string, string, string, string, number, string, string];
 
+/**
+ * Rows a lazy reader reads at a time: each page is one query run to its end (see `tradeBlocks`);
+ * a query costs a few µs, a row of these pages far more (a depth diff, a block of trades).
+ */
+const EVENTS_PAGE = 64;
+const BLOCKS_PAGE = 16;
+
 export class DatasetsRepo implements DatasetStore {
   private readonly db: DatabaseSync;
   private readonly s: Record<string, StatementSync>;
@@ -156,9 +163,10 @@ export class DatasetsRepo implements DatasetStore {
         `SELECT c.open_time FROM dataset_candles c JOIN dataset_files f ON f.id = c.file_id AND f.state = 'done'
          WHERE c.dataset_id = ? ORDER BY c.open_time`,
       ),
+      // a page of the events from (time, seq) on, along the primary key (see `events`)
       events: p(
-        `SELECT e.time, e.data FROM dataset_events e JOIN dataset_files f ON f.id = e.file_id AND f.state = 'done'
-         WHERE e.dataset_id = ? AND e.time >= ? ORDER BY e.time, e.seq`,
+        `SELECT e.time, e.seq, e.data FROM dataset_events e JOIN dataset_files f ON f.id = e.file_id AND f.state = 'done'
+         WHERE e.dataset_id = ? AND (e.time, e.seq) >= (?, ?) ORDER BY e.time, e.seq LIMIT ?`,
       ),
       // walks the primary key (dataset_id, time) back from the time: the rows it reads are the
       // diffs between that snapshot and the time, which a replay applies anyway
@@ -166,9 +174,10 @@ export class DatasetsRepo implements DatasetStore {
         `SELECT e.time FROM dataset_events e JOIN dataset_files f ON f.id = e.file_id AND f.state = 'done'
          WHERE e.dataset_id = ? AND e.time <= ? AND substr(e.data, 1, 8) = '{"t":"s"' ORDER BY e.time DESC LIMIT 1`,
       ),
+      // a page of the blocks reaching a time, from a first id on (see `tradeBlocks`)
       blocks: p(
-        `SELECT b.data FROM dataset_trade_blocks b JOIN dataset_files f ON f.id = b.file_id AND f.state = 'done'
-         WHERE b.dataset_id = ? AND b.last_time >= ? ORDER BY b.first_id`,
+        `SELECT b.first_id, b.data FROM dataset_trade_blocks b JOIN dataset_files f ON f.id = b.file_id AND f.state = 'done'
+         WHERE b.dataset_id = ? AND b.last_time >= ? AND b.first_id >= ? ORDER BY b.first_id LIMIT ?`,
       ),
       // the block reaching a time, and the one before it (index dataset_trade_blocks_time)
       blockAt: p(
@@ -389,11 +398,18 @@ export class DatasetsRepo implements DatasetStore {
     return (this.s.candleTimes.all(datasetId) as unknown as [number][]).map((r) => r[0]);
   }
 
-  // Lazy readers get a statement of their own: a replay of several pairs reads several datasets
-  // at once, and a second iterate() of one StatementSync invalidates the first one's iterator.
+  // The lazy readers read a page at a time, each page's query run to its end at once: an
+  // iterate() left open between a replay's turns held a read transaction on the venue's
+  // connection, which kept the checkpointer's RESTART waiting with the write lock taken (every
+  // write of the live venue waited, imports failed 5000, the simulator's steps 'database is
+  // locked') and the WAL growing for as long as the replay read.
   *tradeBlocks(datasetId: number, fromUs: number): Iterable<Uint8Array> {
-    for (const r of this.db.prepare(this.s.blocks.sourceSQL).iterate(datasetId, fromUs))
-      yield (r as { data: Uint8Array }).data;
+    for (let from = Number.MIN_SAFE_INTEGER; ;) {
+      const page = this.s.blocks.all(datasetId, fromUs, from, BLOCKS_PAGE) as { first_id: number; data: Uint8Array }[];
+      for (const r of page) yield r.data;
+      if (page.length < BLOCKS_PAGE) return;
+      from = page[page.length - 1].first_id + 1;
+    }
   }
 
   lastTradeBlock(datasetId: number, atUs: number): Uint8Array | undefined {
@@ -410,7 +426,17 @@ export class DatasetsRepo implements DatasetStore {
   }
 
   *events(datasetId: number, fromUs: number): Iterable<{ time: number; data: string }> {
-    for (const r of this.db.prepare(this.s.events.sourceSQL).iterate(datasetId, fromUs))
-      yield r as { time: number; data: string };
+    for (let time = fromUs, seq = Number.MIN_SAFE_INTEGER; ;) {
+      const page = this.s.events.all(datasetId, time, seq, EVENTS_PAGE) as {
+        time: number;
+        seq: number;
+        data: string;
+      }[];
+      for (const r of page) yield { time: r.time, data: r.data };
+      if (page.length < EVENTS_PAGE) return;
+      const last = page[page.length - 1];
+      time = last.time;
+      seq = last.seq + 1;
+    }
   }
 }
