@@ -8,6 +8,7 @@ import {
   equityPoints,
   equitySeries,
   fmtDuration,
+  canPlay,
   nextSpeed,
   parseUtc,
   playState,
@@ -360,6 +361,15 @@ describe('replay controls and banner', () => {
     expect(nextSpeed(60, -1)).toBe(30);
     expect(nextSpeed(1000, 1)).toBe(1000);
     expect(nextSpeed(1, -1)).toBe(1);
+    // past the presets (the dialog takes 0.1 to 10,000): no key turns the speed the other way
+    expect(nextSpeed(0.5, -1)).toBe(0.5);
+    expect(nextSpeed(0.5, 1)).toBe(1);
+    expect(nextSpeed(5000, 1)).toBe(5000);
+    expect(nextSpeed(5000, -1)).toBe(1000);
+    expect(canPlay({ lockstep: true, finished: false })).toBe(false);
+    expect(canPlay({ lockstep: false, finished: true })).toBe(false);
+    expect(canPlay({ lockstep: false, finished: false, fault: { time: 1, message: 'x' } })).toBe(false);
+    expect(canPlay({ lockstep: false, finished: false, fault: null })).toBe(true);
     expect(nextSpeed(45, 1)).toBe(60);
     expect(nextSpeed(45, -1)).toBe(30);
     expect(speedLabel(1000)).toBe('1,000x');

@@ -11,6 +11,7 @@ import { useServices, useSel } from '../../lib/use-services.ts';
 import { heldWall, replayNow } from './replay-store.ts';
 import type { ReplayStatusView } from './replay-view.ts';
 import {
+  canPlay,
   datasetsTitle,
   parseUtc,
   playState,
@@ -105,7 +106,7 @@ export function ReplayBanner() {
         <button
           className="rb"
           data-testid="replay-play"
-          disabled={busy || stopped || status.lockstep}
+          disabled={busy || !canPlay(status)}
           title={status.paused ? 'Play (Space)' : 'Pause (Space)'}
           aria-label={status.paused ? 'Play' : 'Pause'}
           onClick={() => void actions.togglePlay()}

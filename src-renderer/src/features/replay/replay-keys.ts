@@ -4,7 +4,7 @@
 // the Replay dialog. Called by hotkeys.ts after its field and overlay checks.
 import type { Services } from '../../lib/services.ts';
 import { SEEK_INPUT_ID } from './replay-banner.tsx';
-import { nextSpeed } from './replay-view.ts';
+import { canPlay, nextSpeed } from './replay-view.ts';
 
 /** Handles `e` if it is a replay key; true when it did. */
 export function replayKey(s: Services, e: Pick<KeyboardEvent, 'key' | 'target'>): boolean {
@@ -22,7 +22,8 @@ export function replayKey(s: Services, e: Pick<KeyboardEvent, 'key' | 'target'>)
       // Space on a focused button is that button's click
       const tag = (e.target as HTMLElement | null)?.tagName;
       if (tag === 'BUTTON' || tag === 'A') return false;
-      void actions.togglePlay();
+      // as the Play button: a lockstep replay's play ran its whole history in seconds
+      if (canPlay(r.status)) void actions.togglePlay();
       return true;
     }
     case '+':

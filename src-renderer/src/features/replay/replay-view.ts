@@ -351,11 +351,19 @@ export function checkReplayForm(
 /** Speed presets of the replay controls (the `-` / `+` keys move along them). */
 export const SPEED_PRESETS = [1, 2, 5, 10, 30, 60, 100, 300, 1000] as const;
 
-/** The next preset above (dir 1) or below (dir -1) `speed`; the same speed at either end. */
+/**
+ * The next preset above (dir 1) or below (dir -1) `speed`; the same speed past either end (a
+ * replay opened at 0.5x or 5000x, which the dialog allows: `-` there made it 1x, `+` 1000x).
+ */
 export function nextSpeed(speed: number, dir: 1 | -1): number {
-  if (dir > 0) return SPEED_PRESETS.find((p) => p > speed + 1e-9) ?? SPEED_PRESETS[SPEED_PRESETS.length - 1];
+  if (dir > 0) return SPEED_PRESETS.find((p) => p > speed + 1e-9) ?? speed;
   for (let i = SPEED_PRESETS.length - 1; i >= 0; i--) if (SPEED_PRESETS[i] < speed - 1e-9) return SPEED_PRESETS[i];
-  return SPEED_PRESETS[0];
+  return speed;
+}
+
+/** Whether Play / Pause can act: not on a replay driven in lockstep, finished or faulted (the banner's button and Space alike). */
+export function canPlay(status: { lockstep: boolean; finished: boolean; fault?: unknown }): boolean {
+  return !status.lockstep && !status.finished && !status.fault;
 }
 
 export const STEPS: ReadonlyArray<readonly [label: string, ms: number]> = [
