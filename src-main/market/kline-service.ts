@@ -12,7 +12,6 @@
 import { Side, SymbolStatus } from '../../src-shared/enums.ts';
 import { ApiError, Errors } from '../../src-shared/errors.ts';
 import { INTERVALS, isInterval, nextOpenTime, type Interval } from '../../src-shared/intervals.ts';
-import { isListed } from '../core/symbol.ts';
 import type { EventBus } from '../trading/events.ts';
 import { CandleBuilder, klineFormatter, type Candle, type KlineTuple } from './candles.ts';
 import type { CandleCoverage } from './candle-coverage.ts';
@@ -418,7 +417,8 @@ export class KlineService {
       plain(this.history === null || c.openTime >= this.history.start ? c : this.history.join(symbol, c), closed);
     st = new SymbolCandles(symbol, format, this.ringSize);
     st.builder = this.newBuilder(st);
-    const price = isListed(row) ? this.priceSource?.pair(symbol)?.lastPriceTicks : undefined; // delisted: no price
+    // a trading pair only: a paused one that never traded has no candle, as a delisted one (e2e/markets.spec.ts)
+    const price = row.status === SymbolStatus.TRADING ? this.priceSource?.pair(symbol)?.lastPriceTicks : undefined;
     const { candles: stored, lastTime } = currentCandles(this.repo, symbol, this.clock.now(), price);
     if (lastTime > st.lastTime) st.lastTime = lastTime;
     st.builder.restore(stored);
