@@ -76,6 +76,19 @@ const tradeIds = (steps: Array<{ pushes: Array<{ stream: string; data: any }> }>
     s.pushes.filter((p) => p.stream === 'trade@TRXUSDT').flatMap((p) => p.data.map((t: any) => t.t)),
   );
 
+/** A 100 TRX limit buy (GTC, one-way open) resting at `bid`. */
+const buyAtBid = (rest: RestClient, bid: string) =>
+  rest.placeOrder({
+    symbol: 'TRXUSDT',
+    type: 1,
+    side: 1,
+    position_side: 1,
+    position_action: 1,
+    price: bid,
+    qty: '100',
+    time_in_force: 1,
+  });
+
 describe('market-data latency over the WebSocket (lockstep)', () => {
   it('every market push comes L_md of history after it was built; the same trades arrive, later', async () => {
     const LMD = 300;
@@ -170,16 +183,7 @@ describe('order entry latency over REST (lockstep)', () => {
       const t0 = svc.venue.replay!.status().time;
       const book = await rest.depth('TRXUSDT', 5);
       const bid = book.bids[0][0];
-      const r = await rest.placeOrder({
-        symbol: 'TRXUSDT',
-        type: 1,
-        side: 1,
-        position_side: 1,
-        position_action: 1,
-        price: bid,
-        qty: '100',
-        time_in_force: 1,
-      });
+      const r = await buyAtBid(rest, bid);
       expect(svc.venue.replay!.status().time).toBe(t0 + LIN);
       const o = (await rest.openOrders('TRXUSDT')).find((x) => x.id === r.order_id)!;
       expect(o.created_at).toBe(t0 + LIN);
@@ -246,16 +250,7 @@ describe('settings and account admin are not delayed (lockstep)', () => {
       expect(await rest.leverage('TRXUSDT')).toMatchObject({ leverage: 7 });
       // an order takes its flight and its answer's
       const bid = (await rest.depth('TRXUSDT', 5)).bids[0][0];
-      await rest.placeOrder({
-        symbol: 'TRXUSDT',
-        type: 1,
-        side: 1,
-        position_side: 1,
-        position_action: 1,
-        price: bid,
-        qty: '100',
-        time_in_force: 1,
-      });
+      await buyAtBid(rest, bid);
       expect(svc.venue.replay!.status().time).toBe(t0 + LIN + LOUT);
     } finally {
       await svc.close();
@@ -341,16 +336,7 @@ describe('response latency (lockstep)', () => {
       expect((await c.send('SUBSCRIBE', ['user'])).result).toBeNull();
       const t0 = svc.venue.replay!.status().time;
       const bid = (await rest.depth('TRXUSDT', 5)).bids[0][0];
-      const r = await rest.placeOrder({
-        symbol: 'TRXUSDT',
-        type: 1,
-        side: 1,
-        position_side: 1,
-        position_action: 1,
-        price: bid,
-        qty: '100',
-        time_in_force: 1,
-      });
+      const r = await buyAtBid(rest, bid);
       expect(svc.venue.replay!.status().time).toBe(t0 + LIN + LOUT);
       expect((await rest.openOrders('TRXUSDT')).find((x) => x.id === r.order_id)!.created_at).toBe(t0 + LIN);
       // step until history fills the bid; each step's answer comes after the user pushes it released
@@ -393,16 +379,7 @@ describe("response latency on the Binance facade's user stream", () => {
       const rest = new RestClient({ baseUrl: svc.url, apiKey: KEY, apiSecret: SECRET, recvWindow: 60_000 });
       const t0 = svc.venue.replay!.status().time;
       const bid = (await rest.depth('TRXUSDT', 5)).bids[0][0];
-      await rest.placeOrder({
-        symbol: 'TRXUSDT',
-        type: 1,
-        side: 1,
-        position_side: 1,
-        position_action: 1,
-        price: bid,
-        qty: '100',
-        time_in_force: 1,
-      });
+      await buyAtBid(rest, bid);
       // the answer came at t0 + L_out (the replay moved itself there); the NEW event is due then too
       expect(svc.venue.replay!.status().time).toBe(t0 + LOUT);
       const post = (body: unknown) =>
