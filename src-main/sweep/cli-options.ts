@@ -104,6 +104,20 @@ const TAKES: Record<string, readonly Name[]> = {
   '--like': ['like', 'replay', 'replay-datasets', ...RUNNER],
   'a sweep run': [...RUN, ...RUNNER],
 };
+/** What a stray word after each command's options is told. */
+const STRAY_HINT: Record<string, string> = {
+  'sweep:worker':
+    'sweep:worker takes options only (npm run sweep:worker -- --queue redis://HOST:PORT ' +
+    '[--concurrency N] [--cache-dir DIR] [--stall-ms MS]); see --help',
+  '--list': '--list takes no value (npm run sweep -- --list); see --help',
+  '--export': '--export takes one sweep ID (npm run sweep -- --export ID [--format csv|json]); see --help',
+  '--remove': '--remove takes one sweep ID (npm run sweep -- --remove ID [--forget-queue]); see --help',
+  '--resume': '--resume takes at most one sweep ID (npm run sweep -- --resume [ID]); see --help',
+  '--like':
+    '--like takes one sweep ID, and several pairs are one --replay value (--replay BTCUSDT,ETHUSDT@FROM..TO); see --help',
+  'a sweep run':
+    'a bot command with arguments is one quoted --bot value (--bot "node examples/sweep-bot.ts"); see --help',
+};
 /** Why an option does not go with a command, when its name does not say it. */
 const WHY: Partial<Record<Name, string>> = {
   concurrency: "a queue worker's option: npm run sweep:worker -- --queue URL --concurrency N",
@@ -183,17 +197,11 @@ export function parse(argv: string[], worker = false) {
   }
   // the one word an option does not take is the ID after --resume; any other is refused, not
   // dropped: `--bot node examples/sweep-bot.ts` unquoted would otherwise run `node` alone. A
-  // worker takes no bot (nor --bot): its hint is its own options
-  const stray = parsed.tokens.find((t) => t.kind === 'positional' && args[t.index - 1] !== '--resume');
-  if (stray?.kind === 'positional')
-    throw new PlanError(
-      `unexpected argument '${stray.value}': ` +
-        (worker
-          ? 'sweep:worker takes options only (npm run sweep:worker -- --queue redis://HOST:PORT ' +
-            '[--concurrency N] [--cache-dir DIR] [--stall-ms MS]); see --help'
-          : 'a bot command with arguments is one quoted --bot value (--bot "node examples/sweep-bot.ts"); see --help'),
-    );
+  // worker takes no bot (nor --bot): its hint is its own options, as each command's is
   const given = new Set(parsed.tokens.flatMap((t) => (t.kind === 'option' ? [t.name] : [])));
-  checkGiven(commandOf(worker, given), given);
+  const command = commandOf(worker, given);
+  const stray = parsed.tokens.find((t) => t.kind === 'positional' && args[t.index - 1] !== '--resume');
+  if (stray?.kind === 'positional') throw new PlanError(`unexpected argument '${stray.value}': ${STRAY_HINT[command]}`);
+  checkGiven(command, given);
   return parsed;
 }

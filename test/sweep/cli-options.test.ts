@@ -40,6 +40,22 @@ describe('the sweep CLI refuses what it would ignore', () => {
     );
   });
 
+  it("a stray word is told what the command it follows takes, not the run's hint to quote --bot", () => {
+    expect(refusal(['--list', 'foo'])).toBe(
+      "unexpected argument 'foo': --list takes no value (npm run sweep -- --list); see --help",
+    );
+    expect(refusal(['--export', '3', '4'])).toMatch(/^unexpected argument '4': --export takes one sweep ID \(/);
+    expect(refusal(['--remove', '3', 'x'])).toMatch(/^unexpected argument 'x': --remove takes one sweep ID \(/);
+    expect(refusal(['--resume', '3'])).toBe('taken');
+    expect(refusal(['--resume', '3', '4'])).toMatch(/^unexpected argument '4': --resume takes at most one sweep ID/);
+    expect(refusal(['--like', '3', '--replay', 'BTCUSDT@2025-01-06..2025-01-06', 'ETHUSDT'])).toMatch(
+      /^unexpected argument 'ETHUSDT': --like takes one sweep ID, and several pairs are one --replay value/,
+    );
+    expect(refusal(['--bot', 'node', 'bot.ts', '--replay', 'R'])).toMatch(
+      /^unexpected argument 'bot.ts': a bot command with arguments is one quoted --bot value/,
+    );
+  });
+
   it('--workers with --queue, --pack-url without it, run options with --resume or --list, --queue with --remove', () => {
     expect(refusal(['--bot', 'b', '--replay', 'R', '--workers', '2', '--queue', 'redis://h:6379'])).toBe(
       '--workers runs the jobs here, --queue on queue workers: give one of them',
