@@ -1,5 +1,7 @@
 // The Data dialog: import a Binance archive zip picked from disk, see what the import did and
-// the stored dataset, refuse a damaged one with its row, edit its specs, delete the dataset.
+// the stored dataset, refuse a damaged one with its row, edit its specs, delete the dataset; a
+// zip's .CHECKSUM picked with it checked, every other picked file named.
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -145,4 +147,75 @@ test("a recording's CSVs, whose names say no symbol, import from the dialog once
   // a kind without candles takes no interval
   await panel.getByRole('combobox', { name: 'Kind of the files' }).selectOption('trades');
   await expect(panel.getByRole('combobox', { name: 'Interval of the files' })).toBeDisabled();
+});
+
+const KLINES_1M = fileURLToPath(
+  new URL('../test/fixtures/binance/klines/binance_spot_BTCUSDT_1m_2021-05-16_to_2021-05-18.csv', import.meta.url),
+);
+
+/** One UTC day (2021-05-DD) of the 1m fixture as the archive's daily zip of `symbol`. */
+function dayZip(symbol: string, day: string): { name: string; mimeType: string; buffer: Buffer } {
+  const from = Date.parse(`${day}T00:00:00Z`);
+  const rows = readFileSync(KLINES_1M, 'utf8')
+    .trim()
+    .split('\n')
+    .slice(1)
+    .filter((r) => Number(r.split(',')[0]) >= from && Number(r.split(',')[0]) < from + 86_400_000);
+  return zipPayload(`${symbol}-1m-${day}.zip`, `${rows.join('\n')}\n`);
+}
+
+/** A zip's .CHECKSUM as the archive publishes it, stating `digest` (its SHA-256 unless given). */
+function checksumOf(zip: { name: string; buffer: Buffer }, digest?: string) {
+  const sha = digest ?? createHash('sha256').update(zip.buffer).digest('hex');
+  return { name: `${zip.name}.CHECKSUM`, mimeType: 'text/plain', buffer: Buffer.from(`${sha}  ${zip.name}\n`) };
+}
+
+const text = (name: string) => ({ name, mimeType: 'text/plain', buffer: Buffer.from('notes\n') });
+
+test("a zip's .CHECKSUM picked with it is checked, and every picked file not uploaded is named", async ({
+  page,
+  service,
+}) => {
+  test.setTimeout(150_000); // six uploads, each a few seconds on a loaded machine
+  const [d16, d17, d18] = ['2021-05-16', '2021-05-17', '2021-05-18'].map((d) => dayZip('XRPUSDT', d));
+  const wrong = '0'.repeat(64);
+  const screen = new TradingPage(page);
+  await screen.open(service.url);
+  await page.getByRole('button', { name: 'Data' }).click();
+  const panel = page.getByRole('dialog', { name: 'Market data' });
+  const results = panel.getByTestId('data-import-results');
+  const lines = results.getByRole('listitem');
+
+  // a file the dialog does not upload, alone: said, not nothing
+  await panel.getByTestId('data-file-picker').setInputFiles([text('notes.txt')]);
+  await expect(lines).toHaveText(['notes.txt: not uploaded — not a .zip, .csv or .jsonl file']);
+
+  // the 16th with its .CHECKSUM, the 18th without the 17th (a gap between them), a .CHECKSUM without its zip
+  await panel
+    .getByTestId('data-file-picker')
+    .setInputFiles([text('notes.txt'), d16, checksumOf(d16), checksumOf(d17, wrong), d18]);
+  await expect(lines).toHaveText([
+    'notes.txt: not uploaded — not a .zip, .csv or .jsonl file',
+    'XRPUSDT-1m-2021-05-17.zip.CHECKSUM: not uploaded — a .CHECKSUM file is not data; give its zip (XRPUSDT-1m-2021-05-17.zip)',
+    'XRPUSDT-1m-2021-05-16.zip: 1,440 rows (1,440 new), no gaps, checksum verified',
+    'XRPUSDT-1m-2021-05-18.zip: 1,440 rows (1,440 new), no gaps, checksum not given',
+  ]);
+  await results.screenshot({ path: test.info().outputPath('data-mixed-pick.png') });
+  const row = panel.getByTestId('data-datasets').getByRole('row', { name: /XRPUSDT · USD-M · klines 1m/ });
+  await expect(row.locator('details.data-gaps summary')).toHaveText('1');
+
+  // the 17th with a .CHECKSUM of other bytes: refused, naming it; then with its own: the gap is filled
+  await panel.getByTestId('data-file-picker').setInputFiles([d17, checksumOf(d17, wrong)]);
+  await expect(lines).toHaveText([
+    /^XRPUSDT-1m-2021-05-17\.zip: refused — XRPUSDT-1m-2021-05-17\.zip does not match XRPUSDT-1m-2021-05-17\.zip\.CHECKSUM \(SHA-256 [0-9a-f]{64}, expected 0{64}\)/,
+  ]);
+  await panel.getByTestId('data-file-picker').setInputFiles([checksumOf(d17), d17]);
+  await expect(lines).toHaveText(['XRPUSDT-1m-2021-05-17.zip: 1,440 rows (1,440 new), no gaps, checksum verified']);
+  await expect(row.getByRole('cell').nth(3)).toHaveText('none');
+
+  const stored = (await (await page.request.get(`${service.url}/api/v1/datasets`)).json()) as {
+    data: { id: number; symbol: string }[];
+  };
+  const xrp = stored.data.find((d) => d.symbol === 'XRPUSDT')!.id;
+  expect((await page.request.delete(`${service.url}/api/v1/datasets/${xrp}`)).status()).toBe(200);
 });

@@ -34,7 +34,7 @@ import { DatasetError } from './dataset-error.ts';
 import { crossGaps, stageFile, type ImportProgress } from './dataset-staging.ts';
 import type { ContractSpecs, DatasetRecord, DatasetStore, Gap } from './ports.ts';
 import { FileRefused, isZip, verifiedHash, zipDamage } from './file-source.ts';
-import { isChecksumFile } from './expand-paths.ts';
+import { checksumAlone, isChecksumFile } from '../../src-shared/archive-files.ts';
 import type { DatasetTradeWire } from '../../src-shared/types/datasets.ts';
 import { isReplayableSymbol } from '../../src-shared/replay-pick.ts';
 import { recorderKindOf } from './recorder-rows.ts';
@@ -198,7 +198,7 @@ export class DatasetService {
         warnings: [],
         ok: false,
         status: 'refused',
-        error: `${file}: a .CHECKSUM file is not data; give its zip (${file.slice(0, -'.CHECKSUM'.length)})`,
+        error: `${file}: ${checksumAlone(file)}`,
       };
     // A file whose name and folders do not say its kind may be a recording's (its header says).
     let keyOpts: KeyOptions = opts;

@@ -20,7 +20,8 @@ import { createWriteStream, existsSync, mkdirSync, renameSync, rmSync, statSync,
 import { dirname, join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { INTERVALS, isInterval } from '../../src-shared/intervals.ts';
-import { parseChecksum, sha256File } from './file-source.ts';
+import { noDigest, parseChecksum } from '../../src-shared/archive-files.ts';
+import { sha256File } from './file-source.ts';
 import { CANDLE_KINDS, isKind, isMarket, type Kind, type Market } from '../../src-shared/dataset-kinds.ts';
 import { keyProblem } from './kinds.ts';
 import { beginRun, partFile } from './download-part.ts';
@@ -368,7 +369,7 @@ export async function download(plan: readonly DownloadPlanItem[], o: DownloadOpt
         file: name,
         status: 'failed',
         bytes: 0,
-        error: `${name}.CHECKSUM holds no SHA-256 digest`,
+        error: noDigest(`${name}.CHECKSUM`),
       };
     // whole or not at all: another run may be reading it (importing the zip) as this one writes it
     writeFileSync(`${target}.CHECKSUM.${run.tag}`, sumText);

@@ -3,9 +3,7 @@
 // named beside its zip (`import DIR/*` names both) is that zip's checksum, not a file to import.
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-
-/** Whether the path names an archive checksum file (`X.zip.CHECKSUM`), which is no data. */
-export const isChecksumFile = (p: string): boolean => /\.checksum$/i.test(p);
+import { checksumsBeside, isDataFile } from '../../src-shared/archive-files.ts';
 
 /**
  * Files to import under the given paths: .zip, .csv and .jsonl (a recorder's JSON lines) files,
@@ -19,7 +17,7 @@ export function expandPaths(paths: readonly string[]): { files: string[]; checks
     const st = statSync(p);
     if (st.isDirectory()) {
       for (const name of readdirSync(p).sort()) walk(join(p, name));
-    } else if (/\.(zip|csv|jsonl)$/i.test(p)) out.push(p);
+    } else if (isDataFile(p)) out.push(p);
   };
   for (const p of paths) {
     let st;
@@ -31,7 +29,6 @@ export function expandPaths(paths: readonly string[]): { files: string[]; checks
     if (st.isDirectory()) walk(p);
     else out.push(p);
   }
-  const named = new Set(out);
-  const besideItsZip = (p: string): boolean => isChecksumFile(p) && named.has(p.slice(0, -'.CHECKSUM'.length));
-  return { files: out.filter((p) => !besideItsZip(p)), checksums: out.filter(besideItsZip) };
+  const beside = checksumsBeside(out);
+  return { files: out.filter((p) => !beside.has(p)), checksums: out.filter((p) => beside.has(p)) };
 }

@@ -12,6 +12,7 @@ import { pipeline, Transform, type Readable } from 'node:stream';
 import { finished } from 'node:stream/promises';
 import { crc32 } from 'node:zlib';
 import yauzl from 'yauzl';
+import { noDigest, parseChecksum } from '../../src-shared/archive-files.ts';
 
 export class FileRefused extends Error {
   constructor(message: string) {
@@ -27,12 +28,6 @@ export async function sha256File(path: string): Promise<string> {
   return h.digest('hex');
 }
 
-/** The hex digest a `.CHECKSUM` file states, or null when it holds none. */
-export function parseChecksum(text: string): string | null {
-  const m = /^\s*([0-9a-fA-F]{64})\b/.exec(text);
-  return m === null ? null : m[1].toLowerCase();
-}
-
 /**
  * The file's SHA-256, after checking it against `<path>.CHECKSUM` when that exists. Throws
  * FileRefused on a mismatch or an unreadable checksum file.
@@ -42,7 +37,7 @@ export async function verifiedHash(path: string): Promise<{ sha256: string; chec
   const sumFile = `${path}.CHECKSUM`;
   if (!existsSync(sumFile)) return { sha256, checked: false };
   const want = parseChecksum(readFileSync(sumFile, 'utf8'));
-  if (want === null) throw new FileRefused(`${basename(sumFile)} holds no SHA-256 digest`);
+  if (want === null) throw new FileRefused(noDigest(basename(sumFile)));
   if (want !== sha256) {
     throw new FileRefused(
       `${basename(path)} does not match ${basename(sumFile)} (SHA-256 ${sha256}, expected ${want}): the file is damaged or incomplete`,

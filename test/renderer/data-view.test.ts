@@ -5,7 +5,9 @@ import {
   gapText,
   datasetTitle,
   MAX_HOLE_SLOTS,
+  planPick,
   readableIntervals,
+  refusedResult,
   resultLine,
   takesInterval,
   uploadType,
@@ -155,5 +157,48 @@ describe('a dataset in the chart', () => {
     expect(readableIntervals('1h')).toEqual(['1h', '2h', '4h', '6h', '8h', '12h', '1d', '3d', '1w', '1M']);
     expect(readableIntervals('1d')).toEqual(['1d', '3d', '1w', '1M']);
     expect(readableIntervals('')).toEqual([]);
+  });
+});
+
+describe('what a pick uploads', () => {
+  const named = (...names: string[]) => names.map((name) => ({ name }));
+
+  it("a .CHECKSUM picked with its zip goes with it as its digest; the CLI's rule (expand-paths.ts)", () => {
+    const { uploads, notUploaded } = planPick(
+      named('BTCUSDT-1m-2021-05-18.zip.CHECKSUM', 'BTCUSDT-1m-2021-05-18.zip', 'BTCUSDT-1m-2021-05-17.zip'),
+    );
+    expect(uploads.map((u) => [u.file.name, u.checksum?.name ?? null])).toEqual([
+      ['BTCUSDT-1m-2021-05-18.zip', 'BTCUSDT-1m-2021-05-18.zip.CHECKSUM'],
+      ['BTCUSDT-1m-2021-05-17.zip', null],
+    ]);
+    expect(notUploaded).toEqual([]);
+  });
+
+  it('every picked file not uploaded is named with the reason (they were dropped without a word)', () => {
+    const { uploads, notUploaded } = planPick(
+      named('notes.txt', 'BTCUSDT-1m-2021-05-17.zip.CHECKSUM', 'BTCUSDT-1m-2021-05-18.zip', 'trade_stream.csv'),
+    );
+    expect(uploads.map((u) => u.file.name)).toEqual(['BTCUSDT-1m-2021-05-18.zip', 'trade_stream.csv']);
+    expect(uploads.every((u) => u.checksum === null)).toBe(true);
+    expect(notUploaded).toEqual([
+      'notes.txt: not uploaded — not a .zip, .csv or .jsonl file',
+      // the data CLI's refusal of a .CHECKSUM without its zip (dataset-service.ts)
+      'BTCUSDT-1m-2021-05-17.zip.CHECKSUM: not uploaded — a .CHECKSUM file is not data; give its zip (BTCUSDT-1m-2021-05-17.zip)',
+    ]);
+  });
+
+  it('the digest goes in the upload address', () => {
+    const sha = 'ab'.repeat(32);
+    expect(uploadUrl('http://h:1', 'X-1m-2021-05-18.zip', { market: 'um', checksum: sha })).toBe(
+      `http://h:1/api/v1/datasets/import?name=X-1m-2021-05-18.zip&checksum=${sha}&market=um`,
+    );
+  });
+
+  it('a digest that does not match names the .CHECKSUM picked, not the route parameter', () => {
+    const said =
+      "X-1m-2021-05-18.zip does not match the 'checksum' parameter (SHA-256 aa, expected bb): the file is damaged or incomplete";
+    expect(resultLine(refusedResult('X-1m-2021-05-18.zip', said))).toBe(
+      'X-1m-2021-05-18.zip: refused — X-1m-2021-05-18.zip does not match X-1m-2021-05-18.zip.CHECKSUM (SHA-256 aa, expected bb): the file is damaged or incomplete',
+    );
   });
 });

@@ -1,11 +1,13 @@
 // The Data dialog: what market data is stored (datasets with their span, rows, gaps and specs,
 // the specs editable in place), importing Binance archive files picked from disk (uploaded one
-// by one with a progress bar, each answered with what the import did or why it refused the
-// file), and deleting a dataset after a confirmation. The same work as `npm run data` and
-// /api/v1/datasets (docs/data.md).
+// by one with a progress bar, a zip with the .CHECKSUM picked along with it, each answered with
+// what the import did or why it refused the file; a picked file not uploaded is said too), and
+// deleting a dataset after a confirmation. The same work as `npm run data` and /api/v1/datasets
+// (docs/data.md).
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { KINDS } from '../../../../src-shared/dataset-kinds.ts';
 import { INTERVALS } from '../../../../src-shared/intervals.ts';
+import { noDigest, parseChecksum } from '../../../../src-shared/archive-files.ts';
 import { errorText } from '../../lib/frame.ts';
 import { useServices, useSel } from '../../lib/use-services.ts';
 import { Drawer } from '../../layout/drawer.tsx';
@@ -15,6 +17,8 @@ import {
   datasetSpan,
   gapText,
   datasetTitle,
+  planPick,
+  refusedResult,
   resultLine,
   takesInterval,
   uploadType,
@@ -41,6 +45,12 @@ interface Upload {
   total: number;
 }
 
+/** A line of the pick's results: a file's import, or a picked file not uploaded. */
+interface ResultLine {
+  text: string;
+  ok: boolean;
+}
+
 function DataBody() {
   const s = useServices();
   const base = s.api.baseUrl;
@@ -52,7 +62,7 @@ function DataBody() {
   const [kind, setKind] = useState('');
   const [candleInterval, setCandleInterval] = useState('');
   const [upload, setUpload] = useState<Upload | null>(null);
-  const [results, setResults] = useState<ImportResultView[]>([]);
+  const [results, setResults] = useState<ResultLine[]>([]);
   const [confirm, setConfirm] = useState<number | null>(null);
   const [charted, setCharted] = useState<number | null>(null);
   const picker = useRef<HTMLInputElement>(null);
@@ -71,10 +81,10 @@ function DataBody() {
 
   useEffect(() => void load(), [load]);
 
-  const send = (file: File): Promise<ImportResultView> =>
+  const send = (file: File, checksum: string | undefined): Promise<ImportResultView> =>
     new Promise((resolve, reject) => {
       const xhr = new XMLHttpRequest();
-      xhr.open('POST', uploadUrl(base, file.name, { market, symbol, kind, interval: candleInterval }));
+      xhr.open('POST', uploadUrl(base, file.name, { market, symbol, kind, interval: candleInterval, checksum }));
       xhr.setRequestHeader('content-type', uploadType(file.name));
       xhr.upload.onprogress = (e) => setUpload({ file: file.name, sent: e.loaded, total: e.total || file.size });
       xhr.onerror = () => reject(new Error('the upload failed (connection lost?)'));
@@ -95,31 +105,26 @@ function DataBody() {
       xhr.send(file);
     });
 
+  /** One picked file through the import: its .CHECKSUM's digest read first (one stating none refuses it). */
+  const importOne = async (f: File, sum: File | null): Promise<ResultLine> => {
+    setUpload({ file: f.name, sent: 0, total: f.size });
+    let r: ImportResultView;
+    try {
+      const digest = sum === null ? undefined : parseChecksum(await sum.text());
+      r = digest === null ? refusedResult(f.name, noDigest(sum!.name)) : await send(f, digest);
+    } catch (e) {
+      r = refusedResult(f.name, errorText(e));
+    }
+    return { text: resultLine(r), ok: r.ok };
+  };
+
   const importFiles = async (files: FileList | null): Promise<void> => {
     if (!files || files.length === 0) return;
-    const picked = [...files].filter((f) => /\.(zip|csv|jsonl)$/i.test(f.name));
-    setResults([]);
-    for (const f of picked) {
-      setUpload({ file: f.name, sent: 0, total: f.size });
-      let r: ImportResultView;
-      try {
-        r = await send(f);
-      } catch (e) {
-        r = {
-          file: f.name,
-          ok: false,
-          status: 'refused',
-          dataset_id: null,
-          rows: 0,
-          added: 0,
-          gaps: 0,
-          checksum: 'none',
-          error: errorText(e),
-          error_row: null,
-          warnings: [],
-        };
-      }
-      setResults((prev) => [...prev, r]);
+    const { uploads, notUploaded } = planPick([...files]);
+    setResults(notUploaded.map((text) => ({ text, ok: false })));
+    for (const u of uploads) {
+      const line = await importOne(u.file, u.checksum);
+      setResults((prev) => [...prev, line]);
     }
     setUpload(null);
     if (picker.current) picker.current.value = '';
@@ -208,7 +213,7 @@ function DataBody() {
           <ul className="small" data-testid="data-import-results">
             {results.map((r, i) => (
               <li key={i} className={r.ok ? '' : 'down'}>
-                {resultLine(r)}
+                {r.text}
               </li>
             ))}
           </ul>

@@ -1,6 +1,7 @@
-// Pure helpers of the Data dialog: the upload address of one picked file, the words for a
-// dataset and an import result (the API's records, docs/data.md), and the chart items of a
-// dataset's candles with its gaps left empty.
+// Pure helpers of the Data dialog: which picked files are uploaded (each with the digest of the
+// .CHECKSUM picked with it) and which not, the upload address of one, the words for a dataset and
+// an import result (the API's records, docs/data.md), and the chart items of a dataset's candles
+// with its gaps left empty.
 import {
   INTERVALS,
   INTERVAL_MS,
@@ -10,6 +11,13 @@ import {
   type Interval,
 } from '../../../../src-shared/intervals.ts';
 import { uploadQuery, type UploadKey } from '../../../../src-shared/dataset-upload.ts';
+import {
+  checksumAlone,
+  checksumsBeside,
+  checksumTarget,
+  isChecksumFile,
+  isDataFile,
+} from '../../../../src-shared/archive-files.ts';
 
 /** A dataset and an import result as the API answers them (declared once in src-shared). */
 import type { DatasetWire, ImportResultWire } from '../../../../src-shared/types/datasets.ts';
@@ -17,6 +25,52 @@ export type DatasetView = DatasetWire;
 export type ImportResultView = ImportResultWire;
 
 export { takesInterval, uploadType, type UploadKey } from '../../../../src-shared/dataset-upload.ts';
+
+/** A picked data file and the `.CHECKSUM` picked with it (read as its digest), if any. */
+export interface PickedUpload<F> {
+  file: F;
+  checksum: F | null;
+}
+
+/**
+ * What a pick does, file by file (the data CLI's rule for the paths it is given, docs/data.md):
+ * each .zip, .csv or .jsonl file is uploaded, with the `.CHECKSUM` picked along with it as its
+ * `checksum`; a `.CHECKSUM` without its file and any other file are not uploaded, each said in a
+ * line with the reason, so no picked file goes unmentioned.
+ */
+export function planPick<F extends { name: string }>(
+  files: readonly F[],
+): { uploads: PickedUpload<F>[]; notUploaded: string[] } {
+  const beside = checksumsBeside(files.map((f) => f.name));
+  const sums = new Map(files.filter((f) => beside.has(f.name)).map((f) => [checksumTarget(f.name), f]));
+  const uploads: PickedUpload<F>[] = [];
+  const notUploaded: string[] = [];
+  for (const f of files) {
+    if (isDataFile(f.name)) uploads.push({ file: f, checksum: sums.get(f.name) ?? null });
+    else if (!beside.has(f.name)) {
+      const why = isChecksumFile(f.name) ? checksumAlone(f.name) : 'not a .zip, .csv or .jsonl file';
+      notUploaded.push(`${f.name}: not uploaded — ${why}`);
+    }
+  }
+  return { uploads, notUploaded };
+}
+
+/** A file refused before the service answered for it (a bad .CHECKSUM, a failed upload), as the route's results are. */
+export function refusedResult(file: string, error: string): ImportResultView {
+  return {
+    file,
+    ok: false,
+    status: 'refused',
+    dataset_id: null,
+    rows: 0,
+    added: 0,
+    gaps: 0,
+    checksum: 'none',
+    error,
+    error_row: null,
+    warnings: [],
+  };
+}
 
 /** POST address that imports one uploaded file with what the dialog says of it. */
 export function uploadUrl(baseUrl: string, fileName: string, key: UploadKey): string {
@@ -54,8 +108,9 @@ const FIELD_OF: Record<string, string> = { symbol: 'Symbol', kind: 'Kind', inter
 
 /**
  * A refusal in the dialog's words: without the file's name or path it starts with (the line
- * names the file already), and what the file name does not say asked of the dialog's fields
- * rather than of "the request".
+ * names the file already), what the file name does not say asked of the dialog's fields rather
+ * than of "the request", and a digest that does not match named by the .CHECKSUM picked with the
+ * file (the route says "the 'checksum' parameter").
  */
 function refusal(file: string, error: string): string {
   const at = error.indexOf(`${file}: `);
@@ -64,7 +119,7 @@ function refusal(file: string, error: string): string {
     const fields = [...asked.matchAll(/'(\w+)'/g)].map((m) => FIELD_OF[m[1]] ?? m[1]);
     return `; fill in ${fields.join(' and ')} above and pick the file again`;
   });
-  return why;
+  return why.replace("does not match the 'checksum' parameter", `does not match ${file}.CHECKSUM`);
 }
 
 export function resultLine(r: ImportResultView): string {
