@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import {
   chartItems,
@@ -14,6 +15,9 @@ import {
   uploadUrl,
   type KlineRow,
 } from '../../src-renderer/src/features/data/data-view.ts';
+import { resolveKey } from '../../src-main/data/archive-path.ts';
+import { keyProblem, optionsProblem } from '../../src-main/data/kinds.ts';
+import { STREAM_CSV, wrongRecorderKind } from '../../src-main/data/recorder-rows.ts';
 
 describe('Data dialog helpers', () => {
   it('the upload address names the file and the chosen market', () => {
@@ -199,6 +203,96 @@ describe('what a pick uploads', () => {
       "X-1m-2021-05-18.zip does not match the 'checksum' parameter (SHA-256 aa, expected bb): the file is damaged or incomplete";
     expect(resultLine(refusedResult('X-1m-2021-05-18.zip', said))).toBe(
       'X-1m-2021-05-18.zip: refused — X-1m-2021-05-18.zip does not match X-1m-2021-05-18.zip.CHECKSUM (SHA-256 aa, expected bb): the file is damaged or incomplete',
+    );
+  });
+});
+
+describe("a refusal names the dialog's fields, never the command's options", () => {
+  const line = (file: string, error: string) => resultLine(refusedResult(file, error));
+
+  it("a recorder's file picked as another kind (recorder-rows.ts wrongRecorderKind)", () => {
+    expect(
+      line(
+        'trade_stream.csv',
+        "row 1: the header is a recorder's trade stream, a trades file: import it with --kind trades, or without --kind (the header tells); nothing of this file was imported",
+      ),
+    ).toBe(
+      'trade_stream.csv: refused — row 1: the header is a recorder\'s trade stream, a trades file: set Kind to trades, or leave it on "from the name" (the header tells), and pick the file again; nothing of this file was imported',
+    );
+    expect(
+      line(
+        'diff_depth_stream.csv',
+        "row 1: the header is a recorder's depth stream or snapshot, a depth file: import it with --kind depth, or without --kind (the header tells); nothing of this file was imported",
+      ),
+    ).toContain('a depth file: set Kind to depth, or leave it on "from the name" (the header tells), and pick');
+  });
+
+  it('what the key lacks or has wrong (kinds.ts keyProblem) points at its field', () => {
+    expect(line('my-candles.csv', 'my-candles.csv: klines needs an interval (1s, 1m, 3m, 5m)')).toBe(
+      'my-candles.csv: refused — klines needs an interval: choose it in Interval above and pick the file again',
+    );
+    expect(line('f.csv', 'f.csv: the spot archive has no fundingRate files')).toBe(
+      'f.csv: refused — the spot archive has no fundingRate files: change Market or Kind above and pick the file again',
+    );
+    expect(line('f.csv', 'f.csv: symbol must be 2 to 40 capital letters, digits or _ (got "BTC-USDT")')).toBe(
+      'f.csv: refused — the symbol must be 2 to 40 capital letters, digits or _ (got "BTC-USDT"): correct Symbol above and pick the file again',
+    );
+  });
+
+  it('any option left named as the command writes it reads as its field', () => {
+    const said = line('f.csv', 'the um archive has no depth files (--market um with --kind depth); --interval 1m');
+    expect(said).not.toMatch(/--\w/);
+    expect(said).toBe('f.csv: refused — the um archive has no depth files (Market um with Kind depth); Interval 1m');
+  });
+
+  it("the import service's own refusals, through the route, read in the dialog's fields", () => {
+    const api = { via: 'api' as const };
+    const trades = readFileSync(
+      new URL('../fixtures/binance/depth/binance_usdm_TRXUSDT_2025-04-14_lasota/trade_stream.csv', import.meta.url),
+      'utf8',
+    ).split('\n')[0];
+    const said = [
+      wrongRecorderKind(trades, 'depth')!,
+      wrongRecorderKind(STREAM_CSV, 'trades')!,
+      keyProblem({ market: 'spot', symbol: 'ETHUSDT', kind: 'klines', interval: '' })!,
+      keyProblem({ market: 'spot', symbol: 'ETHUSDT', kind: 'fundingRate' })!,
+      keyProblem({ market: 'um', symbol: 'BTC-USDT', kind: 'trades' })!,
+      optionsProblem({ market: 'um', kind: 'aggTrades', interval: '1m' })!,
+      optionsProblem({ market: 'spot', kind: 'fundingRate' })!,
+    ];
+    for (const [opts, name] of [
+      [{ ...api, market: 'spot', kind: 'klines', symbol: 'ETHUSDT' }, 'my-candles.csv'],
+      [{ ...api, market: 'um' }, 'trade_stream.csv'],
+    ] as const)
+      said.push(
+        (() => {
+          try {
+            resolveKey(name, opts);
+          } catch (e) {
+            return (e as Error).message;
+          }
+          throw new Error(`${name} was placed`);
+        })(),
+      );
+    for (const error of said) {
+      const shown = line('my-candles.csv', error);
+      expect(shown).not.toMatch(/--\w|'(market|symbol|kind|interval)'|with the request/);
+      expect(shown).toMatch(/\b(Market|Symbol|Kind|Interval)\b/);
+    }
+  });
+
+  it("a warning names the field that was taken over the file's name", () => {
+    const r = {
+      ...refusedResult('BTCUSDT-1m-2021-05-18.zip', ''),
+      ok: true,
+      status: 'imported' as const,
+      error: null,
+      rows: 1,
+      added: 1,
+      warnings: ["the path says symbol BTCUSDT; 'symbol' ETHUSDT was taken"],
+    };
+    expect(resultLine(r)).toBe(
+      'BTCUSDT-1m-2021-05-18.zip: 1 rows (1 new), no gaps, checksum not given; the path says symbol BTCUSDT; Symbol ETHUSDT was taken',
     );
   });
 });

@@ -103,22 +103,50 @@ export function datasetSpan(d: Pick<DatasetView, 'first_time' | 'last_time'>): s
   return `${day(d.first_time)} → ${day(d.last_time)} UTC`;
 }
 
-/** The dialog's field for each of the import's parameters the service may ask for. */
+/** The dialog's field for each of the import's parameters (the route's `symbol`, the command's `--symbol`). */
 const FIELD_OF: Record<string, string> = { symbol: 'Symbol', kind: 'Kind', interval: 'Interval', market: 'Market' };
+const field = (name: string): string => FIELD_OF[name] ?? name;
+const AGAIN = 'and pick the file again';
+
+/**
+ * The service's refusals that ask for what the request or the command gives, each asked of the
+ * dialog's fields instead (src-main/data: archive-path.ts resolveKey, kinds.ts keyProblem,
+ * recorder-rows.ts wrongRecorderKind); then any option still named as the command writes it
+ * (`--kind`) by its field.
+ */
+const REWRITES: ReadonlyArray<[RegExp, (m: string, ...groups: string[]) => string]> = [
+  // what neither the name nor the request says: "...; give 'symbol', 'kind' with the request"
+  [
+    /; give (.+) with the request$/,
+    (_, asked) => `; fill in ${[...asked.matchAll(/'(\w+)'/g)].map((m) => field(m[1])).join(' and ')} above ${AGAIN}`,
+  ],
+  // a recorder's CSV picked as another kind: "import it with --kind trades, or without --kind (the header tells)"
+  [
+    /import it with --kind (\w+), or without --kind \(the header tells\)/,
+    (_, kind) => `set Kind to ${kind}, or leave it on "from the name" (the header tells), ${AGAIN}`,
+  ],
+  // a candle file without an interval: "klines needs an interval (1s, 1m, ...)"
+  [
+    /^(\w+) needs an interval \([^)]*\)$/,
+    (_, kind) => `${kind} needs an interval: choose it in Interval above ${AGAIN}`,
+  ],
+  // a kind its market's archive does not have: "the spot archive has no fundingRate files"
+  [/^(the \w+ archive has no \w+ files)$/, (_, what) => `${what}: change Market or Kind above ${AGAIN}`],
+  // a symbol the venue cannot store: "symbol must be 2 to 40 capital letters, digits or _ (got "X")"
+  [/^symbol must be (.+)$/, (_, rule) => `the symbol must be ${rule}: correct Symbol above ${AGAIN}`],
+  [/--(market|symbol|kind|interval)\b/g, (_, o) => field(o)],
+];
 
 /**
  * A refusal in the dialog's words: without the file's name or path it starts with (the line
  * names the file already), what the file name does not say asked of the dialog's fields rather
- * than of "the request", and a digest that does not match named by the .CHECKSUM picked with the
- * file (the route says "the 'checksum' parameter").
+ * than of "the request" or the command's options, and a digest that does not match named by the
+ * .CHECKSUM picked with the file (the route says "the 'checksum' parameter").
  */
 function refusal(file: string, error: string): string {
   const at = error.indexOf(`${file}: `);
   let why = at === 0 || (at > 0 && /[\\/]$/.test(error.slice(0, at))) ? error.slice(at + file.length + 2) : error;
-  why = why.replace(/; give (.+) with the request$/, (_, asked: string) => {
-    const fields = [...asked.matchAll(/'(\w+)'/g)].map((m) => FIELD_OF[m[1]] ?? m[1]);
-    return `; fill in ${fields.join(' and ')} above and pick the file again`;
-  });
+  for (const [pattern, words] of REWRITES) why = why.replace(pattern, words);
   return why.replace("does not match the 'checksum' parameter", `does not match ${file}.CHECKSUM`);
 }
 
@@ -127,8 +155,12 @@ export function resultLine(r: ImportResultView): string {
   if (r.status === 'unchanged') return `${r.file}: already imported, nothing changed`;
   const gaps = r.gaps === 0 ? 'no gaps' : `${r.gaps} gap${r.gaps === 1 ? '' : 's'}`;
   const checksum = r.checksum === 'verified' ? 'verified' : 'not given';
-  // options that overrode what the file's name says (the service's warnings), said after
-  const warned = (r.warnings ?? []).length > 0 ? `; ${r.warnings.join('; ')}` : '';
+  // options that overrode what the file's name says (the service's warnings, naming the route's
+  // 'symbol'), said after with the dialog's field
+  const warnings = (r.warnings ?? []).map((w) =>
+    w.replace(/'(market|symbol|kind|interval)'/g, (_, o: string) => field(o)),
+  );
+  const warned = warnings.length > 0 ? `; ${warnings.join('; ')}` : '';
   return `${r.file}: ${r.rows.toLocaleString('en-US')} rows (${r.added.toLocaleString('en-US')} new), ${gaps}, checksum ${checksum}${warned}`;
 }
 
