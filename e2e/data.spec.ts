@@ -1,6 +1,6 @@
 // The Data dialog: import a Binance archive zip picked from disk, see what the import did and
 // the stored dataset, refuse a damaged one with its row, edit its specs, delete the dataset; a
-// zip's .CHECKSUM picked with it checked, every other picked file named.
+// zip's .CHECKSUM picked with it checked, every other picked file named; the focus through a delete.
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -218,4 +218,56 @@ test("a zip's .CHECKSUM picked with it is checked, and every picked file not upl
   };
   const xrp = stored.data.find((d) => d.symbol === 'XRPUSDT')!.id;
   expect((await page.request.delete(`${service.url}/api/v1/datasets/${xrp}`)).status()).toBe(200);
+});
+
+test('the focus stays in the dialog through a delete: on its confirmation, then on the next Delete', async ({
+  page,
+  service,
+}) => {
+  test.setTimeout(120_000); // two uploads and two deletes, each a few seconds on a loaded machine
+  const screen = new TradingPage(page);
+  await screen.open(service.url);
+  await page.getByRole('button', { name: 'Data' }).click();
+  const panel = page.getByRole('dialog', { name: 'Market data' });
+  const list = panel.getByTestId('data-datasets');
+  await panel
+    .getByTestId('data-file-picker')
+    .setInputFiles([dayZip('XRPUSDT', '2021-05-16'), dayZip('ZECUSDT', '2021-05-16')]);
+  await expect(panel.getByTestId('data-import-results').getByRole('listitem')).toHaveText([
+    /^XRPUSDT-1m-2021-05-16\.zip: 1,440 rows/,
+    /^ZECUSDT-1m-2021-05-16\.zip: 1,440 rows/,
+  ]);
+  const stored = (await (await page.request.get(`${service.url}/api/v1/datasets`)).json()) as {
+    data: { id: number; symbol: string }[];
+  };
+  const [xrp, zec] = ['XRPUSDT', 'ZECUSDT'].map((s) => stored.data.find((d) => d.symbol === s)!.id);
+  // the datasets as listed (by symbol), and the Delete of each
+  const ids = async () =>
+    (await list.locator('tbody > tr').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-testid')))).map((t) =>
+      Number(t!.slice('dataset-'.length)),
+    );
+  const del = (id: number) => panel.getByRole('button', { name: `Delete dataset ${id}` });
+
+  await del(xrp).focus();
+  await page.keyboard.press('Enter');
+  await expect(panel.getByRole('button', { name: 'Delete 1,440 rows' })).toBeFocused();
+  await page.keyboard.press('Tab');
+  await expect(panel.getByRole('button', { name: 'Keep' })).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(del(xrp)).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(panel.getByRole('button', { name: 'Delete 1,440 rows' })).toBeFocused();
+  const before = await ids();
+  await page.keyboard.press('Enter');
+  await expect(list.getByRole('row', { name: /XRPUSDT/ })).toHaveCount(0);
+  // the next one listed (ZECUSDT, after it by symbol)
+  expect(before[before.indexOf(xrp) + 1]).toBe(zec);
+  await expect(del(zec)).toBeFocused();
+  const left = await ids();
+  await page.keyboard.press('Enter');
+  await page.keyboard.press('Enter');
+  await expect(list.getByRole('row', { name: /ZECUSDT/ })).toHaveCount(0);
+  // the last one listed: the one before it, or with none left the file picker
+  const prev = left[left.indexOf(zec) - 1];
+  await expect(prev === undefined ? panel.getByTestId('data-file-picker') : del(prev)).toBeFocused();
 });

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import {
   chartItems,
   datasetSpan,
+  focusAfterDelete,
   gapText,
   datasetTitle,
   MAX_HOLE_SLOTS,
@@ -294,5 +295,15 @@ describe("a refusal names the dialog's fields, never the command's options", () 
     expect(resultLine(r)).toBe(
       'BTCUSDT-1m-2021-05-18.zip: 1 rows (1 new), no gaps, checksum not given; the path says symbol BTCUSDT; Symbol ETHUSDT was taken',
     );
+  });
+});
+
+describe('the focus after a delete', () => {
+  it("goes to the next dataset's Delete, else the one before, else none (the picker)", () => {
+    expect(focusAfterDelete([1, 2, 3], 2, [1, 3])).toBe(3);
+    expect(focusAfterDelete([1, 2, 3], 3, [1, 2])).toBe(2);
+    expect(focusAfterDelete([1], 1, [])).toBeNull();
+    // a refused delete leaves the dataset: its own Delete
+    expect(focusAfterDelete([1, 2, 3], 2, [1, 2, 3])).toBe(2);
   });
 });

@@ -2,8 +2,8 @@
 // the specs editable in place), importing Binance archive files picked from disk (uploaded one
 // by one with a progress bar, a zip with the .CHECKSUM picked along with it, each answered with
 // what the import did or why it refused the file; a picked file not uploaded is said too), and
-// deleting a dataset after a confirmation. The same work as `npm run data` and /api/v1/datasets
-// (docs/data.md).
+// deleting a dataset after a confirmation (the focus on the confirmation, then on the next
+// dataset's Delete). The same work as `npm run data` and /api/v1/datasets (docs/data.md).
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { KINDS } from '../../../../src-shared/dataset-kinds.ts';
 import { INTERVALS } from '../../../../src-shared/intervals.ts';
@@ -15,6 +15,7 @@ import { DatasetChart } from './dataset-chart.tsx';
 import { SpecsCell } from './specs-cell.tsx';
 import {
   datasetSpan,
+  focusAfterDelete,
   gapText,
   datasetTitle,
   planPick,
@@ -66,20 +67,36 @@ function DataBody() {
   const [confirm, setConfirm] = useState<number | null>(null);
   const [charted, setCharted] = useState<number | null>(null);
   const picker = useRef<HTMLInputElement>(null);
+  // the focus after a delete's confirmation goes away: a dataset's Delete, or (none left) the picker
+  const [focusTo, setFocusTo] = useState<{ id: number | null } | null>(null);
+  const deleteButtons = useRef(new Map<number, HTMLButtonElement>());
+  const confirmButton = useRef<HTMLButtonElement>(null);
 
-  const load = useCallback(async (): Promise<void> => {
+  const load = useCallback(async (): Promise<DatasetView[] | null> => {
     try {
       const r = await fetch(`${base}/api/v1/datasets`);
       const body = (await r.json()) as { code: number; message: string; data: DatasetView[] };
       if (body.code !== 0) throw new Error(body.message);
       setList(body.data);
       setError(null);
+      return body.data;
     } catch (e) {
       setError(`Could not list the datasets: ${errorText(e)}`);
+      return null;
     }
   }, [base]);
 
   useEffect(() => void load(), [load]);
+
+  // the confirmation replaces the Delete that had the focus: it takes it (else it falls to the page)
+  useEffect(() => {
+    if (confirm !== null) confirmButton.current?.focus();
+  }, [confirm]);
+  useEffect(() => {
+    if (focusTo === null) return;
+    (focusTo.id === null ? picker.current : deleteButtons.current.get(focusTo.id))?.focus();
+    setFocusTo(null);
+  }, [focusTo]);
 
   const send = (file: File, checksum: string | undefined): Promise<ImportResultView> =>
     new Promise((resolve, reject) => {
@@ -132,6 +149,7 @@ function DataBody() {
   };
 
   const remove = async (id: number): Promise<void> => {
+    const before = (list ?? []).map((d) => d.id);
     setConfirm(null);
     if (charted === id) setCharted(null);
     let refused: string | null = null;
@@ -143,9 +161,21 @@ function DataBody() {
     } catch (e) {
       refused = `Could not delete dataset ${id}: ${errorText(e)}`;
     }
-    await load();
+    const after = await load();
     // said after the list is read again, whose success clears the panel's error
     if (refused !== null) setError(refused);
+    setFocusTo({
+      id: focusAfterDelete(
+        before,
+        id,
+        (after ?? list ?? []).map((d) => d.id),
+      ),
+    });
+  };
+
+  const keep = (id: number): void => {
+    setConfirm(null);
+    setFocusTo({ id });
   };
 
   return (
@@ -287,13 +317,20 @@ function DataBody() {
                     )}
                     {confirm === d.id ? (
                       <>
-                        <button className="danger" onClick={() => void remove(d.id)}>
+                        <button ref={confirmButton} className="danger" onClick={() => void remove(d.id)}>
                           Delete {d.rows.toLocaleString('en-US')} rows
                         </button>{' '}
-                        <button onClick={() => setConfirm(null)}>Keep</button>
+                        <button onClick={() => keep(d.id)}>Keep</button>
                       </>
                     ) : (
-                      <button aria-label={`Delete dataset ${d.id}`} onClick={() => setConfirm(d.id)}>
+                      <button
+                        ref={(b) => {
+                          if (b) deleteButtons.current.set(d.id, b);
+                          else deleteButtons.current.delete(d.id);
+                        }}
+                        aria-label={`Delete dataset ${d.id}`}
+                        onClick={() => setConfirm(d.id)}
+                      >
                         Delete
                       </button>
                     )}

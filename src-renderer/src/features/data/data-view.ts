@@ -1,7 +1,7 @@
 // Pure helpers of the Data dialog: which picked files are uploaded (each with the digest of the
 // .CHECKSUM picked with it) and which not, the upload address of one, the words for a dataset and
-// an import result (the API's records, docs/data.md), and the chart items of a dataset's candles
-// with its gaps left empty.
+// an import result (the API's records, docs/data.md), where the focus goes after a delete, and the
+// chart items of a dataset's candles with its gaps left empty.
 import {
   INTERVALS,
   INTERVAL_MS,
@@ -162,6 +162,18 @@ export function resultLine(r: ImportResultView): string {
   );
   const warned = warnings.length > 0 ? `; ${warnings.join('; ')}` : '';
   return `${r.file}: ${r.rows.toLocaleString('en-US')} rows (${r.added.toLocaleString('en-US')} new), ${gaps}, checksum ${checksum}${warned}`;
+}
+
+/**
+ * The dataset whose Delete button takes the focus after dataset `deleted` was deleted (or its
+ * delete refused): itself while it is still listed, else the one after it in the list as it was,
+ * else the one before; null when none is left (the focus then goes to the file picker).
+ */
+export function focusAfterDelete(before: readonly number[], deleted: number, after: readonly number[]): number | null {
+  if (after.includes(deleted)) return deleted;
+  const at = before.indexOf(deleted);
+  const left = (ids: readonly number[]) => ids.find((id) => after.includes(id)) ?? null;
+  return left(before.slice(at + 1)) ?? left([...before.slice(0, Math.max(0, at))].reverse());
 }
 
 /** One row of /api/v1/datasets/{id}/klines (the /fapi/v1/klines layout). */
