@@ -33,7 +33,8 @@ test('import an archive zip from the Data dialog, see it listed with its gap, an
   await expect(results).toContainText('ETHUSDT-1h-2023-03-24.zip: 23 rows (23 new), 1 gap, checksum not given');
   await expect(results).toContainText('ETHUSDT-1h-2023-03-25.zip: refused — row 2: open is not a non-negative decimal');
   const row = panel.getByTestId('data-datasets').getByRole('row', { name: /ETHUSDT · Spot · klines 1h/ });
-  await expect(row).toContainText('2023-03-24 00:00 → 2023-03-24 23:00 UTC');
+  // to the last candle's end, as the Replay dialog says it
+  await expect(row).toContainText('2023-03-24 00:00 → 2023-03-25 00:00 UTC');
   await expect(row).toContainText('23');
   // the dataset's id as the CLI and the API name it, and its gap reached from the keyboard
   const stored0 = (await (await page.request.get(`${service.url}/api/v1/datasets`)).json()) as {
@@ -198,10 +199,12 @@ test("a zip's .CHECKSUM picked with it is checked, and every picked file not upl
     'notes.txt: not uploaded — not a .zip, .csv or .jsonl file',
     'XRPUSDT-1m-2021-05-17.zip.CHECKSUM: not uploaded — a .CHECKSUM file is not data; give its zip (XRPUSDT-1m-2021-05-17.zip)',
     'XRPUSDT-1m-2021-05-16.zip: 1,440 rows (1,440 new), no gaps, checksum verified',
-    'XRPUSDT-1m-2021-05-18.zip: 1,440 rows (1,440 new), no gaps, checksum not given',
+    'XRPUSDT-1m-2021-05-18.zip: 1,440 rows (1,440 new), no gaps (the dataset now has 1), checksum not given',
   ]);
   await results.screenshot({ path: test.info().outputPath('data-mixed-pick.png') });
   const row = panel.getByTestId('data-datasets').getByRole('row', { name: /XRPUSDT · USD-M · klines 1m/ });
+  // to the last candle's end, as the Replay dialog says it
+  await expect(row).toContainText('2021-05-16 00:00 → 2021-05-19 00:00 UTC');
   await expect(row.locator('details.data-gaps summary')).toHaveText('1');
 
   // the 17th with a .CHECKSUM of other bytes: refused, naming it; then with its own: the gap is filled

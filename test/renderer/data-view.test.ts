@@ -93,10 +93,7 @@ describe('Data dialog helpers', () => {
     expect(datasetTitle({ market: 'spot', symbol: 'ETHUSDT', kind: 'aggTrades', interval: '' })).toBe(
       'ETHUSDT · Spot · aggTrades',
     );
-    expect(
-      datasetSpan({ first_time: Date.parse('2021-05-16T00:00:00Z'), last_time: Date.parse('2021-05-18T23:59:00Z') }),
-    ).toBe('2021-05-16 00:00 → 2021-05-18 23:59 UTC');
-    expect(datasetSpan({ first_time: null, last_time: null })).toBe('empty');
+    expect(datasetSpan({ first_time: null, last_time: null, interval: '1m' })).toBe('empty');
     // a gap says where it is, not only what is missing (it was '1 1h candle missing' in a tooltip)
     expect(
       gapText({
@@ -110,6 +107,7 @@ describe('Data dialog helpers', () => {
       datasetSpan({
         first_time: Date.parse('2025-04-14T00:00:00.061Z'),
         last_time: Date.parse('2025-04-14T00:00:30Z'),
+        interval: '',
       }),
     ).toBe('2025-04-14 00:00:00.061 → 2025-04-14 00:00:30 UTC');
     const base = {
@@ -295,6 +293,48 @@ describe("a refusal names the dialog's fields, never the command's options", () 
     expect(resultLine(r)).toBe(
       'BTCUSDT-1m-2021-05-18.zip: 1 rows (1 new), no gaps, checksum not given; the path says symbol BTCUSDT; Symbol ETHUSDT was taken',
     );
+  });
+});
+
+describe("a dataset's end and its gaps after an import", () => {
+  it("a candle dataset runs to its last candle's end, an event dataset to its last event (docs/replay.md)", () => {
+    const day16 = Date.parse('2021-05-16T00:00:00Z');
+    expect(datasetSpan({ first_time: day16, last_time: Date.parse('2021-05-18T23:59:00Z'), interval: '1m' })).toBe(
+      '2021-05-16 00:00 → 2021-05-19 00:00 UTC',
+    );
+    expect(datasetSpan({ first_time: day16, last_time: Date.parse('2021-05-18T23:00:00Z'), interval: '1h' })).toBe(
+      '2021-05-16 00:00 → 2021-05-19 00:00 UTC',
+    );
+    // a month's candle ends with its month
+    expect(datasetSpan({ first_time: day16, last_time: Date.parse('2024-02-01T00:00:00Z'), interval: '1M' })).toBe(
+      '2021-05-16 00:00 → 2024-03-01 00:00 UTC',
+    );
+    expect(
+      datasetSpan({
+        first_time: Date.parse('2025-04-14T00:00:04.438Z'),
+        last_time: Date.parse('2025-04-14T00:00:22.895Z'),
+        interval: '',
+      }),
+    ).toBe('2025-04-14 00:00:04.438 → 2025-04-14 00:00:22.895 UTC');
+  });
+
+  it("a file that leaves its dataset a gap says the dataset's count beside its own, as the CLI does", () => {
+    const r = {
+      ...refusedResult('BTCUSDT-1m-2021-05-18.zip', ''),
+      ok: true,
+      status: 'imported' as const,
+      error: null,
+      dataset_id: 1,
+      rows: 1440,
+      added: 1440,
+    };
+    expect(resultLine(r, 1)).toBe(
+      'BTCUSDT-1m-2021-05-18.zip: 1,440 rows (1,440 new), no gaps (the dataset now has 1), checksum not given',
+    );
+    expect(resultLine({ ...r, gaps: 1 }, 1)).toBe(
+      'BTCUSDT-1m-2021-05-18.zip: 1,440 rows (1,440 new), 1 gap, checksum not given',
+    );
+    expect(resultLine(r)).toBe('BTCUSDT-1m-2021-05-18.zip: 1,440 rows (1,440 new), no gaps, checksum not given');
   });
 });
 

@@ -122,6 +122,17 @@ function DataBody() {
       xhr.send(file);
     });
 
+  /** The gaps a dataset has now (said beside a file's own), or undefined when it cannot be read. */
+  const gapsOf = async (id: number): Promise<number | undefined> => {
+    try {
+      const r = await fetch(`${base}/api/v1/datasets/${id}`);
+      const body = (await r.json()) as { code: number; data: DatasetView };
+      return body.code === 0 ? body.data.gaps.length : undefined;
+    } catch {
+      return undefined;
+    }
+  };
+
   /** One picked file through the import: its .CHECKSUM's digest read first (one stating none refuses it). */
   const importOne = async (f: File, sum: File | null): Promise<ResultLine> => {
     setUpload({ file: f.name, sent: 0, total: f.size });
@@ -132,7 +143,8 @@ function DataBody() {
     } catch (e) {
       r = refusedResult(f.name, errorText(e));
     }
-    return { text: resultLine(r), ok: r.ok };
+    const gaps = r.status === 'imported' && r.dataset_id !== null ? await gapsOf(r.dataset_id) : undefined;
+    return { text: resultLine(r, gaps), ok: r.ok };
   };
 
   const importFiles = async (files: FileList | null): Promise<void> => {

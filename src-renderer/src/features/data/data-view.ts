@@ -98,9 +98,15 @@ export function gapText(g: { start_time: number; end_time: number; detail: strin
   return `${day(g.start_time)} → ${day(g.end_time)} UTC: ${g.detail}`;
 }
 
-export function datasetSpan(d: Pick<DatasetView, 'first_time' | 'last_time'>): string {
+/**
+ * A dataset's span as the Replay dialog and the replay service give it (docs/replay.md): a candle
+ * dataset runs to its last candle's end (its close, the next candle's open), an event dataset to
+ * its last event. (`last_time` is a candle dataset's last open time.)
+ */
+export function datasetSpan(d: Pick<DatasetView, 'first_time' | 'last_time' | 'interval'>): string {
   if (d.first_time === null || d.last_time === null) return 'empty';
-  return `${day(d.first_time)} → ${day(d.last_time)} UTC`;
+  const end = isInterval(d.interval) ? nextOpenTime(d.interval, d.last_time) : d.last_time;
+  return `${day(d.first_time)} → ${day(end)} UTC`;
 }
 
 /** The dialog's field for each of the import's parameters (the route's `symbol`, the command's `--symbol`). */
@@ -150,10 +156,16 @@ function refusal(file: string, error: string): string {
   return why.replace("does not match the 'checksum' parameter", `does not match ${file}.CHECKSUM`);
 }
 
-export function resultLine(r: ImportResultView): string {
+/**
+ * One file's result in a line; `datasetGaps`, its dataset's gaps after it, is said when the
+ * file's own count is not all (`no gaps (the dataset now has 1)`: the file left a gap between it
+ * and the dataset's earlier rows), as the data CLI says it.
+ */
+export function resultLine(r: ImportResultView, datasetGaps?: number): string {
   if (!r.ok) return `${r.file}: refused — ${refusal(r.file, r.error ?? 'unknown reason')}`;
   if (r.status === 'unchanged') return `${r.file}: already imported, nothing changed`;
-  const gaps = r.gaps === 0 ? 'no gaps' : `${r.gaps} gap${r.gaps === 1 ? '' : 's'}`;
+  const all = datasetGaps === undefined || datasetGaps === r.gaps ? '' : ` (the dataset now has ${datasetGaps})`;
+  const gaps = `${r.gaps === 0 ? 'no gaps' : `${r.gaps} gap${r.gaps === 1 ? '' : 's'}`}${all}`;
   const checksum = r.checksum === 'verified' ? 'verified' : 'not given';
   // options that overrode what the file's name says (the service's warnings, naming the route's
   // 'symbol'), said after with the dialog's field
