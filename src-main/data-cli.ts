@@ -9,6 +9,7 @@
 // there), 1 when any was refused, 2 on bad usage (no command among it; --help alone is exit 0).
 
 import { join, resolve } from 'node:path';
+import { isInterval, nextOpenTime } from '../src-shared/intervals.ts';
 import { holdFolder } from './data-folder-hold.ts';
 import { closeDatabase, openDatabase } from './store/database.ts';
 import { groupCommitOf } from './store/group-commit.ts';
@@ -22,10 +23,37 @@ import { expandPaths } from './data/expand-paths.ts';
 import { DATA_USAGE } from './data-cli-usage.ts';
 import { parseDataCli, type DataCliOptions } from './data-cli-args.ts';
 
+/** A dataset's line in `data list`, as stored here or as the service's `GET /api/v1/datasets` gives it. */
 export function describeDataset(d: DatasetRecord): string {
+  return datasetLine({
+    ...d,
+    specs: `specs ${d.specsSource} (tick ${d.specs.tickSize}, step ${d.specs.stepSize})`,
+  });
+}
+
+/**
+ * The line's span runs to the data's end as a replay takes it (docs/replay.md): a candle
+ * dataset's last candle's close (the next open: three days of 1m candles end at the fourth day's
+ * 00:00), an event dataset's last event.
+ */
+function datasetLine(d: {
+  id: number;
+  market: string;
+  symbol: string;
+  kind: string;
+  interval: string | null;
+  rows: number;
+  firstTime: number | null;
+  lastTime: number | null;
+  files: number;
+  specs: string;
+}): string {
+  const end = d.lastTime === null ? null : isInterval(d.interval) ? nextOpenTime(d.interval, d.lastTime) : d.lastTime;
   const span =
-    d.firstTime === null ? 'empty' : `${new Date(d.firstTime).toISOString()} .. ${new Date(d.lastTime!).toISOString()}`;
-  return `${d.id}\t${d.market} ${d.symbol} ${d.kind}${d.interval ? ' ' + d.interval : ''}\t${d.rows} rows\t${span}\t${d.files} file(s)\tspecs ${d.specsSource} (tick ${d.specs.tickSize}, step ${d.specs.stepSize})`;
+    d.firstTime === null || end === null
+      ? 'empty'
+      : `${new Date(d.firstTime).toISOString()} .. ${new Date(end).toISOString()}`;
+  return `${d.id}\t${d.market} ${d.symbol} ${d.kind}${d.interval ? ' ' + d.interval : ''}\t${d.rows} rows\t${span}\t${d.files} file(s)\t${d.specs}`;
 }
 
 /** An import's line; `datasetGaps`, the dataset's gaps after it, is said when the file's own count is not all. */
@@ -268,7 +296,12 @@ async function runThroughService(
       if (r.data.length === 0) out('No datasets.');
       for (const d of r.data) {
         out(
-          `${d.id}\t${d.market} ${d.symbol} ${d.kind}${d.interval ? ' ' + d.interval : ''}\t${d.rows} rows\t${d.first_time === null ? 'empty' : `${new Date(d.first_time).toISOString()} .. ${new Date(d.last_time).toISOString()}`}\t${d.files} file(s)\tspecs ${d.specs.source} (tick ${d.specs.tick_size}, step ${d.specs.step_size})`,
+          datasetLine({
+            ...d,
+            firstTime: d.first_time,
+            lastTime: d.last_time,
+            specs: `specs ${d.specs.source} (tick ${d.specs.tick_size}, step ${d.specs.step_size})`,
+          }),
         );
         for (const g of d.gaps)
           out(`\tgap ${new Date(g.start_time).toISOString()} .. ${new Date(g.end_time).toISOString()}: ${g.detail}`);
