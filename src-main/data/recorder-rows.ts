@@ -52,7 +52,7 @@ export async function recorderKindOf(path: string): Promise<Kind | undefined> {
 export function wrongRecorderKind(line: string, kind: Kind): string | null {
   const other = recorderKind(line);
   if (other === undefined || other === kind) return null;
-  return `the header is a recorder's ${other === 'trades' ? 'trade stream' : 'depth stream or snapshot'}, a ${other} file: import it with --kind ${other}, or without --kind (the header tells)`;
+  return `the header is a recorder's ${other === 'trades' ? 'trade stream' : 'depth stream or snapshot'}, a ${other} file: import it as kind ${other} (--kind, or 'kind' in a request), or without a kind (the header tells)`;
 }
 
 /**

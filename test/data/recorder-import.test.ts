@@ -118,7 +118,7 @@ describe("the recording's folder in one import", () => {
     });
     expect(r.map((x) => x.status)).toEqual(['imported', 'refused']);
     expect(r[1].error).toMatch(
-      /^trade_stream\.csv: row 1: the header is a recorder's trade stream, a trades file: import it with --kind trades, or without --kind/,
+      /^trade_stream\.csv: row 1: the header is a recorder's trade stream, a trades file: import it as kind trades \(--kind, or 'kind' in a request\), or without a kind/,
     );
   });
 });

@@ -213,7 +213,7 @@ describe("a refusal names the dialog's fields, never the command's options", () 
     expect(
       line(
         'trade_stream.csv',
-        "row 1: the header is a recorder's trade stream, a trades file: import it with --kind trades, or without --kind (the header tells); nothing of this file was imported",
+        "row 1: the header is a recorder's trade stream, a trades file: import it as kind trades (--kind, or 'kind' in a request), or without a kind (the header tells); nothing of this file was imported",
       ),
     ).toBe(
       'trade_stream.csv: refused — row 1: the header is a recorder\'s trade stream, a trades file: set Kind to trades, or leave it on "from the name" (the header tells), and pick the file again; nothing of this file was imported',
@@ -221,7 +221,7 @@ describe("a refusal names the dialog's fields, never the command's options", () 
     expect(
       line(
         'diff_depth_stream.csv',
-        "row 1: the header is a recorder's depth stream or snapshot, a depth file: import it with --kind depth, or without --kind (the header tells); nothing of this file was imported",
+        "row 1: the header is a recorder's depth stream or snapshot, a depth file: import it as kind depth (--kind, or 'kind' in a request), or without a kind (the header tells); nothing of this file was imported",
       ),
     ).toContain('a depth file: set Kind to depth, or leave it on "from the name" (the header tells), and pick');
   });

@@ -126,9 +126,9 @@ const REWRITES: ReadonlyArray<[RegExp, (m: string, ...groups: string[]) => strin
     /; give (.+) with the request$/,
     (_, asked) => `; fill in ${[...asked.matchAll(/'(\w+)'/g)].map((m) => field(m[1])).join(' and ')} above ${AGAIN}`,
   ],
-  // a recorder's CSV picked as another kind: "import it with --kind trades, or without --kind (the header tells)"
+  // a recorder's CSV picked as another kind: "import it as kind trades (--kind, or 'kind' in a request), or without a kind (the header tells)"
   [
-    /import it with --kind (\w+), or without --kind \(the header tells\)/,
+    /import it as kind (\w+) \(--kind, or 'kind' in a request\), or without a kind \(the header tells\)/,
     (_, kind) => `set Kind to ${kind}, or leave it on "from the name" (the header tells), ${AGAIN}`,
   ],
   // a candle file without an interval: "klines needs an interval (1s, 1m, ...)"
