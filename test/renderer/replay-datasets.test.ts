@@ -84,7 +84,7 @@ describe('the datasets a pair can be replayed from', () => {
 
   it('are listed with market, kind, interval, span and id', () => {
     expect(candidateLabel(SPOT_15M)).toBe('Spot klines 15m · 2025-01-06 00:00 → 2025-01-13 00:00 · #2');
-    expect(candidateLabel(AGG)).toBe('USD-M aggTrades · 2025-01-06 00:00 → 2025-01-06 23:59:59.001 · #7');
+    expect(candidateLabel(AGG)).toBe('USD-M aggTrades · 2025-01-06 00:00 → 2025-01-06 23:59:59 · #7');
   });
 
   it("a chosen one is the pair's coverage and what it is made of; the form sends it", () => {

@@ -47,10 +47,15 @@ export function mainCandidates(datasets: readonly DatasetView[], symbol: string)
 
 const MARKET_NAME: Readonly<Record<string, string>> = { um: 'USD-M', spot: 'Spot', cm: 'COIN-M' };
 
-/** A candidate as the dialog lists it: "Spot klines 15m · 2025-01-06 00:00 → 2025-01-13 00:00 · #2". */
+/**
+ * A candidate as the dialog lists it: "Spot klines 15m · 2025-01-06 00:00 → 2025-01-13 00:00 · #2",
+ * its span as `data list` and the Data dialog give it: to a candle dataset's last close, an event
+ * dataset's last event (not the ms after it, the end a replay's Until takes).
+ */
 export function candidateLabel(d: DatasetView): string {
   const what = `${MARKET_NAME[d.market] ?? d.market} ${d.kind}${d.interval ? ` ${d.interval}` : ''}`;
-  return `${what} · ${utcTime(d.first_time!)} → ${utcTime(datasetEnd(d))} · #${d.id}`;
+  const end = isInterval(d.interval) ? datasetEnd(d) : d.last_time!;
+  return `${what} · ${utcTime(d.first_time!)} → ${utcTime(end)} · #${d.id}`;
 }
 
 /**
