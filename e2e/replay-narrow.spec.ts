@@ -76,3 +76,69 @@ for (const [width, height] of [
     }
   });
 }
+
+// A refused control's message and the latencies read whole down to 1024 px, and one pair is
+// never cut: the message (every refused seek, step or play says it there) was cut to its first
+// letter ("S.") at 1024 px and to 190 of its 280 px at 1440, the latencies to "l.", the pair to
+// "BTCUS…". The message takes a line of its own under the row, the latencies sit under the clock,
+// and the page still does not scroll.
+for (const [width, height] of [
+  [1024, 640],
+  [1280, 800],
+  [1440, 900],
+]) {
+  test(`at ${width} x ${height} a refusal, the latencies and the pair read whole in the replay banner`, async ({
+    page,
+    service,
+  }) => {
+    test.setTimeout(120_000);
+    await importKlines(service.url);
+    const replay = await startReplay(service.url, '2021-05-16T00:00Z', 1, {
+      order_latency: 100,
+      response_latency: 50,
+      data_latency: 250,
+    });
+    try {
+      await page.setViewportSize({ width, height });
+      const banner = await openReplay(page, replay);
+      if ((await banner.getAttribute('data-state')) === 'playing')
+        await banner.getByRole('button', { name: 'Pause' }).click();
+      await banner.getByRole('combobox', { name: 'Replay speed' }).selectOption('1000');
+      await expect(banner.getByTestId('replay-state')).toHaveText('❚❚ paused · 1,000x');
+      const seek = banner.getByRole('textbox', { name: 'Seek to (UTC)' });
+      await seek.fill('garbage');
+      await seek.press('Enter');
+      const error = banner.getByRole('alert');
+      await expect(error).toHaveText('Seek to a UTC time like 2021-05-16 12:00');
+
+      // each item as wide as its text (none cut with "…" or clipped), and inside the window
+      const items = {
+        symbols: banner.getByTestId('replay-symbols'),
+        time: banner.getByTestId('replay-time'),
+        latency: banner.getByTestId('replay-latency'),
+        state: banner.getByTestId('replay-state'),
+        error,
+      };
+      await expect(items.latency).toHaveText('latency 100 / 50 / 250 ms');
+      for (const [name, item] of Object.entries(items)) {
+        const [text, box] = await item.evaluate((e) => [e.scrollWidth, e.clientWidth]);
+        expect.soft(text, `${name}: its text's width within its box`).toBeLessThanOrEqual(box);
+        await expect.soft(item, name).toBeInViewport({ ratio: 1 });
+      }
+      // and the controls still whole on the row, the page not scrolled either way
+      for (const name of ['Go', 'Report', 'Back to live'])
+        await expect(banner.getByRole('button', { name })).toBeInViewport({ ratio: 1 });
+      expect(await page.locator('html').evaluate((h) => [h.scrollWidth, h.scrollHeight])).toEqual([width, height]);
+      await expect(page.getByRole('button', { name: 'Open long' })).toBeInViewport({ ratio: 1 });
+      await page.screenshot({ path: test.info().outputPath(`replay-banner-refusal-${width}x${height}.png`) });
+
+      // the line goes with the next control the replay accepts
+      await seek.fill('2021-05-16 03:00');
+      await expect(error).toHaveCount(0);
+      await seek.press('Enter');
+      await expect(banner.getByTestId('replay-time')).toContainText('2021-05-16 03:00:00');
+    } finally {
+      await fetch(`${service.url}/api/v1/replays/${replay.id}`, { method: 'DELETE' });
+    }
+  });
+}

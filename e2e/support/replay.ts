@@ -37,12 +37,21 @@ export async function importKlines(base: string): Promise<void> {
   });
 }
 
-/** Starts a BTCUSDT replay from `start` (UTC, "2021-05-16T00:00Z") at `speed` on the live venue at `base`. */
-export function startReplay(base: string, start: string, speed: number): Promise<StartedReplay> {
+/**
+ * Starts a BTCUSDT replay from `start` (UTC, "2021-05-16T00:00Z") at `speed` on the live venue at
+ * `base`; `more`, further fields of the request (`order_latency`, ...).
+ */
+export function startReplay(
+  base: string,
+  start: string,
+  speed: number,
+  more: Record<string, unknown> = {},
+): Promise<StartedReplay> {
   return api<StartedReplay>(base, 'POST', '/api/v1/replays', {
     symbols: ['BTCUSDT'],
     start: Date.parse(start),
     speed,
+    ...more,
   });
 }
 

@@ -3,7 +3,8 @@
 // replay's speed, playing / paused / lockstep / finished, how far through the span), with the
 // controls: play / pause, speed presets, step by 1 s / 1 m / 1 h, seek to a time, the report
 // and "Back to live". Its grid row exists from the first render on a replay venue (the mode is
-// probed before the screen renders), so the screen does not move when the status arrives.
+// probed before the screen renders), so the screen does not move when the status arrives. A
+// refused control's message takes a line of its own under the row (replay.css).
 // While the connection is lost the clock stands still ("no connection"); a replay found gone
 // with its service (replay-link.ts) is said in words, with the way back to the live market.
 import { useEffect, useRef, useState } from 'react';
@@ -61,125 +62,130 @@ export function ReplayBanner() {
       aria-label="Replay controls"
       data-state={state}
     >
-      <span className="replay-tag" title="This is a replay of historical market data, not the live market">
-        REPLAY
-      </span>
-      <span className="replay-symbols" data-testid="replay-symbols" title={datasetsTitle(status)}>
-        {status.symbols.join(' · ')}
-      </span>
-      <ReplayClock />
-      <span className="replay-progress" title={`${utcSecond(status.start)} → ${utcSecond(status.until)} UTC`}>
-        <span style={{ width: `${(progress(status) * 100).toFixed(1)}%` }} />
-      </span>
-      {(status.order_latency > 0 || status.response_latency > 0 || status.data_latency > 0) && (
-        <span
-          className="replay-latency muted"
-          data-testid="replay-latency"
-          title="Order entry / response / market-data latency, ms of history (docs/replay.md, Latency)"
-        >
-          latency {status.order_latency} / {status.response_latency} / {status.data_latency} ms
+      <div className="replay-row">
+        <span className="replay-tag" title="This is a replay of historical market data, not the live market">
+          REPLAY
         </span>
-      )}
-      <span
-        className={`replay-state ${state}`}
-        data-testid="replay-state"
-        title={
-          status.fault
-            ? `History could not be read at ${utcSecond(status.fault.time)} UTC (${status.fault.message}): the replay ` +
-              'stopped there for good and its report is incomplete; close it and open it again'
-            : undefined
-        }
-      >
-        {state === 'faulted'
-          ? 'history failed · stopped'
-          : state === 'playing'
-            ? `▶ ${speedLabel(status.speed)}`
-            : state === 'paused'
-              ? `❚❚ paused · ${speedLabel(status.speed)}`
-              : state === 'lockstep'
-                ? 'lockstep'
-                : state === 'disconnected'
-                  ? 'no connection'
-                  : 'finished'}
-      </span>
-      <span className="replay-controls">
-        <button
-          className="rb"
-          data-testid="replay-play"
-          disabled={busy || !canPlay(status)}
-          title={status.paused ? 'Play (Space)' : 'Pause (Space)'}
-          aria-label={status.paused ? 'Play' : 'Pause'}
-          onClick={() => void actions.togglePlay()}
-        >
-          {status.paused ? '▶' : '❚❚'}
-        </button>
-        <select
-          className="rb"
-          aria-label="Replay speed"
-          title="Speed (- / +)"
-          value={SPEED_PRESETS.includes(status.speed as (typeof SPEED_PRESETS)[number]) ? String(status.speed) : ''}
-          onChange={(e) => void actions.control({ action: 'speed', speed: Number(e.target.value) })}
-        >
-          {!SPEED_PRESETS.includes(status.speed as (typeof SPEED_PRESETS)[number]) && (
-            <option value="">{speedLabel(status.speed)}</option>
+        <Symbols status={status} />
+        {/* the clock, and under it the latencies the replay runs with */}
+        <span className="replay-when">
+          <ReplayClock />
+          {(status.order_latency > 0 || status.response_latency > 0 || status.data_latency > 0) && (
+            <span
+              className="replay-latency"
+              data-testid="replay-latency"
+              title="Order entry / response / market-data latency, ms of history (docs/replay.md, Latency)"
+            >
+              latency {status.order_latency} / {status.response_latency} / {status.data_latency} ms
+            </span>
           )}
-          {SPEED_PRESETS.map((p) => (
-            <option key={p} value={p}>
-              {speedLabel(p)}
-            </option>
-          ))}
-        </select>
-        {STEPS.map(([label, ms]) => (
-          <button
-            key={label}
-            className="rb"
-            disabled={busy || stopped}
-            title={`Step ${label} of history at once (${label === '1s' ? 'N' : label === '1m' ? '.' : 'Shift+.'})`}
-            aria-label={`Step ${label}`}
-            onClick={() => void actions.control({ action: 'step', ms })}
-          >
-            +{label}
-          </button>
-        ))}
-        <form
-          className="replay-seek"
-          onSubmit={(e) => {
-            e.preventDefault();
-            doSeek();
-          }}
-        >
-          <input
-            id={SEEK_INPUT_ID}
-            aria-label="Seek to (UTC)"
-            placeholder="seek to … (G)"
-            value={seek}
-            onChange={(e) => {
-              setSeek(e.target.value);
-              setSeekError(null);
-            }}
-          />
-          {/* not disabled while another control is in flight: a disabled default button would
-              swallow the field's Enter (HTML's implicit submission), and the seek queues fine */}
-          <button className="rb" type="submit" disabled={stopped || seek.trim() === ''}>
-            Go
-          </button>
-        </form>
-      </span>
-      {(seekError ?? error) && (
-        <span className="replay-error" role="alert" title={seekError ?? error ?? ''}>
-          {seekError ?? error}
         </span>
-      )}
-      <span className="replay-right">
-        <button
-          className="rb"
-          title="Session report (Shift+R)"
-          onClick={() => s.workspace.getState().actions.setTab('replay-report')}
+        <span className="replay-progress" title={`${utcSecond(status.start)} → ${utcSecond(status.until)} UTC`}>
+          <span style={{ width: `${(progress(status) * 100).toFixed(1)}%` }} />
+        </span>
+        <span
+          className={`replay-state ${state}`}
+          data-testid="replay-state"
+          title={
+            status.fault
+              ? `History could not be read at ${utcSecond(status.fault.time)} UTC (${status.fault.message}): the replay ` +
+                'stopped there for good and its report is incomplete; close it and open it again'
+              : undefined
+          }
         >
-          Report
-        </button>
-        <BackToLive status={status} />
-      </span>
+          {state === 'faulted'
+            ? 'history failed · stopped'
+            : state === 'playing'
+              ? `▶ ${speedLabel(status.speed)}`
+              : state === 'paused'
+                ? `❚❚ paused · ${speedLabel(status.speed)}`
+                : state === 'lockstep'
+                  ? 'lockstep'
+                  : state === 'disconnected'
+                    ? 'no connection'
+                    : 'finished'}
+        </span>
+        <span className="replay-controls">
+          <button
+            className="rb"
+            data-testid="replay-play"
+            disabled={busy || !canPlay(status)}
+            title={status.paused ? 'Play (Space)' : 'Pause (Space)'}
+            aria-label={status.paused ? 'Play' : 'Pause'}
+            onClick={() => void actions.togglePlay()}
+          >
+            {status.paused ? '▶' : '❚❚'}
+          </button>
+          <select
+            className="rb"
+            aria-label="Replay speed"
+            title="Speed (- / +)"
+            value={SPEED_PRESETS.includes(status.speed as (typeof SPEED_PRESETS)[number]) ? String(status.speed) : ''}
+            onChange={(e) => void actions.control({ action: 'speed', speed: Number(e.target.value) })}
+          >
+            {!SPEED_PRESETS.includes(status.speed as (typeof SPEED_PRESETS)[number]) && (
+              <option value="">{speedLabel(status.speed)}</option>
+            )}
+            {SPEED_PRESETS.map((p) => (
+              <option key={p} value={p}>
+                {speedLabel(p)}
+              </option>
+            ))}
+          </select>
+          {STEPS.map(([label, ms]) => (
+            <button
+              key={label}
+              className="rb"
+              disabled={busy || stopped}
+              title={`Step ${label} of history at once (${label === '1s' ? 'N' : label === '1m' ? '.' : 'Shift+.'})`}
+              aria-label={`Step ${label}`}
+              onClick={() => void actions.control({ action: 'step', ms })}
+            >
+              +{label}
+            </button>
+          ))}
+          <form
+            className="replay-seek"
+            onSubmit={(e) => {
+              e.preventDefault();
+              doSeek();
+            }}
+          >
+            <input
+              id={SEEK_INPUT_ID}
+              aria-label="Seek to (UTC)"
+              placeholder="seek to … (G)"
+              value={seek}
+              onChange={(e) => {
+                setSeek(e.target.value);
+                setSeekError(null);
+              }}
+            />
+            {/* not disabled while another control is in flight: a disabled default button would
+              swallow the field's Enter (HTML's implicit submission), and the seek queues fine */}
+            <button className="rb" type="submit" disabled={stopped || seek.trim() === ''}>
+              Go
+            </button>
+          </form>
+        </span>
+        <span className="replay-right">
+          <button
+            className="rb"
+            title="Session report (Shift+R)"
+            onClick={() => s.workspace.getState().actions.setTab('replay-report')}
+          >
+            Report
+          </button>
+          <BackToLive status={status} />
+        </span>
+      </div>
+      {/* a refused control (a seek, a step, play): on its own line under the row, whole (the row
+          has no room for it, down to 1024 px), until the next control */}
+      {(seekError ?? error) && (
+        <p className="replay-error" role="alert" data-testid="replay-error">
+          {seekError ?? error}
+        </p>
+      )}
     </div>
   );
 }
@@ -213,18 +219,31 @@ function EndedBanner({ status }: { status: ReplayStatusView }) {
       aria-label="Replay controls"
       data-state="ended"
     >
-      <span className="replay-tag">REPLAY</span>
-      <span className="replay-symbols" data-testid="replay-symbols">
-        {status.symbols.join(' · ')}
-      </span>
-      <span className="replay-ended" role="alert" data-testid="replay-ended">
-        Replay ended: the service it ran in stopped (or the replay was closed). The session, its orders and its report
-        are gone; start a new one from the live market.
-      </span>
-      <span className="replay-right">
-        <BackToLive status={status} ended />
-      </span>
+      <div className="replay-row">
+        <span className="replay-tag">REPLAY</span>
+        <Symbols status={status} />
+        <span className="replay-ended" role="alert" data-testid="replay-ended">
+          Replay ended: the service it ran in stopped (or the replay was closed). The session, its orders and its report
+          are gone; start a new one from the live market.
+        </span>
+        <span className="replay-right">
+          <BackToLive status={status} ended />
+        </span>
+      </div>
     </div>
+  );
+}
+
+/** The replay's pairs: one is always whole; a long list gives way (cut with "…", whole on hover). */
+function Symbols({ status }: { status: ReplayStatusView }) {
+  return (
+    <span
+      className={`replay-symbols${status.symbols.length > 1 ? ' many' : ''}`}
+      data-testid="replay-symbols"
+      title={datasetsTitle(status)}
+    >
+      {status.symbols.join(' · ')}
+    </span>
   );
 }
 
