@@ -5,10 +5,10 @@
 // anything is sent (replay-view.ts), then POST /api/v1/replays starts the replay venue and the
 // screen goes to its login link. The live market keeps running meanwhile; the replay's banner
 // has the way back.
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import { errorText } from '../../lib/frame.ts';
 import { useServices, useSel } from '../../lib/use-services.ts';
-import { Drawer } from '../../layout/drawer.tsx';
+import { Drawer, DrawerFooter } from '../../layout/drawer.tsx';
 import type { DatasetView } from '../data/data-view.ts';
 import {
   checkReplayForm,
@@ -56,6 +56,8 @@ function ReplayBody() {
   const [errors, setErrors] = useState<Partial<Record<keyof ReplayForm, string>>>({});
   const [sendError, setSendError] = useState<string | null>(null);
   const [sending, setSending] = useState(false);
+  const formId = useId();
+  const formRef = useRef<HTMLFormElement>(null);
   useEffect(() => {
     let live = true;
     void (async () => {
@@ -113,6 +115,9 @@ function ReplayBody() {
     const c = checkReplayForm(form, cov);
     if (!c.ok) {
       setErrors(c.errors);
+      // the first error into view: Start replay (in the drawer's footer) is pressed with the form
+      // scrolled anywhere
+      requestAnimationFrame(() => formRef.current?.querySelector('.field-error')?.scrollIntoView({ block: 'nearest' }));
       return;
     }
     setErrors({});
@@ -130,6 +135,8 @@ function ReplayBody() {
   return (
     <form
       className="replay-dialog"
+      id={formId}
+      ref={formRef}
       noValidate
       onSubmit={(e) => {
         e.preventDefault();
@@ -314,24 +321,28 @@ function ReplayBody() {
           hole, at the last price before it, until {utcTime(hole.to)}.
         </p>
       )}
-      {sendError && (
-        <p className="oe-error" role="alert">
-          {sendError}
-        </p>
-      )}
-      <div className="modal-actions">
-        <button type="button" onClick={() => s.workspace.getState().actions.close()}>
-          Cancel
-        </button>
-        <button
-          type="submit"
-          className="primary"
-          disabled={sending || noData}
-          title={noData ? 'Nothing to replay: no stored data covers a symbol yet' : undefined}
-        >
-          {sending ? 'Starting…' : 'Start replay'}
-        </button>
-      </div>
+      {/* in the drawer's footer, in view however far the form is scrolled */}
+      <DrawerFooter>
+        {sendError && (
+          <p className="oe-error" role="alert">
+            {sendError}
+          </p>
+        )}
+        <div className="modal-actions">
+          <button type="button" onClick={() => s.workspace.getState().actions.close()}>
+            Cancel
+          </button>
+          <button
+            type="submit"
+            form={formId}
+            className="primary"
+            disabled={sending || noData}
+            title={noData ? 'Nothing to replay: no stored data covers a symbol yet' : undefined}
+          >
+            {sending ? 'Starting…' : 'Start replay'}
+          </button>
+        </div>
+      </DrawerFooter>
     </form>
   );
 }

@@ -1,0 +1,64 @@
+// The Replay dialog in the smallest window the desktop allows (1024 x 640), with a replay running
+// (listed at its top): the form is taller than the window, and its Start replay and Cancel were at
+// its end, scrolled out of view with it (docs/trading-screen.md: a dialog taller than the window
+// keeps its title and buttons in view and scrolls what is between them). They are in the drawer's
+// footer now, in view wherever the form is scrolled; Enter in a field and a click still start the
+// replay. The data (real 1m BTCUSDT klines, 2021-05-16..18) imported and the first replay
+// started through the API. A service of this spec's own: its replays count against the limit of 4.
+import { test, expect } from './support/fixtures.ts';
+import { TradingPage } from './pages/trading-page.ts';
+import { importKlines, startReplay } from './support/replay.ts';
+
+test.use({ serviceOptions: { own: 'replay-dialog' } });
+
+/** Closes every replay the service at `base` runs. */
+async function closeAll(base: string): Promise<void> {
+  const r = (await (await fetch(`${base}/api/v1/replays`)).json()) as { data: { id: string }[] };
+  for (const { id } of r.data) await fetch(`${base}/api/v1/replays/${id}`, { method: 'DELETE' });
+}
+
+test('at 1024 x 640 the Replay dialog keeps its title, Start replay and Cancel in view, the form scrolling between them', async ({
+  page,
+  service,
+}) => {
+  test.setTimeout(120_000);
+  await importKlines(service.url);
+  await startReplay(service.url, '2021-05-16T00:00Z', 1);
+  try {
+    await page.setViewportSize({ width: 1024, height: 640 });
+    const screen = new TradingPage(page);
+    await screen.openAs(service.url, service.account);
+    await page.getByRole('button', { name: 'Replay', exact: true }).click();
+    const dialog = page.getByRole('dialog', { name: 'Replay' });
+    await expect(dialog.getByTestId('replay-running')).toContainText('BTCUSDT');
+    await dialog.getByRole('checkbox', { name: 'Replay BTCUSDT' }).check();
+    // the form does not fit: it scrolls
+    const body = dialog.locator('.drawer-body');
+    expect(await body.evaluate((b) => b.scrollHeight > b.clientHeight)).toBe(true);
+    const title = dialog.getByRole('heading', { name: 'Replay' });
+    const start = dialog.getByRole('button', { name: 'Start replay' });
+    const cancel = dialog.getByRole('button', { name: 'Cancel' });
+    for (const at of ['top', 'end'] as const) {
+      await body.evaluate((b, to) => b.scrollTo(0, to === 'top' ? 0 : b.scrollHeight), at);
+      for (const c of [title, start, cancel]) await expect(c, at).toBeInViewport({ ratio: 1 });
+    }
+    await page.screenshot({ path: test.info().outputPath('replay-dialog-1024x640.png') });
+
+    // Enter in a field checks the form (the buttons are outside the form's element), its error in view
+    const latency = dialog.getByRole('textbox', { name: 'Order latency' });
+    await latency.fill('soon');
+    await body.evaluate((b) => b.scrollTo(0, 0));
+    await latency.press('Enter');
+    const error = dialog.locator('.field-error');
+    await expect(error).toHaveCount(1);
+    await expect(error).toBeInViewport({ ratio: 1 });
+    // and a click on Start replay, scrolled to the top, starts it
+    await latency.fill('100');
+    await body.evaluate((b) => b.scrollTo(0, 0));
+    await start.click();
+    await expect.poll(() => new URL(page.url()).origin, { timeout: 20_000 }).not.toBe(new URL(service.url).origin);
+    await expect(page.getByTestId('replay-latency')).toHaveText('latency 100 / 0 / 0 ms');
+  } finally {
+    await closeAll(service.url);
+  }
+});
