@@ -62,3 +62,52 @@ test('at 1024 x 640 the Replay dialog keeps its title, Start replay and Cancel i
     await closeAll(service.url);
   }
 });
+
+// The running replays' Close asks first; the focus fell to the page when the confirmation went
+// (docs/trading-screen.md: the focus never falls to the page after an action). Keep replay hands it
+// back to the row's Close, Close replay to the Close of the row now in its place, and, the last
+// replay closed, to the dialog's first control after the list (the first pair's checkbox).
+test('after Keep replay and Close replay the focus stays in the Replay dialog', async ({ page, service }) => {
+  test.setTimeout(120_000);
+  await importKlines(service.url);
+  await startReplay(service.url, '2021-05-16T00:00Z', 1);
+  await startReplay(service.url, '2021-05-17T00:00Z', 1);
+  try {
+    const screen = new TradingPage(page);
+    await screen.openAs(service.url, service.account);
+    await page.getByRole('button', { name: 'Replay', exact: true }).click();
+    const dialog = page.getByRole('dialog', { name: 'Replay' });
+    const running = dialog.getByTestId('replay-running');
+    const first = running.getByRole('button', { name: 'Close replay BTCUSDT from 2021-05-16 00:00' });
+    const second = running.getByRole('button', { name: 'Close replay BTCUSDT from 2021-05-17 00:00' });
+    const confirm = running.getByTestId('replay-close-confirm');
+    const focused = (): Promise<string> =>
+      page.locator('body').evaluate((body) => {
+        const a = body.ownerDocument.activeElement;
+        return a === null || a === body ? 'body' : (a.getAttribute('aria-label') ?? a.textContent ?? a.tagName);
+      });
+
+    // Keep replay: back on the row's Close
+    await first.focus();
+    await page.keyboard.press('Enter');
+    await expect(confirm.getByRole('button', { name: 'Keep replay' })).toBeFocused();
+    await page.keyboard.press('Enter');
+    await expect(confirm).toHaveCount(0);
+    await expect(first).toBeFocused();
+    // Close replay with the keys: on the Close of the replay left
+    await page.keyboard.press('Enter');
+    await page.keyboard.press('Tab');
+    await expect(confirm.getByRole('button', { name: 'Close replay' })).toBeFocused();
+    await page.keyboard.press('Enter');
+    await expect(first).toHaveCount(0);
+    await expect.poll(focused).toBe('Close replay BTCUSDT from 2021-05-17 00:00');
+    // the last one, with the mouse: the list goes, the focus on the first pair's checkbox
+    await second.click();
+    await confirm.getByRole('button', { name: 'Close replay' }).click();
+    await expect(running).toHaveCount(0);
+    await expect.poll(focused).toBe('Replay BTCUSDT');
+    await expect(dialog.getByRole('checkbox', { name: 'Replay BTCUSDT' })).toBeFocused();
+  } finally {
+    await closeAll(service.url);
+  }
+});

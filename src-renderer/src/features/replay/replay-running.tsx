@@ -1,11 +1,15 @@
 // The Replay dialog's running replays (GET /api/v1/replays): each named by its symbols and
 // start (two replays of one pair differ by their start), with Open (its screen) and Close.
 // Close cannot be undone (the replay's accounts, orders and session report live in memory
-// only), so it asks first, inline, like Cancel all.
-import { useCallback, useEffect, useState } from 'react';
+// only), so it asks first, inline, like Cancel all. The focus, in the confirmation, never falls to
+// the page when it goes (a modal drawer keeps it inside): Keep replay (or Esc) hands it back to the
+// row's Close, Close replay to the Close of the row now in its place (the last row's), or, the list
+// gone with its last replay, to the dialog's first control after it.
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { errorText } from '../../lib/frame.ts';
 import { dropServiceFailure } from '../../lib/service-failure.ts';
 import { useServices } from '../../lib/use-services.ts';
+import { firstControl } from '../../layout/keep-focus.ts';
 import { useSubmit } from '../../lib/use-submit.ts';
 import { ConfirmBar } from '../orders/confirm-bar.tsx';
 import { runningNames, runningWhen, type ReplayStatusView } from './replay-view.ts';
@@ -22,6 +26,11 @@ export function RunningReplays() {
   const [running, setRunning] = useState<Running[]>([]);
   const [asking, setAsking] = useState<Running['id'] | null>(null);
   const { busy, error, send } = useSubmit();
+  const box = useRef<HTMLFieldSetElement>(null);
+  // what holds the list (the dialog's form): where the focus goes once the list is gone
+  const around = useRef<HTMLElement | null>(null);
+  // the row whose confirmation went, the focus to be handed on once the list shows its outcome
+  const [refocus, setRefocus] = useState<{ id: Running['id']; index: number } | null>(null);
 
   const load = useCallback(async (): Promise<void> => {
     try {
@@ -33,19 +42,34 @@ export function RunningReplays() {
     }
   }, [s]);
   useEffect(() => void load(), [load]);
+  useEffect(() => {
+    if (refocus === null) return;
+    setRefocus(null);
+    // unless the user put it somewhere meanwhile
+    if (document.activeElement !== null && document.activeElement !== document.body) return;
+    const closes = [...(box.current?.querySelectorAll<HTMLButtonElement>('button[data-close-replay]') ?? [])];
+    const to =
+      closes.find((b) => b.dataset.closeReplay === String(refocus.id)) ??
+      closes[Math.min(refocus.index, closes.length - 1)] ??
+      firstControl(around.current) ??
+      around.current?.closest<HTMLElement>('[role="dialog"]');
+    to?.focus();
+  }, [refocus]);
 
-  const close = async (id: Running['id'], name: string): Promise<void> => {
+  const close = async (id: Running['id'], name: string, index: number): Promise<void> => {
+    around.current = box.current?.parentElement ?? null;
     await send(() => s.api.call('DELETE', `/api/v1/replays/${encodeURIComponent(String(id))}`), {
       describe: (e) => `Could not close the replay ${name}: ${errorText(e)}`,
     });
     setAsking(null);
     await load();
+    setRefocus({ id, index });
   };
 
   if (running.length === 0) return null;
   const names = runningNames(running);
   return (
-    <fieldset data-testid="replay-running">
+    <fieldset data-testid="replay-running" ref={box}>
       <legend>Running replays</legend>
       <table className="grid dense replay-symbols">
         <tbody>
@@ -57,8 +81,11 @@ export function RunningReplays() {
               asking={asking === r.id}
               busy={busy}
               onAsk={() => setAsking(r.id)}
-              onKeep={() => setAsking(null)}
-              onClose={() => void close(r.id, names[i])}
+              onKeep={() => {
+                setAsking(null);
+                setRefocus({ id: r.id, index: i });
+              }}
+              onClose={() => void close(r.id, names[i], i)}
             />
           ))}
         </tbody>
@@ -108,6 +135,7 @@ function RunningRow(props: {
             className="btn-small danger"
             aria-label={`Close replay ${name}`}
             aria-expanded={props.asking}
+            data-close-replay={String(r.id)}
             onClick={props.onAsk}
           >
             Close
