@@ -100,14 +100,17 @@ export class FanOut {
     this.fanOut(conns, s.name, frame);
   }
 
-  /** Holds every later fan-out until market time (`now`) reaches its build time + `ms` (release()). */
-  setDelay(ms: number, now: () => number): void {
-    this.delay = ms > 0 ? new LatencyGate(ms, now) : null;
+  /**
+   * Holds every later fan-out until market time (`now`) reaches its build time + `ms` (release()),
+   * or the replay's end `until` when that comes first.
+   */
+  setDelay(ms: number, now: () => number, until?: number): void {
+    this.delay = ms > 0 ? new LatencyGate(ms, now, until) : null;
   }
 
-  /** Holds every later account push (pushAccount) until market time reaches its time + `ms`. */
-  setResponseDelay(ms: number, now: () => number): void {
-    this.responseDelay = ms > 0 ? new LatencyGate(ms, now) : null;
+  /** Holds every later account push (pushAccount) until market time reaches its time + `ms` (or `until`). */
+  setResponseDelay(ms: number, now: () => number, until?: number): void {
+    this.responseDelay = ms > 0 ? new LatencyGate(ms, now, until) : null;
   }
 
   /**

@@ -121,9 +121,10 @@ export class Hub {
     });
     // a replay's market-data latency: market streams reach clients that many ms of history late
     const st = opts.venue.replay?.status();
-    if ((st?.data_latency ?? 0) > 0) this.out.setDelay(st!.data_latency, this.eventTime);
+    // (what is due after the replay's end comes at its end)
+    if ((st?.data_latency ?? 0) > 0) this.out.setDelay(st!.data_latency, this.eventTime, st!.until);
     // and its response latency: the user and bot streams' account events reach clients that late
-    if ((st?.response_latency ?? 0) > 0) this.out.setResponseDelay(st!.response_latency, this.eventTime);
+    if ((st?.response_latency ?? 0) > 0) this.out.setResponseDelay(st!.response_latency, this.eventTime, st!.until);
     if (opts.autoStart !== false) {
       this.timer = setInterval(() => this.tick(), TICK_MS);
       this.timer.unref();

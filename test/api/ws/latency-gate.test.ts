@@ -124,4 +124,24 @@ describe('LatencyGate', () => {
     gate.release((x) => sent.push(x));
     expect(sent).toEqual(['later']);
   });
+
+  it("holds nothing past the replay's end: an item due after `until` is due at `until`", () => {
+    const clock = { t: 9_900 };
+    const gate = new LatencyGate<string>(500, () => clock.t, 10_000);
+    const sent: string[] = [];
+    gate.hold('early', 9_400); // due 9900
+    gate.hold('late'); // 10400, due at the end: 10000
+    gate.holdOrMerge(
+      'late2',
+      () => true,
+      (h) => `${h}+`,
+      9_950,
+    ); // due 10000 too: merged into 'late'
+    expect(gate.release((x) => sent.push(x))).toBe(1);
+    expect(sent).toEqual(['early']);
+    clock.t = 10_000; // a finished replay's time stays here
+    gate.release((x) => sent.push(x));
+    expect(sent).toEqual(['early', 'late+']);
+    expect(gate.size).toBe(0);
+  });
 });

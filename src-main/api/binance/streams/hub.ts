@@ -117,7 +117,8 @@ export class BinanceStreams {
     this.failed = failed;
     this.liveness = { ...BINANCE_HEARTBEAT, ...heartbeat };
     const st = ctx.venue.replay?.status();
-    this.dataGate = new LatencyGate(st?.data_latency ?? 0, () => ctx.venue.clock.now());
+    // what is due after the replay's end comes at its end
+    this.dataGate = new LatencyGate(st?.data_latency ?? 0, () => ctx.venue.clock.now(), st?.until);
     this.market = new MarketFeed(ctx, { subscribed: (n) => this.subscribed(n), push: (n, d) => this.push(n, d) });
     this.user = new UserEvents(
       ctx,
@@ -131,6 +132,7 @@ export class BinanceStreams {
         hasStream: (id) => this.hasUserStream(id),
       },
       st?.response_latency ?? 0,
+      st?.until,
     );
     // a round that throws is logged and the timer goes on: uncaught, it would end the process
     const every = (ms: number, fn: () => void) =>

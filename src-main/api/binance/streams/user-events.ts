@@ -116,10 +116,11 @@ export class UserEvents {
   /** A replay's response latency (ms of market time, 0: none) and the sends it holds (ws/latency-gate.ts). */
   private readonly gate: LatencyGate<() => void>;
 
-  constructor(ctx: BinanceContext, sink: UserSink, responseLatency: number) {
+  /** `until`: the replay's end, where the events due after it come. */
+  constructor(ctx: BinanceContext, sink: UserSink, responseLatency: number, until?: number) {
     this.ctx = ctx;
     this.sink = sink;
-    this.gate = new LatencyGate(responseLatency, () => ctx.venue.clock.now());
+    this.gate = new LatencyGate(responseLatency, () => ctx.venue.clock.now(), until);
   }
 
   /** The wallet, positions and open orders as they are when an account's first stream opens. */
