@@ -4,9 +4,10 @@
 //
 // Limits: a client message may be at most MAX_MESSAGE_BYTES (64 KiB; a longer one closes the
 // connection with 1009, by `ws`); no per-message compression. A plain GET /ws (no upgrade)
-// answers the envelope error 1000. On app close the hub stops its timer and closes every
-// connection with 1001; connections that have not finished the close handshake within
-// CLOSE_GRACE_MS are terminated, so shutdown never waits on a slow peer.
+// answers the envelope error 1000. On app close (preClose) the hub, and every other hub of the
+// upgrade server's connections (the Binance streams, registered with wsShutdown), stop their timers
+// and close every connection with 1001 "server shutting down"; connections that have not finished
+// the close handshake within CLOSE_GRACE_MS are terminated, so shutdown never waits on a slow peer.
 import type { FastifyInstance } from 'fastify';
 import { Errors } from '../../../src-shared/errors.ts';
 import { ACCOUNT_EVENT_KINDS } from '../../trading/events.ts';
@@ -27,6 +28,11 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** The WebSocket hub of /ws (stats, limits, test hooks). */
     wsHub: Hub;
+    /**
+     * Registers the close of another hub of upgraded connections (the Binance streams): run at the
+     * app's close with the /ws hub's, before the wait for their clients to finish closing.
+     */
+    wsShutdown: (close: () => void) => void;
   }
 }
 
@@ -103,14 +109,23 @@ export async function installWebSocket(app: FastifyInstance, opts: WebSocketOpti
     // Resets and aborted handshakes are routine for a WebSocket server: drop the socket quietly.
     onSocketError: (socket) => socket.terminate(),
   });
+  const closers: Array<() => void> = [];
   app.addHook('preClose', async () => {
     hub.close();
+    for (const close of closers) {
+      try {
+        close();
+      } catch (err) {
+        app.log.error({ err }, 'a WebSocket hub failed to close; its clients are terminated after the grace');
+      }
+    }
     const deadline = Date.now() + CLOSE_GRACE_MS;
     while (wss.clients.size > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
     for (const c of wss.clients) c.terminate();
     await new Promise<void>((resolve) => wss.close(() => resolve()));
   });
   app.decorate('wsHub', hub);
+  app.decorate('wsShutdown', (close: () => void) => void closers.push(close));
   app.route({
     method: 'GET',
     url: '/ws',

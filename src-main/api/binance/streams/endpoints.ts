@@ -71,10 +71,9 @@ export function registerStreams(
     heartbeat,
   );
   const onRequest = limitConnections ? connectionLimit(ctx.auth.now) : undefined;
-  app.addHook('onClose', (_i, done) => {
-    streams.close();
-    done();
-  });
+  // closed with /ws's hub, before the upgrade server waits for its clients (ws/ws-route.ts): its
+  // connections get 1001 "server shutting down" as /ws's do, not a reset when the grace ends
+  app.wsShutdown(() => streams.close());
   for (const p of PATHS) {
     for (const url of [p, `${p}/*`]) {
       app.route({

@@ -172,13 +172,14 @@ export class BinanceStreams {
     });
   }
 
+  /** Stops the timers and listeners and closes every connection (1001 "server shutting down", as /ws). */
   close(): void {
     for (const t of this.timers) clearInterval(t);
     this.detachMarket();
     this.offAccount?.();
     this.offAccount = null;
     this.offRevoked();
-    for (const c of this.conns) c.socket.close(1001);
+    for (const c of this.conns) c.socket.close(1001, 'server shutting down');
     this.conns.clear();
     this.dataGate.clear();
     this.user.clear();
