@@ -47,6 +47,17 @@ export function parseStream(name: string): Parsed | null {
   return { kind: what as 'trade', symbol };
 }
 
+/**
+ * A stream a timer rebuilds whole each period whether anything changed or not (mark prices, a
+ * pair's tickers): two of its events of one market time are the same state, so a newer one may
+ * replace one held (the latency gate's merge; the diff depth, trade and kline streams change only
+ * with the market, and every one of their events counts).
+ */
+export function snapshotStream(name: string): boolean {
+  const kind = parseStream(name)?.kind;
+  return kind === 'markPrice' || kind === 'allMarkPrice' || kind === 'ticker' || kind === 'miniTicker';
+}
+
 type Levels = Parameters<typeof toPriceLevels>[1];
 
 /** A diff or partial book event with the native ids (U, u, pu) of the changes it follows. */

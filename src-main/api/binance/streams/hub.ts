@@ -30,7 +30,7 @@ import { isListed } from '../../../core/symbol.ts';
 import type { PairView } from '../../../trading/pair-state.ts';
 import type { BinanceContext } from '../context.ts';
 import { depthSpeed, MarketFeed } from './market-feed.ts';
-import { parseStream } from './events.ts';
+import { parseStream, snapshotStream } from './events.ts';
 import { MAX_MESSAGES_PER_SECOND, MAX_STREAMS, readControl } from './requests.ts';
 import { UserEvents } from './user-events.ts';
 import { Heartbeat, type HeartbeatLimits } from '../../ws/heartbeat.ts';
@@ -417,10 +417,23 @@ export class BinanceStreams {
     closeInternal(conn.socket, 'Internal error: a message could not be sent');
   }
 
-  /** A market stream event: sent now, or held for the replay's market-data latency. */
+  /**
+   * A market stream event: sent now, or held for the replay's market-data latency. Of a snapshot
+   * stream (events.ts) only the newest event of one market time is held: a paused replay's mark
+   * price, rebuilt each wall second at the same market time, is one event when the replay moves on
+   * (as without latency each of them said the same; /ws's fan-out.ts merges its own so).
+   */
   private push(name: string, data: unknown): void {
     if (!this.dataGate.active) return this.emit(name, data);
-    if (this.subscribed(name)) this.dataGate.hold({ name, data });
+    if (!this.subscribed(name)) return;
+    const item = { name, data };
+    if (snapshotStream(name))
+      this.dataGate.holdOrMerge(
+        item,
+        (h) => h.name === name,
+        () => item,
+      );
+    else this.dataGate.hold(item);
   }
 
   private emit(name: string, data: unknown): void {
