@@ -10,7 +10,7 @@ import { DatasetService } from './data/dataset-service.ts';
 import { KlineService } from './market/kline-service.ts';
 import type { MarketSource } from './market/market-source.ts';
 import { BuildStopped, openSimulatedMarket, type SimulatedMarket } from './market/sim/simulated-market.ts';
-import { replayCatalogue } from './replay/catalogue.ts';
+import { replayCatalogue, replayListingTime } from './replay/catalogue.ts';
 import { replayStart } from './replay/plan.ts';
 import type { ReplayData } from './replay/ports.ts';
 import { openReplayMarket, type ReplayMarket, type ReplayOptions } from './replay/replay-market.ts';
@@ -213,7 +213,7 @@ function* buildVenue(
   if (replay !== undefined && opts.dataDir !== ':memory:')
     throw new Error("a replay venue keeps its records in memory: dataDir must be ':memory:'");
   if (replay === undefined) seedCatalogue(symbols, wall());
-  else symbols.insertMissing(replayCatalogue(replay.data, replay.options), wall());
+  else symbols.insertMissing(replayCatalogue(replay.data, replay.options), replayListingTime(replay.options.start));
 
   // The seed is fixed at first start so a venue stays reproducible across restarts;
   // an explicit --seed replaces it.

@@ -7,6 +7,7 @@
 // symbol-replay.ts). Never a later one (a replay shows nothing from after its clock: docs/replay.md,
 // No look-ahead) but that first snapshot, in a recording whose diffs begin before it: there is no
 // price at all before it.
+import { openTimeOf } from '../../src-shared/intervals.ts';
 import type { NewSymbol } from '../core/symbol.ts';
 import { specsProblem } from '../data/spec-inference.ts';
 import { planSources, startTrade, type SymbolSource } from './plan.ts';
@@ -28,6 +29,15 @@ export function replayCatalogue(data: ReplayData, o: ReplayOptions): NewSymbol[]
       );
   }
   return sources.map((src, i) => replaySymbolRow(src.symbol, src.specs, initialPrice(data, src, o.start), i));
+}
+
+/**
+ * When a replay's pairs are listed, in its own (market) time: where its market data begins, the
+ * opening of the 1m candle of its start (its first candle's), not the wall clock's now when it was
+ * created (exchangeInfo's onboardDate, ccxt's `created`: no market data of a pair is older).
+ */
+export function replayListingTime(start: number): number {
+  return openTimeOf('1m', start);
 }
 
 const WEEK = 7 * 86_400_000;
