@@ -2,8 +2,10 @@
 // are the few marked "perpdesk" below (the base URL, and ccxt's USD-M error table, which ccxt
 // keys to Binance's own hosts). Everything else is what the bot would run on Binance.
 //
-// It reads the book, sets 5x leverage, quotes a post-only bid 0.5% under the mid, watches its
-// orders on the user stream, moves the bid to 0.3% under (editOrder), takes 0.002 BTC at
+// It reads the book, sizes its orders from the pair's filters (0.002 BTC, or the pair's minimum
+// quantity and notional at the price when more: a replay of 2021 prices needs more for 100 USDT),
+// sets 5x leverage, quotes a post-only bid 0.5% under the mid, watches its
+// orders on the user stream, moves the bid to 0.3% under (editOrder), takes that size at
 // market, protects it with a stop-loss 2% under (an algo order, as on Binance), prints the open
 // interest, the position and the balance, then cancels what is left and closes the position, in one-way mode (Binance's default; the bot
 // switches a hedge-mode account first). It ends itself: ccxt's close() leaves the user stream's
@@ -50,6 +52,8 @@ if (!a.key || !a.secret) usageError(`--${a.key ? 'secret' : 'key'} is required`)
 // http://127.0.0.1:8787/ names the same service as http://127.0.0.1:8787
 const url = a.url!.replace(/\/+$/, '');
 const SYMBOL = 'BTC/USDT:USDT';
+/** The size the bot trades, BTC, unless the pair's filters ask for more at the price (orderSize). */
+const SIZE = 0.002;
 
 const ex = new ccxt.pro.binanceusdm({ apiKey: a.key, secret: a.secret, options: { fetchCurrencies: false } });
 // perpdesk: every REST base and the WebSocket base point at the service's /binance prefix
@@ -70,12 +74,16 @@ async function main(): Promise<void> {
   const mid = (Number(book.bids[0][0]) + Number(book.asks[0][0])) / 2;
   console.log(`${SYMBOL} bid ${book.bids[0][0]} ask ${book.asks[0][0]} (book id ${book.nonce})`);
   console.log('leverage', (await ex.setLeverage(5, SYMBOL)).leverage);
+  // MIN_NOTIONAL holds for its opening orders (a reduce-only one is exempt): the lowest of them is
+  // the bid, 0.5% under the mid; 5% under leaves room for the market to move meanwhile
+  const amount = orderSize(ex.market(SYMBOL), mid * 0.95);
+  if (amount !== SIZE) console.log(`order size ${amount} BTC (the pair's filters at ${book.bids[0][0]})`);
 
   const watching = ex.watchOrders(SYMBOL);
   // The user stream opens asynchronously (a listenKey, then its socket): an order placed before the
   // socket is open is never streamed (on Binance too), and `await watching` would wait forever.
   await ex.sleep(1000);
-  const bid = await ex.createOrder(SYMBOL, 'limit', 'buy', 0.002, Number(ex.priceToPrecision(SYMBOL, mid * 0.995)), {
+  const bid = await ex.createOrder(SYMBOL, 'limit', 'buy', amount, Number(ex.priceToPrecision(SYMBOL, mid * 0.995)), {
     postOnly: true,
   });
   console.log(
@@ -88,16 +96,16 @@ async function main(): Promise<void> {
     SYMBOL,
     'limit',
     'buy',
-    0.002,
+    amount,
     Number(ex.priceToPrecision(SYMBOL, mid * 0.997)),
   );
   console.log(`bid ${moved.id} moved to ${moved.price}`);
 
-  const taken = await ex.createOrder(SYMBOL, 'market', 'buy', 0.002);
+  const taken = await ex.createOrder(SYMBOL, 'market', 'buy', amount);
   console.log(`market buy ${taken.id} filled ${taken.filled} at ${taken.average}`);
   // a stop-loss: ccxt sends it to Binance's algo order route (a STOP_MARKET that fires on the last price)
   const stopPrice = Number(ex.priceToPrecision(SYMBOL, Number(taken.average) * 0.98));
-  const stop = await ex.createOrder(SYMBOL, 'market', 'sell', 0.002, undefined, {
+  const stop = await ex.createOrder(SYMBOL, 'market', 'sell', amount, undefined, {
     stopLossPrice: stopPrice,
     reduceOnly: true,
   });
@@ -111,7 +119,7 @@ async function main(): Promise<void> {
 
   await ex.cancelAllOrders(SYMBOL);
   await ex.cancelAllOrders(SYMBOL, { trigger: true });
-  await ex.createOrder(SYMBOL, 'market', 'sell', 0.002, undefined, { reduceOnly: true });
+  await ex.createOrder(SYMBOL, 'market', 'sell', amount, undefined, { reduceOnly: true });
   const fills = await ex.fetchMyTrades(SYMBOL, undefined, 5);
   console.log('last fills', fills.map((t) => `${t.side} ${t.amount}@${t.price} fee ${t.fee?.cost}`).join(', '));
 
@@ -134,6 +142,22 @@ main().catch((err: unknown) => {
   } else console.error('ccxt-bot:', err instanceof Error ? `${err.name}: ${err.message}` : err);
   process.exit(1);
 });
+
+/**
+ * SIZE, raised to the pair's smallest order where its filters ask for more (Binance's LOT_SIZE
+ * minQty and MIN_NOTIONAL, ccxt's limits.amount.min and limits.cost.min) at `price`, in whole
+ * steps of its quantity (precision.amount, a step size: ccxt's TICK_SIZE mode for Binance).
+ */
+function orderSize(
+  m: { precision: { amount?: number }; limits: { amount?: { min?: number }; cost?: { min?: number } } },
+  price: number,
+): number {
+  const step = m.precision.amount ?? 0.001;
+  const least = Math.max(SIZE, m.limits.amount?.min ?? 0, (m.limits.cost?.min ?? 0) / price);
+  const steps = Math.ceil(least / step - 1e-9);
+  const decimals = Math.max(0, Math.ceil(-Math.log10(step) - 1e-9));
+  return Number((steps * step).toFixed(decimals));
+}
 
 /**
  * parseArgs' refusal in one line: what is wrong, and for a value that starts with '-' (read as an
