@@ -9,7 +9,8 @@ import { ensureLocalAccount } from './local-account.ts';
 import { MAX_PAPER_BALANCE, MAX_PAPER_USDT } from './accounts/credentials.ts';
 import { USDT_DECIMALS } from './core/account.ts';
 import { formatFixed } from '../src-shared/decimal.ts';
-import { accountNotice, recoveryNotice } from './start-notices.ts';
+import { recoveryNotice } from './start-notices.ts';
+import { applyStartAccounts } from './start-accounts.ts';
 import { openVenueAsync, type LocalVenue, type VenueOptions } from './venue.ts';
 import { removeServiceFile, writeServiceFile } from './service-file.ts';
 import { DatasetService } from './data/dataset-service.ts';
@@ -104,22 +105,17 @@ export async function startService(opts: ServiceOptions): Promise<ServiceHandle>
   );
   const recovered = recoveryNotice(venue.recovery);
   if (recovered !== null) opts.onProgress?.(recovered);
-  for (const a of opts.accounts ?? []) {
-    const before = venue.accounts.byKey(a.apiKey);
-    const row = venue.exchange.execute({
-      kind: 'upsertAccount',
-      spec: { apiKey: a.apiKey, apiSecret: a.apiSecret, kind: 'user', balance: a.balance },
-      now: Date.now(),
-    });
-    const set = accountNotice(a.apiKey, before, row);
-    if (set !== null) opts.onProgress?.(set);
-    // the mode is the account's, on every surface; refused (3015) while it holds positions or orders
-    if (a.positionMode !== undefined && venue.exchange.summary(row.id).position_mode !== a.positionMode) {
-      venue.exchange.execute({ kind: 'setPositionMode', accountId: row.id, mode: a.positionMode });
-    }
-    // its starting equity in the report is what it was made with, whatever its first command
-    venue.replay?.report.baseline(row.id);
+  // a refused --account fails the start: the venue closed, the folder marked as a failed start
+  // (the next start says so), its lines said only once what they report is stored
+  let notices: string[];
+  try {
+    notices = applyStartAccounts(venue, opts.accounts ?? []);
+    venue.commitNow();
+  } catch (err) {
+    await venue.close({ failedStart: true });
+    throw err;
   }
+  for (const n of notices) opts.onProgress?.(n);
   const local = ensureLocalAccount(venue, Date.now(), replay?.balance);
   // the report follows the local account from the start (an idle session shows a flat curve)
   venue.replay?.report.track(local.id);

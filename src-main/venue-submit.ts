@@ -11,7 +11,7 @@ import type { Command, Exchange, ResultOf } from './trading/exchange.ts';
  * so a command meets the market as it stands at its time and nothing stamped before that time
  * comes after it.
  */
-export function submitAfter(market: SimulatedMarket, exchange: Exchange) {
+function submitAfter(market: SimulatedMarket, exchange: Exchange) {
   return <C extends Command>(c: C): ResultOf<C> => {
     market.catchUp();
     return exchange.execute(c);
@@ -26,7 +26,7 @@ const FAULT_REFUSES: ReadonlySet<Command['kind']> = new Set(['place', 'placeBot'
  * order is taken (5001 naming the fault), as a venue whose market feed broke halts trading; a
  * cancel, a leverage or margin change still applies, at the time history stopped.
  */
-export function unlessFaulted(market: ReplayMarket, submit: Venue['submit']): Venue['submit'] {
+function unlessFaulted(market: ReplayMarket, submit: Venue['submit']): Venue['submit'] {
   return (c) => {
     const f = market.fault;
     if (f !== null && FAULT_REFUSES.has(c.kind)) throw faultError(f);
@@ -75,8 +75,25 @@ const IN_FLIGHT: Readonly<Record<Command['kind'], boolean>> = {
  * market's flight (ReplayMarket.submit), the rest reach the exchange now; refused as
  * unlessFaulted says.
  */
-export function replaySubmit(market: ReplayMarket, exchange: Exchange): Venue['submit'] {
+function replaySubmit(market: ReplayMarket, exchange: Exchange): Venue['submit'] {
   return unlessFaulted(market, <C extends Command>(c: C) =>
     IN_FLIGHT[c.kind] ? market.submit(() => exchange.execute(c)) : exchange.execute(c),
   );
+}
+
+/**
+ * How a venue's commands reach its exchange, by its market: a replay's with latencies
+ * (replaySubmit), a simulated venue's after the market's due steps (submitAfter), any other
+ * replay's unless faulted, else straight to the exchange.
+ */
+export function venueSubmit(
+  exchange: Exchange,
+  market: { replay: ReplayMarket | null; replaySession: boolean; simulated: SimulatedMarket | null },
+): Venue['submit'] {
+  const { replay, simulated } = market;
+  if (replay !== null && market.replaySession && (replay.orderLatency > 0 || replay.responseLatency > 0))
+    return replaySubmit(replay, exchange);
+  if (simulated !== null) return submitAfter(simulated, exchange);
+  if (replay !== null) return unlessFaulted(replay, <C extends Command>(c: C) => exchange.execute(c));
+  return <C extends Command>(c: C) => exchange.execute(c);
 }

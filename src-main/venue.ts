@@ -41,14 +41,14 @@ import { storeFailureLogger } from './store-failure-log.ts';
 import { closeDatabase, databaseFile, openDatabase } from './store/database.ts';
 import { storeWriteError } from './store/write-failure.ts';
 import { groupCommitOf } from './store/group-commit.ts';
-import { lastRun, markClosed, markFailedStart, markOpen } from './store/run-mark.ts';
+import { lastRun, markClosed, markFailedStart, markOpen, markStartFailed } from './store/run-mark.ts';
 import { SettingsRepo } from './store/settings-repo.ts';
 import { SymbolsRepo } from './store/symbols-repo.ts';
 import { newestRecordTime } from './store/record-times.ts';
 import { TapeRepo } from './store/tape-repo.ts';
 import { TradingRepo } from './store/trading-repo.ts';
-import { Exchange, type Command } from './trading/exchange.ts';
-import { replaySubmit, submitAfter, unlessFaulted } from './venue-submit.ts';
+import { Exchange } from './trading/exchange.ts';
+import { venueSubmit } from './venue-submit.ts';
 import { wireRecords } from './api/records.ts';
 import type { Venue } from './services/venue.ts';
 
@@ -106,6 +106,8 @@ export interface LocalVenue extends Venue {
   checkpointMarket(): void;
   /** What this start found of the last run and put right (said in the start's messages: service.ts). */
   readonly recovery: StartRecovery;
+  /** close(); `failedStart`: a start that failed after the open (service.ts), the folder marked so, not clean. */
+  close(how?: { failedStart?: boolean }): Promise<void>;
 }
 
 export interface StartRecovery {
@@ -429,14 +431,7 @@ function* buildVenue(
     datasets: new DatasetService(new DatasetsRepo(db)),
     market,
     replay: session,
-    submit:
-      replayMarket !== null && session !== null && (replayMarket.orderLatency > 0 || replayMarket.responseLatency > 0)
-        ? replaySubmit(replayMarket, exchange)
-        : simulated !== null
-          ? submitAfter(simulated, exchange)
-          : replayMarket !== null
-            ? unlessFaulted(replayMarket, <C extends Command>(c: C) => exchange.execute(c))
-            : <C extends Command>(c: C) => exchange.execute(c),
+    submit: venueSubmit(exchange, { replay: replayMarket, replaySession: session !== null, simulated }),
     seed,
     checkpointMarket,
     recovery: {
@@ -452,7 +447,7 @@ function* buildVenue(
       settings.set('market_time', String(clock.now()));
       trading.group.commitNow();
     },
-    close() {
+    close(how) {
       if (closed) return closing;
       closed = true;
       clearInterval(saveTimer);
@@ -482,7 +477,7 @@ function* buildVenue(
       step(() => exchange.releaseIds());
       step(() => settings.set('market_time', String(clock.now())));
       // a clean stop (a close that could not write leaves it '1': the next start repairs as after a crash)
-      step(() => replay === undefined && markClosed(settings));
+      step(() => replay === undefined && (how?.failedStart === true ? markStartFailed : markClosed)(settings));
       step(() => trading.group.commitNow());
       closeDatabase(db);
       // the folder is free once this venue's state is committed and its connection closed (a

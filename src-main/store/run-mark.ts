@@ -31,6 +31,11 @@ export function markClosed(settings: SettingsRepo): void {
   settings.set(RUNNING_KEY, CLOSED);
 }
 
+/** The start failed after the venue opened (a refused --account, service.ts): closed, marked so. */
+export function markStartFailed(settings: SettingsRepo): void {
+  settings.set(RUNNING_KEY, FAILED_START);
+}
+
 /**
  * A start that had marked the folder open failed: marks it so, committed. A failure to is only
  * logged (the start's own error is the one to say).
@@ -39,7 +44,7 @@ export function markFailedStart(db: DatabaseSync): void {
   try {
     const settings = new SettingsRepo(db);
     if (settings.get(RUNNING_KEY) !== OPEN) return;
-    settings.set(RUNNING_KEY, FAILED_START);
+    markStartFailed(settings);
     groupCommitOf(db).commitNow();
   } catch (err) {
     console.error('perpdesk: marking the data folder after a failed start failed', err);

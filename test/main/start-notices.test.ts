@@ -1,13 +1,14 @@
 // What a start says (docs/headless.md, "Start messages"): a line after an unclean stop saying so and
 // what was put right, and a line when --account sets the wallet of an account that existed. Before,
 // a start after a kill -9 said nothing, and --account reset a wallet (99937.36 -> 100000.00) silently.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startService } from '../../src-main/service.ts';
 import { accountNotice, recoveryNotice } from '../../src-main/start-notices.ts';
+import { openingLimit, placeOrder } from '../helpers/exchange-commands.ts';
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -107,5 +108,43 @@ describe('start notices', () => {
     const again: string[] = [];
     await (await startService({ dataDir, port: 0, simulate: false, onProgress: (l) => again.push(l) })).close();
     expect(again).toEqual([]);
+  });
+
+  it('an --account the exchange refuses fails the start naming it, leaves the folder as a failed start, and says no wallet line', async () => {
+    const dataDir = tempDir();
+    const spec = { apiKey: 'refusedkey01', apiSecret: 'refusedsecret01' };
+    const a = await startService({
+      dataDir,
+      port: 0,
+      simulate: false,
+      accounts: [{ ...spec, balance: 20_000_00000000n }],
+    });
+    const id = a.venue.accounts.byKey(spec.apiKey)!.id;
+    const bid = (Math.round((a.venue.exchange.pair('BTCUSDT')!.markPrice * 0.95) / 0.1) * 0.1).toFixed(1);
+    placeOrder(a.venue.exchange, id, openingLimit(1, bid, '0.01'));
+    await a.close();
+    const lines: string[] = [];
+    // a new wallet and one_way: the open order refuses the mode change
+    await expect(
+      startService({
+        dataDir,
+        port: 0,
+        simulate: false,
+        accounts: [{ ...spec, balance: 10_000_00000000n, positionMode: 'one_way' }],
+        onProgress: (l) => lines.push(l),
+      }),
+    ).rejects.toThrow(
+      /^--account refusedkey01 \(MODE one_way\): Position mode cannot change while the account has 1 open order/,
+    );
+    expect(lines).toEqual([]);
+    // closed: no lock, no WAL left
+    expect(existsSync(join(dataDir, 'perpdesk.lock'))).toBe(false);
+    expect(existsSync(join(dataDir, 'perpdesk.db-wal'))).toBe(false);
+    const next: string[] = [];
+    const b = await startService({ dataDir, port: 0, simulate: false, onProgress: (l) => next.push(l) });
+    // nothing of the refused --account was applied
+    expect(b.venue.accounts.byKey(spec.apiKey)!.walletBalance).toBe(20_000_00000000n);
+    await b.close();
+    expect(next[0]).toMatch(/^perpdesk: the previous start failed \(its error was said then\); /);
   });
 });
