@@ -28,6 +28,7 @@ import { monitorEventLoopDelay, PerformanceObserver } from 'node:perf_hooks';
 import v8 from 'node:v8';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { userPath } from '../src-main/paths.ts';
 
 const USAGE = `Usage: npm run soak -- [options]   (docs/reliability.md, "Soak")
 
@@ -116,7 +117,8 @@ const snapshotAt = (() => {
 // the objects a young collection freed left out: what reaches the old generation, live or garbage
 // a full collection frees) and print the sites that allocated most of it
 const allocAt = values['alloc-profile'] === undefined ? null : opt('alloc-profile', 0);
-const given = values['data-dir'];
+// a given folder is relative to the user's, as every command's paths are (paths.ts userPath)
+const given = values['data-dir'] === undefined ? undefined : userPath(values['data-dir']);
 const dataDir = given ?? mkdtempSync(join(tmpdir(), 'perpdesk-soak-'));
 
 // A temporary data folder goes with the run however it ends. The service's first start (its

@@ -14,7 +14,7 @@ import { holdFolder } from './data-folder-hold.ts';
 import { closeDatabase, openDatabase } from './store/database.ts';
 import { groupCommitOf } from './store/group-commit.ts';
 import { DatasetsRepo } from './store/datasets-repo.ts';
-import { defaultDataDir, makeDataDir } from './paths.ts';
+import { defaultDataDir, makeDataDir, userFolder } from './paths.ts';
 import { DatasetService, type ImportResult } from './data/dataset-service.ts';
 import type { DatasetRecord } from './data/ports.ts';
 import { DEFAULT_BASE_URL, download, parseKinds, planDownload } from './data/download.ts';
@@ -90,7 +90,7 @@ export async function runDataCli(
     return 0;
   }
   // `npm run` starts scripts in the package folder; paths are the user's, relative to where they ran it.
-  const cwd = process.env.INIT_CWD ?? process.cwd();
+  const cwd = userFolder();
   let files: string[] = [];
   if (opts.command === 'import') {
     let checksums: string[];

@@ -48,7 +48,7 @@ import { startupErrorBox } from './desktop/startup-error.ts';
 import { navigationAction, redirectAction, windowOpenAction } from './desktop/url-policy.ts';
 import { clampWindowState, matchingBounds, parseWindowState } from './desktop/window-state.ts';
 import { windowBaseUrl } from './desktop/window-url.ts';
-import { makeDataDir } from './paths.ts';
+import { makeDataDir, userFolder } from './paths.ts';
 import { ProcessErrors } from './process-errors.ts';
 import { startService, type ServiceHandle } from './service.ts';
 
@@ -383,7 +383,7 @@ processErrors.install(onProcessError);
 const startup = planStartup({
   argv: process.argv,
   defaultApp: process.defaultApp === true,
-  cwd: process.cwd(),
+  cwd: userFolder(), // the user's, when npm start ran it (paths.ts)
   env: process.env,
   platform: process.platform,
 });

@@ -30,7 +30,7 @@ import {
   type PortRequest,
 } from './desktop/port-choice.ts';
 import { isPortFree, listenProblem } from './desktop/port-probe.ts';
-import { builtUiDir, defaultDataDir, makeDataDir } from './paths.ts';
+import { builtUiDir, defaultDataDir, makeDataDir, userPath } from './paths.ts';
 import { exitCodeAfter, QuitDuringStart, ServiceSlot } from './desktop/service-slot.ts';
 import { ProcessErrors, UNCAUGHT_EXIT_CODE } from './process-errors.ts';
 import { stopWhenOrphaned } from './orphan-watch.ts';
@@ -131,7 +131,8 @@ async function main(): Promise<void> {
     return;
   }
   const here = dirname(fileURLToPath(import.meta.url));
-  const dataDir = opts.dataDir ?? defaultDataDir();
+  // relative to the folder the user ran the command from (npm runs it in the package's)
+  const dataDir = opts.dataDir === undefined ? defaultDataDir() : userPath(opts.dataDir);
   dataFolder = dataDir;
   const { request, choice: chosen } = await choosePortOf(opts, dataDir);
   // a folder this user cannot create (under a file, a read-only place, /proc): one line, exit 2;

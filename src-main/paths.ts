@@ -11,6 +11,30 @@ import { dirname, join, resolve } from 'node:path';
 
 const APP_NAME = 'perpdesk';
 
+/**
+ * The folder the user ran the command from, which the paths they give are relative to: `npm
+ * run` starts a script in the package's folder and names the user's in INIT_CWD, so that is the
+ * one when npm ran this process (its folder is npm_package_json's); else the current folder
+ * (`node scripts/serve.mjs`, a process another one started elsewhere with npm's variables left in
+ * its environment). Every command line resolves its paths by it (userPath): before, `npm run
+ * data` read a relative --data-dir from the user's folder and `npm run serve` / `npm run sweep`
+ * from the repository's, so `./perpdesk-data` named two folders.
+ */
+export function userFolder(env: NodeJS.ProcessEnv = process.env, cwd: string = process.cwd()): string {
+  const init = env.INIT_CWD;
+  const pkg = env.npm_package_json;
+  if (init === undefined || init === '' || pkg === undefined || resolve(dirname(pkg)) !== resolve(cwd)) return cwd;
+  return resolve(init);
+}
+
+/**
+ * A path from the command line, absolute: relative to the user's folder (userFolder). '' (names
+ * no folder: the caller refuses it in its words) and ':memory:' (an in-memory store) are kept.
+ */
+export function userPath(path: string, env: NodeJS.ProcessEnv = process.env, cwd: string = process.cwd()): string {
+  return path === '' || path === ':memory:' ? path : resolve(userFolder(env, cwd), path);
+}
+
 export function defaultDataDir(
   env: NodeJS.ProcessEnv = process.env,
   platform: NodeJS.Platform = process.platform,

@@ -7,7 +7,7 @@ import { existsSync, rmSync } from 'node:fs';
 import { enableCompileCache } from 'node:module';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
-import { defaultDataDir, makeDataDir } from './paths.ts';
+import { defaultDataDir, makeDataDir, userFolder, userPath } from './paths.ts';
 import { compileCacheEnv, defaultCacheDir } from './sweep/compile-cache.ts';
 import { coordinatorHere, prepareSweep, runSweep, type Runner, type SweepRequest } from './sweep/coordinator.ts';
 import { finalLine, listHint, notOkCounts } from './sweep/cli-lines.ts';
@@ -113,7 +113,7 @@ function request(v: Values, dataDir: string): SweepRequest {
   const datasets = pinnedDatasets(v);
   return {
     dataDir,
-    cwd: process.cwd(),
+    cwd: userFolder(),
     bot: v.bot,
     replay: v.replay,
     ...(datasets === undefined ? {} : { datasets }),
@@ -282,7 +282,8 @@ async function main(argv: string[]): Promise<number> {
     const concurrency =
       v.concurrency === undefined ? availableParallelism() : int('concurrency', v.concurrency, 1, 256);
     const stallMs = int('stall-ms', v['stall-ms'], 500, 3_600_000);
-    const cacheDir = v['cache-dir'] ?? defaultCacheDir();
+    const cacheGiven = v['cache-dir'] === undefined ? undefined : userPath(v['cache-dir']);
+    const cacheDir = cacheGiven ?? defaultCacheDir();
     makeFolder(cacheDir, 'the cache folder', '--cache-dir');
     // Redis reached here, once, as the coordinator does (makeRunner): an unreachable one is one
     // line and exit 2, before any worker process starts
@@ -294,18 +295,14 @@ async function main(argv: string[]): Promise<number> {
     if (cache.NODE_COMPILE_CACHE !== undefined) enableCompileCache(cache.NODE_COMPILE_CACHE);
     if (concurrency > 1) {
       // one venue at a time per Node process uses one core: N at once are N processes
-      const pass = [
-        '--stall-ms',
-        String(stallMs),
-        ...(v['cache-dir'] === undefined ? [] : ['--cache-dir', v['cache-dir']]),
-      ];
+      const pass = ['--stall-ms', String(stallMs), ...(cacheGiven === undefined ? [] : ['--cache-dir', cacheGiven])];
       return superviseWorkers(concurrency, ['worker', '--queue', v.queue, '--concurrency', '1', ...pass]);
     }
     const { runQueueWorker } = await import('./sweep/queue.ts');
     await runQueueWorker({
       url: v.queue,
       concurrency: 1,
-      cacheDir: v['cache-dir'],
+      cacheDir: cacheGiven,
       stallMs,
       log: (l: string) => console.log(l),
       // one of superviseWorkers' processes: it says the line once for all of them
@@ -316,7 +313,7 @@ async function main(argv: string[]): Promise<number> {
     });
     return 0;
   }
-  const dataDir = v['data-dir'] ?? defaultDataDir();
+  const dataDir = v['data-dir'] === undefined ? defaultDataDir() : userPath(v['data-dir']);
   const store = openStore(dataDir);
   try {
     if (v.list) {
