@@ -12,7 +12,8 @@
 // are for finding where memory goes (docs/reliability.md, "Soak"), not for a measuring run.
 //
 // It asserts, and exits 1 when one fails: the identity held at every sample; after the warm-up
-// (--warmup minutes, a third of the run by default, at least 1: caches fill, the JIT settles) the
+// (--warmup minutes, a third of the run by default, at least 1 unless that leaves fewer than 3
+// samples: caches fill, the JIT settles; one leaving fewer is refused before the run) the
 // least-squares slope of RSS over the rest of the run, times its length, stays within
 // max(16 MiB, 4% of RSS), and that of the descriptors within max(4, 10%); the event-loop delay
 // p99 over the same window stays under --max-p99 ms (250 by default: the simulated market at 100x
@@ -29,6 +30,7 @@ import v8 from 'node:v8';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { userPath } from '../src-main/paths.ts';
+import { chooseWarmup } from './soak-lines.mjs';
 
 const USAGE = `Usage: npm run soak -- [options]   (docs/reliability.md, "Soak")
 
@@ -37,7 +39,8 @@ const USAGE = `Usage: npm run soak -- [options]   (docs/reliability.md, "Soak")
   --bots N              signed bots on the native REST API (default 4), plus one on /binance
   --clients N           WebSocket clients on the market streams (default 20)
   --sample S            seconds between two samples (default 10 for runs up to 5 minutes, else 60)
-  --warmup M            minutes left out of the trends (default a third of the run, at least 1)
+  --warmup M            minutes left out of the trends (default a third of the run, at least 1
+                        when that leaves the trends 3 samples); one leaving fewer is refused
   --max-p99 MS          the bound of the event-loop delay p99 after the warm-up (default 250)
   --no-replay           no hosted replay in the load
   --data-dir DIR        the service's data folder (default: a new temporary one, removed at the end)
@@ -95,7 +98,13 @@ function opt(name, def, { integer = false, min = 0, max = Infinity } = {}) {
 }
 const minutes = opt('minutes', 3);
 const sampleS = opt('sample', minutes <= 5 ? 10 : 60);
-const warmupMin = opt('warmup', Math.max(1, minutes / 3));
+// a warm-up that leaves the trends too few samples is refused now, not after the run
+const { warmup: warmupMin, error: warmupError } = chooseWarmup(
+  minutes,
+  sampleS,
+  values.warmup === undefined ? undefined : opt('warmup', 1),
+);
+if (warmupError !== null) usageError(warmupError);
 /** The warm-up as printed: at most two decimals (a 4-minute run's is 1.33 min). */
 const warmupText = String(Number(warmupMin.toFixed(2)));
 const maxP99 = opt('max-p99', 250);

@@ -9,6 +9,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
+// @ts-expect-error plain ESM script shared with npm run soak
+import { chooseWarmup } from '../../scripts/soak-lines.mjs';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const dirs: string[] = [];
@@ -87,6 +89,12 @@ describe('npm run soak, its command line', () => {
       [['--minutes'], /^soak: Option '--minutes <value>' argument missing/],
       [['--bots', '2.5'], /^soak: --bots wants a positive integer, got '2.5'/],
       [['three'], /^soak: Unexpected argument 'three'/],
+      // a warm-up that leaves the trends too few samples: before, refused only after the whole run
+      [
+        ['--minutes', '1', '--warmup', '5'],
+        /^soak: --warmup 5 leaves 0 sample\(s\) of the 1-min run \(one every 10 s\); the trends need 3: give a --warmup of at most 0\.67, or a longer --minutes/,
+      ],
+      [['--minutes', '0.2'], /^soak: --minutes 0\.2 is too short: .*give at least 0\.5 minutes, or a smaller --sample/],
     ];
     const runs = await Promise.all(cases.map(([args]) => soak(args, tmp)));
     runs.forEach((r, i) => {
@@ -114,4 +122,15 @@ describe('npm run soak, its command line', () => {
       expect(await gone(tmp), signal).toEqual([]);
     }
   }, 60_000);
+});
+
+describe('npm run soak, its warm-up', () => {
+  it('the default warm-up is a third of the run, at least a minute, unless that leaves fewer than 3 samples', () => {
+    expect(chooseWarmup(3, 10, undefined)).toEqual({ warmup: 1, error: null });
+    expect(chooseWarmup(6, 60, undefined)).toEqual({ warmup: 2, error: null });
+    // `--minutes 1`: a minute's warm-up left 1 sample, and the run failed at its end
+    expect(chooseWarmup(1, 10, undefined)).toEqual({ warmup: 1 / 3, error: null });
+    expect(chooseWarmup(1.5, 10, 0.5)).toEqual({ warmup: 0.5, error: null });
+    expect(chooseWarmup(1, 10, 1).error).toMatch(/^--warmup 1 leaves 1 sample\(s\) of the 1-min run/);
+  });
 });
