@@ -1,5 +1,6 @@
-// The soak's choices that do not need a run (scripts/soak.mjs, docs/reliability.md "Soak"): the
-// warm-up, checked against the samples the trends need before anything starts.
+// The soak's choices and words that do not need a run (scripts/soak.mjs, docs/reliability.md
+// "Soak"): the warm-up, checked against the samples the trends need before anything starts, and
+// the lines of a sample and the summary whose case can be empty.
 
 /** Samples the trends need after the warm-up. */
 export const MIN_SAMPLES_AFTER = 3;
@@ -33,4 +34,23 @@ export function chooseWarmup(minutes, sampleS, given) {
         : `--minutes ${minutes} is too short: the trends need ${MIN_SAMPLES_AFTER} samples after a warm-up (${sample}); ` +
           `give at least ${round2((MIN_SAMPLES_AFTER * sampleS) / 60)} minutes, or a smaller --sample`,
   };
+}
+
+/** The live heap of a sample, known from the first full collection on (NaN before). */
+export function liveText(live, MiB) {
+  return Number.isNaN(live) ? 'not known before the first full collection' : MiB(live);
+}
+
+/** The summary's stall line; its list of the longest follows only when there are some. */
+export function stallsLine(stalls) {
+  if (stalls.length === 0) return 'soak: event-loop stalls over 100 ms after the warm-up: none';
+  const ms = stalls.reduce((a, s) => a + s.ms, 0);
+  return `soak: event-loop stalls over 100 ms after the warm-up: ${stalls.length} (${ms.toFixed(0)} ms in all); the longest:`;
+}
+
+/** What the replay starts took (each replay's start, in s), or why there were none. */
+export function replayStartsText(withReplay, starts) {
+  if (!withReplay) return 'no replay (--no-replay)';
+  if (starts.length === 0) return 'no replay started';
+  return `replay starts took ${starts.map((r) => `${(r.ms / 1000).toFixed(1)} s`).join(', ')}`;
 }

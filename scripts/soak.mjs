@@ -30,7 +30,7 @@ import v8 from 'node:v8';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { userPath } from '../src-main/paths.ts';
-import { chooseWarmup } from './soak-lines.mjs';
+import { chooseWarmup, liveText, replayStartsText, stallsLine } from './soak-lines.mjs';
 
 const USAGE = `Usage: npm run soak -- [options]   (docs/reliability.md, "Soak")
 
@@ -410,7 +410,7 @@ const report = () => {
   const c = counts;
   console.log(
     `${minute.toFixed(2).padStart(6)} min: rss ${MiB(row.rss)} (anon ${MiB(row.anon)}, file ${MiB(row.file)}, shmem ${MiB(row.shmem)}), ` +
-      `heap ${MiB(row.heap)} / ${MiB(row.heapTotal)} (live ${MiB(row.live)}; young ${MiB(row.young)}, old ${MiB(row.old)}, large ${MiB(row.large)}), external ${MiB(row.external)} (array buffers ${MiB(row.arrayBuffers)}), ` +
+      `heap ${MiB(row.heap)} / ${MiB(row.heapTotal)} (live ${liveText(row.live, MiB)}; young ${MiB(row.young)}, old ${MiB(row.old)}, large ${MiB(row.large)}), external ${MiB(row.external)} (array buffers ${MiB(row.arrayBuffers)}), ` +
       `gc ${row.gcMs.toFixed(0)} ms (${row.fullGcs} full), cpu ${row.cpu.toFixed(0)}%, fds ${row.fds}, ` +
       `loop delay p50 ${row.p50.toFixed(1)} ms p99 ${row.p99.toFixed(1)} ms max ${row.max.toFixed(1)} ms, ` +
       `orders ${c.placed} (${c.failed} refused), /binance ${c.binancePlaced} (user events ${c.userEvents}), ` +
@@ -515,9 +515,20 @@ else {
       after.map((r) => f(r)),
     ) * span;
   const signed = (n) => `${n >= 0 ? '+' : ''}${MiB(n)}`;
+  // the live heap is known from the first full collection on
+  const known = after.filter((r) => !Number.isNaN(r.live));
+  const liveTrend =
+    known.length < 2
+      ? 'not known (fewer than 2 samples after a full collection)'
+      : signed(
+          slope(
+            known.map((r) => r.minute),
+            known.map((r) => r.live),
+          ) * span,
+        );
   console.log(
     `soak: RSS trend by part: V8 heap committed ${signed(trend((r) => r.heapTotal))} (young ${signed(trend((r) => r.young))}, ` +
-      `old ${signed(trend((r) => r.old))}, large ${signed(trend((r) => r.large))}; live after full collections ${signed(trend((r) => r.live))}), external ${signed(trend((r) => r.external))}, ` +
+      `old ${signed(trend((r) => r.old))}, large ${signed(trend((r) => r.large))}; live after full collections ${liveTrend}), external ${signed(trend((r) => r.external))}, ` +
       `other anonymous (malloc) ${signed(trend((r) => r.anon - r.heapTotal - r.external))}, file-backed ${signed(trend((r) => r.file))}, ` +
       `shared ${signed(trend((r) => r.shmem))}`,
   );
@@ -526,10 +537,7 @@ else {
   if (!(p99 <= maxP99)) failures.push(`event-loop delay p99 ${p99.toFixed(1)} ms above ${maxP99} ms`);
 }
 const windowStalls = stalls.filter((s) => s.t >= t0Perf + warmupMin * 60_000);
-console.log(
-  `soak: event-loop stalls over 100 ms after the warm-up: ${windowStalls.length} ` +
-    `(${windowStalls.reduce((a, s) => a + s.ms, 0).toFixed(0)} ms in all); the longest:`,
-);
+console.log(stallsLine(windowStalls));
 for (const s of [...windowStalls].sort((a, b) => b.ms - a.ms).slice(0, 8))
   console.log(`  ${((s.t - t0Perf) / 60_000).toFixed(2)} min: ${s.ms.toFixed(0)} ms: ${causes(s)}`);
 {
@@ -541,9 +549,12 @@ for (const s of [...windowStalls].sort((a, b) => b.ms - a.ms).slice(0, 8))
     for (const g of gcPauses) gc += Math.max(0, Math.min(g.t + g.ms, s.t + s.ms + 20) - Math.max(g.t, s.t));
   }
   const all = windowStalls.reduce((a, s) => a + s.ms, 0);
+  const starts = replayStartsText(withReplay, replayStarts);
   console.log(
-    `soak: of the stalls' ${all.toFixed(0)} ms: main thread on CPU ${cpu.toFixed(0)} ms (collection pauses ${gc.toFixed(0)} ms), ` +
-      `not running ${(all - cpu).toFixed(0)} ms (the host's other work); replay starts took ${replayStarts.map((r) => `${(r.ms / 1000).toFixed(1)} s`).join(', ')}`,
+    windowStalls.length === 0
+      ? `soak: ${starts}`
+      : `soak: of the stalls' ${all.toFixed(0)} ms: main thread on CPU ${cpu.toFixed(0)} ms (collection pauses ${gc.toFixed(0)} ms), ` +
+          `not running ${(all - cpu).toFixed(0)} ms (the host's other work); ${starts}`,
   );
 }
 const c = counts;

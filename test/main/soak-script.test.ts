@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 // @ts-expect-error plain ESM script shared with npm run soak
-import { chooseWarmup } from '../../scripts/soak-lines.mjs';
+import { chooseWarmup, liveText, replayStartsText, stallsLine } from '../../scripts/soak-lines.mjs';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const dirs: string[] = [];
@@ -124,7 +124,7 @@ describe('npm run soak, its command line', () => {
   }, 60_000);
 });
 
-describe('npm run soak, its warm-up', () => {
+describe('npm run soak, its warm-up and the words of its empty cases', () => {
   it('the default warm-up is a third of the run, at least a minute, unless that leaves fewer than 3 samples', () => {
     expect(chooseWarmup(3, 10, undefined)).toEqual({ warmup: 1, error: null });
     expect(chooseWarmup(6, 60, undefined)).toEqual({ warmup: 2, error: null });
@@ -132,5 +132,18 @@ describe('npm run soak, its warm-up', () => {
     expect(chooseWarmup(1, 10, undefined)).toEqual({ warmup: 1 / 3, error: null });
     expect(chooseWarmup(1.5, 10, 0.5)).toEqual({ warmup: 0.5, error: null });
     expect(chooseWarmup(1, 10, 1).error).toMatch(/^--warmup 1 leaves 1 sample\(s\) of the 1-min run/);
+  });
+
+  it('a sample before the first full collection, no stalls, no replay: words, not NaN or an empty list', () => {
+    const MiB = (n: number) => `${(n / 1048576).toFixed(1)} MiB`;
+    expect(liveText(NaN, MiB)).toBe('not known before the first full collection');
+    expect(liveText(2 * 1048576, MiB)).toBe('2.0 MiB');
+    expect(stallsLine([])).toBe('soak: event-loop stalls over 100 ms after the warm-up: none');
+    expect(stallsLine([{ ms: 120 }, { ms: 300 }])).toBe(
+      'soak: event-loop stalls over 100 ms after the warm-up: 2 (420 ms in all); the longest:',
+    );
+    expect(replayStartsText(false, [])).toBe('no replay (--no-replay)');
+    expect(replayStartsText(true, [])).toBe('no replay started');
+    expect(replayStartsText(true, [{ ms: 1500 }, { ms: 800 }])).toBe('replay starts took 1.5 s, 0.8 s');
   });
 });
