@@ -17,7 +17,7 @@
 //                             [--symbol TRXUSDT] [--step-ms 100] [--steps 0 (to the end)] [--trade-every 20]
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { RestClient, WsClient, type ReplayState } from '../src-shared/sdk/index.ts';
+import { PerpdeskApiError, RestClient, WsClient, type ReplayState } from '../src-shared/sdk/index.ts';
 
 export interface ReplayBotOptions {
   /** The replay venue, http://HOST:PORT. */
@@ -54,6 +54,18 @@ function times(step: string, n: number): string {
   return `${s.slice(0, s.length - f.length)}.${s.slice(s.length - f.length)}`;
 }
 
+/** The live venue's answer to the replay routes (docs/api.md, Errors). */
+const NOT_A_REPLAY = 1108;
+
+/** What a bot pointed at the live venue is told: what it is, and how to start a replay. */
+function notAReplay(url: string): Error {
+  return new Error(
+    `${url} is not a replay (it is a live venue). Start one and give its address with --url: ` +
+      '`npm run serve -- --replay TRXUSDT@2025-04-14 --lockstep --port 8788 --account KEY:SECRET:10000` ' +
+      "(a service of its own, on another port), or the live venue's Replay dialog or POST /api/v1/replays (docs/replay.md)",
+  );
+}
+
 export async function runReplayBot(o: ReplayBotOptions): Promise<ReplayBotResult> {
   const rest = new RestClient({ baseUrl: o.url, apiKey: o.key, apiSecret: o.secret, recvWindow: 60_000 });
   const ws = new WsClient({ url: `${o.url.replace(/^http/, 'ws')}/ws`, requestTimeoutMs: 60_000 });
@@ -64,9 +76,13 @@ export async function runReplayBot(o: ReplayBotOptions): Promise<ReplayBotResult
   ws.connect();
   try {
     await ws.whenReady();
+    // a replay first: on the live venue its pairs are not the question (before, the default pair
+    // read 'Unknown symbol(s): TRXUSDT' there)
+    let status = (await rest.replay().catch((err: unknown) => {
+      throw err instanceof PerpdeskApiError && err.code === NOT_A_REPLAY ? notAReplay(o.url) : err;
+    })) as ReplayState;
     const [pair] = await rest.futuresSymbols({ symbols: [o.symbol] });
     if (pair === undefined) throw new Error(`${o.symbol} is not listed on this replay`);
-    let status = (await rest.replay()) as ReplayState;
     const openLong = { side: 1, position_side: 1, position_action: 1 } as const;
     const closeLong = { side: 2, position_side: 1, position_action: 2 } as const;
     while (!status.finished && (o.steps === 0 || steps < o.steps)) {

@@ -6,6 +6,7 @@ import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { startService } from '../../src-main/service.ts';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -112,5 +113,22 @@ describe('the example bots on the command line', () => {
     expect(r.stderr).toContain('Start the service');
     expect(r.stderr).not.toMatch(/\n\s+at /);
     expect(r.stderr).not.toContain('127.0.0.1:1//');
+  }, 120_000);
+
+  it('the replay bot pointed at a live venue says it is not a replay and how to start one, whatever its pair', async () => {
+    const live = await startService({ dataDir: ':memory:', port: 0, simulate: false });
+    try {
+      // the default pair, TRXUSDT, is not listed on the live venue: before, 'Unknown symbol(s): TRXUSDT'
+      const r = await run('replay-bot.ts', ['--key', 'k1234567', '--secret', 's1234567', '--url', live.url]);
+      expect(r.code, r.stderr).toBe(1);
+      expect(r.stderr).toMatch(
+        new RegExp(
+          `^replay-bot: ${live.url.replace(/\./g, '\\.')} is not a replay \\(it is a live venue\\)\\. Start one`,
+        ),
+      );
+      expect(r.stderr).toContain('npm run serve -- --replay TRXUSDT@2025-04-14 --lockstep');
+    } finally {
+      await live.close();
+    }
   }, 120_000);
 });
