@@ -4,6 +4,8 @@ import {
   checkAccountFields,
   CREDENTIAL_RULE,
   DEFAULT_PAPER_BALANCE,
+  MAX_PAPER_BALANCE,
+  MAX_PAPER_USDT,
 } from './accounts/credentials.ts';
 import { parseFixed } from '../src-shared/decimal.ts';
 import { MAX_LATENCY_MS } from './replay/models/constant-latency.ts';
@@ -73,7 +75,7 @@ export const USAGE = `Usage: npm run serve -- [options]
                            create or update a paper account with this API key, secret and USDT
                            balance (default 10000), MODE hedge (default) or one_way (what Binance
                            bots expect, see docs/binance.md); KEY and SECRET: each
-                           ${CREDENTIAL_RULE}; may repeat
+                           ${CREDENTIAL_RULE}; BALANCE at most ${MAX_PAPER_USDT}; may repeat
   --volatility X           multiply every pair's simulated volatility by X (0.1 to 10, default 1)
   --intensity X            multiply how often simulated takers trade by X (0.1 to 10, default 1)
   --no-sim                 no simulated market: the book holds only what clients place
@@ -127,6 +129,10 @@ function parseAccount(spec: string): AccountSpec {
     if (!(err instanceof AccountFieldError)) throw err;
     throw new CliError(`--account ${err.field} ${err.detail}` + (err.got === undefined ? '' : `, got '${err.got}'`));
   }
+  // the most a paper account is made with (credentials.ts): a bad command line, before the data
+  // folder is made (before, the start failed on it with exit code 1, leaving an empty folder)
+  if (balance > MAX_PAPER_BALANCE)
+    throw new CliError(`--account BALANCE must be at most ${MAX_PAPER_USDT} USDT, got '${balanceText}'`);
   return mode === undefined ? { apiKey, apiSecret, balance } : { apiKey, apiSecret, balance, positionMode: mode };
 }
 

@@ -54,6 +54,11 @@ describe('command line', () => {
     [['--account', 'short:secret0001'], /KEY must be/],
     [['--account', 'keykeykey:secret0001:-5'], /BALANCE/],
     [['--account', 'keykeykey:secret0001:1.123456789'], /BALANCE/],
+    // over the most a paper account holds: a bad command line (before, a failed start, exit 1)
+    [
+      ['--account', 'keykeykey:secret0001:1000000000.00000001'],
+      /^--account BALANCE must be at most 1000000000 USDT, got '1000000000\.00000001'$/,
+    ],
     [['--bogus'], /unknown option/],
     [['--volatility', '0'], /--volatility/],
     [['--intensity', '11'], /--intensity/],
