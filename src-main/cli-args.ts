@@ -75,7 +75,8 @@ export const USAGE = `Usage: npm run serve -- [options]
                            create or update a paper account with this API key, secret and USDT
                            balance (default 10000), MODE hedge (default) or one_way (what Binance
                            bots expect, see docs/binance.md); KEY and SECRET: each
-                           ${CREDENTIAL_RULE}; BALANCE at most ${MAX_PAPER_USDT}; may repeat
+                           ${CREDENTIAL_RULE}; BALANCE at most ${MAX_PAPER_USDT}; may repeat,
+                           each KEY once
   --volatility X           multiply every pair's simulated volatility by X (0.1 to 10, default 1)
   --intensity X            multiply how often simulated takers trade by X (0.1 to 10, default 1)
   --no-sim                 no simulated market: the book holds only what clients place
@@ -253,9 +254,14 @@ export function parseCli(argv: readonly string[]): CliOptions {
         out.speed = n;
         break;
       }
-      case '--account':
-        out.accounts.push(parseAccount(takeValue()));
+      case '--account': {
+        const a = parseAccount(takeValue());
+        // one account per KEY: a second is a typo (it would reset the first's wallet at once)
+        if (out.accounts.some((b) => b.apiKey === a.apiKey))
+          throw new CliError(`--account names the key ${a.apiKey} twice: give each key once`);
+        out.accounts.push(a);
         break;
+      }
       case '--volatility':
       case '--intensity': {
         const v = takeValue();

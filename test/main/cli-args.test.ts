@@ -59,6 +59,11 @@ describe('command line', () => {
       ['--account', 'keykeykey:secret0001:1000000000.00000001'],
       /^--account BALANCE must be at most 1000000000 USDT, got '1000000000\.00000001'$/,
     ],
+    // the same KEY twice in one command line: a typo (before, made with the first, then reset to the second)
+    [
+      ['--account', 'dupkey0001:dupsecret01:100', '--account', 'dupkey0001:dupsecret02:200'],
+      /^--account names the key dupkey0001 twice: give each key once$/,
+    ],
     [['--bogus'], /unknown option/],
     [['--volatility', '0'], /--volatility/],
     [['--intensity', '11'], /--intensity/],
