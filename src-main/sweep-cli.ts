@@ -16,7 +16,7 @@ import { sweepCsv, sweepView } from './sweep/results-view.ts';
 import { PlanError } from './sweep/plan.ts';
 import { LocalPool } from './sweep/pool.ts';
 import { QueueError } from './sweep/queue-error.ts';
-import { SqliteSweepStore } from './sweep/sqlite-store.ts';
+import { SqliteSweepStore, SWEEPS_FILE } from './sweep/sqlite-store.ts';
 import { stopWhenOrphaned } from './orphan-watch.ts';
 
 /**
@@ -314,10 +314,18 @@ async function main(argv: string[]): Promise<number> {
     return 0;
   }
   const dataDir = v['data-dir'] === undefined ? defaultDataDir() : userPath(v['data-dir']);
+  // a list reads: a folder without a sweeps store has none, and none is made for it
+  const none = `no sweeps in ${dataDir}`;
+  if (v.list && !existsSync(join(dataDir, SWEEPS_FILE))) {
+    console.log(none);
+    return 0;
+  }
   const store = openStore(dataDir);
   try {
     if (v.list) {
-      for (const s of store.list())
+      const sweeps = store.list();
+      if (sweeps.length === 0) console.log(none);
+      for (const s of sweeps)
         console.log(
           `${s.id}  ${s.state.padEnd(11)}  ${s.done}/${s.jobs} done, ${notOkCounts(s)}  ${s.replay}  ${s.bot}` +
             listHint(s, v['data-dir'], store.spec(s.id)!.runner),

@@ -56,7 +56,8 @@ describe.skipIf(process.platform !== 'linux')('a --data-dir under /proc', () => 
   it.concurrent.each([
     ['npm run serve', { script: 'src-main/headless.ts', args: ['--port', '0', '--no-sim'], prefix: 'perpdesk' }],
     ['npm run data', { script: 'src-main/data-cli.ts', args: ['list'], prefix: 'perpdesk data' }],
-    ['npm run sweep', { script: 'src-main/sweep-cli.ts', args: ['--list'], prefix: 'perpdesk sweep' }],
+    // (a command that opens the sweeps store: --list makes nothing, and says there are no sweeps)
+    ['npm run sweep', { script: 'src-main/sweep-cli.ts', args: ['--export', 'x1'], prefix: 'perpdesk sweep' }],
   ] as const)(
     '%s refuses it at once: one line naming the folder, exit 2',
     async (_command, { script, args, prefix }) => {
@@ -192,7 +193,7 @@ describe.skipIf(roSkip !== null)('a read-only --data-dir', () => {
   it.concurrent.each([
     ['npm run data list', { script: 'src-main/data-cli.ts', args: ['list'], prefix: 'perpdesk data' }],
     ['npm run data import', { script: 'src-main/data-cli.ts', args: ['import', 'CSV'], prefix: 'perpdesk data' }],
-    ['npm run sweep --list', { script: 'src-main/sweep-cli.ts', args: ['--list'], prefix: 'perpdesk sweep' }],
+    ['npm run sweep --export', { script: 'src-main/sweep-cli.ts', args: ['--export', 'x1'], prefix: 'perpdesk sweep' }],
   ] as const)(
     '%s refuses an existing one: one line naming it, exit 2',
     async (_command, { script, args, prefix }) => {
