@@ -7,7 +7,7 @@ import type { PositionRecord } from '../../src-shared/types.ts';
 import { positionDirection } from '../../src-renderer/src/features/positions/position-direction.ts';
 import { closeOrder } from '../../src-renderer/src/features/positions/close-position.ts';
 import { livePnl } from '../../src-renderer/src/features/positions/positions-store.ts';
-import { directionName, oneWayOnly } from '../../src-renderer/src/features/orders/order-labels.ts';
+import { directionName, oneWayOnly, placedOneWay } from '../../src-renderer/src/features/orders/order-labels.ts';
 import { placementNotice } from '../../src-renderer/src/features/order-entry/placement-notice.ts';
 
 const pos = (position_side: 1 | 2, quantity: number): PositionRecord =>
@@ -71,6 +71,22 @@ describe('order labels in one-way mode', () => {
     expect(oneWayOnly({ side: 2, position_side: 2, position_action: 1 })).toBe(false);
     expect(oneWayOnly({ side: 2, position_side: 1, position_action: 2 })).toBe(false);
     expect(oneWayOnly({ side: 2, position_side: 2, position_action: 2 })).toBe(false);
+  });
+
+  it('order history: a record is named in the mode it was placed in, not the account mode now', () => {
+    const named = (o: { side: 1 | 2; position_side: 1 | 2; position_action: 1 | 2 }, accountOneWay: boolean) =>
+      directionName(o, placedOneWay(o, accountOneWay));
+    // one-way records read in a hedge account: a sell that opened a short, a buy that closed it
+    expect(named({ side: 2, position_side: 1, position_action: 1 }, false)).toBe('Sell');
+    expect(named({ side: 1, position_side: 1, position_action: 2 }, false)).toBe('Buy (close)');
+    // hedge records read in a one-way account: the short side is never one-way
+    expect(named({ side: 2, position_side: 2, position_action: 1 }, true)).toBe('Open short');
+    expect(named({ side: 1, position_side: 2, position_action: 2 }, true)).toBe('Close short');
+    // a buy that opens LONG reads the same in both modes: named by the mode now
+    expect(named({ side: 1, position_side: 1, position_action: 1 }, false)).toBe('Open long');
+    expect(named({ side: 1, position_side: 1, position_action: 1 }, true)).toBe('Buy');
+    expect(named({ side: 2, position_side: 1, position_action: 2 }, false)).toBe('Close long');
+    expect(named({ side: 2, position_side: 1, position_action: 2 }, true)).toBe('Sell (close)');
   });
 
   it('placement notices: a flip and a reduce-only sell are not "Open long"', () => {

@@ -5,7 +5,7 @@ import { fmt } from '../../lib/format.ts';
 import { useServices, useSel } from '../../lib/use-services.ts';
 import { useDecimals } from '../../lib/use-symbol.ts';
 import { ClientId, NarrowPair, When, type Column } from '../../layout/record-table.tsx';
-import { directionName, sideClass, STATUS_NAMES, TYPE_NAMES } from '../orders/order-labels.ts';
+import { directionName, placedOneWay, sideClass, STATUS_NAMES, TYPE_NAMES } from '../orders/order-labels.ts';
 import { FilterSelect, HistoryTable, usePagedHistory } from './history-controls.tsx';
 
 const STATUS_OPTIONS: ReadonlyArray<readonly [OrderStatus | 0, string]> = [
@@ -27,7 +27,8 @@ export function OrderHistory() {
   const s = useServices();
   const st = usePagedHistory(s.history.orders, 'orders');
   const decimals = useDecimals();
-  // one-way orders all carry position_side LONG: named by their side, not as "Open long"
+  // each order is named in the mode it was placed in (placedOneWay), not the account's mode now:
+  // one-way orders all carry position_side LONG and are named by their side, not as "Open long"
   const oneWay = useSel(s.account, (x) => x.summary?.position_mode === 'one_way');
   const columns: Column<{ o: OrderRecord; pd: number; qd: number }>[] = [
     { head: 'Time', cls: 'dim', cell: ({ o }) => <When ms={o.created_at} /> },
@@ -36,7 +37,7 @@ export function OrderHistory() {
     {
       head: <NarrowPair top="Direction" sub="Type" />,
       cls: ({ o }) => sideClass(o.side),
-      cell: ({ o }) => <NarrowPair top={directionName(o, oneWay)} sub={TYPE_NAMES[o.type]} />,
+      cell: ({ o }) => <NarrowPair top={directionName(o, placedOneWay(o, oneWay))} sub={TYPE_NAMES[o.type]} />,
     },
     {
       head: <NarrowPair top="Price" sub="Avg price" />,

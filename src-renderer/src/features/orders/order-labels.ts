@@ -46,5 +46,20 @@ export function oneWayOnly(
   return o.side !== hedgeSide;
 }
 
+/**
+ * Whether a recorded order was placed in one-way mode, so that a past order keeps the name of
+ * the mode it was placed in after the account switches modes. A one-way order always carries
+ * position_side LONG: a record on SHORT is a hedge order, a combination only one-way mode takes
+ * (oneWayOnly) a one-way one. The rest (a buy that opens LONG, a sell that closes it) reads the
+ * same in both modes and is named by the account's mode now (`accountOneWay`).
+ */
+export function placedOneWay(
+  o: Pick<OrderRecord, 'side' | 'position_side' | 'position_action'>,
+  accountOneWay: boolean,
+): boolean {
+  if (o.position_side !== PositionSide.LONG) return false;
+  return accountOneWay || oneWayOnly(o);
+}
+
 /** Whether the order buys (green) or sells (red). */
 export const sideClass = (side: number): string => (side === Side.BUY ? 'up' : 'down');
