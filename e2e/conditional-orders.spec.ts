@@ -55,9 +55,17 @@ test('a stop from the form: said in words, listed in Stops with its line on the 
   // off the tick: said under the field, as for a limit price
   await triggerField.fill((Number(trigger) + Number(s.price_step) / 2).toFixed(s.price_precision + 1));
   await expect(page.getByTestId('trigger-check')).toContainText('Not on the tick');
+  // and the words say "—", not the trigger rounded to the pair's decimals (what is sent is refused)
+  await expect(page.getByTestId('stop-sentence')).toHaveText('—');
   await triggerField.fill(trigger);
   await expect(page.getByTestId('trigger-check')).toHaveCount(0);
+  // a size off the step, a limit price off the tick: "—" in each side's column, not 0.011 BTC
+  await screen.form.size.fill('0.0105');
+  await expect(page.getByTestId('stop-does')).toHaveText(['—', '—']);
   await screen.form.size.fill('0.010');
+  await screen.form.price.fill((Number(trigger) + Number(s.price_step) / 2).toFixed(s.price_precision + 1));
+  await expect(page.getByTestId('stop-does')).toHaveText(['—', '—']);
+  await screen.form.price.fill('');
   await expect(page.getByTestId('stop-sentence')).toHaveText(
     `When the mark price rises to ${shown(trigger, s.price_precision)}:`,
   );

@@ -6,9 +6,11 @@ import { describe, expect, it } from 'vitest';
 import { parseDecimalInput } from '../../src-renderer/src/features/order-entry/decimal-input.ts';
 import {
   stopAction,
+  stopRefusedAsTyped,
   stopRequest,
   stopSentence,
   stopTrigger,
+  stopWhenWords,
   triggerDirection,
 } from '../../src-renderer/src/features/order-entry/stop-order.ts';
 import { display, FALLS, LAST, long, MARK, RISES, stopModels } from './stop-desk.ts';
@@ -61,6 +63,31 @@ describe('the sentence', () => {
         'BTC',
       ),
     ).toBe('close the whole long at market');
+  });
+});
+
+describe("the form's words: what is sent, never a value rounded to the pair's decimals", () => {
+  const pair = { price_step: '0.1', qty_step: '0.001', min_qty: '0.001', max_qty: '1000' };
+  const typed = (t: string) => stopWhenWords(MARK, parseDecimalInput(t), 95_000, '0.1', 1);
+
+  it('a trigger on the tick is said; one off it is "—" (the venue refuses it: 3003), not 97,000.1', () => {
+    expect(typed('97000.1')).toEqual({ text: 'When the mark price rises to 97,000.1:', muted: false });
+    expect(typed('97000.05')).toEqual({ text: '—', muted: true });
+    expect(typed('96500.04').text).toBe('—');
+  });
+
+  it('a side whose limit price or size the venue refuses as typed is "—", not 97,100.1 or 0.011', () => {
+    const buy = { type: 1, price: '97100.1', qty: '5' } as const;
+    expect(stopRefusedAsTyped(buy, pair)).toBe(false);
+    expect(stopRefusedAsTyped({ ...buy, price: '97100.05' }, pair)).toBe(true);
+    expect(stopRefusedAsTyped({ type: 2, qty: '0.0105' }, pair)).toBe(true);
+    expect(stopRefusedAsTyped({ type: 2, qty: '1001' }, pair)).toBe(true);
+    // a market stop's price is not sent; no size typed yet, or a close of the whole position, is none to refuse
+    expect(stopRefusedAsTyped({ type: 2, price: '97100.05', qty: '0.010' }, pair)).toBe(false);
+    expect(stopRefusedAsTyped({ type: 2, qty: '' }, pair)).toBe(false);
+    expect(stopRefusedAsTyped({ type: 2, qty: null }, pair)).toBe(false);
+    // the catalogue not loaded yet: nothing to check against
+    expect(stopRefusedAsTyped({ type: 2, qty: '0.0105' }, undefined)).toBe(false);
   });
 });
 

@@ -35,7 +35,7 @@ import { ARMED_ID, PriceField } from './price-field.tsx';
 import { SidePreview, SideButton } from './order-side.tsx';
 import { SizeField } from './size-field.tsx';
 import { StopTrigger, StopWhen } from './stop-fields.tsx';
-import { stopAction, stopRequest, stopTrigger, type StopWhat } from './stop-order.ts';
+import { stopAction, stopRefusedAsTyped, stopRequest, stopTrigger, type StopWhat } from './stop-order.ts';
 import { StopMode, TrailingFields, TrailingWhen } from './trailing-fields.tsx';
 import { trailingDoes, trailingRequest, trailingSpec } from './trailing-stop.ts';
 import { useOrderModel } from './use-order-model.ts';
@@ -220,11 +220,15 @@ export function OrderEntry() {
       qty: (side === Side.BUY ? buy : sell).qty,
     };
   };
-  // a trailing stop's: how it fires, too ("when it falls 1.0% from its highest, sell ...")
-  const stopDoes = (side: Side): { text: string; warn: boolean } =>
-    trailing
-      ? trailingDoes(stopWhat(side), model.callbackIn, model.activationIn, { ...trailCtx, qd, base })
-      : { text: stopAction(stopWhat(side), pd, qd, base), warn: false };
+  // a trailing stop's: how it fires, too ("when it falls 1.0% from its highest, sell ..."); "—"
+  // for a price or size the venue will refuse as typed, never one rounded to the pair's decimals
+  const stopDoes = (side: Side): { text: string; warn: boolean } => {
+    const o = stopWhat(side);
+    const does = trailing
+      ? trailingDoes(o, model.callbackIn, model.activationIn, { ...trailCtx, qd, base })
+      : { text: stopAction(o, pd, qd, base), warn: false };
+    return does.warn || !stopRefusedAsTyped(o, fut) ? does : { text: '—', warn: false };
+  };
   // the side an activation is read for: the one armed, else the only one with something to close
   const onlySide = buy.nothingToClose !== null ? Side.SELL : sell.nothingToClose !== null ? Side.BUY : null;
   const trailSide = f.focus?.side ?? onlySide;
@@ -420,7 +424,9 @@ export function OrderEntry() {
         ))}
       </div>
 
-      {f.stop && !f.trailing && <StopWhen f={f} triggerIn={model.triggerIn} watched={watched} pd={pd} />}
+      {f.stop && !f.trailing && (
+        <StopWhen f={f} triggerIn={model.triggerIn} watched={watched} tick={fut?.price_step} pd={pd} />
+      )}
       {trailing && <TrailingWhen f={f} callbackIn={model.callbackIn} activationIn={model.activationIn} x={trailCtx} />}
 
       {/* nothing to close on either side: one line, no figures; on one side: that side's

@@ -1,6 +1,6 @@
 // The Stop kind's own fields: the trigger price with the price it watches (Mark, the default, or
 // Last), what the venue will refuse in it said under it as for a limit price (input-checks.ts),
-// and the sentence of what the stop does ("When the mark price rises to 97,000.0:"; each side's
+// and the sentence of what the stop does ("When the mark price rises to 97,000.0:", "—" off the tick; each side's
 // column of the preview then says what it places, order-side.tsx). The direction is the trigger's
 // side of the watched price now (stop-order.ts); at the price itself the form says to move it.
 import { WorkingType } from '../../../../src-shared/enums.ts';
@@ -9,7 +9,7 @@ import type { DecimalInput } from './decimal-input.ts';
 import { priceCheck } from './input-checks.ts';
 import type { OrderFormState } from './order-form-store.ts';
 import { NOT_A_NUMBER } from './order-model.ts';
-import { triggerClause, triggerDirection, WATCHED_NAMES } from './stop-order.ts';
+import { stopWhenWords } from './stop-order.ts';
 import { ARMED_ID, describedBy } from './price-field.tsx';
 
 export interface StopFieldsProps {
@@ -70,19 +70,11 @@ export function StopTrigger({ f, triggerIn, watched, tick, pd, quote }: StopFiel
   );
 }
 
-/** The trigger in words, above the two sides' columns; or how the direction is chosen. */
-export function StopWhen({ f, triggerIn, watched, pd }: Omit<StopFieldsProps, 'tick' | 'quote'>) {
-  const name = WATCHED_NAMES[f.working];
-  const ok = triggerIn.kind === 'ok' && triggerIn.n > 0;
-  const direction = ok ? triggerDirection(triggerIn.n, watched) : null;
-  let text: string;
-  if (ok && direction !== null) text = `${triggerClause(f.working, direction, triggerIn.value, pd)}:`;
-  else if (ok && watched !== undefined && watched > 0)
-    text = `The trigger is at the ${name} now: set it above or below, where it is to fire.`;
-  else
-    text = `The order waits at the venue until the ${name} reaches the trigger (above it now: rises to it; below: falls to it).`;
+/** The trigger in words, above the two sides' columns; "—" off the tick; or how the direction is chosen. */
+export function StopWhen({ f, triggerIn, watched, tick, pd }: Omit<StopFieldsProps, 'quote'>) {
+  const { text, muted } = stopWhenWords(f.working, triggerIn, watched, tick, pd);
   return (
-    <p className={`oe-stop-when${direction === null ? ' muted' : ''}`} data-testid="stop-sentence">
+    <p className={`oe-stop-when${muted ? ' muted' : ''}`} data-testid="stop-sentence">
       {text}
     </p>
   );

@@ -14,9 +14,10 @@ import {
   TriggerDirection,
   WorkingType,
 } from '../../../../src-shared/enums.ts';
-import type { ConditionalOrderRequest, OrderRequest } from '../../../../src-shared/types.ts';
+import type { ConditionalOrderRequest, FuturesSymbol, OrderRequest } from '../../../../src-shared/types.ts';
 import { fmt } from '../../lib/format.ts';
-import type { DecimalInput } from './decimal-input.ts';
+import { parseDecimalInput, type DecimalInput } from './decimal-input.ts';
+import { priceCheck, sizeCheck } from './input-checks.ts';
 import { NOT_A_NUMBER } from './order-model.ts';
 
 /** The price a trigger watches, as the form and the tables name it. */
@@ -78,6 +79,50 @@ export function stopSentence(
 ): string {
   const clause = triggerClause(c.working_type ?? WorkingType.MARK_PRICE, c.trigger_direction, c.trigger_price, d.pd);
   return `${clause}: ${stopAction(c, d.pd, d.qd, d.base)}`;
+}
+
+/** The pair's figures the form's words are checked against (undefined until the catalogue is loaded). */
+export type StopWordsPair =
+  (Pick<FuturesSymbol, 'price_step' | 'qty_step' | 'min_qty'> & Partial<Pick<FuturesSymbol, 'max_qty'>>) | undefined;
+
+/**
+ * Whether the venue will refuse what a side of the form would place as typed: a limit price off
+ * the tick, a size off the step, under the minimum or over the maximum (input-checks.ts, said
+ * under the field). Its words are then "—", as Modify stop's are, never a value rounded to the
+ * pair's decimals (a value on the tick and the step has no more decimals than the pair shows).
+ */
+export function stopRefusedAsTyped(o: Pick<StopWhat, 'type' | 'price' | 'qty'>, pair: StopWordsPair): boolean {
+  if (pair === undefined) return false;
+  if (o.type === OrderType.LIMIT && o.price !== undefined && priceCheck(parseDecimalInput(o.price), pair.price_step))
+    return true;
+  return typeof o.qty === 'string' && sizeCheck(parseDecimalInput(o.qty), pair) !== null;
+}
+
+/**
+ * The form's words above the two sides' columns: the trigger clause ("When the mark price rises
+ * to 97,000.0:"), "—" for a trigger off the tick (the venue refuses it, 3003, said under the
+ * field), at the watched price that it is to move, or how the direction is chosen (`muted`).
+ */
+export function stopWhenWords(
+  working: WorkingType,
+  triggerIn: DecimalInput,
+  watched: number | undefined,
+  tick: string | undefined,
+  pd: number,
+): { text: string; muted: boolean } {
+  const name = WATCHED_NAMES[working];
+  const ok = triggerIn.kind === 'ok' && triggerIn.n > 0;
+  const direction = ok ? triggerDirection(triggerIn.n, watched) : null;
+  if (ok && direction !== null)
+    return tick !== undefined && priceCheck(triggerIn, tick) !== null
+      ? { text: '—', muted: true }
+      : { text: `${triggerClause(working, direction, triggerIn.value, pd)}:`, muted: false };
+  if (ok && watched !== undefined && watched > 0)
+    return { text: `The trigger is at the ${name} now: set it above or below, where it is to fire.`, muted: true };
+  return {
+    text: `The order waits at the venue until the ${name} reaches the trigger (above it now: rises to it; below: falls to it).`,
+    muted: true,
+  };
 }
 
 type TriggerOutcome = { ok: true; price: string; direction: TriggerDirection } | { ok: false; error: string };

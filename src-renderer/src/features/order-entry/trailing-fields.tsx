@@ -8,6 +8,7 @@
 // trailingDoes).
 import { Side } from '../../../../src-shared/enums.ts';
 import type { DecimalInput } from './decimal-input.ts';
+import { priceCheck } from './input-checks.ts';
 import type { OrderFormState } from './order-form-store.ts';
 import { WATCHED_NAMES } from './stop-order.ts';
 import { WatchedUnit } from './stop-fields.tsx';
@@ -146,12 +147,16 @@ export function TrailingWhen({ f, callbackIn, activationIn, x }: Omit<TrailingFi
   // an activation typed that is not yet one on a side of the price: its field says why
   const pending = activationIn.kind !== 'empty' && start === null;
   const known = x.watched !== undefined && x.watched > 0;
+  // an activation off the tick (said under its field) is "—", never rounded to the pair's decimals
+  const offTick = start !== null && x.tick !== undefined && priceCheck(activationIn, x.tick) !== null;
   const text =
     rate === null || pending || (!known && activationIn.kind === 'empty')
       ? `A trailing stop follows the ${name}: a sell its highest, firing when it falls the callback rate from it; a buy its lowest, firing on a rise of the rate.`
-      : `${trailingClause(f.working, start, x.pd, x.watched)}:`;
+      : offTick
+        ? '—'
+        : `${trailingClause(f.working, start, x.pd, x.watched)}:`;
   return (
-    <p className={`oe-stop-when${rate === null || pending ? ' muted' : ''}`} data-testid="stop-sentence">
+    <p className={`oe-stop-when${rate === null || pending || offTick ? ' muted' : ''}`} data-testid="stop-sentence">
       {text}
     </p>
   );
