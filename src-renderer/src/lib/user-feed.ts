@@ -18,7 +18,7 @@ import type { AccountState } from '../features/account/account-store.ts';
 import type { OpenOrdersState } from '../features/orders/open-orders-store.ts';
 import type { PositionsState } from '../features/positions/positions-store.ts';
 import type { StopsState } from '../features/stops/stops-store.ts';
-import { stopToast } from '../features/stops/stop-labels.ts';
+import { createStopToasts } from '../features/stops/stop-labels.ts';
 import type { SymbolsState } from '../features/symbols/symbols-store.ts';
 import type { ToastsState } from '../features/toasts/toasts-store.ts';
 import { createStore } from 'zustand/vanilla';
@@ -141,6 +141,9 @@ export function startUserFeed(deps: {
     await account.getState().actions.reloadSettings().catch(dropServiceFailure);
   };
 
+  // A fired stop's toast names the order it placed as that order's record has it (trimmed, say).
+  const stopToasts = createStopToasts();
+
   // The fills of one order arrive one by one; they are summed into one toast per order.
   const fillSums = new Map<string, { qty: number; quote: number; fee: number; pnl: number; at: number }>();
   const fillToast = (t: TradeRecord): void => {
@@ -192,6 +195,7 @@ export function startUserFeed(deps: {
     switch (e.kind) {
       case 'order':
         orders.getState().actions.apply(e.data as OrderRecord);
+        stopToasts.order(e.data as OrderRecord);
         // a take-profit / stop-loss close spends its position's triggers now, not at the next poll
         positions.getState().actions.applyOrder(e.data as OrderRecord);
         state.setState({ orders: state.getState().orders + 1 });
@@ -214,7 +218,7 @@ export function startUserFeed(deps: {
         const entry = symbols.getState().bySymbol[c.symbol];
         const oneWay = account.getState().summary?.position_mode === 'one_way';
         const d = { pd: entry?.priceDecimals ?? 2, qd: entry?.qtyDecimals ?? 3, base: entry?.general.base_asset ?? '' };
-        const t = stopToast(c, d, oneWay);
+        const t = stopToasts.toast(c, d, oneWay);
         if (t !== null) toasts.getState().actions.push({ key: `stop:${c.id}`, ...t });
         break;
       }
