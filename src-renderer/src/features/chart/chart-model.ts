@@ -53,20 +53,10 @@ import { DrawingLayer, type DrawingEvents, type DrawingHost } from './drawing-la
 import type { Drawing, DrawingKind } from './drawings.ts';
 import { FillLayer } from './fill-layer.ts';
 import type { FillMark } from './fill-marks.ts';
+import type { PriceLineSpec } from './price-lines.ts';
 import { barAtOrBefore } from './bar-times.ts';
 import { CHART_COLORS, FONT, LINE_STYLE, bar, charWidth, chartFontSize, volumeBar } from './chart-style.ts';
 import { applyScale, type ScaleMode } from './chart-scale.ts';
-
-export interface PriceLineSpec {
-  /** Stable identity (e.g. `order:123`, `entry:BTCUSDT:1`), so unchanged lines are kept. */
-  id: string;
-  price: number;
-  color: string;
-  title: string;
-  style?: 'solid' | 'dashed' | 'dotted' | 'sparse';
-  /** Whether the line can be dragged to a new price (ChartModelOptions.onLineMoved). */
-  movable?: boolean;
-}
 
 /** What the legend shows: the bar under the crosshair, or the latest one. */
 export interface LegendBar {

@@ -1,12 +1,12 @@
 // The chart panel: the interval bar (every interval of the spec), the OHLC / volume legend of
 // the bar under the crosshair, and the chart itself, which ChartModel owns outside React.
-// Price lines: the current pair's position entry, liquidation, take-profit and stop-loss,
-// and its open orders. An order's line (one order alone at its price) can be dragged to a new
+// Price lines (price-lines.ts): the current pair's position entry, liquidation, take-profit and
+// stop-loss, and its open orders. An order's line (one order alone at its price) can be dragged to a new
 // price, which modifies the order (line-drag.ts, move-order.ts); so can the take-profit's and the
 // stop-loss' lines, which move that trigger (move-trigger.ts). A double-click on an order's line
 // opens its Modify dialog, on a trigger's the position's TP/SL dialog. The pair's waiting price
 // alerts have lines too, dragged to move the alert, double-clicked to show the Alerts tab. A waiting
-// stop (a conditional order) is a dashed line at its trigger, dragged to a new trigger (the venue's
+// stop (a conditional order) alone at its trigger is a dashed line there, dragged to a new trigger (the venue's
 // modify in place, move-stop.ts; not a trailing stop's, whose trigger follows the price) and
 // double-clicked to open its Modify dialog over the Stops tab. The "+"
 // at the crosshair puts its price in the order form, the bell beside it sets an alert there
@@ -19,34 +19,25 @@ import { INTERVALS, type Interval } from '../../../../src-shared/intervals.ts';
 import { fmt, fmtCompact, fmtDateTime, fmtPct } from '../../lib/format.ts';
 import { useServices, useSel } from '../../lib/use-services.ts';
 import { useSymbolView } from '../../lib/use-symbol.ts';
-import { positionKey } from '../positions/positions-store.ts';
 import { moveOrder } from '../orders/move-order.ts';
 import { moveTrigger, type TriggerKind } from '../positions/move-trigger.ts';
 import { moveStop } from '../stops/move-stop.ts';
-import { stopModifiable } from '../stops/stop-amend.ts';
 import { alertAt, moveAlertTo } from '../alerts/alert-actions.ts';
-import { condition } from '../alerts/alert-rules.ts';
 import type { Services } from '../../lib/services.ts';
 import { ChartFeed, idleFeedState } from './chart-feed.ts';
-import { ChartModel, type LegendBar, type PriceLineSpec } from './chart-model.ts';
+import { ChartModel, type LegendBar } from './chart-model.ts';
 import { chartKey, chartSummary } from './chart-keys.ts';
 import { DrawingTools } from './drawing-tools.tsx';
 import { ScaleSwitch } from './scale-switch.tsx';
 import { useChartFills } from './chart-fills.ts';
+import { ALERT_LINE, ORDER_LINE, priceLines, STOP_LINE, type PriceLineSpec } from './price-lines.ts';
 import type { Drawing, DrawingKind } from './drawings.ts';
-import { OrderType, PositionSide, Side, SymbolStatus } from '../../../../src-shared/enums.ts';
+import { PositionSide, Side, SymbolStatus } from '../../../../src-shared/enums.ts';
 import { tabStop, tablistKeys } from '../../layout/tablist-keys.ts';
 import './chart.css';
 
 /** Shortcut keys 1-9 pick these intervals. */
 export const HOTKEY_INTERVALS: readonly Interval[] = ['1m', '5m', '15m', '1h', '4h', '1d', '1w', '1M', '1s'];
-
-/** The id prefix of a line that is one order's (`order:<id>`); a line of several is not movable. */
-const ORDER_LINE = 'order:';
-/** The id prefix of a price alert's line (`alert:<id>`). */
-const ALERT_LINE = 'alert:';
-/** The id prefix of a waiting stop's line (`stop:<id>`). */
-const STOP_LINE = 'stop:';
 
 /** The price of the selected drawing when it is a horizontal line, on the pair's decimals; else null. */
 function hlineAt(drawings: readonly Drawing[], id: string | null, pd: number): string | null {
@@ -137,7 +128,7 @@ export function ChartPanel() {
     parts.feed.show(symbol, interval);
   }, [parts, symbol, interval, pd, entry]);
 
-  const lines = usePriceLines(symbol, pd, qd);
+  const lines = usePriceLines(symbol, qd);
   useEffect(() => parts?.model.setPriceLines(lines), [parts, lines]);
   const slots = useSel(s.indicators, (x) => x.slots);
   useEffect(() => parts?.model.setIndicators(slots), [parts, slots]);
@@ -325,95 +316,18 @@ export function ChartPanel() {
   );
 }
 
-function usePriceLines(symbol: string, pd: number, qd: number): PriceLineSpec[] {
+function usePriceLines(symbol: string, qd: number): PriceLineSpec[] {
   const s = useServices();
   const positions = useSel(s.positions, (x) => x.positions);
   const tpsl = useSel(s.positions, (x) => x.tpsl);
   const orders = useSel(s.orders, (x) => x.orders);
   const alerts = useSel(s.alerts, (x) => x.alerts);
   const stops = useSel(s.stopOrders, (x) => x.stops);
-  return useMemo(() => {
-    const out: PriceLineSpec[] = [];
-    for (const a of alerts) {
-      if (a.symbol !== symbol || a.fired !== undefined) continue;
-      out.push({
-        id: `${ALERT_LINE}${a.id}`,
-        price: Number(a.price),
-        color: '#4c8dff',
-        title: `Alert ${condition(a)}`,
-        style: 'sparse',
-        movable: true,
-      });
-    }
-    for (const p of positions) {
-      if (p.symbol !== symbol) continue;
-      const side = p.position_side === PositionSide.SHORT ? 'Short' : 'Long';
-      const k = `${p.symbol}:${p.position_side}`;
-      out.push({
-        id: `entry:${k}`,
-        price: p.entry_price,
-        color: '#f0b90b',
-        title: `${side} ${fmt(Math.abs(p.quantity), qd)}`,
-        style: 'solid',
-      });
-      out.push({ id: `liq:${k}`, price: p.liquidation_price, color: '#ff8c3a', title: 'Liq.', style: 'dashed' });
-      const t = tpsl[positionKey(p.symbol, p.position_side)];
-      if (t?.takeProfit)
-        out.push({
-          id: `tp:${k}`,
-          price: Number(t.takeProfit),
-          color: '#2ebd85',
-          title: 'TP',
-          style: 'dashed',
-          movable: true,
-        });
-      if (t?.stopLoss)
-        out.push({
-          id: `sl:${k}`,
-          price: Number(t.stopLoss),
-          color: '#f6465d',
-          title: 'SL',
-          style: 'dashed',
-          movable: true,
-        });
-    }
-    // One line per side and price: several orders there (a grid bot's) would stack identical
-    // labels on the axis; the line sums them and says how many.
-    const groups = new Map<string, { ids: string[]; side: Side; text: string; left: number }>();
-    for (const o of orders) {
-      if (o.symbol !== symbol || o.type !== OrderType.LIMIT) continue;
-      const k = `${o.side}:${o.price}`;
-      const g = groups.get(k) ?? { ids: [], side: o.side, text: o.price, left: 0 };
-      g.ids.push(o.id);
-      g.left += Number(o.qty) - Number(o.filled_qty);
-      groups.set(k, g);
-    }
-    for (const g of groups.values()) {
-      out.push({
-        id: g.ids.length === 1 ? `${ORDER_LINE}${g.ids[0]}` : `orders:${g.side}:${g.text}`,
-        price: Number(g.text),
-        color: g.side === Side.BUY ? '#2ebd85' : '#f6465d',
-        title: `${g.side === Side.BUY ? 'Buy' : 'Sell'} ${fmt(g.left, qd)}${g.ids.length > 1 ? ` (${g.ids.length} orders)` : ''}`,
-        style: 'dotted',
-        movable: g.ids.length === 1,
-      });
-    }
-    for (const c of stops) {
-      if (c.symbol !== symbol) continue;
-      out.push({
-        id: `${STOP_LINE}${c.id}`,
-        price: Number(c.trigger_price),
-        // violet: not the side's green or red, which the last price's line and TP / SL wear too
-        color: '#b388ff',
-        title: `Stop ${c.side === Side.BUY ? 'Buy' : 'Sell'} ${c.close_position ? 'close' : fmt(c.qty, qd)}`,
-        style: 'dashed',
-        // a trailing stop's trigger follows the price: the venue does not modify one
-        movable: stopModifiable(c),
-      });
-    }
-    void pd;
-    return out;
-  }, [positions, tpsl, orders, alerts, stops, symbol, pd, qd]);
+  const hedge = useSel(s.account, (x) => x.summary?.position_mode !== 'one_way');
+  return useMemo(
+    () => priceLines({ symbol, qd, hedge, positions, tpsl, orders, alerts, stops }),
+    [positions, tpsl, orders, alerts, stops, symbol, qd, hedge],
+  );
 }
 
 /** lightweight-charts' own elements (a layout table of canvases) out of the accessibility tree. */
