@@ -1,9 +1,10 @@
 // The chart's price lines of the current pair (chart/price-lines.ts): in hedge mode a pair's long
 // and short each have their take-profit and stop-loss, named by side ("TP long", "SL short") so
 // they can be told apart (and dragged knowingly); one-way mode's one position keeps "TP" / "SL".
-// Limit orders at one price share one counted line that does not drag.
+// Limit orders at one price share one counted line that does not drag, and so do waiting stops at
+// one trigger (a drag of one of two overlapping lines moved the older stop, with no hint which).
 import { describe, expect, it } from 'vitest';
-import type { OrderRecord, PositionRecord } from '../../src-shared/types.ts';
+import type { ConditionalOrderRecord, OrderRecord, PositionRecord } from '../../src-shared/types.ts';
 import { priceLines, type PriceLinesInput } from '../../src-renderer/src/features/chart/price-lines.ts';
 
 const position = (position_side: 1 | 2, quantity: number): PositionRecord =>
@@ -11,6 +12,18 @@ const position = (position_side: 1 | 2, quantity: number): PositionRecord =>
 
 const order = (id: string, side: 1 | 2, price: string, qty: string): OrderRecord =>
   ({ id, symbol: 'BTCUSDT', side, type: 1, price, qty, filled_qty: '0' }) as OrderRecord;
+
+const stop = (id: string, side: 1 | 2, trigger_price: string, qty: string | null): ConditionalOrderRecord =>
+  ({
+    id,
+    symbol: 'BTCUSDT',
+    side,
+    trigger_price,
+    qty,
+    close_position: qty === null,
+    status: 1,
+    callback_rate: null,
+  }) as ConditionalOrderRecord;
 
 const input = (change: Partial<PriceLinesInput>): PriceLinesInput => ({
   symbol: 'BTCUSDT',
@@ -69,5 +82,27 @@ describe("the chart's limit order lines", () => {
       'orders:1:95000.0 Buy 0.030 (2 orders) (fixed)',
       'order:3 Sell 0.005',
     ]);
+  });
+});
+
+describe("the chart's stop lines", () => {
+  it('a stop alone at its trigger drags; several at one trigger share a counted line that does not', () => {
+    const stops = [
+      stop('815711', 1, '96334.0', null),
+      stop('816361', 1, '96334.0', '0.010'),
+      stop('9', 2, '95000.0', '0.005'),
+      stop('10', 2, '97000.0', '0.010'),
+      stop('11', 1, '97000.0', '0.020'),
+    ];
+    expect(shown(input({ stops }), /^stops?:/)).toEqual([
+      'stops:96334.0 Stop Buy 0.010 + close (2 stops) (fixed)',
+      'stop:9 Stop Sell 0.005',
+      'stops:97000.0 Stop Buy 0.020, Sell 0.010 (2 stops) (fixed)',
+    ]);
+  });
+
+  it("a trailing stop's line alone does not drag either: the venue never modifies one", () => {
+    const trailing = { ...stop('12', 2, '95000.0', '0.005'), callback_rate: '1.0' };
+    expect(shown(input({ stops: [trailing] }), /^stops?:/)).toEqual(['stop:12 Stop Sell 0.005 (fixed)']);
   });
 });

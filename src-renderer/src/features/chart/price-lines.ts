@@ -1,10 +1,10 @@
 // The chart's price lines of the current pair, from the account's lists: its waiting price alerts,
 // each position's entry, liquidation, take-profit and stop-loss (in hedge mode named by the
 // position's side, "TP long", "SL short": a pair's long and short have theirs at once), its limit
-// orders and its waiting stops. Orders at one price share a line (sharedLines): alone, an order's
-// line is its own and drags; several share one that counts them and is not dragged, since nothing
-// would say which of them a drag moves (✎ in their tab moves each). The ids say what a line is,
-// read back when one is dragged or double-clicked (chart-panel.tsx). Pure.
+// orders and its waiting stops. Orders, and stops, at one price share a line (sharedLines): alone,
+// an order's or a stop's line is its own and drags; several share one that counts them and is not
+// dragged, since nothing would say which of them a drag moves (✎ in their tab moves each). The ids
+// say what a line is, read back when one is dragged or double-clicked (chart-panel.tsx). Pure.
 import { OrderType, PositionSide, Side } from '../../../../src-shared/enums.ts';
 import type { ConditionalOrderRecord, OrderRecord, PositionRecord } from '../../../../src-shared/types.ts';
 import { fmt } from '../../lib/format.ts';
@@ -17,7 +17,7 @@ import { stopModifiable } from '../stops/stop-amend.ts';
 export const ORDER_LINE = 'order:';
 /** The id prefix of a price alert's line (`alert:<id>`). */
 export const ALERT_LINE = 'alert:';
-/** The id prefix of a waiting stop's line (`stop:<id>`). */
+/** The id prefix of a waiting stop's line (`stop:<id>`); a line of several is not movable. */
 export const STOP_LINE = 'stop:';
 
 export interface PriceLinesInput {
@@ -71,6 +71,20 @@ function sharedLines<T>(
 const counted = (n: number, what: string): string => (n > 1 ? ` (${n} ${what})` : '');
 
 const sideWord = (side: Side): string => (side === Side.BUY ? 'Buy' : 'Sell');
+
+/** "Buy 0.010", "Buy close" (closes the whole position), "Buy 0.010 + close", "Buy 0.010, Sell close": the stops of one line. */
+function stopsText(stops: readonly ConditionalOrderRecord[], qd: number): string {
+  const parts: string[] = [];
+  for (const side of [Side.BUY, Side.SELL]) {
+    const of = stops.filter((c) => c.side === side);
+    if (of.length === 0) continue;
+    const sized = of.filter((c) => !c.close_position);
+    const qty = sized.reduce((sum, c) => sum + Number(c.qty), 0);
+    const what = [...(sized.length > 0 ? [fmt(qty, qd)] : []), ...(sized.length < of.length ? ['close'] : [])];
+    parts.push(`${sideWord(side)} ${what.join(' + ')}`);
+  }
+  return parts.join(', ');
+}
 
 export function priceLines(i: PriceLinesInput): PriceLineSpec[] {
   const { symbol, qd } = i;
@@ -141,18 +155,22 @@ export function priceLines(i: PriceLinesInput): PriceLineSpec[] {
       },
     ),
   );
-  for (const c of i.stops) {
-    if (c.symbol !== symbol) continue;
-    out.push({
-      id: `${STOP_LINE}${c.id}`,
-      price: Number(c.trigger_price),
-      // violet: not the side's green or red, which the last price's line and TP / SL wear too
-      color: '#b388ff',
-      title: `Stop ${sideWord(c.side)} ${c.close_position ? 'close' : fmt(c.qty, qd)}`,
-      style: 'dashed',
-      // a trailing stop's trigger follows the price: the venue does not modify one
-      movable: stopModifiable(c),
-    });
-  }
+  // waiting stops: one line per trigger, whatever their sides
+  out.push(
+    ...sharedLines(
+      i.stops.filter((c) => c.symbol === symbol),
+      (c) => c.trigger_price,
+      (group, at) => ({
+        id: group.length === 1 ? `${STOP_LINE}${group[0].id}` : `stops:${at}`,
+        price: Number(at),
+        // violet: not the side's green or red, which the last price's line and TP / SL wear too
+        color: '#b388ff',
+        title: `Stop ${stopsText(group, qd)}${counted(group.length, 'stops')}`,
+        style: 'dashed',
+        // a trailing stop's trigger follows the price: the venue does not modify one
+        movable: stopModifiable(group[0]),
+      }),
+    ),
+  );
   return out;
 }
