@@ -94,22 +94,30 @@ export function setMarginMode(
 
 export function setPositionMode(core: TradingCore, a: AccountLive, mode: PositionMode): PositionModeSetting {
   if (a.mode !== mode) {
-    let positions = 0;
-    for (const p of a.positions.values()) if (p.qty > 0) positions++;
-    // a waiting conditional order is an open order here: it was checked against the mode it would fire in
-    let orders = a.orders.size;
-    for (const c of core.conditionals.values()) if (c.accountId === a.id) orders++;
-    if (positions > 0 || orders > 0) {
-      reject(
-        Errors.POSITION_MODE_CHANGE_REFUSED,
-        `Position mode cannot change while the account has ${blockers(positions, orders)}`,
-        orders > 0 ? 'open_orders' : 'position',
-      );
-    }
+    checkPositionMode(core, a);
     a.mode = mode;
     const { repo } = core.deps;
     const now = core.now();
     repo.tx(() => repo.setPositionMode(a.id, mode, now));
   }
   return { position_mode: mode };
+}
+
+/**
+ * Refuses (3015) a change of the account's position mode while it holds a position or an open
+ * order; applies nothing. A start checks every --account's change with it before it applies any.
+ */
+export function checkPositionMode(core: TradingCore, a: AccountLive): void {
+  let positions = 0;
+  for (const p of a.positions.values()) if (p.qty > 0) positions++;
+  // a waiting conditional order is an open order here: it was checked against the mode it would fire in
+  let orders = a.orders.size;
+  for (const c of core.conditionals.values()) if (c.accountId === a.id) orders++;
+  if (positions > 0 || orders > 0) {
+    reject(
+      Errors.POSITION_MODE_CHANGE_REFUSED,
+      `Position mode cannot change while the account has ${blockers(positions, orders)}`,
+      orders > 0 ? 'open_orders' : 'position',
+    );
+  }
 }

@@ -21,7 +21,7 @@ import { PositionSide } from '../../src-shared/enums.ts';
 import type { AccountSummary, ConditionalOrderRecord, OrderRecord, PositionRecord } from '../../src-shared/types.ts';
 import type { IsolatedMarginLimits, PositionTpSl } from '../../src-shared/types/position-settings.ts';
 import { parseFixed } from '../../src-shared/decimal.ts';
-import { setLeverage, setMarginMode, setPositionMode } from './account-settings.ts';
+import { checkPositionMode, setLeverage, setMarginMode, setPositionMode } from './account-settings.ts';
 import type { Command, ResultOf } from './commands.ts';
 import { amendConditional } from './conditional-amend.ts';
 import {
@@ -296,6 +296,11 @@ export class Exchange {
   /** An account's leverage and margin mode on a pair (the defaults until it sets them). */
   pairSetting(accountId: number, symbol: string): { leverage: number; marginMode: number } {
     return this.core.pairSetting(this.core.requireAccount(accountId), this.core.requirePair(symbol));
+  }
+
+  /** Throws the refusal (3015) a change of the account's position mode would meet now; changes nothing. */
+  checkPositionModeChange(accountId: number): void {
+    checkPositionMode(this.core, this.core.requireAccount(accountId));
   }
 
   summary(accountId: number): AccountSummary {

@@ -130,7 +130,11 @@ describe('start notices', () => {
         dataDir,
         port: 0,
         simulate: false,
-        accounts: [{ ...spec, balance: 10_000_00000000n, positionMode: 'one_way' }],
+        // an earlier --account that would be taken: refused with the start, it is not applied either
+        accounts: [
+          { apiKey: 'earlierkey01', apiSecret: 'earliersecret01', balance: 5_000_00000000n },
+          { ...spec, balance: 10_000_00000000n, positionMode: 'one_way' },
+        ],
         onProgress: (l) => lines.push(l),
       }),
     ).rejects.toThrow(
@@ -144,6 +148,7 @@ describe('start notices', () => {
     const b = await startService({ dataDir, port: 0, simulate: false, onProgress: (l) => next.push(l) });
     // nothing of the refused --account was applied
     expect(b.venue.accounts.byKey(spec.apiKey)!.walletBalance).toBe(20_000_00000000n);
+    expect(b.venue.accounts.byKey('earlierkey01')).toBeUndefined();
     await b.close();
     expect(next[0]).toMatch(/^perpdesk: the previous start failed \(its error was said then\); /);
   });
