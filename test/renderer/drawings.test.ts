@@ -16,7 +16,11 @@ import {
   type Drawing,
   type Placed,
 } from '../../src-renderer/src/features/chart/drawings.ts';
-import { DRAWINGS_KEY, createDrawingsStore } from '../../src-renderer/src/features/chart/drawings-store.ts';
+import {
+  DRAWINGS_KEY,
+  createDrawingsStore,
+  watchStoredDrawings,
+} from '../../src-renderer/src/features/chart/drawings-store.ts';
 
 const MIN = 60_000;
 /** Bars a minute apart from 10:00, with a missing bar at 10:03 (no trade that minute). */
@@ -188,5 +192,34 @@ describe('the drawings store', () => {
     });
     s.getState().actions.add({ symbol: 'BTCUSDT', kind: 'hline', price: 1 });
     expect(s.getState().drawings).toHaveLength(1);
+  });
+  it("two tabs on one address: each takes what the other writes, so neither tab's next drawing drops the other's", () => {
+    // one storage, two tabs; a write in one reaches the other as the page's storage event
+    const storage = memory();
+    const tabs = [new EventTarget(), new EventTarget()];
+    const share = (from: number) => ({
+      getItem: storage.getItem,
+      setItem(k: string, v: string) {
+        storage.setItem(k, v);
+        tabs[1 - from].dispatchEvent(Object.assign(new Event('storage'), { key: k, newValue: v }));
+      },
+    });
+    const a = createDrawingsStore(share(0));
+    const b = createDrawingsStore(share(1));
+    // an EventTarget stands for each tab's window (its listeners get the storage events dispatched)
+    const win = (t: EventTarget) => t as unknown as Parameters<typeof watchStoredDrawings>[1];
+    const stops = [watchStoredDrawings(a, win(tabs[0])), watchStoredDrawings(b, win(tabs[1]))];
+    const la = a.getState().actions.add({ symbol: 'ETHUSDT', kind: 'hline', price: 3403.5 });
+    expect(b.getState().drawings.map((d) => d.id)).toEqual([la]);
+    const lb = b.getState().actions.add({ symbol: 'ETHUSDT', kind: 'hline', price: 3396.22 });
+    // the next visit (a reload of either tab) reads both lines
+    expect(readDrawings(storage.getItem(DRAWINGS_KEY)).map((d) => d.id)).toEqual([la, lb]);
+    expect(a.getState().drawings.map((d) => d.id)).toEqual([la, lb]);
+    // another key's event is not the drawings'; a cleared storage clears them
+    tabs[0].dispatchEvent(Object.assign(new Event('storage'), { key: 'perpdesk.alerts', newValue: '[]' }));
+    expect(a.getState().drawings).toHaveLength(2);
+    tabs[0].dispatchEvent(Object.assign(new Event('storage'), { key: null, newValue: null }));
+    expect(a.getState().drawings).toEqual([]);
+    for (const stop of stops) stop();
   });
 });

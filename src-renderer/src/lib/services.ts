@@ -5,7 +5,7 @@ import { WsClient } from '../../../src-shared/sdk/ws-client.ts';
 import { createAccountStore } from '../features/account/account-store.ts';
 import { createAlertsStore } from '../features/alerts/alerts-store.ts';
 import { createIndicatorsStore } from '../features/chart/indicators-store.ts';
-import { createDrawingsStore } from '../features/chart/drawings-store.ts';
+import { createDrawingsStore, watchStoredDrawings } from '../features/chart/drawings-store.ts';
 import { watchAlerts } from '../features/alerts/alerts-feed.ts';
 import { createBotStore } from '../features/bot-panel/bot-store.ts';
 import { startBookFeed, type BookFeed } from '../features/ladder/book-feed.ts';
@@ -172,6 +172,7 @@ export function createServices(opts: { baseUrl?: string; wsUrl?: string } = {}) 
       stops.push(startTickerFeed({ api, ws, workspace, tickers }));
       stops.push(startTradesFeed({ api, ws, workspace, store: trades, tickers }));
       stops.push(watchAlerts({ alerts, tickers, symbols, toasts }));
+      stops.push(watchStoredDrawings(drawings, window));
       stops.push(watchToastNotices(toasts, notices));
       stops.push(watchMarginCalls({ positions, symbols, toasts }));
       bookFeed = startBookFeed({ api, ws, workspace, symbols, store: book });

@@ -1,7 +1,10 @@
 // The trader's chart drawings (drawings.ts), per pair: added with the tools at the chart's left
 // edge, moved by dragging them, removed with Delete or the tools' bin. Kept in this browser's
 // storage for the venue's address and read back at the next visit; a write the storage refuses
-// keeps them for this visit.
+// keeps them for this visit. Another tab on the same address writes the same entry: its list is
+// taken as it is written (`stored`, from the page's storage event, watchStoredDrawings), as the
+// alerts' is, so neither tab's next write drops what the other drew. (Before, each tab wrote its
+// own list over the other's: a line drawn in one tab was gone once the other drew one.)
 import { createStore } from 'zustand/vanilla';
 import { browserStorage, type KeyValueStorage } from '../../lib/browser-storage.ts';
 import { capPerPair, readDrawings, type Drawing, type DrawingShape } from './drawings.ts';
@@ -22,6 +25,8 @@ export interface DrawingsState {
     remove(id: string): void;
     /** Removes every drawing of `symbol`. */
     clear(symbol: string): void;
+    /** Another tab wrote the list (the storage event's new value): this tab takes it. */
+    stored(text: string | null): void;
   };
 }
 
@@ -32,6 +37,8 @@ export function createDrawingsStore(storage: KeyValueStorage | null = browserSto
   } catch {
     // storage that throws on read: none remembered
   }
+  /** The text last written or taken from another tab: what need not be written again. */
+  let written: string | null = null;
   const newId = (): string => {
     const bytes = globalThis.crypto.getRandomValues(new Uint8Array(6));
     return `d${Date.now().toString(36)}-${Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('')}`;
@@ -50,15 +57,45 @@ export function createDrawingsStore(storage: KeyValueStorage | null = browserSto
       },
       remove: (id) => set({ drawings: get().drawings.filter((x) => x.id !== id) }),
       clear: (symbol) => set({ drawings: get().drawings.filter((x) => x.symbol !== symbol) }),
+      stored(text) {
+        written = text;
+        set({ drawings: readDrawings(text) });
+      },
     },
   }));
   store.subscribe((s, prev) => {
     if (s.drawings === prev.drawings || storage === null) return;
+    const text = JSON.stringify(s.drawings);
+    if (text === written) return;
+    written = text;
     try {
-      storage.setItem(DRAWINGS_KEY, JSON.stringify(s.drawings));
+      storage.setItem(DRAWINGS_KEY, text);
     } catch {
       // storage full or disabled: the drawings hold for this visit only
     }
   });
   return store;
+}
+
+/** What the drawings need of a storage event (the page's `StorageEvent`). */
+interface StorageChange {
+  key: string | null;
+  newValue: string | null;
+}
+
+/** Takes the drawings another tab writes (the window's storage events); answers the stop. */
+export function watchStoredDrawings(
+  drawings: ReturnType<typeof createDrawingsStore>,
+  win: {
+    addEventListener(type: 'storage', f: (e: StorageChange) => void): void;
+    removeEventListener(type: 'storage', f: (e: StorageChange) => void): void;
+  },
+): () => void {
+  const onStorage = (e: StorageChange): void => {
+    // (a null key: the other tab cleared the whole storage)
+    if (e.key !== DRAWINGS_KEY && e.key !== null) return;
+    drawings.getState().actions.stored(e.key === null ? null : e.newValue);
+  };
+  win.addEventListener('storage', onStorage);
+  return () => win.removeEventListener('storage', onStorage);
 }
