@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { test, expect } from './support/fixtures.ts';
 import { openTrading, restingBuy } from './support/desk.ts';
+import { startHeadless } from './support/service.ts';
 
 test.use({ serviceOptions: { own: 'topbar-narrow' } });
 
@@ -51,4 +52,27 @@ test('at 1100 px with the store banner and "account not updating", Settings and 
   // the buttons still work: ? opens the shortcuts
   await page.getByRole('button', { name: 'Keyboard shortcuts', exact: true }).click();
   await expect(page.getByRole('dialog')).toBeVisible();
+});
+
+test('at 1024 px with the service gone ("Disconnected — reconnecting…" and "account not updating"), ? stays in the window', async ({
+  page,
+}) => {
+  // its own service, stopped under the screen (the worker's serves the other tests)
+  const own = await startHeadless();
+  try {
+    const screen = await openTrading(page, own.url, own.account, 'BTCUSDT', { size: { width: 1024, height: 640 } });
+    await expect(screen.form.button('Open long')).toBeEnabled();
+    await own.stop(true);
+    await expect(page.getByTestId('connection-status')).toContainText('Disconnected', { timeout: 30_000 });
+    await expect(page.getByTestId('account-stale')).toBeVisible({ timeout: 30_000 });
+    for (const name of ['Settings', 'Keyboard shortcuts']) {
+      const box = await page.getByRole('button', { name, exact: true }).boundingBox();
+      expect(box, name).not.toBeNull();
+      expect(box!.x + box!.width, name).toBeLessThanOrEqual(1024);
+    }
+    expect(await page.locator('html').evaluate((el) => el.scrollWidth)).toBeLessThanOrEqual(1024);
+    await expect(page.getByTestId('connection-status')).toHaveAttribute('title', /.+/);
+  } finally {
+    await own.stop();
+  }
 });
