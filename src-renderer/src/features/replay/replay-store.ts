@@ -187,7 +187,7 @@ export function replayNow(
  * along, since it is moved event by event), else the venue's market clock.
  */
 export function screenNow(
-  clock: Pick<MarketClockState, 'marketAt' | 'wallAt' | 'speed' | 'paused'>,
+  clock: Pick<MarketClockState, 'marketAt' | 'wallAt' | 'speed' | 'paused'> & Partial<Pick<MarketClockState, 'held'>>,
   replay: Pick<ReplayState, 'mode' | 'status' | 'receivedAt'> & Partial<Pick<ReplayState, 'heldAt'>>,
   wall: number,
 ): number {
