@@ -3,10 +3,10 @@
 // a bot that does not exist, an unreachable Redis) exit 2 with one line naming the cause, before
 // any job starts; a sweep that ran exits 0 whatever its jobs did.
 import { fork, type ChildProcess } from 'node:child_process';
-import { existsSync, rmSync } from 'node:fs';
+import { existsSync, rmSync, statSync } from 'node:fs';
 import { enableCompileCache } from 'node:module';
 import { availableParallelism } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { defaultDataDir, makeDataDir, userFolder, userPath } from './paths.ts';
 import { compileCacheEnv, defaultCacheDir } from './sweep/compile-cache.ts';
 import { coordinatorHere, prepareSweep, runSweep, type Runner, type SweepRequest } from './sweep/coordinator.ts';
@@ -316,7 +316,7 @@ async function main(argv: string[]): Promise<number> {
   const dataDir = v['data-dir'] === undefined ? defaultDataDir() : userPath(v['data-dir']);
   // a list reads: a folder without a sweeps store has none, and none is made for it
   const none = `no sweeps in ${dataDir}`;
-  if (v.list && !existsSync(join(dataDir, SWEEPS_FILE))) {
+  if (v.list && listsNothing(dataDir)) {
     console.log(none);
     return 0;
   }
@@ -417,3 +417,19 @@ main(process.argv.slice(2)).then(
     process.exit(1);
   },
 );
+
+/**
+ * Whether `--list` on `dataDir` has nothing to read: a folder without a sweeps store, or one not
+ * made yet whose nearest existing parent is a folder. A path that is a file, or under one, is
+ * left to the store's opening, which refuses it ("cannot use the data folder ... (--data-dir)").
+ */
+function listsNothing(dataDir: string): boolean {
+  let p = dataDir;
+  while (!existsSync(p)) {
+    const up = dirname(p);
+    if (up === p) return true;
+    p = up;
+  }
+  if (!statSync(p).isDirectory()) return false;
+  return p !== dataDir || !existsSync(join(dataDir, SWEEPS_FILE));
+}
