@@ -3,6 +3,11 @@ import { TradingPage } from './pages/trading-page.ts';
 import { RestClient } from '../src-shared/sdk/rest-client.ts';
 import { startHeadless } from './support/service.ts';
 
+// a service of this file's own, started with its first test: the one-time login link works for 15
+// minutes after its start, and the worker's service, shared by the files run before, can be older
+// than that by the time this file runs (a loaded CI run: 'this login link expired')
+test.use({ serviceOptions: { own: 'session' } });
+
 test('without credentials the screen shows market data and says how to log in', async ({ page, service, market }) => {
   await market.ensureBook('BTCUSDT');
   const screen = new TradingPage(page);
