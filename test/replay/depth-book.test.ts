@@ -3,13 +3,7 @@
 // straight from the CSV files (harness.ts trxBooks), not by the replay's code.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PairState } from '../../src-main/trading/pair-state.ts';
-import { LASOTA, replayVenue, trxBooks, type HistBook, type ReplayVenue } from './harness.ts';
-import path from 'node:path';
-
-const depthFiles = {
-  paths: [path.join(LASOTA, 'rest_depth_snapshot.csv'), path.join(LASOTA, 'diff_depth_stream.csv')],
-  opts: { market: 'um' as const, symbol: 'TRXUSDT', kind: 'depth' as const },
-};
+import { replayVenue, TRX_DEPTH_IMPORT, trxBooks, type HistBook, type ReplayVenue } from './harness.ts';
 
 function engineBook(pair: PairState): { bids: Map<string, number>; asks: Map<string, number> } {
   const side = (s: 1 | 2): Map<string, number> => {
@@ -26,7 +20,7 @@ describe('TRXUSDT depth replay', () => {
   let books: HistBook[];
   beforeAll(async () => {
     books = trxBooks();
-    v = await replayVenue([depthFiles], { symbols: ['TRXUSDT'], start: books[0].time });
+    v = await replayVenue([TRX_DEPTH_IMPORT], { symbols: ['TRXUSDT'], start: books[0].time });
   });
   afterAll(() => v?.close());
 

@@ -12,7 +12,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { PairState } from '../../src-main/trading/pair-state.ts';
 import { FIXTURES, tempDir } from '../data/archive-fixtures.ts';
-import { LASOTA, replayVenue, trxBooks, type ReplayVenue } from './harness.ts';
+import { LASOTA, replayVenue, TRX_DEPTH_IMPORT, trxBooks, type ReplayVenue } from './harness.ts';
 
 const CRYPTOFEED = path.join(FIXTURES, 'depth/binance_usdm_2021-07-22_cryptofeed');
 
@@ -92,15 +92,7 @@ describe('USD-M depth events are timed by T', () => {
     expect(eventTime.get(late.u)! - late.time).toBe(101);
     const k = books.indexOf(late);
     expect(books[k + 1].time).toBeGreaterThan(eventTime.get(late.u)!);
-    v = await replayVenue(
-      [
-        {
-          paths: [path.join(LASOTA, 'rest_depth_snapshot.csv'), path.join(LASOTA, 'diff_depth_stream.csv')],
-          opts: { market: 'um', symbol: 'TRXUSDT', kind: 'depth' },
-        },
-      ],
-      { symbols: ['TRXUSDT'], start: books[0].time },
-    );
+    v = await replayVenue([TRX_DEPTH_IMPORT], { symbols: ['TRXUSDT'], start: books[0].time });
     v.market.seek(late.time - 1);
     expect(v.market.engine.depthState('TRXUSDT').lastUpdateId).toBe(books[k - 1].u);
     v.market.seek(late.time);

@@ -1,13 +1,12 @@
 // Determinism: the example bot (examples/replay-bot.ts) drives a replay in lockstep
 // over the WebSocket and trades it over REST; run twice on the same data, start and options, the
 // fills, balances, positions, orders and the session report are byte-identical.
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runReplayBot } from '../../examples/replay-bot.ts';
 import type { ReplayData } from '../../src-main/replay/ports.ts';
 import { startService } from '../../src-main/service.ts';
 import { openDatabase } from '../../src-main/store/database.ts';
-import { importInto, LASOTA, replayDataOf, TRX_TRADES } from './harness.ts';
+import { importInto, replayDataOf, TRX_DEPTH_IMPORT, TRX_TRADES_IMPORT } from './harness.ts';
 import type { DatabaseSync } from 'node:sqlite';
 
 const FIRST_TRADE = 1744588804438;
@@ -19,13 +18,7 @@ let data: ReplayData;
 
 beforeAll(async () => {
   db = openDatabase({ dataDir: ':memory:' });
-  const datasets = await importInto(db, [
-    {
-      paths: [path.join(LASOTA, 'rest_depth_snapshot.csv'), path.join(LASOTA, 'diff_depth_stream.csv')],
-      opts: { market: 'um', symbol: 'TRXUSDT', kind: 'depth' },
-    },
-    { paths: [TRX_TRADES], opts: { market: 'um', symbol: 'TRXUSDT', kind: 'trades' } },
-  ]);
+  const datasets = await importInto(db, [TRX_DEPTH_IMPORT, TRX_TRADES_IMPORT]);
   data = replayDataOf(datasets);
 });
 afterAll(() => db?.close());

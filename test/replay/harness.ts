@@ -32,6 +32,17 @@ export const KLINES = path.join(FIXTURES, 'klines');
 /** The recording's trade stream: the importer reads it as trades (docs/data.md, recorder-rows.ts). */
 export const TRX_TRADES = path.join(LASOTA, 'trade_stream.csv');
 
+/** The recording's book as one import: its REST snapshot and the diffs after it, USD-M depth. */
+export const TRX_DEPTH_IMPORT = {
+  paths: [path.join(LASOTA, 'rest_depth_snapshot.csv'), path.join(LASOTA, 'diff_depth_stream.csv')],
+  opts: { market: 'um', symbol: 'TRXUSDT', kind: 'depth' },
+} as const satisfies { paths: readonly string[]; opts: ImportOptions };
+/** The recording's trade stream as one import, USD-M trades. */
+export const TRX_TRADES_IMPORT = {
+  paths: [TRX_TRADES],
+  opts: { market: 'um', symbol: 'TRXUSDT', kind: 'trades' },
+} as const satisfies { paths: readonly string[]; opts: ImportOptions };
+
 export interface ReplayVenue {
   db: DatabaseSync;
   exchange: Exchange;
@@ -50,7 +61,7 @@ export function replayDataOf(datasets: DatasetService): ReplayData {
 
 export async function importInto(
   db: DatabaseSync,
-  files: Array<{ paths: string[]; opts: ImportOptions }>,
+  files: ReadonlyArray<{ paths: readonly string[]; opts: ImportOptions }>,
 ): Promise<DatasetService> {
   const datasets = new DatasetService(new DatasetsRepo(db));
   for (const f of files) {
@@ -58,6 +69,19 @@ export async function importInto(
     for (const x of r) if (!x.ok) throw new Error(`import of ${x.file} failed: ${x.error}`);
   }
   return datasets;
+}
+
+/**
+ * An in-memory database with the TRXUSDT recording's book (and its trades unless `trades` is
+ * false) imported, and the replay data read from it: what a test hands `startService({ replay })`.
+ */
+export async function trxReplayData(o: { trades?: boolean } = {}): Promise<{ db: DatabaseSync; data: ReplayData }> {
+  const db = openDatabase({ dataDir: ':memory:' });
+  const datasets = await importInto(
+    db,
+    o.trades === false ? [TRX_DEPTH_IMPORT] : [TRX_DEPTH_IMPORT, TRX_TRADES_IMPORT],
+  );
+  return { db, data: replayDataOf(datasets) };
 }
 
 /**
@@ -71,7 +95,7 @@ export async function importTrxRecording(datasets: DatasetService): Promise<void
 }
 
 export async function replayVenue(
-  files: Array<{ paths: string[]; opts: ImportOptions }>,
+  files: ReadonlyArray<{ paths: readonly string[]; opts: ImportOptions }>,
   replay: ReplayOptions,
   wall: () => number = () => 0,
   /** Runs on the catalogue between the import and the replay's plan (an edit of a dataset's specs). */

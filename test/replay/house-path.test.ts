@@ -21,12 +21,12 @@ import { Exchange } from '../../src-main/trading/exchange.ts';
 import type { PlacementResult } from '../../src-shared/types.ts';
 import {
   KLINES,
-  LASOTA,
+  TRX_DEPTH_IMPORT,
   memoryReplayVenue,
   replayVenue,
   tradesReplayData,
   trxBooks,
-  TRX_TRADES,
+  TRX_TRADES_IMPORT,
   type ReplayVenue,
 } from './harness.ts';
 
@@ -169,17 +169,13 @@ afterEach(() => {
   v = null;
 });
 
-const depthFiles = {
-  paths: [path.join(LASOTA, 'rest_depth_snapshot.csv'), path.join(LASOTA, 'diff_depth_stream.csv')],
-  opts: { market: 'um' as const, symbol: 'TRXUSDT', kind: 'depth' as const },
-};
-
 async function depthRun(model: QueueModel): Promise<void> {
   const books = trxBooks();
-  v = await replayVenue(
-    [depthFiles, { paths: [TRX_TRADES], opts: { market: 'um', symbol: 'TRXUSDT', kind: 'trades' } }],
-    { symbols: ['TRXUSDT'], start: books[0].time, queueModel: model },
-  );
+  v = await replayVenue([TRX_DEPTH_IMPORT, TRX_TRADES_IMPORT], {
+    symbols: ['TRXUSDT'],
+    start: books[0].time,
+    queueModel: model,
+  });
   const venue = v;
   const o = observe(venue.exchange);
   const pair = venue.exchange.pair('TRXUSDT')!;

@@ -4,7 +4,6 @@
 // L_md of history), and a REST order sent at t is answered once applied at t + L_in, the replay
 // moving itself there in lockstep, while settings and account admin leave the clock. The status shows both.
 import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import type { DatabaseSync } from 'node:sqlite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
@@ -12,8 +11,7 @@ import { RestClient } from '../../src-shared/sdk/index.ts';
 import { hmacSha256Hex } from '../../src-shared/sign.ts';
 import type { ReplayData } from '../../src-main/replay/ports.ts';
 import { startService, type ServiceHandle } from '../../src-main/service.ts';
-import { openDatabase } from '../../src-main/store/database.ts';
-import { importInto, LASOTA, replayDataOf, TRX_TRADES } from './harness.ts';
+import { TRX_TRADES, trxReplayData } from './harness.ts';
 import { WsTestClient } from './ws-client.ts';
 
 const FIRST_TRADE = 1744588804438;
@@ -24,15 +22,7 @@ let db: DatabaseSync;
 let data: ReplayData;
 
 beforeAll(async () => {
-  db = openDatabase({ dataDir: ':memory:' });
-  const ds = await importInto(db, [
-    {
-      paths: [path.join(LASOTA, 'rest_depth_snapshot.csv'), path.join(LASOTA, 'diff_depth_stream.csv')],
-      opts: { market: 'um', symbol: 'TRXUSDT', kind: 'depth' },
-    },
-    { paths: [TRX_TRADES], opts: { market: 'um', symbol: 'TRXUSDT', kind: 'trades' } },
-  ]);
-  data = replayDataOf(ds);
+  ({ db, data } = await trxReplayData());
 });
 afterAll(() => db?.close());
 

@@ -3,19 +3,13 @@
 // book it was sent against. The cases are found in the TRXUSDT L2 recording read straight from
 // the CSV files (harness.ts trxBooks): a best ask that moves within L.
 import { placeOrder, upsertAccount } from '../helpers/exchange-commands.ts';
-import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ApiError } from '../../src-shared/errors.ts';
 import type { PlacementResult } from '../../src-shared/types.ts';
-import { LASOTA, replayVenue, trxBooks, type HistBook, type ReplayVenue } from './harness.ts';
+import { replayVenue, TRX_DEPTH_IMPORT, trxBooks, type HistBook, type ReplayVenue } from './harness.ts';
 
 const UNIT = 100_000_000n;
 const L = 100;
-const depthFiles = {
-  paths: [path.join(LASOTA, 'rest_depth_snapshot.csv'), path.join(LASOTA, 'diff_depth_stream.csv')],
-  opts: { market: 'um' as const, symbol: 'TRXUSDT', kind: 'depth' as const },
-};
-
 const books = trxBooks();
 /** The recorded book at market time t: the last event at or before it. */
 function bookAt(t: number): HistBook {
@@ -45,7 +39,7 @@ afterEach(() => {
 
 /** A replay of the recording with order latency `latency` (and response latency `back`), at time t, with one funded account. */
 async function at(t: number, latency: number, back = 0): Promise<{ v: ReplayVenue; acct: number }> {
-  const v = await replayVenue([depthFiles], {
+  const v = await replayVenue([TRX_DEPTH_IMPORT], {
     symbols: ['TRXUSDT'],
     start: books[0].time,
     orderLatency: latency,
@@ -134,7 +128,7 @@ describe('order entry latency on the TRXUSDT recording', () => {
   it('while the replay follows the clock, the order waits for the clock to reach t + L', async () => {
     let wall = 0;
     const v = await replayVenue(
-      [depthFiles],
+      [TRX_DEPTH_IMPORT],
       { symbols: ['TRXUSDT'], start: books[0].time, orderLatency: L },
       () => wall,
     );
@@ -168,7 +162,7 @@ describe('order entry latency on the TRXUSDT recording', () => {
   it('orders still in flight when the replay stops are refused, not lost silently', async () => {
     const wall = 0;
     const v = await replayVenue(
-      [depthFiles],
+      [TRX_DEPTH_IMPORT],
       { symbols: ['TRXUSDT'], start: books[0].time, orderLatency: L },
       () => wall,
     );
@@ -188,13 +182,13 @@ describe('order entry latency on the TRXUSDT recording', () => {
   it('refuses a latency that is not an integer from 0 to 60000 ms', async () => {
     for (const bad of [-1, 1.5, 60_001]) {
       await expect(
-        replayVenue([depthFiles], { symbols: ['TRXUSDT'], start: books[0].time, orderLatency: bad }),
+        replayVenue([TRX_DEPTH_IMPORT], { symbols: ['TRXUSDT'], start: books[0].time, orderLatency: bad }),
       ).rejects.toThrow(/order latency must be an integer/);
       await expect(
-        replayVenue([depthFiles], { symbols: ['TRXUSDT'], start: books[0].time, dataLatency: bad }),
+        replayVenue([TRX_DEPTH_IMPORT], { symbols: ['TRXUSDT'], start: books[0].time, dataLatency: bad }),
       ).rejects.toThrow(/data latency must be an integer/);
       await expect(
-        replayVenue([depthFiles], { symbols: ['TRXUSDT'], start: books[0].time, responseLatency: bad }),
+        replayVenue([TRX_DEPTH_IMPORT], { symbols: ['TRXUSDT'], start: books[0].time, responseLatency: bad }),
       ).rejects.toThrow(/response latency must be an integer/);
     }
   });

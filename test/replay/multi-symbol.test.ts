@@ -11,7 +11,7 @@ import { planSources } from '../../src-main/replay/plan.ts';
 import type { PairState } from '../../src-main/trading/pair-state.ts';
 import { openDatabase } from '../../src-main/store/database.ts';
 import { FIXTURES } from '../data/archive-fixtures.ts';
-import { importInto, LASOTA, replayDataOf, replayVenue, type ReplayVenue } from './harness.ts';
+import { importInto, replayDataOf, replayVenue, TRX_DEPTH_IMPORT, type ReplayVenue } from './harness.ts';
 
 const CRYPTOFEED = path.join(FIXTURES, 'depth/binance_usdm_2021-07-22_cryptofeed');
 const PAIRS = ['SUSHIUSDT', 'AKROUSDT'] as const;
@@ -20,11 +20,6 @@ const depthFiles = (symbol: string) => ({
   paths: [path.join(CRYPTOFEED, 'rest_depth_snapshots.jsonl'), path.join(CRYPTOFEED, 'ws_events.jsonl')],
   opts: { market: 'um' as const, symbol, kind: 'depth' as const },
 });
-const trxFiles = {
-  paths: [path.join(LASOTA, 'rest_depth_snapshot.csv'), path.join(LASOTA, 'diff_depth_stream.csv')],
-  opts: { market: 'um' as const, symbol: 'TRXUSDT', kind: 'depth' as const },
-};
-
 interface Book {
   u: number;
   time: number;
@@ -137,7 +132,7 @@ describe('pairs whose data do not overlap', () => {
   it('are refused by name, whichever start and until are asked', async () => {
     const db = openDatabase({ dataDir: ':memory:' });
     try {
-      const data = replayDataOf(await importInto(db, [depthFiles('SUSHIUSDT'), trxFiles]));
+      const data = replayDataOf(await importInto(db, [depthFiles('SUSHIUSDT'), TRX_DEPTH_IMPORT]));
       const sushi = recordedBooks('SUSHIUSDT');
       const sushiStart = sushi[0].time;
       const trxEnd = 1744588823871 + 1;

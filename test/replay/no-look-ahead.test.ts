@@ -13,7 +13,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CloseType, MarginMode, PositionSide, Side } from '../../src-shared/enums.ts';
-import { KLINES, LASOTA, replayVenue, TRX_TRADES, type ReplayVenue } from './harness.ts';
+import { KLINES, LASOTA, replayVenue, TRX_DEPTH_IMPORT, TRX_TRADES, type ReplayVenue } from './harness.ts';
 
 const UNIT = 100_000_000n;
 const KLINE_START = Date.UTC(2021, 4, 16);
@@ -148,11 +148,7 @@ describe('no look-ahead', () => {
       const files = [
         { paths: [TRX_TRADES], opts: { market: 'um' as const, symbol: 'TRXUSDT', kind: 'trades' as const } },
       ];
-      if (kind === 'depth')
-        files.push({
-          paths: [path.join(LASOTA, 'rest_depth_snapshot.csv'), path.join(LASOTA, 'diff_depth_stream.csv')],
-          opts: { market: 'um', symbol: 'TRXUSDT', kind: 'depth' },
-        } as never);
+      if (kind === 'depth') files.push(TRX_DEPTH_IMPORT as never);
       const prints = trxPrints();
       v = await replayVenue(files, { symbols: ['TRXUSDT'], start: prints[0].time });
       expect(v.market.status().sources.TRXUSDT).toBe(kind);

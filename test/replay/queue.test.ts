@@ -7,14 +7,9 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { QueueModelName as QueueModel } from '../../src-main/replay/models/queue-model.ts';
-import { LASOTA, replayVenue, trxBooks, TRX_TRADES, type ReplayVenue } from './harness.ts';
+import { LASOTA, replayVenue, TRX_DEPTH_IMPORT, TRX_TRADES_IMPORT, trxBooks, type ReplayVenue } from './harness.ts';
 
 const UNIT = 100_000_000n;
-const depthFiles = {
-  paths: [path.join(LASOTA, 'rest_depth_snapshot.csv'), path.join(LASOTA, 'diff_depth_stream.csv')],
-  opts: { market: 'um' as const, symbol: 'TRXUSDT', kind: 'depth' as const },
-};
-
 interface Print {
   time: number;
   price: string;
@@ -50,14 +45,11 @@ async function run(
   venue: ReplayVenue;
 }> {
   const books = trxBooks();
-  v = await replayVenue(
-    [depthFiles, { paths: [TRX_TRADES], opts: { market: 'um', symbol: 'TRXUSDT', kind: 'trades' } }],
-    {
-      symbols: ['TRXUSDT'],
-      start: books[0].time,
-      queueModel: model,
-    },
-  );
+  v = await replayVenue([TRX_DEPTH_IMPORT, TRX_TRADES_IMPORT], {
+    symbols: ['TRXUSDT'],
+    start: books[0].time,
+    queueModel: model,
+  });
   const venue = v;
   // to the first trade's second: the book is there
   const firstPrint = prints()[0].time;

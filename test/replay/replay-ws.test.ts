@@ -1,12 +1,11 @@
 // The replay's WebSocket side (docs/replay.md, Bots and determinism): the `replay` stream, the
 // REPLAY method's input rules, the lockstep hold (one client at a time, let go on release or
 // disconnect), and the live venue's answers.
-import path from 'node:path';
 import type { DatabaseSync } from 'node:sqlite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startService, type ServiceHandle } from '../../src-main/service.ts';
 import { openDatabase } from '../../src-main/store/database.ts';
-import { importInto, LASOTA, replayDataOf } from './harness.ts';
+import { importInto, replayDataOf, TRX_DEPTH_IMPORT } from './harness.ts';
 import { WsTestClient } from './ws-client.ts';
 
 const SNAPSHOT_TIME = 1744588800061;
@@ -17,12 +16,7 @@ let live: ServiceHandle;
 
 beforeAll(async () => {
   db = openDatabase({ dataDir: ':memory:' });
-  ds = await importInto(db, [
-    {
-      paths: [path.join(LASOTA, 'rest_depth_snapshot.csv'), path.join(LASOTA, 'diff_depth_stream.csv')],
-      opts: { market: 'um', symbol: 'TRXUSDT', kind: 'depth' },
-    },
-  ]);
+  ds = await importInto(db, [TRX_DEPTH_IMPORT]);
   replay = await startService({
     dataDir: ':memory:',
     rateLimit: false,

@@ -2,14 +2,12 @@
 // (docs/replay.md "Session report"), also when that command moves cash: an --account whose first
 // command is a deposit or a reset, and an account made during the session over the admin route
 // whose first command is a deposit. Before the fix the report took the deposit as starting cash.
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DatabaseSync } from 'node:sqlite';
 import { RestClient } from '../../src-shared/sdk/index.ts';
 import type { ReplayData } from '../../src-main/replay/ports.ts';
 import { startService, type ServiceHandle } from '../../src-main/service.ts';
-import { openDatabase } from '../../src-main/store/database.ts';
-import { importInto, LASOTA, replayDataOf, TRX_TRADES } from './harness.ts';
+import { trxReplayData } from './harness.ts';
 
 const FIRST_TRADE = 1744588804438;
 const UNIT = 100_000_000n;
@@ -18,15 +16,7 @@ let data: ReplayData;
 let svc: ServiceHandle;
 
 beforeAll(async () => {
-  db = openDatabase({ dataDir: ':memory:' });
-  const ds = await importInto(db, [
-    {
-      paths: [path.join(LASOTA, 'rest_depth_snapshot.csv'), path.join(LASOTA, 'diff_depth_stream.csv')],
-      opts: { market: 'um', symbol: 'TRXUSDT', kind: 'depth' },
-    },
-    { paths: [TRX_TRADES], opts: { market: 'um', symbol: 'TRXUSDT', kind: 'trades' } },
-  ]);
-  data = replayDataOf(ds);
+  ({ db, data } = await trxReplayData());
   svc = await startService({
     dataDir: ':memory:',
     rateLimit: false,

@@ -3,28 +3,19 @@
 // the book has the levels it traded at put back at the next event; the bot API cannot cancel or
 // trim the book's orders (they are history's, not a bot's).
 import { placeOrder, upsertAccount } from '../helpers/exchange-commands.ts';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Errors } from '../../src-shared/errors.ts';
 import { REPLAY_BOOK_ACCOUNT, REPLAY_TAKER_ACCOUNT } from '../../src-main/replay/symbol-replay.ts';
 import { HOUSE_ACCOUNT } from '../../src-main/trading/exchange.ts';
-import { LASOTA, replayVenue, trxBooks, TRX_TRADES, type ReplayVenue } from './harness.ts';
+import { replayVenue, TRX_DEPTH_IMPORT, TRX_TRADES_IMPORT, trxBooks, type ReplayVenue } from './harness.ts';
 
 const UNIT = 100_000_000n;
-const depthFiles = {
-  paths: [path.join(LASOTA, 'rest_depth_snapshot.csv'), path.join(LASOTA, 'diff_depth_stream.csv')],
-  opts: { market: 'um' as const, symbol: 'TRXUSDT', kind: 'depth' as const },
-};
-
 describe('others and the historical book', () => {
   let v: ReplayVenue;
   let acct: number;
   beforeAll(async () => {
     const books = trxBooks();
-    v = await replayVenue(
-      [depthFiles, { paths: [TRX_TRADES], opts: { market: 'um', symbol: 'TRXUSDT', kind: 'trades' } }],
-      { symbols: ['TRXUSDT'], start: books[0].time },
-    );
+    v = await replayVenue([TRX_DEPTH_IMPORT, TRX_TRADES_IMPORT], { symbols: ['TRXUSDT'], start: books[0].time });
     v.market.seek(books[0].time + 5_000);
     acct = upsertAccount(v.exchange, { apiKey: 'k', apiSecret: 's', kind: 'user', balance: 1_000_000n * UNIT }, 0).id;
   }, 60_000);

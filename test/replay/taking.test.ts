@@ -7,14 +7,17 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PairState } from '../../src-main/trading/pair-state.ts';
-import { LASOTA, replayVenue, trxBooks, TRX_TRADES, type HistBook, type ReplayVenue } from './harness.ts';
+import {
+  type HistBook,
+  LASOTA,
+  replayVenue,
+  type ReplayVenue,
+  TRX_DEPTH_IMPORT,
+  TRX_TRADES_IMPORT,
+  trxBooks,
+} from './harness.ts';
 
 const UNIT = 100_000_000n;
-const depthFiles = {
-  paths: [path.join(LASOTA, 'rest_depth_snapshot.csv'), path.join(LASOTA, 'diff_depth_stream.csv')],
-  opts: { market: 'um' as const, symbol: 'TRXUSDT', kind: 'depth' as const },
-};
-
 function side(pair: PairState, s: 1 | 2): Map<string, number> {
   const m = new Map<string, number>();
   for (const [p, lots] of pair.book.topLevels(s))
@@ -33,10 +36,7 @@ describe('a marketable buy against the TRXUSDT recording', () => {
 
   beforeAll(async () => {
     books = trxBooks();
-    v = await replayVenue(
-      [depthFiles, { paths: [TRX_TRADES], opts: { market: 'um', symbol: 'TRXUSDT', kind: 'trades' } }],
-      { symbols: ['TRXUSDT'], start: books[0].time },
-    );
+    v = await replayVenue([TRX_DEPTH_IMPORT, TRX_TRADES_IMPORT], { symbols: ['TRXUSDT'], start: books[0].time });
     v.market.seek(books[0].time + 5_000);
     acct = upsertAccount(v.exchange, { apiKey: 'k', apiSecret: 's', kind: 'user', balance: 1_000_000n * UNIT }, 0).id;
     v.exchange.events.on('account', (e) => {

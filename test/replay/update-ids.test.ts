@@ -3,27 +3,29 @@
 // order) take the ids after it, and the native REST `id`, the `depth_update@` windows, the Binance
 // dialect's `lastUpdateId` and its diff stream's U / u / pu show them. The recording's ids are
 // read straight from the CSV files (harness.ts trxBooks), not through the importer.
-import path from 'node:path';
 import type { DatabaseSync } from 'node:sqlite';
 import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startService, type ServiceHandle } from '../../src-main/service.ts';
 import { openDatabase } from '../../src-main/store/database.ts';
 import { placeOrder, upsertAccount } from '../helpers/exchange-commands.ts';
-import { importInto, LASOTA, replayDataOf, replayVenue, trxBooks, TRX_TRADES, type HistBook } from './harness.ts';
+import {
+  type HistBook,
+  importInto,
+  replayDataOf,
+  replayVenue,
+  TRX_DEPTH_IMPORT,
+  TRX_TRADES_IMPORT,
+  trxBooks,
+} from './harness.ts';
 import { WsTestClient } from './ws-client.ts';
 
 const UNIT = 100_000_000n;
-const depthFiles = {
-  paths: [path.join(LASOTA, 'rest_depth_snapshot.csv'), path.join(LASOTA, 'diff_depth_stream.csv')],
-  opts: { market: 'um' as const, symbol: 'TRXUSDT', kind: 'depth' as const },
-};
-
 describe('update ids of an L2 replay (venue)', () => {
   it("after every diff the book's id is the recording's u; a user's order takes the next id", async () => {
     const books = trxBooks();
     const byU = new Map(books.map((b) => [b.u, b]));
-    const v = await replayVenue([depthFiles], { symbols: ['TRXUSDT'], start: books[0].time });
+    const v = await replayVenue([TRX_DEPTH_IMPORT], { symbols: ['TRXUSDT'], start: books[0].time });
     try {
       const pair = v.exchange.pair('TRXUSDT')!;
       let checked = 0;
@@ -74,10 +76,7 @@ describe('update ids of an L2 + trades replay', () => {
   it("the prints' changes take the ids between two diffs; after each diff the id is its u again", async () => {
     const books = trxBooks();
     const idx = new Map(books.map((b, i) => [b.u, i]));
-    const v = await replayVenue(
-      [depthFiles, { paths: [TRX_TRADES], opts: { market: 'um', symbol: 'TRXUSDT', kind: 'trades' } }],
-      { symbols: ['TRXUSDT'], start: books[0].time },
-    );
+    const v = await replayVenue([TRX_DEPTH_IMPORT, TRX_TRADES_IMPORT], { symbols: ['TRXUSDT'], start: books[0].time });
     try {
       const pair = v.exchange.pair('TRXUSDT')!;
       let between = 0;
@@ -113,7 +112,7 @@ describe('update ids of an L2 replay (REST, /ws and the Binance dialect)', () =>
     books = trxBooks();
     byU = new Map(books.map((b) => [b.u, b]));
     db = openDatabase({ dataDir: ':memory:' });
-    const ds = await importInto(db, [depthFiles]);
+    const ds = await importInto(db, [TRX_DEPTH_IMPORT]);
     svc = await startService({
       dataDir: ':memory:',
       rateLimit: false,

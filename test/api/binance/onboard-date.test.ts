@@ -4,12 +4,11 @@
 // 1m candle and its first funding settlement, and the same on every call. A replay's pairs are
 // listed where its data begins (the opening of its start's minute), from its creation: a lockstep
 // bot reads exchangeInfo before its first step.
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../../src-main/api/app.ts';
 import { startService } from '../../../src-main/service.ts';
 import { openDatabase } from '../../../src-main/store/database.ts';
-import { importInto, LASOTA, replayDataOf, TRX_TRADES } from '../../replay/harness.ts';
+import { importInto, replayDataOf, TRX_DEPTH_IMPORT, TRX_TRADES_IMPORT } from '../../replay/harness.ts';
 import { openVenue, type LocalVenue } from '../../../src-main/venue.ts';
 
 let venue: LocalVenue;
@@ -50,13 +49,7 @@ describe('exchangeInfo onboardDate', () => {
 describe("a replayed pair's onboardDate", () => {
   it("is where the data begins from the replay's creation, before and after its first step", async () => {
     const db = openDatabase({ dataDir: ':memory:' });
-    const ds = await importInto(db, [
-      {
-        paths: [path.join(LASOTA, 'rest_depth_snapshot.csv'), path.join(LASOTA, 'diff_depth_stream.csv')],
-        opts: { market: 'um', symbol: 'TRXUSDT', kind: 'depth' },
-      },
-      { paths: [TRX_TRADES], opts: { market: 'um', symbol: 'TRXUSDT', kind: 'trades' } },
-    ]);
+    const ds = await importInto(db, [TRX_DEPTH_IMPORT, TRX_TRADES_IMPORT]);
     // asked from 00:00:00.000, it starts at the recording's first event, 00:00:00.061
     const svc = await startService({
       dataDir: ':memory:',

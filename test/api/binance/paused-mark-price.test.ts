@@ -2,14 +2,12 @@
 // each wall second at the same market time, and the latency gate keeps only the newest of them
 // (binance/streams/hub.ts, events.ts snapshotStream), so the next step brings one event, not one
 // per wall second of the pause. The stream timers (setInterval) are faked: 17 s pass at once.
-import path from 'node:path';
 import type { DatabaseSync } from 'node:sqlite';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import WebSocket from 'ws';
 import type { ReplayData } from '../../../src-main/replay/ports.ts';
 import { startService, type ServiceHandle } from '../../../src-main/service.ts';
-import { openDatabase } from '../../../src-main/store/database.ts';
-import { importInto, LASOTA, replayDataOf, TRX_TRADES } from '../../replay/harness.ts';
+import { trxReplayData } from '../../replay/harness.ts';
 
 const START = 1744588804438;
 let db: DatabaseSync;
@@ -17,15 +15,7 @@ let data: ReplayData;
 let svc: ServiceHandle | undefined;
 
 beforeAll(async () => {
-  db = openDatabase({ dataDir: ':memory:' });
-  const ds = await importInto(db, [
-    {
-      paths: [path.join(LASOTA, 'rest_depth_snapshot.csv'), path.join(LASOTA, 'diff_depth_stream.csv')],
-      opts: { market: 'um', symbol: 'TRXUSDT', kind: 'depth' },
-    },
-    { paths: [TRX_TRADES], opts: { market: 'um', symbol: 'TRXUSDT', kind: 'trades' } },
-  ]);
-  data = replayDataOf(ds);
+  ({ db, data } = await trxReplayData());
 });
 afterEach(async () => {
   await svc?.close();
