@@ -19,7 +19,7 @@ import { watchMarkJumps } from '../features/positions/mark-refresh.ts';
 import { watchMarginCalls } from '../features/positions/margin-calls.ts';
 import { createPositionsStore } from '../features/positions/positions-store.ts';
 import { createSettingsStore } from '../features/settings/settings-store.ts';
-import { createReplayStore, followReplay } from '../features/replay/replay-store.ts';
+import { createReplayStore, followReplay, screenNow } from '../features/replay/replay-store.ts';
 import { answers, watchReplayLink } from '../features/replay/replay-link.ts';
 import { replayChartInterval } from '../features/replay/replay-datasets.ts';
 import { createSymbolsStore } from '../features/symbols/symbols-store.ts';
@@ -104,7 +104,9 @@ export function createServices(opts: { baseUrl?: string; wsUrl?: string } = {}) 
   const orders = createOpenOrdersStore(api);
   const stopOrders = createStopsStore(api);
   const toasts = createToastsStore();
-  const alerts = createAlertsStore();
+  // the screen's market time (a replay's own clock on a replay venue): when alerts are set and fire
+  const marketTime = (): number => screenNow(clock.getState(), replay.getState(), Date.now());
+  const alerts = createAlertsStore(undefined, marketTime);
   const indicators = createIndicatorsStore();
   const drawings = createDrawingsStore();
   const notices = createNoticesStore();
@@ -171,7 +173,7 @@ export function createServices(opts: { baseUrl?: string; wsUrl?: string } = {}) 
       stops.push(poll(() => clock.getState().actions.sync(), 5000));
       stops.push(startTickerFeed({ api, ws, workspace, tickers }));
       stops.push(startTradesFeed({ api, ws, workspace, store: trades, tickers }));
-      stops.push(watchAlerts({ alerts, tickers, symbols, toasts }));
+      stops.push(watchAlerts({ alerts, tickers, symbols, toasts, now: marketTime }));
       stops.push(watchStoredDrawings(drawings, window));
       stops.push(watchToastNotices(toasts, notices));
       stops.push(watchMarginCalls({ positions, symbols, toasts }));

@@ -11,9 +11,9 @@ export interface PriceAlert {
   price: string;
   /** Fires when the last price is at or above `price` (true), at or below (false). */
   above: boolean;
-  /** Wall time it was set, ms. */
+  /** Market time it was set, ms (a replay's time in a replay). */
   created: number;
-  /** Wall time and last price it fired at; absent while it waits. */
+  /** Market time and last price it fired at; absent while it waits. */
   fired?: { at: number; last: number };
 }
 

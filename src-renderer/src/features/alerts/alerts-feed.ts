@@ -22,14 +22,16 @@ export function watchAlerts(deps: {
   tickers: StoreApi<TickerState>;
   symbols: StoreApi<SymbolsState>;
   toasts: StoreApi<ToastsState>;
+  /** Market time now, ms: when an alert fired. */
+  now: () => number;
 }): () => void {
-  const { alerts, tickers, symbols, toasts } = deps;
+  const { alerts, tickers, symbols, toasts, now } = deps;
   const check = (): void => {
     const waiting = new Set(alerts.getState().alerts.flatMap((a) => (a.fired === undefined ? [a.symbol] : [])));
     const all = tickers.getState().tickers;
     for (const symbol of waiting) {
       const last = all[symbol]?.last ?? NaN;
-      const fired = alerts.getState().actions.check(symbol, last, Date.now());
+      const fired = alerts.getState().actions.check(symbol, last, now());
       const pd = symbols.getState().bySymbol[symbol]?.priceDecimals;
       for (const a of fired)
         toasts.getState().actions.push({

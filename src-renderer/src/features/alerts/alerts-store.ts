@@ -5,7 +5,8 @@
 // restarts, a replay venue on its own address has its own), and a fired alert stays in the list,
 // marked, until removed. Another tab on the same address writes the same entry: its list is taken
 // as it is written (`stored`, from the page's storage event), so neither tab's write loses the
-// other's alerts.
+// other's alerts. Their times are the venue's market time (`now`: the screen's market clock), as
+// every other time on the screen: a replay's alert says when in the replay it was set and fired.
 import { browserStorage, type KeyValueStorage } from '../../lib/browser-storage.ts';
 import { createStore } from 'zustand/vanilla';
 import {
@@ -34,7 +35,7 @@ export interface AlertsState {
     remove(id: string): void;
     /** Removes every fired alert. */
     clearFired(): void;
-    /** The waiting alerts on `symbol` this last price reaches, marked fired (wall time `now`). */
+    /** The waiting alerts on `symbol` this last price reaches, marked fired (market time `now`). */
     check(symbol: string, last: number, now: number): PriceAlert[];
     focusPrice(): void;
     focused(): void;
@@ -43,7 +44,11 @@ export interface AlertsState {
   };
 }
 
-export function createAlertsStore(storage: KeyValueStorage | null = browserStorage()) {
+export function createAlertsStore(
+  storage: KeyValueStorage | null = browserStorage(),
+  /** Market time now, ms: when an alert is set. */
+  now: () => number = Date.now,
+) {
   let loaded: PriceAlert[] = [];
   try {
     loaded = readAlerts(storage?.getItem(ALERTS_KEY) ?? null);
@@ -66,8 +71,8 @@ export function createAlertsStore(storage: KeyValueStorage | null = browserStora
         add(symbol, price, last) {
           if (get().alerts.filter((a) => a.fired === undefined).length >= MAX_ALERTS)
             return { ok: false, error: `At most ${MAX_ALERTS} alerts wait at once: remove one first.` };
-          const now = Date.now();
-          const r = setAlert({ id: nextId(now), symbol, price, last, now });
+          const at = now();
+          const r = setAlert({ id: nextId(Date.now()), symbol, price, last, now: at });
           if (r.ok) put([...get().alerts, r.alert]);
           return r;
         },
