@@ -5,10 +5,9 @@
 // either side of its last price, and a seek of two hours moves the price through one of them.
 // A service of this spec's own: its replays count against the limit of 4.
 import type { Page } from 'playwright/test';
-import { RestClient } from '../src-shared/sdk/rest-client.ts';
 import { test, expect } from './support/fixtures.ts';
 import { onTick } from './support/prices.ts';
-import { importKlines, openReplay, startReplay } from './support/replay.ts';
+import { importKlines, openPausedReplay, startReplay } from './support/replay.ts';
 
 test.use({ serviceOptions: { own: 'alerts-replay' } });
 
@@ -28,10 +27,7 @@ test('an alert set and fired in a replay carries the replay’s time, not the wa
   await importKlines(service.url);
   const replay = await startReplay(service.url, '2021-05-16T00:00Z', 1);
   try {
-    const banner = await openReplay(page, replay);
-    const venue = new RestClient({ baseUrl: replay.url });
-    await venue.replayControl({ action: 'pause' });
-    await expect(banner).toHaveAttribute('data-state', 'paused');
+    const { banner, venue } = await openPausedReplay(page, replay);
     const paused = (await venue.replay()).time;
     const step = (await venue.futuresSymbols({ symbols: ['BTCUSDT'] }))[0].price_step;
 

@@ -7,9 +7,8 @@
 // are measured where the chart draws them (each fillText's ink box, from measureText, in the
 // canvas's pixels). A service of this spec's own: its replays count against the limit of 4 and
 // must not meet another spec's.
-import { RestClient } from '../src-shared/sdk/rest-client.ts';
 import { test, expect } from './support/fixtures.ts';
-import { importKlines, openReplay, startReplay } from './support/replay.ts';
+import { importKlines, openPausedReplay, startReplay } from './support/replay.ts';
 
 interface DrawnLabel {
   text: string;
@@ -60,10 +59,7 @@ test('the equity curve of a 3-day replay shows every point, from the start', asy
   const replay = await startReplay(service.url, '2021-05-16T00:00Z', 1);
   await page.addInitScript(recordEquityLabels);
   try {
-    const banner = await openReplay(page, replay);
-    const venue = new RestClient({ baseUrl: replay.url });
-    await venue.replayControl({ action: 'pause' });
-    await expect(banner).toHaveAttribute('data-state', 'paused');
+    const { venue } = await openPausedReplay(page, replay);
     await venue.replayControl({ action: 'seek', time: Date.parse('2021-05-18T23:59:00Z') });
     await page.keyboard.press('Shift+R');
     const curve = page.getByTestId('replay-equity');

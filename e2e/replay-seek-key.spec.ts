@@ -3,19 +3,15 @@
 // appended to it ("2021-05-16 00:002021-05-16 03:00") and refused again as no time at all. The
 // data (real 1m BTCUSDT klines, 2021-05-16..18) are imported and the replay started through the
 // API. A service of this spec's own: its replays count against the limit of 4.
-import { RestClient } from '../src-shared/sdk/rest-client.ts';
 import { test, expect } from './support/fixtures.ts';
-import { importKlines, openReplay, startReplay } from './support/replay.ts';
+import { importKlines, openPausedReplay, startReplay } from './support/replay.ts';
 
 test('G selects what the seek field holds, so a new time replaces a refused one', async ({ page, service }) => {
   test.setTimeout(150_000);
   await importKlines(service.url);
   const replay = await startReplay(service.url, '2021-05-16T00:00Z', 1);
   try {
-    const banner = await openReplay(page, replay);
-    const venue = new RestClient({ baseUrl: replay.url });
-    await venue.replayControl({ action: 'pause' });
-    await expect(banner).toHaveAttribute('data-state', 'paused');
+    const { banner, venue } = await openPausedReplay(page, replay);
     await venue.replayControl({ action: 'seek', time: Date.parse('2021-05-16T01:00Z') });
     await expect(banner.getByTestId('replay-time')).toContainText('2021-05-16 01:00:00');
     // a time behind the replay: refused, and left in the field

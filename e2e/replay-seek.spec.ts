@@ -7,7 +7,7 @@
 import { RestClient } from '../src-shared/sdk/rest-client.ts';
 import { test, expect } from './support/fixtures.ts';
 import { PositionsArea } from './pages/positions-area.ts';
-import { importKlines, openReplay, startReplay } from './support/replay.ts';
+import { importKlines, openPausedReplay, startReplay } from './support/replay.ts';
 
 test.use({ serviceOptions: { own: 'replay-seek' } });
 
@@ -22,10 +22,7 @@ test("after a seek the positions' liquidation price, margin, margin ratio and Av
   await importKlines(service.url);
   const replay = await startReplay(service.url, '2021-05-16T00:00Z', 1);
   try {
-    const banner = await openReplay(page, replay);
-    const venue = new RestClient({ baseUrl: replay.url });
-    await venue.replayControl({ action: 'pause' });
-    await expect(banner).toHaveAttribute('data-state', 'paused');
+    const { banner } = await openPausedReplay(page, replay);
     // the screen's own account (the login link's), trading through the API: long 0.5, short 0.2, cross 20x
     const creds = (await page.evaluate(() => JSON.parse(localStorage.getItem('perpdesk.credentials') ?? 'null'))) as {
       apiKey: string;

@@ -3,6 +3,7 @@
 // through the replay's one-time login link.
 import { fileURLToPath } from 'node:url';
 import { expect, type Locator, type Page } from 'playwright/test';
+import { RestClient } from '../../src-shared/sdk/rest-client.ts';
 
 const KLINES = fileURLToPath(
   new URL('../../test/fixtures/binance/klines/binance_spot_BTCUSDT_1m_2021-05-16_to_2021-05-18.csv', import.meta.url),
@@ -61,4 +62,19 @@ export async function openReplay(page: Page, replay: StartedReplay): Promise<Loc
   const banner = page.getByTestId('replay-banner');
   await expect(banner).toContainText('REPLAY');
   return banner;
+}
+
+/**
+ * Opens the replay's screen (openReplay) and pauses the replay through its venue's API, once the
+ * banner says so: the banner, and a client of the replay's venue for the spec's own controls.
+ */
+export async function openPausedReplay(
+  page: Page,
+  replay: StartedReplay,
+): Promise<{ banner: Locator; venue: RestClient }> {
+  const banner = await openReplay(page, replay);
+  const venue = new RestClient({ baseUrl: replay.url });
+  await venue.replayControl({ action: 'pause' });
+  await expect(banner).toHaveAttribute('data-state', 'paused');
+  return { banner, venue };
 }

@@ -11,7 +11,7 @@ import { MarginMode } from '../../../src-shared/enums.ts';
 import type { BinanceContext } from '../../../src-main/api/binance/context.ts';
 import { UserEvents } from '../../../src-main/api/binance/streams/user-events.ts';
 import { openVenue, type LocalVenue } from '../../../src-main/venue.ts';
-import { placeBotOrder, placeOrder, setMarginMode, setPrices } from '../../helpers/exchange-commands.ts';
+import { houseLimit, placeOrder, setMarginMode, setPrices } from '../../helpers/exchange-commands.ts';
 import { account } from './helpers.ts';
 
 let venue: LocalVenue;
@@ -28,17 +28,7 @@ afterAll(async () => {
 });
 
 const settle = () => new Promise((r) => setTimeout(r, 50));
-const house = (side: 1 | 2, price: string) =>
-  placeBotOrder(venue.exchange, {
-    symbol: 'BTCUSDT',
-    side,
-    position_side: side,
-    position_action: 1,
-    type: 1,
-    price,
-    qty: '1.000',
-    time_in_force: 1,
-  });
+const house = (side: 1 | 2, price: string) => houseLimit(venue.exchange, side, price, '1.000');
 
 describe('ACCOUNT_UPDATE of a liquidation', () => {
   it('reason ORDER, the wallet after PnL, fee and clearance fee, bc the clearance fee', async () => {

@@ -3,11 +3,10 @@
 // exchangeInfo publishes as `liquidationFee`, and the income entries then add up to the wallet;
 // the native position history counts it in the liquidated position's close_fee.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { placeBotOrder, placeOrder, setMarginMode, setPrices } from '../../helpers/exchange-commands.ts';
+import { houseLimit, placeOrder, setMarginMode, setPrices } from '../../helpers/exchange-commands.ts';
 import { makeApp, type TestApp } from '../../helpers/app.ts';
 import { dataOf, signed, type Creds } from '../../helpers/signed.ts';
 import { MarginMode } from '../../../src-shared/enums.ts';
-import { HOUSE_ACCOUNT } from '../../../src-main/trading/exchange.ts';
 import { account } from './helpers.ts';
 import { signedInject } from './raw.ts';
 
@@ -17,21 +16,7 @@ beforeAll(async () => {
   t = await makeApp({ simulate: false }, { rateLimit: false });
   c = account(t.venue, 'liqincome', 10_000);
   const ex = t.venue.exchange;
-  const house = (side: 1 | 2, price: string) =>
-    placeBotOrder(
-      ex,
-      {
-        symbol: 'BTCUSDT',
-        side,
-        position_side: side,
-        position_action: 1,
-        type: 1,
-        price,
-        qty: '1.000',
-        time_in_force: 1,
-      },
-      HOUSE_ACCOUNT,
-    );
+  const house = (side: 1 | 2, price: string) => houseLimit(ex, side, price, '1.000');
   // an isolated 20x long 0.1 at 96,000 (margin 480), liquidated at a mark of 91,560 by an IOC
   // that sells at the house's bid of 93,000: realized -300, taker fee 4.65, clearance fee
   // min(9,300 x 0.0125, 480 - 300 - 4.65) = 116.25
