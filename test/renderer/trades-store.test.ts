@@ -37,6 +37,7 @@ describe('trades feed', () => {
       on: (stream: string, fn: (data: unknown) => void) => (handlers.set(stream, fn), () => handlers.delete(stream)),
       subscribe: async () => ({}),
       unsubscribe: async () => ({}),
+      onReconnect: () => () => {},
     };
     const store = createTradesStore();
     const tickers = createTickerStore();
@@ -65,6 +66,52 @@ describe('trades feed', () => {
       expect(ids[0]).toBe(5030);
       expect(ids).toEqual(Array.from({ length: MAX_TRADES }, (_, i) => 5030 - i));
       expect(tickers.getState().tickers.BTCUSDT.last).toBe(55_030);
+    } finally {
+      stop();
+    }
+  });
+});
+
+describe('trades feed after a reconnect', () => {
+  it('starts the tape over from REST recent trades: a venue restarted on a fresh data folder (ids from 1) shows its trades', async () => {
+    const { startTradesFeed } = await import('../../src-renderer/src/features/trades/trades-feed.ts');
+    const { createWorkspaceStore } = await import('../../src-renderer/src/lib/workspace-store.ts');
+    const { createTickerStore } = await import('../../src-renderer/src/features/topbar/ticker-store.ts');
+    const handlers = new Map<string, (data: unknown) => void>();
+    const reconnected = new Set<() => void>();
+    const ws = {
+      on: (stream: string, fn: (data: unknown) => void) => (handlers.set(stream, fn), () => handlers.delete(stream)),
+      subscribe: async () => ({}),
+      unsubscribe: async () => ({}),
+      onReconnect: (fn: () => void) => (reconnected.add(fn), () => reconnected.delete(fn)),
+    };
+    // the venue's recent trades over REST, newest first: the old venue's 1001-1060, then the new one's 1-3
+    let venue = Array.from({ length: MAX_TRADES }, (_, i) => 1060 - i);
+    const api = {
+      recentTrades: async (_symbol: string, limit: number) =>
+        venue
+          .slice(0, limit)
+          .map((id) => ({ id: String(id), price: String(100 + id), qty: '1', time: id, taker_side: 1 })),
+    };
+    const store = createTradesStore();
+    const frame = () => new Promise((r) => setTimeout(r, 50));
+    const stop = startTradesFeed({
+      api: api as never,
+      ws: ws as never,
+      workspace: createWorkspaceStore({ symbol: 'BTCUSDT' }),
+      store,
+      tickers: createTickerStore(),
+    });
+    try {
+      await frame();
+      expect(store.getState().trades[0].id).toBe(1060);
+      // the service goes away and comes back on a fresh data folder: its ids start from 1 again
+      venue = [3, 2, 1];
+      for (const fn of reconnected) fn();
+      handlers.get('trade@BTCUSDT')!([{ s: 'BTCUSDT', t: 4, p: '104', q: '1', T: 4, S: 1 }]);
+      await frame();
+      expect(store.getState().trades.map((t) => t.id)).toEqual([4, 3, 2, 1]);
+      expect(store.getState().trades[0].price).toBe(104);
     } finally {
       stop();
     }

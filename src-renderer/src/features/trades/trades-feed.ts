@@ -1,5 +1,8 @@
 // Follows `trade@{symbol}` for the current symbol: recent trades for the tape and the ladder's
-// last-trade flash, and the last price for the ticker. Writes once per frame.
+// last-trade flash, and the last price for the ticker. Writes once per frame. The tape starts
+// from REST recent trades, and starts over from them after each reconnect of the socket: trades
+// missed during the outage come with that seed, and a venue restarted meanwhile on a fresh data
+// folder (its trade ids from 1 again) is shown as it is now, not below the old venue's ids.
 import type { StoreApi } from 'zustand/vanilla';
 import type { RestClient } from '../../../../src-shared/sdk/rest-client.ts';
 import type { WsClient } from '../../../../src-shared/sdk/ws-client.ts';
@@ -21,6 +24,8 @@ export function startTradesFeed(deps: {
   let pending: RecentTrade[] = [];
   let stream: string | null = null;
   let off: (() => void) | null = null;
+  /** Bumped with each reset of the tape: a seed asked for before it is not added after it. */
+  let seeds = 0;
   const flush = frameBatcher(() => {
     const batch = pending;
     pending = [];
@@ -56,30 +61,44 @@ export function startTradesFeed(deps: {
       flush.schedule();
     });
     void ws.subscribe([next]).catch(dropServiceFailure);
-    // the tape starts with the pair's latest trades instead of empty
-    if (api) {
-      void api
-        .recentTrades(symbol, 60)
-        .then((list) => {
-          if (store.getState().symbol !== symbol) return;
-          store.getState().actions.add(
-            list.reverse().map((t) => ({
-              id: Number(t.id),
-              price: Number(t.price),
-              qty: Number(t.qty),
-              time: t.time,
-              side: t.taker_side,
-            })),
-          );
-        })
-        .catch(dropServiceFailure);
-    }
+    seed(symbol);
   };
+  // the tape starts with the pair's latest trades instead of empty
+  const seed = (symbol: string): void => {
+    const asked = ++seeds;
+    if (!api) return;
+    void api
+      .recentTrades(symbol, MAX_TRADES)
+      .then((list) => {
+        if (asked !== seeds || store.getState().symbol !== symbol) return;
+        store.getState().actions.add(
+          list.reverse().map((t) => ({
+            id: Number(t.id),
+            price: Number(t.price),
+            qty: Number(t.qty),
+            time: t.time,
+            side: t.taker_side,
+          })),
+        );
+      })
+      .catch(dropServiceFailure);
+  };
+  // Back after an outage: the tape starts over from the venue's recent trades (the stream is
+  // already re-subscribed, so what it pushes from now on merges with the seed by id).
+  const offReconnect = ws.onReconnect(() => {
+    const symbol = store.getState().symbol;
+    if (symbol === '') return;
+    pending = [];
+    flush.cancel();
+    store.getState().actions.reset(symbol);
+    seed(symbol);
+  });
   follow(workspace.getState().symbol);
   const unsub = workspace.subscribe((s) => follow(s.symbol));
   return () => {
     unsub();
     off?.();
+    offReconnect();
     flush.cancel();
   };
 }
