@@ -117,3 +117,43 @@ describe('chart feed roll-over', () => {
     expect(bars.bars.get(T0 + 4 * S)?.[5]).toBe('100.9');
   });
 });
+
+describe('chart feed while the service is away', () => {
+  it("shows no other pair's candles under a pair picked while disconnected, and loads its own on the reconnect", async () => {
+    const { PerpdeskApiError, CLIENT_ERROR, NO_ANSWER } = await import('../../src-shared/sdk/rest-request.ts');
+    const btc = [candle(T0, '96000'), candle(T0 + S, '96001')];
+    const eth = [candle(T0, '3000'), candle(T0 + S, '3001'), candle(T0 + 2 * S, '3002')];
+    let down = false;
+    const api = {
+      async klines(symbol: string) {
+        if (down) throw new PerpdeskApiError(CLIENT_ERROR, 'GET /api/v1/klines: no answer', NO_ANSWER);
+        return (symbol === 'ETHUSDT' ? eth : btc).slice().reverse();
+      },
+    } as unknown as RestClient;
+    const reconnected = new Set<() => void>();
+    const ws = {
+      on: () => () => {},
+      subscribe: async () => ({}),
+      unsubscribe: async () => ({}),
+      onReconnect: (fn: () => void) => (reconnected.add(fn), () => reconnected.delete(fn)),
+    } as unknown as WsClient;
+    const bars = new Bars();
+    const feed = new ChartFeed(api, ws, bars);
+    feed.show('BTCUSDT', '1s');
+    await settle();
+    expect(bars.size).toBe(2);
+
+    down = true; // the service goes away; the trader picks ETHUSDT meanwhile
+    feed.show('ETHUSDT', '1s');
+    await settle();
+    expect(bars.size).toBe(0); // BTCUSDT's candles are not shown as ETHUSDT's
+    expect(feed.state.getState()).toMatchObject({ symbol: 'ETHUSDT', status: 'error', candles: 0, unreachable: true });
+
+    down = false; // back: the socket reconnects
+    for (const fn of reconnected) fn();
+    await settle();
+    expect(feed.state.getState()).toMatchObject({ symbol: 'ETHUSDT', status: 'ready', candles: 3, unreachable: false });
+    expect(bars.bars.get(T0 + 2 * S)?.[5]).toBe('3002');
+    feed.dispose();
+  });
+});

@@ -3,7 +3,9 @@
 // with limit) when the view nears the left edge. A switch of symbol or interval bumps a
 // generation number; answers and pushes of an older generation are dropped, so a slow
 // request can never paint the previous pair's candles. Pushes that arrive before the REST
-// answer are kept (the latest one) and applied after it.
+// answer are kept (the latest one) and applied after it. A load that fails (the service is
+// away) empties the chart when it held another pair's or interval's candles, so none stand under
+// the new name; the next reconnect of the socket loads them.
 //
 // The kline stream carries the current candle, throttled, and when a candle closed since its
 // last push, that candle's final form first (src-main/api/ws/hub.ts sendKline). So a push of the
@@ -19,6 +21,7 @@ import { INTERVAL_MS, nextOpenTime, previousOpenTime, type Interval } from '../.
 import type { Candle } from '../../../../src-shared/types.ts';
 import { errorText } from '../../lib/frame.ts';
 import { dropServiceFailure } from '../../lib/service-failure.ts';
+import { isNetworkFailure } from '../../lib/network-failure.ts';
 
 /** Candles loaded first, and per step back in history. */
 const INITIAL_CANDLES = 500;
@@ -35,6 +38,8 @@ export interface ChartFeedState {
   candles: number;
   /** Open time of the oldest candle loaded, ms (0 when none). */
   oldest: number;
+  /** The last load failed for want of an answer (the service is away): the next reconnect loads. */
+  unreachable: boolean;
 }
 
 const IDLE: ChartFeedState = {
@@ -46,6 +51,7 @@ const IDLE: ChartFeedState = {
   exhausted: false,
   candles: 0,
   oldest: 0,
+  unreachable: false,
 };
 
 /** A feed state that never changes, for views rendered before their feed exists. */
@@ -83,6 +89,8 @@ export class ChartFeed {
   /** A roll-over gap is being fetched; the newest push waits here meanwhile. */
   private filling = false;
   private afterFill: Candle | null = null;
+  /** Which symbol and interval the model's candles are of ('' when none were loaded). */
+  private holds = '';
 
   constructor(api: RestClient, ws: WsClient, model: FeedModel) {
     this.api = api;
@@ -113,6 +121,7 @@ export class ChartFeed {
       exhausted: false,
       candles: 0,
       oldest: 0,
+      unreachable: false,
     });
     const name = `kline@${symbol},${interval}`;
     if (this.stream !== name) {
@@ -168,9 +177,11 @@ export class ChartFeed {
       const candles = await this.api.klines(symbol, interval, { limit: INITIAL_CANDLES });
       if (gen !== this.generation) return;
       this.model.setCandles(candles.slice().reverse());
+      this.holds = `${symbol} ${interval}`;
       this.state.setState({
         status: 'ready',
         error: null,
+        unreachable: false,
         candles: this.model.size,
         oldest: this.model.oldestOpenTime ?? 0,
         exhausted: candles.length < INITIAL_CANDLES,
@@ -179,7 +190,19 @@ export class ChartFeed {
       this.pending = null;
       if (p !== null) this.apply(p);
     } catch (err) {
-      if (gen === this.generation) this.state.setState({ status: 'error', error: errorText(err) });
+      if (gen !== this.generation) return;
+      // another pair's (or interval's) candles must not stand under this one's name
+      if (this.holds !== `${symbol} ${interval}`) {
+        this.model.setCandles([]);
+        this.holds = '';
+      }
+      this.state.setState({
+        status: 'error',
+        error: errorText(err),
+        unreachable: isNetworkFailure(err),
+        candles: this.model.size,
+        oldest: this.model.oldestOpenTime ?? 0,
+      });
     }
   }
 

@@ -275,6 +275,18 @@ export function ChartPanel() {
           )}
         </div>
       )}
+      {feedState.status === 'error' && feedState.candles === 0 && feedState.symbol === symbol && (
+        <div className="chart-empty" data-testid="chart-unloaded" role="status">
+          <b>
+            {symbol} {interval} candles not loaded
+          </b>
+          <span>
+            {feedState.unreachable
+              ? 'The service cannot be reached: reconnecting… They load when it answers again.'
+              : feedState.error}
+          </span>
+        </div>
+      )}
       <div className="chart-body">
         <DrawingTools
           symbol={symbol}
