@@ -71,6 +71,27 @@ test('the login link pasted into an open view-only tab logs it in, without a rel
   }
 });
 
+test('a view-only tab open beside another is logged in when that one logs in (docs/desktop.md)', async ({ page }) => {
+  test.setTimeout(150_000);
+  // a service of its own: the worker's one-time link is another test's
+  const own = await startHeadless();
+  try {
+    await page.goto(`${own.url}/`);
+    await expect(page.getByTestId('login-hint').first()).toContainText('#token=');
+    // another tab of the same browser opens the login link
+    const tab = await page.context().newPage();
+    await tab.goto(own.loginUrl);
+    await expect(tab.getByTestId('account-compact')).toBeVisible();
+    // the first tab, view only so far, takes the login without a reload
+    await expect(page.getByTestId('account-compact')).toBeVisible();
+    await expect(page.getByTestId('login-hint')).toHaveCount(0);
+    await expect(page.getByTestId('wallet-balance')).toHaveText(/^\d[\d,]*\.\d\d$/);
+    await tab.close();
+  } finally {
+    await own.stop();
+  }
+});
+
 test('settings show the API key of the paper account', async ({ page, service }) => {
   const screen = new TradingPage(page);
   await screen.openAs(service.url, service.account);

@@ -206,6 +206,7 @@ export function createServices(opts: { baseUrl?: string; wsUrl?: string } = {}) 
       void session.getState().actions.bootstrap();
       // a login link pasted into this open tab (only the hash changes: no reload)
       stops.push(session.getState().actions.followLoginLinks());
+      stops.push(session.getState().actions.followOtherTabs(window));
       // a replay venue: follow its status, and show one of the replayed pairs
       const followed = followReplay(ws, replay);
       stops.push(followed.stop);

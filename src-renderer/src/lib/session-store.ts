@@ -5,7 +5,9 @@
 // service address: other tabs, a closed and reopened tab and a browser restart stay logged in,
 // as with a cookie). Without any, the screen still shows market data and says how to log in.
 // A login link pasted into a tab that is already open changes only the URL's hash (no reload):
-// followLoginLinks() trades its token then, as a load would.
+// followLoginLinks() trades its token then, as a load would. A tab already open takes a login
+// another tab of this browser stores for the same service (followOtherTabs(), the storage event):
+// a view-only tab is logged in when another logs in, as a reopened one would be.
 import { createStore } from 'zustand/vanilla';
 import type { RestClient } from '../../../src-shared/sdk/rest-client.ts';
 import { desktopBootstrap } from './connection.ts';
@@ -35,6 +37,11 @@ export interface SessionState {
     adoptStored(): boolean;
     /** Trades the token of every login link the URL's hash takes from now on; returns the stop. */
     followLoginLinks(): () => void;
+    /**
+     * Takes the credentials another tab of this browser stores for this service from now on (its
+     * login, a regenerated key), from the window's storage events; returns the stop.
+     */
+    followOtherTabs(win: StorageEvents): () => void;
   };
 }
 
@@ -46,16 +53,37 @@ interface Stored {
 
 function readStored(baseUrl: string): Stored | null {
   try {
-    const raw = localStorage.getItem(CREDENTIALS_KEY);
-    if (!raw) return null;
+    return parseStored(localStorage.getItem(CREDENTIALS_KEY), baseUrl);
+  } catch {
+    // storage disabled: no stored session, the user logs in again
+    return null;
+  }
+}
+
+/** The credentials of a stored entry for the service at `baseUrl`, or null. */
+function parseStored(raw: string | null, baseUrl: string): Stored | null {
+  if (!raw) return null;
+  try {
     const s = JSON.parse(raw) as Partial<Stored>;
     if (typeof s.apiKey !== 'string' || typeof s.apiSecret !== 'string') return null;
     if (s.baseUrl !== undefined && s.baseUrl !== baseUrl) return null;
     return { apiKey: s.apiKey, apiSecret: s.apiSecret, baseUrl };
   } catch {
-    // storage disabled, or an entry that is not JSON: no stored session, the user logs in again
+    // an entry that is not JSON: no stored session
     return null;
   }
+}
+
+/** What the session needs of a storage event (the page's `StorageEvent`). */
+interface StorageChange {
+  key: string | null;
+  newValue: string | null;
+}
+
+/** The window's storage events (the page's window; a stand-in in the unit tests). */
+interface StorageEvents {
+  addEventListener(type: 'storage', f: (e: StorageChange) => void): void;
+  removeEventListener(type: 'storage', f: (e: StorageChange) => void): void;
 }
 
 function writeStored(s: Stored | null): void {
@@ -145,6 +173,19 @@ export function createSessionStore(api: RestClient) {
           };
           window.addEventListener('hashchange', onHash);
           return () => window.removeEventListener('hashchange', onHash);
+        },
+        followOtherTabs(win) {
+          const onStorage = (e: StorageChange): void => {
+            if (e.key !== CREDENTIALS_KEY) return;
+            // the desktop's account comes from its main process, never from another tab
+            const cur = get();
+            if (cur.source === 'desktop') return;
+            const stored = parseStored(e.newValue, api.baseUrl);
+            if (stored === null || stored.apiKey === cur.apiKey) return;
+            accept(stored.apiKey, stored.apiSecret, cur.source ?? 'session');
+          };
+          win.addEventListener('storage', onStorage);
+          return () => win.removeEventListener('storage', onStorage);
         },
       },
     };
