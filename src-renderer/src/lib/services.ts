@@ -173,7 +173,7 @@ export function createServices(opts: { baseUrl?: string; wsUrl?: string } = {}) 
       stops.push(poll(() => clock.getState().actions.sync(), 5000));
       stops.push(startTickerFeed({ api, ws, workspace, tickers }));
       stops.push(startTradesFeed({ api, ws, workspace, store: trades, tickers }));
-      stops.push(watchAlerts({ alerts, tickers, symbols, toasts, now: marketTime }));
+      stops.push(watchAlerts({ alerts, tickers, symbols, toasts, now: marketTime, win: window }));
       stops.push(watchStoredDrawings(drawings, window));
       stops.push(watchToastNotices(toasts, notices));
       stops.push(watchMarginCalls({ positions, symbols, toasts }));

@@ -5,9 +5,14 @@
 // spike between two of those reads that came back is not seen: the last price is sampled, as on a
 // venue's own alert service. An alert already reached when the screen opens fires at once.
 // Another tab of the same venue changing the list (its storage event) is taken here, so the tabs
-// keep one list.
+// keep one list. Each tab checks the prices itself, so the first to see a level fires its alert,
+// maybe a tab in the background: an alert the list taken from another tab newly marks fired is
+// toasted here too, so the trader sees it in the tab they look at (once a tab: an alert already
+// fired here, or at load, is not toasted again). Its desktop notification is the firing tab's
+// alone: this tab's toast gives none.
 import type { StoreApi } from 'zustand/vanilla';
 import { fmt } from '../../lib/format.ts';
+import type { PriceAlert } from './alert-rules.ts';
 import type { SymbolsState } from '../symbols/symbols-store.ts';
 import type { TickerState } from '../topbar/ticker-store.ts';
 import type { ToastsState } from '../toasts/toasts-store.ts';
@@ -17,6 +22,18 @@ import { ALERTS_KEY, type AlertsState } from './alerts-store.ts';
 /** The decimals of a decimal text ("96000.10" -> 2). */
 const decimalsOf = (text: string): number => text.split('.')[1]?.length ?? 0;
 
+/** What the alerts need of a storage event (the page's `StorageEvent`). */
+interface StorageChange {
+  key: string | null;
+  newValue: string | null;
+}
+
+/** The window's storage events (the page's window; a stand-in in the unit tests). */
+interface StorageEvents {
+  addEventListener(type: 'storage', f: (e: StorageChange) => void): void;
+  removeEventListener(type: 'storage', f: (e: StorageChange) => void): void;
+}
+
 export function watchAlerts(deps: {
   alerts: StoreApi<AlertsState>;
   tickers: StoreApi<TickerState>;
@@ -24,37 +41,46 @@ export function watchAlerts(deps: {
   toasts: StoreApi<ToastsState>;
   /** Market time now, ms: when an alert fired. */
   now: () => number;
+  /** Where other tabs' writes are heard: the page's window. */
+  win: StorageEvents;
 }): () => void {
-  const { alerts, tickers, symbols, toasts, now } = deps;
+  const { alerts, tickers, symbols, toasts, now, win } = deps;
+  /** `notify` false: another tab fired it and gave its desktop notification. */
+  const toast = (a: PriceAlert, last: number, notify: boolean): void => {
+    const pd = symbols.getState().bySymbol[a.symbol]?.priceDecimals;
+    toasts.getState().actions.push({
+      kind: 'alert',
+      key: `alert:${a.id}`,
+      title: `Price alert: ${a.symbol} ${condition(a)} ${fmt(a.price, decimalsOf(a.price))}`,
+      body: `Last price ${fmt(last, pd ?? decimalsOf(a.price))}`,
+      ...(notify ? {} : { notify: false }),
+    });
+  };
   const check = (): void => {
     const waiting = new Set(alerts.getState().alerts.flatMap((a) => (a.fired === undefined ? [a.symbol] : [])));
     const all = tickers.getState().tickers;
     for (const symbol of waiting) {
       const last = all[symbol]?.last ?? NaN;
-      const fired = alerts.getState().actions.check(symbol, last, now());
-      const pd = symbols.getState().bySymbol[symbol]?.priceDecimals;
-      for (const a of fired)
-        toasts.getState().actions.push({
-          kind: 'alert',
-          key: `alert:${a.id}`,
-          title: `Price alert: ${symbol} ${condition(a)} ${fmt(a.price, decimalsOf(a.price))}`,
-          body: `Last price ${fmt(last, pd ?? decimalsOf(a.price))}`,
-        });
+      for (const a of alerts.getState().actions.check(symbol, last, now())) toast(a, last, true);
     }
   };
   check();
-  const onStorage = (e: StorageEvent): void => {
+  const onStorage = (e: StorageChange): void => {
     if (e.key !== ALERTS_KEY && e.key !== null) return;
+    const waiting = new Set(alerts.getState().alerts.flatMap((a) => (a.fired === undefined ? [a.id] : [])));
     // (a null key: the other tab cleared the whole storage)
     alerts.getState().actions.stored(e.key === null ? null : e.newValue);
+    // fired by the other tab while waiting here: the trader may be looking at this one
+    for (const a of alerts.getState().alerts)
+      if (a.fired !== undefined && waiting.has(a.id)) toast(a, a.fired.last, false);
     check();
   };
-  window.addEventListener('storage', onStorage);
+  win.addEventListener('storage', onStorage);
   const off = tickers.subscribe((t, prev) => {
     if (t.tickers !== prev.tickers) check();
   });
   return () => {
     off();
-    window.removeEventListener('storage', onStorage);
+    win.removeEventListener('storage', onStorage);
   };
 }

@@ -60,6 +60,7 @@ export function createNoticesStore(storage: KeyValueStorage | null = browserStor
 
 /** The notification a toast makes under these choices, or null (a kind not chosen, or never one). */
 export function noticeOf(t: Toast, prefs: NoticePrefs): { title: string; body?: string; tag: string } | null {
+  if (t.notify === false) return null;
   if (!(NOTICE_KINDS as readonly string[]).includes(t.kind) || !prefs[t.kind as NoticeKind]) return null;
   return { title: t.title, body: t.body, tag: `perpdesk-${t.key ?? `toast-${t.id}`}` };
 }

@@ -15,6 +15,8 @@ export interface Toast {
   body?: string;
   /** ms on screen. */
   ttl: number;
+  /** false: no desktop notification for it (another tab gave it: a price alert fired there). */
+  notify?: false;
 }
 
 const MAX_TOASTS = 5;
