@@ -13,3 +13,15 @@ export function browserStorage(): KeyValueStorage | null {
     return null;
   }
 }
+
+/** What a store needs of a storage event (the page's `StorageEvent`: another tab wrote an entry). */
+export interface StorageChange {
+  key: string | null;
+  newValue: string | null;
+}
+
+/** Where other tabs' writes are heard: the page's window (a stand-in in the unit tests). */
+export interface StorageEvents {
+  addEventListener(type: 'storage', f: (e: StorageChange) => void): void;
+  removeEventListener(type: 'storage', f: (e: StorageChange) => void): void;
+}

@@ -8,6 +8,7 @@
 // followLoginLinks() trades its token then, as a load would. A tab already open takes a login
 // another tab of this browser stores for the same service (followOtherTabs(), the storage event):
 // a view-only tab is logged in when another logs in, as a reopened one would be.
+import type { StorageChange, StorageEvents } from './browser-storage.ts';
 import { createStore } from 'zustand/vanilla';
 import type { RestClient } from '../../../src-shared/sdk/rest-client.ts';
 import { desktopBootstrap } from './connection.ts';
@@ -72,18 +73,6 @@ function parseStored(raw: string | null, baseUrl: string): Stored | null {
     // an entry that is not JSON: no stored session
     return null;
   }
-}
-
-/** What the session needs of a storage event (the page's `StorageEvent`). */
-interface StorageChange {
-  key: string | null;
-  newValue: string | null;
-}
-
-/** The window's storage events (the page's window; a stand-in in the unit tests). */
-interface StorageEvents {
-  addEventListener(type: 'storage', f: (e: StorageChange) => void): void;
-  removeEventListener(type: 'storage', f: (e: StorageChange) => void): void;
 }
 
 function writeStored(s: Stored | null): void {

@@ -10,6 +10,7 @@
 // toasted here too, so the trader sees it in the tab they look at (once a tab: an alert already
 // fired here, or at load, is not toasted again). Its desktop notification is the firing tab's
 // alone: this tab's toast gives none.
+import type { StorageChange, StorageEvents } from '../../lib/browser-storage.ts';
 import type { StoreApi } from 'zustand/vanilla';
 import { fmt } from '../../lib/format.ts';
 import type { PriceAlert } from './alert-rules.ts';
@@ -21,18 +22,6 @@ import { ALERTS_KEY, type AlertsState } from './alerts-store.ts';
 
 /** The decimals of a decimal text ("96000.10" -> 2). */
 const decimalsOf = (text: string): number => text.split('.')[1]?.length ?? 0;
-
-/** What the alerts need of a storage event (the page's `StorageEvent`). */
-interface StorageChange {
-  key: string | null;
-  newValue: string | null;
-}
-
-/** The window's storage events (the page's window; a stand-in in the unit tests). */
-interface StorageEvents {
-  addEventListener(type: 'storage', f: (e: StorageChange) => void): void;
-  removeEventListener(type: 'storage', f: (e: StorageChange) => void): void;
-}
 
 export function watchAlerts(deps: {
   alerts: StoreApi<AlertsState>;

@@ -6,7 +6,12 @@
 // alerts' is, so neither tab's next write drops what the other drew. (Before, each tab wrote its
 // own list over the other's: a line drawn in one tab was gone once the other drew one.)
 import { createStore } from 'zustand/vanilla';
-import { browserStorage, type KeyValueStorage } from '../../lib/browser-storage.ts';
+import {
+  browserStorage,
+  type KeyValueStorage,
+  type StorageChange,
+  type StorageEvents,
+} from '../../lib/browser-storage.ts';
 import { capPerPair, readDrawings, type Drawing, type DrawingShape } from './drawings.ts';
 
 /** The storage entry of the drawings (a JSON array). */
@@ -77,20 +82,8 @@ export function createDrawingsStore(storage: KeyValueStorage | null = browserSto
   return store;
 }
 
-/** What the drawings need of a storage event (the page's `StorageEvent`). */
-interface StorageChange {
-  key: string | null;
-  newValue: string | null;
-}
-
 /** Takes the drawings another tab writes (the window's storage events); answers the stop. */
-export function watchStoredDrawings(
-  drawings: ReturnType<typeof createDrawingsStore>,
-  win: {
-    addEventListener(type: 'storage', f: (e: StorageChange) => void): void;
-    removeEventListener(type: 'storage', f: (e: StorageChange) => void): void;
-  },
-): () => void {
+export function watchStoredDrawings(drawings: ReturnType<typeof createDrawingsStore>, win: StorageEvents): () => void {
   const onStorage = (e: StorageChange): void => {
     // (a null key: the other tab cleared the whole storage)
     if (e.key !== DRAWINGS_KEY && e.key !== null) return;
