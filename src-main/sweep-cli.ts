@@ -9,7 +9,14 @@ import { availableParallelism } from 'node:os';
 import { dirname, join } from 'node:path';
 import { defaultDataDir, makeDataDir, userFolder, userPath } from './paths.ts';
 import { compileCacheEnv, defaultCacheDir } from './sweep/compile-cache.ts';
-import { coordinatorHere, prepareSweep, runSweep, type Runner, type SweepRequest } from './sweep/coordinator.ts';
+import {
+  coordinatorHere,
+  prepareSweep,
+  removePack,
+  runSweep,
+  type Runner,
+  type SweepRequest,
+} from './sweep/coordinator.ts';
 import { finalLine, listHint, notOkCounts } from './sweep/cli-lines.ts';
 import { int, parse, USAGE, type Values } from './sweep/cli-options.ts';
 import { sweepCsv, sweepView } from './sweep/results-view.ts';
@@ -346,7 +353,29 @@ async function main(argv: string[]): Promise<number> {
     // the sweep to resume, then the runner: an unreachable Redis is refused before anything is
     // planned or stored
     const resumed = v.resume ? resumeId(argv, v, store, dataDir) : undefined;
+    // a stop before the run's own handlers below (reaching Redis, packing the data, trying the
+    // venues): one line, exit 130, and a new sweep not stored yet leaves nothing, its pack removed
+    const early: { runner?: Runner; packing?: string } = {};
+    const stopEarly = (signal: NodeJS.Signals) => {
+      void early.runner?.stop();
+      const packing = early.packing;
+      if (packing !== undefined) removePack(dataDir, packing);
+      if (resumed !== undefined)
+        console.log(
+          `perpdesk sweep ${resumed}: stopped (${signal}) before its run began; nothing ran, it is as it was`,
+        );
+      else
+        console.log(
+          `perpdesk sweep${packing === undefined ? '' : ` ${packing}`}: stopped (${signal}) before the sweep was ` +
+            `stored: nothing recorded${packing === undefined ? '' : `, its dataset pack removed`}`,
+        );
+      store.close();
+      process.exit(130);
+    };
+    process.on('SIGINT', stopEarly);
+    process.on('SIGTERM', stopEarly);
     const runner = await makeRunner(v);
+    early.runner = runner;
     let id: string;
     if (resumed !== undefined) {
       id = resumed;
@@ -357,7 +386,10 @@ async function main(argv: string[]): Promise<number> {
     } else {
       // the local pool's workers warm up while the data is packed and the venues tried
       const req = v.like === undefined ? request(v, dataDir) : likeRequest(v, store, dataDir, v.like);
-      const prepared = await prepareSweep(req, () => runner.warm?.());
+      const prepared = await prepareSweep(req, {
+        onChecked: () => runner.warm?.(),
+        onPacking: (packed) => (early.packing = packed),
+      });
       id = prepared.id;
       store.createSweep(id, prepared.spec, prepared.jobs, coordinatorHere(), Date.now());
       const count = (n: number, one: string) => `${n} ${one}${n === 1 ? '' : 's'}`;
@@ -390,6 +422,8 @@ async function main(argv: string[]): Promise<number> {
       store.close();
       process.exit(130);
     };
+    process.off('SIGINT', stopEarly);
+    process.off('SIGTERM', stopEarly);
     process.on('SIGINT', stop);
     process.on('SIGTERM', stop);
     stopWhenOrphaned(`perpdesk sweep ${id}: its coordinator`);

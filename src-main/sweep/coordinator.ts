@@ -94,11 +94,16 @@ function readGrid(file: string | undefined, cwd: string): Grid {
   }
 }
 
-/**
- * Checks a new sweep and plans its jobs; PlanError (a usage error) for anything wrong.
- * `onChecked` is called once the cheap checks pass, before the data is packed and the venues tried.
- */
-export async function prepareSweep(req: SweepRequest, onChecked?: () => void): Promise<PreparedSweep> {
+/** What prepareSweep tells its caller on the way. */
+export interface PrepareHooks {
+  /** Once the cheap checks pass, before the data is packed and the venues tried. */
+  onChecked?: () => void;
+  /** The new sweep's id, just before its pack (removePack's) is written: a stop from here on removes it. */
+  onPacking?: (id: string) => void;
+}
+
+/** Checks a new sweep and plans its jobs; PlanError (a usage error) for anything wrong. */
+export async function prepareSweep(req: SweepRequest, hooks: PrepareHooks = {}): Promise<PreparedSweep> {
   const span = parseSpan(req.replay);
   const split = parseSplit(req.split);
   const { sets, defaults } = req.sets ?? readGrid(req.grid, req.cwd);
@@ -134,7 +139,8 @@ export async function prepareSweep(req: SweepRequest, onChecked?: () => void): P
     timeoutMs: req.timeoutMs,
   };
   const jobs = planJobs(id, splitSpan(span, split), sets, template);
-  onChecked?.();
+  hooks.onChecked?.();
+  hooks.onPacking?.(id);
   const pack = await packChecked(req.dataDir, id, jobs);
   const spec: SweepSpec = {
     bot: req.bot,
@@ -177,17 +183,26 @@ async function packChecked(dataDir: string, id: string, jobs: readonly SweepJob[
     }
     return pack;
   } catch (err) {
-    rmSync(join(sweeps, id), { recursive: true, force: true });
-    // the sweeps folder too when nothing else is in it: whichever of two sweeps refused at once
-    // made it (each saw it made by the other), the last one out removes it
-    if (existsSync(sweeps) && readdirSync(sweeps).length === 0) {
-      try {
-        rmdirSync(sweeps);
-      } catch {
-        // another sweep's pack came in meanwhile, or its refusal removed the folder first
-      }
-    }
+    removePack(dataDir, id);
     throw err;
+  }
+}
+
+/**
+ * Removes the dataset pack (sweeps/ID) of a sweep that was not stored: refused by the checks, or
+ * stopped (Ctrl-C, SIGTERM) while it was prepared. The sweeps folder too when nothing else is in
+ * it: whichever of two sweeps refused at once made it (each saw it made by the other), the last
+ * one out removes it.
+ */
+export function removePack(dataDir: string, id: string): void {
+  const sweeps = join(dataDir, 'sweeps');
+  rmSync(join(sweeps, id), { recursive: true, force: true });
+  if (existsSync(sweeps) && readdirSync(sweeps).length === 0) {
+    try {
+      rmdirSync(sweeps);
+    } catch {
+      // another sweep's pack came in meanwhile, or its refusal removed the folder first
+    }
   }
 }
 
