@@ -17,6 +17,7 @@ import {
   type Runner,
   type SweepRequest,
 } from './sweep/coordinator.ts';
+import { checkSetNames, GridError } from './sweep/grid.ts';
 import { finalLine, listHint, notOkCounts } from './sweep/cli-lines.ts';
 import { int, parse, USAGE, type Values } from './sweep/cli-options.ts';
 import { sweepCsv, sweepView } from './sweep/results-view.ts';
@@ -78,6 +79,14 @@ function likeRequest(v: Values, store: SqliteSweepStore, dataDir: string, id: st
   if (spec === undefined) throw new PlanError(`--like ${id}: no sweep ${id} in ${dataDir} (npm run sweep -- --list)`);
   if (v.replay === undefined)
     throw new PlanError(`--like ${id} needs --replay: the other data, SYMBOL@FROM..TO (it ran on ${spec.replay})`);
+  // its sets were stored before some names were refused (a column of the results' CSV)
+  try {
+    checkSetNames(spec.sets);
+  } catch (err) {
+    if (err instanceof GridError)
+      throw new PlanError(`--like ${id}: its parameter sets cannot run again: ${err.message}`);
+    throw err;
+  }
   const t = spec.template;
   const datasets = pinnedDatasets(v);
   return {

@@ -7,9 +7,10 @@
 //             from a seeded generator: the same file gives the same sets.
 //   "defaults": {"qty": "0.01"}                      the bot's values for what a set leaves out: every
 //             set is completed with them (so the bot runs with them and the Sweeps page shows them)
-// Names are identifiers, values JSON strings, numbers or booleans. Anything else is a GridError
-// naming the place in the file.
+// Names are identifiers, not a column of the results' CSV (csv-columns.ts); values JSON strings,
+// numbers or booleans. Anything else is a GridError naming the place in the file.
 import type { ParamSet, ParamValue } from './job.ts';
+import { isReservedName, RESERVED_NAMES } from './csv-columns.ts';
 import { jsonFault } from './json-place.ts';
 
 export class GridError extends Error {}
@@ -40,6 +41,16 @@ function checkValue(v: unknown, where: string): ParamValue {
 function checkName(name: string, where: string): void {
   if (!NAME.test(name))
     throw new GridError(`${where}: '${name}' is not a parameter name (letters, digits, _; 64 at most)`);
+  if (isReservedName(name))
+    throw new GridError(
+      `${where}: '${name}' is a column of the results' CSV, which no parameter may be named like ` +
+        `(${RESERVED_NAMES.join(', ')}); name it otherwise in the grid and the bot`,
+    );
+}
+
+/** Checks the names of sets read before (another sweep's, --like); GridError naming the first one not allowed. */
+export function checkSetNames(sets: readonly ParamSet[]): void {
+  sets.forEach((s, i) => Object.keys(s).forEach((name) => checkName(name, `set ${i}`)));
 }
 
 /** mulberry32: small, fast, and the same sequence on every machine. */

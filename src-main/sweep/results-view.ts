@@ -4,7 +4,7 @@
 // of its daily returns).
 import type { SweepJob as JobView, SweepSet, SweepWire } from '../../src-shared/types/sweeps.ts';
 import Decimal from 'decimal.js';
-import type { JobMetrics, JobResult } from './job.ts';
+import type { JobResult } from './job.ts';
 import {
   chainedDrawdownRatio,
   compound,
@@ -16,6 +16,7 @@ import {
   usdtSum,
 } from './metrics.ts';
 import type { StoredJob, SweepStore } from './ports.ts';
+import { CSV_FIRST_COLUMNS, CSV_LAST_COLUMNS, METRIC_COLUMNS, paramColumn } from './csv-columns.ts';
 
 /**
  * One parameter set over the span's pieces. Its figures are of its ok jobs only: a job that failed,
@@ -133,22 +134,6 @@ export function sweepView(store: SweepStore, id: string): SweepView | undefined 
   };
 }
 
-const METRIC_COLUMNS: ReadonlyArray<keyof JobMetrics> = [
-  'net_pnl',
-  'return',
-  'max_drawdown',
-  'max_drawdown_ratio',
-  'sharpe',
-  'sortino',
-  'fees',
-  'funding',
-  'trades',
-  'win_rate',
-  'time_in_market',
-  'turnover',
-  'liquidations',
-];
-
 /** A CSV cell: numbers in plain decimals (the JSON's value, without its exponent: 1e-8 is 0.00000001). */
 function cell(v: unknown): string {
   if (v === null || v === undefined) return '';
@@ -160,18 +145,7 @@ function cell(v: unknown): string {
 export function sweepCsv(store: SweepStore, id: string): string {
   const v = sweepView(store, id);
   if (v === undefined) return '';
-  const head = [
-    'index',
-    'start',
-    'until',
-    'status',
-    ...v.params,
-    ...METRIC_COLUMNS,
-    'exit_code',
-    'wall_ms',
-    'digest',
-    'reason',
-  ];
+  const head = [...CSV_FIRST_COLUMNS, ...v.params.map(paramColumn), ...METRIC_COLUMNS, ...CSV_LAST_COLUMNS];
   const rows = v.jobs_detail.map((j) =>
     [
       j.index,
