@@ -157,32 +157,82 @@ describe('the Sweeps page', () => {
   });
 
   it("draws a set's equity on each job's starting balance, compounded over its ok pieces: it ends at the set's return", () => {
-    // the first sample comes after the first fill's fee, below the balance
-    const job = (start: number, ok: boolean, equity: Array<[number, number]>): JobCurve => ({
+    // the first sample comes at the first fill, after its fee, below the balance
+    const job = (start: number, until: number, ok: boolean, equity: Array<[number, number]>): JobCurve => ({
       start,
+      until,
       ok,
       base: 10_000,
       equity,
     });
-    const day1 = job(0, true, [
+    const day1 = job(0, 10, true, [
       [5, 9_999.5],
       [10, 10_100],
     ]);
-    const failed = job(10, false, [[15, 10_000]]);
-    const day2 = job(20, true, [
+    const failed = job(10, 20, false, [[15, 10_000]]);
+    const day2 = job(20, 30, true, [
       [20, 10_000],
       [30, 9_900],
     ]);
     const c = setCurve([day2, failed, day1]);
-    expect(c.map(([t]) => t)).toEqual([0, 5, 10, 20, 30]);
-    // from 0 % at its start, not from its first sample
-    expect(c[0][1]).toBe(0);
-    expect(c[1][1]).toBeCloseTo(-0.00005, 12);
-    expect(c[2][1]).toBeCloseTo(0.01, 12);
-    expect(c[3][1]).toBeCloseTo(0.01, 12);
-    // 1.01 x 0.99 - 1: the table's compounded return of the two ok pieces (the failed one left out)
-    expect(c[4][1]).toBeCloseTo(1.01 * 0.99 - 1, 12);
+    // flat on the balance from the start to the first fill, a step there (not a slope from 0 to 5)
+    expect(c.slice(0, 3)).toEqual([
+      [0, 0],
+      [5, 0],
+      [5, expect.closeTo(-0.00005, 12) as number],
+    ]);
+    expect(c[3]).toEqual([10, expect.closeTo(0.01, 12) as number]);
+    // the next ok piece from its start on the compounded level; the failed one left out
+    expect(c.slice(4).map(([t]) => t)).toEqual([20, 20, 30]);
+    expect(c[4][1]).toBeCloseTo(0.01, 12);
+    // 1.01 x 0.99 - 1: the table's compounded return of the two ok pieces
+    expect(c[6][1]).toBeCloseTo(1.01 * 0.99 - 1, 12);
     expect(setCurve([failed])).toEqual([]);
+  });
+
+  it('draws a job with no trade flat over its span, and holds a last sample to its end', () => {
+    const job = (start: number, until: number, equity: Array<[number, number]>): JobCurve => ({
+      start,
+      until,
+      ok: true,
+      base: 10_000,
+      equity,
+    });
+    // day 1 no trade (its stored curve is empty), day 2 one fill at 25, its bot gone at 27
+    const c = setCurve([
+      job(0, 10, []),
+      job(10, 30, [
+        [25, 9_999],
+        [27, 10_050],
+      ]),
+    ]);
+    expect(c).toEqual([
+      [0, 0],
+      [10, 0],
+      [10, 0],
+      [25, 0],
+      [25, expect.closeTo(-0.0001, 12) as number],
+      [27, expect.closeTo(0.005, 12) as number],
+      [30, expect.closeTo(0.005, 12) as number],
+    ]);
+  });
+
+  it("spans the box across the sweep's span, not the first and last points drawn", () => {
+    // a set whose curve begins at 6h into a day-long sweep, and one that lies inside it
+    const c = curvePaths(
+      [
+        [
+          [6, 0],
+          [12, 0.1],
+        ],
+      ],
+      240,
+      50,
+      { start: 0, until: 24 },
+    );
+    expect(c).toMatchObject({ t0: 0, t1: 24 });
+    expect(c.paths).toEqual(['60.0,50.0 120.0,0.0']);
+    expect(curvePaths([], 240, 50, { start: 0, until: 24 })).toMatchObject({ t0: 0, t1: 24 });
   });
 
   it('maps one parameter as a one-row strip, not over itself on both axes', () => {

@@ -65,6 +65,7 @@ interface SweepExample {
 /** A job as GET /api/v1/sweeps/{id}/jobs/{index} answers it (what the curves need). */
 interface JobWire {
   start: number;
+  until: number;
   status: string;
   metrics: { starting_equity: number } | null;
   equity: Array<[number, number]>;
@@ -165,6 +166,7 @@ function SweepsBody() {
       const curve = setCurve(
         jobs.map((j) => ({
           start: j.start,
+          until: j.until,
           ok: j.status === 'ok',
           base: j.metrics?.starting_equity ?? 0,
           equity: j.equity,
@@ -192,10 +194,12 @@ function SweepsBody() {
   const overlay = picked.flatMap((k, i) =>
     curves[k] === undefined ? [] : [{ c: curves[k], color: COLORS[i % COLORS.length], params: k }],
   );
+  // across the sweep's span, from its start to its end (not from the first point drawn)
   const chart = curvePaths(
     overlay.map((o) => o.c),
     600,
     180,
+    detail ?? undefined,
   );
   const strip = map !== null && (axes.y === '' || axes.y === axes.x);
   const selected = list?.find((w) => w.id === id);

@@ -174,9 +174,12 @@ export function heatColor(v: number | null, min: number, max: number): string {
 /** One job's equity curve as the page draws it (GET /api/v1/sweeps/{id}/jobs/{index}). */
 export interface JobCurve {
   start: number;
+  /** The job's end (its span's). */
+  until: number;
   ok: boolean;
   /** The job's starting equity (its balance): the curve's 0 %. */
   base: number;
+  /** Its net equity from the bot's first fill to its end (the report's samples; none without a trade). */
   equity: Array<[number, number]>;
 }
 
@@ -184,15 +187,24 @@ export interface JobCurve {
  * A set's equity over its pieces as a return, [ms, return]: its ok jobs' curves in time order,
  * each from its job's start on its starting equity, compounded, so the line ends at the set's
  * return in the table (the failed jobs, left out of the set's figures, are left out here too).
+ * A job's stored curve begins at its bot's first fill: before it the line is flat on the job's
+ * starting equity, with a step at the fill (the fee), not a slope from the job's start; a job
+ * with no trade is flat over its span; after its last sample (the bot's exit or the replay's
+ * end) a job holds its last value to its end.
  */
 export function setCurve(jobs: readonly JobCurve[]): Array<[number, number]> {
   const out: Array<[number, number]> = [];
   let growth = 1;
   for (const j of [...jobs].sort((a, b) => a.start - b.start)) {
-    if (!j.ok || !(j.base > 0) || j.equity.length === 0) continue;
-    if (j.equity[0][0] > j.start) out.push([j.start, growth - 1]);
+    if (!j.ok || !(j.base > 0)) continue;
+    const before = growth - 1;
+    out.push([j.start, before]);
+    const first = j.equity[0];
+    if (first !== undefined && first[0] > j.start) out.push([first[0], before]);
     for (const [t, e] of j.equity) out.push([t, growth * (e / j.base) - 1]);
-    growth *= j.equity[j.equity.length - 1][1] / j.base;
+    const last = j.equity[j.equity.length - 1];
+    if (last !== undefined) growth *= last[1] / j.base;
+    if ((last?.[0] ?? j.start) < j.until) out.push([j.until, growth - 1]);
   }
   return out;
 }
@@ -209,12 +221,22 @@ export interface CurveChart {
   t1: number;
 }
 
-/** Return curves ([ms, return]) scaled into one w x h box, 0 % always inside it. */
-export function curvePaths(curves: ReadonlyArray<Array<[number, number]>>, w: number, h: number): CurveChart {
+/**
+ * Return curves ([ms, return]) scaled into one w x h box, 0 % always inside it; across it the
+ * sweep's span when given (a set whose first ok job starts later, or a sweep stopped early, is
+ * drawn where it lies in the span), else the curves' own first and last times.
+ */
+export function curvePaths(
+  curves: ReadonlyArray<Array<[number, number]>>,
+  w: number,
+  h: number,
+  span?: { start: number; until: number },
+): CurveChart {
   const pts = curves.flat();
-  if (pts.length === 0) return { paths: curves.map(() => ''), zero: h / 2, lo: 0, hi: 0, t0: 0, t1: 0 };
-  const t0 = Math.min(...pts.map((p) => p[0]));
-  const t1 = Math.max(...pts.map((p) => p[0]));
+  const none = { paths: curves.map(() => ''), zero: h / 2, lo: 0, hi: 0 };
+  if (pts.length === 0) return { ...none, t0: span?.start ?? 0, t1: span?.until ?? 0 };
+  const t0 = span?.start ?? Math.min(...pts.map((p) => p[0]));
+  const t1 = span?.until ?? Math.max(...pts.map((p) => p[0]));
   const lo = Math.min(0, ...pts.map((p) => p[1]));
   const hi = Math.max(0, ...pts.map((p) => p[1]));
   const sx = (t: number) => (t1 === t0 ? 0 : ((t - t0) / (t1 - t0)) * w);
