@@ -39,6 +39,31 @@ export const ratioSum = (xs: readonly number[], n = 1): number =>
     n,
   );
 
+/**
+ * A set's time in market: the mean of its jobs' shares of their spans, from each job's market ms
+ * in a position over its span's ms, rounded once; from the jobs' rounded shares when a job's ms
+ * is not stored (a result stored before 2026-12-06).
+ */
+export function meanTimeInMarket(
+  jobs: ReadonlyArray<{
+    start: number;
+    until: number;
+    metrics: Pick<JobMetrics, 'time_in_market' | 'time_in_market_ms'>;
+  }>,
+): number {
+  const exact = jobs.every((j) => j.metrics.time_in_market_ms !== undefined && j.until > j.start);
+  if (!exact)
+    return ratioSum(
+      jobs.map((j) => j.metrics.time_in_market),
+      jobs.length,
+    );
+  const sum = jobs.reduce(
+    (a: Decimal, j) => a.plus(new D(j.metrics.time_in_market_ms!).div(j.until - j.start)),
+    new D(0),
+  );
+  return ratioOf(sum, jobs.length);
+}
+
 /** A USDT amount exact to the ledger's 8 decimals. */
 function usdt(x: Decimal.Value): number {
   return new D(x).toDecimalPlaces(8, Decimal.ROUND_HALF_UP).toNumber();
@@ -194,6 +219,7 @@ export function jobMetrics(inp: MetricsInput): JobMetrics {
   const wins = inp.closed.filter((x) => x > 0).length;
   const per = (x: Decimal.Value) => (start === 0 ? 0 : ratioOf(x, start));
   const spanMs = inp.span[1] - inp.span[0];
+  const inMarket = a === undefined || spanMs <= 0 ? 0 : Math.min(spanMs, a.time_in_market_ms);
   return {
     starting_equity: start,
     net_pnl: net,
@@ -210,7 +236,8 @@ export function jobMetrics(inp: MetricsInput): JobMetrics {
     closed_positions: inp.closed.length,
     // of the span's time, not of the time the replay ran: a bot that left at 01:00 of a day is
     // in the market for no more than 1/24 of it
-    time_in_market: ratio(a === undefined || spanMs <= 0 ? 0 : Math.min(1, a.time_in_market_ms / spanMs)),
+    time_in_market: ratio(inMarket === 0 ? 0 : new D(inMarket).div(spanMs)),
+    time_in_market_ms: inMarket,
     turnover: a === undefined ? 0 : per(a.volume),
     liquidations: a?.liquidations ?? 0,
   };

@@ -8,6 +8,7 @@ import type { JobResult } from './job.ts';
 import {
   chainedDrawdownRatio,
   compound,
+  meanTimeInMarket,
   ratioOf,
   ratioSum,
   setDailyReturns,
@@ -104,9 +105,9 @@ function setViews(jobs: readonly StoredJob[]): SetView[] {
       funding: usdtSum(ms.map((m) => m.funding)),
       trades: ms.reduce((a, m) => a + m.trades, 0),
       win_rate: closed === 0 ? null : ratioOf(wins, closed),
-      time_in_market: ratioSum(
-        ms.map((m) => m.time_in_market),
-        ms.length,
+      // each job's share from its unrounded figures when stored: rounded once, here
+      time_in_market: meanTimeInMarket(
+        figured.map((j) => ({ start: j.start, until: j.until, metrics: j.result!.metrics! })),
       ),
       // each job's turnover is its volume over the same balance: they add up
       turnover: ratioSum(ms.map((m) => m.turnover)),

@@ -56,6 +56,11 @@ export interface SweepMetrics {
   closed_positions: number;
   /** Share of the span's elapsed market time with a position open. */
   time_in_market: number;
+  /**
+   * The market ms of the span with a position open, time_in_market's numerator, which a set's
+   * mean is computed from (rounded once); absent from the results stored before 2026-12-06.
+   */
+  time_in_market_ms?: number;
   /** Traded volume over starting equity. */
   turnover: number;
   liquidations: number;

@@ -90,6 +90,13 @@ describe('jobMetrics', () => {
     const early: ReplayAccountReport = { ...account, time_in_market_ms: 45 * 60_000, time_in_market_ratio: 0.75 };
     const m = jobMetrics({ account: early, balance: 10_000, closed: [], span: [JAN6, JAN6 + DAY] });
     expect(m.time_in_market).toBe(0.03125);
+    // and its ms, which a set's mean is taken from (no more than the span's)
+    expect(m.time_in_market_ms).toBe(45 * 60_000);
+    const over = { ...account, time_in_market_ms: 2 * DAY };
+    expect(jobMetrics({ account: over, balance: 10_000, closed: [], span: [JAN6, JAN6 + DAY] })).toMatchObject({
+      time_in_market: 1,
+      time_in_market_ms: DAY,
+    });
   });
 
   it('gives exact money and ratios at 10 significant digits, without float noise', () => {

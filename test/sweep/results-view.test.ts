@@ -218,6 +218,23 @@ describe('the per-set view', () => {
     expect(set(7).time_in_market).toBe(0.2333333333);
   });
 
+  it("takes the mean time in market from the jobs' unrounded shares (their ms over their spans), rounded once", () => {
+    // a day of 96 quarters: 1 and 18 quarters in a position, stored as 0.01041666667 and 0.1875
+    const q = DAY / 96;
+    const set = view([
+      [7, 0, 'ok', testMetrics(0, [0], { time_in_market: 0.01041666667, time_in_market_ms: q })],
+      [7, 1, 'ok', testMetrics(0, [0], { time_in_market: 0.1875, time_in_market_ms: 18 * q })],
+    ]);
+    // 19 / 192 = 0.098958333333...: not the rounded shares' mean, 0.09895833334
+    expect(set(7).time_in_market).toBe(0.09895833333);
+    // results stored without the ms (before 2026-12-06): the mean of the shares as stored
+    const old = view([
+      [7, 0, 'ok', testMetrics(0, [0], { time_in_market: 0.01041666667 })],
+      [7, 1, 'ok', testMetrics(0, [0], { time_in_market: 0.1875 })],
+    ]);
+    expect(old(7).time_in_market).toBe(0.09895833334);
+  });
+
   it('sums money exactly and rounds ratios to 10 significant digits: no float noise, the CSV as the JSON', () => {
     const set = view([
       [

@@ -79,6 +79,12 @@ const metricsSchema = Type.Object({
   win_rate: numOrNull('Closed positions with a positive realized PnL over all closed'),
   closed_positions: Type.Integer(),
   time_in_market: num('Share of market time with a position open'),
+  time_in_market_ms: Type.Optional(
+    Type.Integer({
+      description:
+        "Market ms of the span with a position open (the share's numerator); absent from results stored before 2026-12-06",
+    }),
+  ),
   turnover: num('Volume over starting equity'),
   liquidations: Type.Integer(),
 });
