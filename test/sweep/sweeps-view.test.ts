@@ -7,6 +7,7 @@ import {
   dataText,
   likeCommand,
   heatColor,
+  heatLabel,
   heatMap,
   paramCell,
   progressText,
@@ -233,6 +234,34 @@ describe('the Sweeps page', () => {
     expect(c).toMatchObject({ t0: 0, t1: 24 });
     expect(c.paths).toEqual(['60.0,50.0 120.0,0.0']);
     expect(curvePaths([], 240, 50, { start: 0, until: 24 })).toMatchObject({ t0: 0, t1: 24 });
+  });
+
+  it("maps the sets that leave a parameter to the bot's default in a 'bot default' row or column, not out of the map", () => {
+    // the tester's grid: {"sets":[{"lookback":4},{"lookback":8,"band":0.2},...],"grid":{"lookback":[5],"band":[0.1,0.2]}}
+    const mixed = [
+      set({ lookback: 4 }, -0.0018, null),
+      set({ lookback: 8, band: 0.2 }, -0.004, null),
+      set({ lookback: 5, band: 0.1 }, -0.003, null),
+      set({ lookback: 5, band: 0.2 }, -0.005, null),
+    ];
+    const m = heatMap(mixed, 'lookback', 'band', 'return');
+    expect(m.xs).toEqual([4, 5, 8]);
+    expect(m.ys).toEqual([0.1, 0.2, null]);
+    expect(m.ys.map(heatLabel)).toEqual(['0.1', '0.2', 'bot default']);
+    // the best set, lookback 4 with the bot's band, has its cell
+    expect(m.cells).toEqual([
+      [null, -0.003, null],
+      [null, -0.005, -0.004],
+      [-0.0018, null, null],
+    ]);
+    expect(m.max).toBe(-0.0018);
+    // across too, and a strip over a parameter some sets leave out
+    expect(heatMap(mixed, 'band', 'lookback', 'return').xs).toEqual([0.1, 0.2, null]);
+    expect(heatMap(mixed, 'band', '', 'return').cells).toEqual([[-0.003, (-0.004 + -0.005) / 2, -0.0018]]);
+    // a parameter the grid file gives a default is that value, not the bot's
+    const withDefault = heatMap(mixed, 'lookback', 'band', 'return', { band: 0.1 });
+    expect(withDefault.ys).toEqual([0.1, 0.2]);
+    expect(withDefault.cells[0]).toEqual([-0.0018, -0.003, null]);
   });
 
   it('maps one parameter as a one-row strip, not over itself on both axes', () => {

@@ -12,7 +12,9 @@ import {
   dataText,
   curvePaths,
   heatColor,
+  heatLabel,
   heatMap,
+  type HeatValue,
   jobsOfSet,
   paramCell,
   progressText,
@@ -71,6 +73,8 @@ interface JobWire {
   equity: Array<[number, number]>;
 }
 
+/** A heat-map row's or column's React key: the bot's default apart from a value written 'bot default'. */
+const heatKey = (v: HeatValue) => (v === null ? '\u0000bot default' : `${typeof v}:${String(v)}`);
 const utc = (t: number) => `${new Date(t).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
 /** A curve's set, from its key (curveKey): "fast 3, slow 12". */
 const legend = (key: string) =>
@@ -180,7 +184,8 @@ function SweepsBody() {
 
   const sets = useMemo(() => (detail === null ? [] : sortSets(detail.sets, sort.key, sort.desc)), [detail, sort]);
   const map = useMemo(
-    () => (detail === null || axes.x === '' ? null : heatMap(detail.sets, axes.x, axes.y, axes.metric)),
+    () =>
+      detail === null || axes.x === '' ? null : heatMap(detail.sets, axes.x, axes.y, axes.metric, detail.defaults),
     [detail, axes],
   );
   const header = (key: SortKey, label: string) => (
@@ -357,16 +362,18 @@ function SweepsBody() {
               <table className="heat-map" data-testid="sweep-heat-map">
                 <tbody>
                   {map.ys.map((yv, yi) => (
-                    <tr key={String(yv)}>
-                      <th>{String(yv)}</th>
+                    <tr key={heatKey(yv)}>
+                      <th>{heatLabel(yv)}</th>
                       {map.xs.map((xv, xi) => {
                         const v = map.cells[yi][xi];
                         return (
                           <td
-                            key={String(xv)}
+                            key={heatKey(xv)}
                             style={{ background: heatColor(v, map.min, map.max) }}
                             title={
-                              strip ? `${axes.x} ${String(xv)}` : `${axes.x} ${String(xv)}, ${axes.y} ${String(yv)}`
+                              strip
+                                ? `${axes.x} ${heatLabel(xv)}`
+                                : `${axes.x} ${heatLabel(xv)}, ${axes.y} ${heatLabel(yv)}`
                             }
                           >
                             {map.failed[yi][xi]
@@ -385,7 +392,7 @@ function SweepsBody() {
                   <tr>
                     <th>{strip ? axes.x : `${axes.y} / ${axes.x}`}</th>
                     {map.xs.map((xv) => (
-                      <th key={String(xv)}>{String(xv)}</th>
+                      <th key={heatKey(xv)}>{heatLabel(xv)}</th>
                     ))}
                   </tr>
                 </tbody>

@@ -122,10 +122,21 @@ export function sortSets(sets: readonly SweepSet[], key: SortKey, desc: boolean)
     .map((e) => e.s);
 }
 
+/**
+ * A parameter's value in the heat map: the set's own (or the grid file's default), or null where
+ * the set runs with the bot's own default, which the sweep does not know: its row or column
+ * `bot default` (those sets were left out of the map, the best set among them).
+ */
+export type HeatValue = SweepParamValue | null;
+
+/** A heat-map value as its row or column is headed. */
+export const heatLabel = (v: HeatValue): string => (v === null ? 'bot default' : String(v));
+
 export interface HeatMap {
-  xs: SweepParamValue[];
-  /** One row, [''], when the map is a strip over one parameter. */
-  ys: SweepParamValue[];
+  /** null: the sets that leave x to the bot's default. */
+  xs: HeatValue[];
+  /** One row, [''], when the map is a strip over one parameter; null as in xs. */
+  ys: HeatValue[];
   /** cells[y][x]: the metric's mean over the sets with those two values; null where none. */
   cells: Array<Array<number | null>>;
   /** failed[y][x]: the cell's sets have failed jobs and no ok one (shown as failed, not as a value). */
@@ -134,23 +145,39 @@ export interface HeatMap {
   max: number;
 }
 
-function distinct(values: SweepParamValue[]): SweepParamValue[] {
+/** The values in order (numbers by value, else as text), the bot's default last. */
+function distinct(values: HeatValue[]): HeatValue[] {
   const out = [...new Set(values)];
-  return out.sort((a, b) => (typeof a === 'number' && typeof b === 'number' ? a - b : String(a) < String(b) ? -1 : 1));
+  return out.sort((a, b) =>
+    a === null || b === null
+      ? Number(a === null) - Number(b === null)
+      : typeof a === 'number' && typeof b === 'number'
+        ? a - b
+        : String(a) < String(b)
+          ? -1
+          : 1,
+  );
 }
 
-/** A metric over parameters x and y; with y '' (or y = x) a one-row strip over x. */
-export function heatMap(sets: readonly SweepSet[], x: string, y: string, metric: SetMetric): HeatMap {
+/**
+ * A metric over parameters x and y; with y '' (or y = x) a one-row strip over x. A set without
+ * its own value of a parameter has the grid file's default (`defaults`), else the bot's (null).
+ */
+export function heatMap(
+  sets: readonly SweepSet[],
+  x: string,
+  y: string,
+  metric: SetMetric,
+  defaults: Record<string, SweepParamValue> = {},
+): HeatMap {
   const strip = y === '' || y === x;
-  const yOf = (s: SweepSet): SweepParamValue | undefined => (strip ? '' : s.params[y]);
-  const xs = distinct(sets.map((s) => s.params[x]).filter((v) => v !== undefined));
-  const ys = distinct(sets.map(yOf).filter((v) => v !== undefined));
+  const valueOf = (s: SweepSet, name: string): HeatValue => s.params[name] ?? defaults[name] ?? null;
+  const yOf = (s: SweepSet): HeatValue => (strip ? '' : valueOf(s, y));
+  const xs = distinct(sets.map((s) => valueOf(s, x)));
+  const ys = distinct(sets.map(yOf));
   const sum = ys.map(() => xs.map(() => ({ n: 0, t: 0, ok: 0, failed: 0 })));
   for (const s of sets) {
-    const xi = xs.indexOf(s.params[x]);
-    const yi = ys.indexOf(yOf(s) as SweepParamValue);
-    if (xi < 0 || yi < 0) continue;
-    const c = sum[yi][xi];
+    const c = sum[ys.indexOf(yOf(s))][xs.indexOf(valueOf(s, x))];
     c.ok += s.ok;
     c.failed += s.failed;
     const v = s[metric];
