@@ -403,7 +403,8 @@ async function main(argv: string[]): Promise<number> {
       store.createSweep(id, prepared.spec, prepared.jobs, coordinatorHere(), Date.now());
       const count = (n: number, one: string) => `${n} ${one}${n === 1 ? '' : 's'}`;
       console.log(
-        `perpdesk sweep ${id}: ${count(prepared.jobs.length, 'job')} (${count(prepared.spec.sets.length, 'parameter set')})`,
+        `perpdesk sweep ${id}: ${count(prepared.jobs.length, 'job')} (${count(prepared.spec.sets.length, 'parameter set')}` +
+          `${prepared.note === undefined ? '' : `; ${prepared.note}`})`,
       );
     }
     // a resume on a queue is recorded: the results of its jobs wait there from now on, which

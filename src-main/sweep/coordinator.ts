@@ -76,6 +76,8 @@ export interface PreparedSweep {
   id: string;
   spec: SweepSpec;
   jobs: SweepJob[];
+  /** What the run's first line adds about its sets (random draws that repeated: Grid.note). */
+  note?: string;
 }
 
 function readGrid(file: string | undefined, cwd: string): Grid {
@@ -106,7 +108,7 @@ export interface PrepareHooks {
 export async function prepareSweep(req: SweepRequest, hooks: PrepareHooks = {}): Promise<PreparedSweep> {
   const span = parseSpan(req.replay);
   const split = parseSplit(req.split);
-  const { sets, defaults } = req.sets ?? readGrid(req.grid, req.cwd);
+  const { sets, defaults, note } = req.sets ?? readGrid(req.grid, req.cwd);
   const bot = checkBot(req.bot, req.cwd);
   const balance = parseFixed(req.balance, 8);
   if (!balance.ok)
@@ -155,7 +157,7 @@ export async function prepareSweep(req: SweepRequest, hooks: PrepareHooks = {}):
     pack,
     template,
   };
-  return { id, spec, jobs };
+  return { id, spec, jobs, ...(note === undefined ? {} : { note }) };
 }
 
 /**

@@ -87,10 +87,12 @@ type Draw = (next: () => number) => ParamValue;
 
 function rangeDraw(spec: Record<string, unknown>, where: string): Draw {
   const { min, max, step } = spec;
+  // a misspelt field named first (it was "wants numbers min <= max", not saying which field)
+  for (const k of Object.keys(spec))
+    if (k !== 'min' && k !== 'max' && k !== 'step')
+      throw new GridError(`${where} has an unknown field '${k}' (a range has "min", "max" and "step")`);
   if (typeof min !== 'number' || typeof max !== 'number' || !Number.isFinite(min) || !Number.isFinite(max) || min > max)
     throw new GridError(`${where} wants numbers min <= max, got ${shown(spec)}`);
-  for (const k of Object.keys(spec))
-    if (k !== 'min' && k !== 'max' && k !== 'step') throw new GridError(`${where} has an unknown field '${k}'`);
   if (step !== undefined && (typeof step !== 'number' || !(step > 0)))
     throw new GridError(`${where}.step must be a positive number, got ${shown(step)}`);
   if (step !== undefined && max > min && step > max - min)
@@ -173,6 +175,11 @@ export interface Grid {
   sets: ParamSet[];
   /** The bot's values for what a set leaves out ("defaults"; {} when the file names none). */
   defaults: ParamSet;
+  /**
+   * When "random" drew repeats: how many sets its draws gave (`20 random draws gave 2 distinct
+   * sets`), which the run's first line says; undefined when every draw is a set of its own.
+   */
+  note?: string;
 }
 
 /** `from` without the names `set` has. */
@@ -211,22 +218,30 @@ export function parseGrid(text: string): Grid {
   if (doc.grid === undefined && doc.sets === undefined && doc.random === undefined && doc.defaults === undefined)
     throw new GridError('has none of "grid", "sets", "random" and "defaults"');
   const defaults = doc.defaults === undefined ? {} : defaultsOf(doc.defaults);
-  const named = [
+  const listed = [
     ...(doc.grid === undefined ? [] : expandGrid(doc.grid)),
     ...(doc.sets === undefined ? [] : listedSets(doc.sets)),
-    ...(doc.random === undefined ? [] : expandRandom(doc.random)),
   ];
+  const drawn = doc.random === undefined ? [] : expandRandom(doc.random);
+  const named = [...listed, ...drawn];
   // a set runs with the defaults for what it leaves out (only defaults: one set of them); its own
   // names first, so the page's columns and heat map start with what the sets vary
   const all = (named.length === 0 ? [{}] : named).map((s) => ({ ...s, ...omit(defaults, s) }));
   const seen = new Set<string>();
   const out: ParamSet[] = [];
-  for (const s of all) {
+  let keptDraws = 0;
+  all.forEach((s, i) => {
     const key = shown(Object.entries(s).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
-    if (seen.has(key)) continue;
+    if (seen.has(key)) return;
     seen.add(key);
     out.push(s);
-  }
+    if (drawn.length > 0 && i >= listed.length) keptDraws++;
+  });
   if (out.length > MAX_SETS) throw new GridError(`expands to ${out.length} sets, more than ${MAX_SETS}`);
-  return { sets: out, defaults };
+  if (keptDraws === drawn.length) return { sets: out, defaults };
+  const sets = (n: number) => `${n} ${listed.length === 0 ? 'distinct' : 'new'} set${n === 1 ? '' : 's'}`;
+  const note =
+    `${drawn.length} random draws gave ${sets(keptDraws)}` +
+    (listed.length === 0 ? '' : ` (the others repeat a set drawn or listed before)`);
+  return { sets: out, defaults, note };
 }

@@ -10,6 +10,24 @@ import { ROOT } from './fixture.ts';
 const setsOf = (text: string) => parseGrid(text).sets;
 
 describe('parseGrid', () => {
+  it('says when random draws repeat: how many sets they gave, for the run to say', () => {
+    // lookback 2 or 3: twenty draws, two sets
+    const few = parseGrid(JSON.stringify({ random: { count: 20, params: { lookback: { min: 2, max: 3 } } } }));
+    expect(few.sets).toHaveLength(2);
+    expect(few.note).toBe('20 random draws gave 2 distinct sets');
+    // beside a grid: the draws that repeat its sets are not new either
+    const beside = parseGrid(
+      JSON.stringify({ grid: { lookback: [2] }, random: { count: 20, params: { lookback: { min: 2, max: 3 } } } }),
+    );
+    expect(beside.sets).toEqual([{ lookback: 2 }, { lookback: 3 }]);
+    expect(beside.note).toBe('20 random draws gave 1 new set (the others repeat a set drawn or listed before)');
+    // every draw a set of its own: nothing to say
+    const wide = parseGrid(JSON.stringify({ random: { count: 3, params: { x: { min: 0.1, max: 0.9 } } } }));
+    expect(wide.sets).toHaveLength(3);
+    expect(wide.note).toBeUndefined();
+    expect(parseGrid(JSON.stringify({ grid: { a: [1, 1] } })).note).toBeUndefined();
+  });
+
   it('reads a file saved with a UTF-8 byte order mark as the same file without it', () => {
     const text = JSON.stringify({ grid: { fast: [3, 5] } });
     expect(setsOf(`\uFEFF${text}`)).toEqual(setsOf(text));
@@ -158,6 +176,11 @@ describe('parseGrid', () => {
     ['{"random": {"count": 3, "params": {"a": {"min": 5, "max": 1}}}}', /min <= max/],
     ['{"random": {"count": 3, "params": {"a": {"min": 1, "max": 5, "step": 0}}}}', /step must be a positive number/],
     ['{"random": {"count": 3, "params": {"a": {"min": 1, "max": 5, "pick": 2}}}}', /unknown field 'pick'/],
+    // a misspelt min named, as the top level names its unknown fields (it said "wants numbers min <= max")
+    [
+      '{"random": {"count": 3, "params": {"band": {"mni": 0.1, "max": 0.5}}}}',
+      /^"random.params.band" has an unknown field 'mni' \(a range has "min", "max" and "step"\)$/,
+    ],
     // a step past the range could only ever draw min: every set would be the same
     [
       '{"random": {"count": 3, "params": {"a": {"min": 1, "max": 2, "step": 5}}}}',

@@ -41,6 +41,12 @@ describe('the replay span and its split', () => {
     ['BTCUSDT@2025-02-30..2025-03-01', /FROM must be a UTC date/],
     ['BTCUSDT@2025-01-06..tomorrow', /TO must be a UTC date/],
     ['BTCUSDT@2025-01-06T10:00Z..2025-01-06T09:00Z', /ends .* before it starts/],
+    // an end at its start is an empty span, which does not end before it starts
+    [
+      'BTCUSDT@2025-01-06T08:00Z..2025-01-06T08:00Z',
+      /^--replay is empty: it ends \(2025-01-06T08:00Z\) where it starts \(2025-01-06T08:00Z\); give an end after the start$/,
+    ],
+    ['BTCUSDT@2025-01-06..2025-01-06T00:00Z', /^--replay is empty/],
   ])('refuses --replay %s', (text, msg) => {
     expect(() => parseSpan(text)).toThrow(PlanError);
     expect(() => parseSpan(text)).toThrow(msg);
