@@ -7,9 +7,10 @@ import { SEEK_INPUT_ID } from './replay-banner.tsx';
 import { canPlay, nextSpeed } from './replay-view.ts';
 
 /** Handles `e` if it is a replay key; true when it did. */
-export function replayKey(s: Services, e: Pick<KeyboardEvent, 'key' | 'target'>): boolean {
+export function replayKey(s: Services, e: Pick<KeyboardEvent, 'key' | 'shiftKey' | 'target'>): boolean {
   const r = s.replay.getState();
-  if (e.key === 'R') {
+  // Shift+R, not an R of Caps Lock
+  if ((e.key === 'R' || e.key === 'r') && e.shiftKey) {
     if (r.mode === 'replay') s.workspace.getState().actions.setTab('replay-report');
     else if (r.mode === 'live') s.workspace.getState().actions.open('replay');
     else return false;
