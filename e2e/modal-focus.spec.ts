@@ -1,9 +1,11 @@
 // Help, the drawers and the pair picker are modal dialogs (use-modal.ts): the focus moves into
 // one when it opens, Tab and Shift+Tab never leave it (the screen behind is inert, so Enter cannot
 // close a position the trader cannot see), and Esc closes it with the focus back on its opener.
+// `?` in a drawer or a dialog shows help over it; closing help goes back to it, its edits kept.
 import type { Locator, Page } from 'playwright/test';
 import { test, expect } from './support/fixtures.ts';
 import { TradingPage } from './pages/trading-page.ts';
+import { marketOrder } from './support/desk.ts';
 
 // (the e2e code is compiled without the DOM library: what the page code uses is typed here)
 interface El {
@@ -144,4 +146,62 @@ test('at 1024x640 help fits the window: title and Close in view, the list scroll
   await expect(help.getByRole('button', { name: 'Close' })).toBeFocused();
   await page.keyboard.press('Enter');
   await expect(help).toBeHidden();
+});
+
+test('? in a drawer or a dialog shows help over it; closing help goes back to it, the edit and the focus kept', async ({
+  page,
+  service,
+  trader,
+  market,
+}) => {
+  const symbol = 'BTCUSDT';
+  await market.ensureBook(symbol, 15);
+  await marketOrder(trader.api, symbol, 1, '0.002');
+  const screen = new TradingPage(page);
+  await screen.openAs(service.url, trader, symbol);
+  const help = page.getByRole('dialog', { name: 'Keyboard shortcuts' });
+
+  // Settings, an unsaved whitelist edit, the focus on Save whitelist: ? then Esc, ? then ?
+  await page.locator('body').press(',');
+  const settings = screen.settings();
+  const ips = settings.getByRole('textbox', { name: 'Whitelisted IPs' });
+  await expect(ips).toHaveValue(/127\.0\.0\.1/);
+  await ips.fill('10.1.2.3');
+  const save = settings.getByRole('button', { name: 'Save whitelist' });
+  await save.focus();
+  for (const out of ['Escape', '?']) {
+    await page.keyboard.press('?');
+    await expect(help).toBeVisible();
+    expect(await focusedDialog(page)).toBe('Keyboard shortcuts');
+    await expect(settings).toBeAttached();
+    await page.keyboard.press(out);
+    await expect(help).toBeHidden();
+    await expect(settings).toBeVisible();
+    await expect(save).toBeFocused();
+    await expect(ips).toHaveValue('10.1.2.3');
+  }
+  await page.keyboard.press('Escape');
+  await expect(settings).toBeHidden();
+
+  // the TP/SL dialog, a take profit typed, the focus on Cancel: the same
+  await screen.tabs.show('Positions');
+  await screen.tabs
+    .position(symbol, 1)
+    .getByRole('button', { name: `TP/SL ${symbol} long` })
+    .click();
+  const tpsl = page.getByRole('dialog', { name: 'Take profit / stop loss' });
+  const tp = tpsl.getByRole('textbox', { name: 'Take profit price' });
+  await expect(tp).toBeFocused();
+  await tp.fill('999999');
+  const cancel = tpsl.getByRole('button', { name: 'Cancel', exact: true });
+  await cancel.focus();
+  await page.keyboard.press('?');
+  await expect(help).toBeVisible();
+  expect(await focusedDialog(page)).toBe('Keyboard shortcuts');
+  await page.keyboard.press('Escape');
+  await expect(help).toBeHidden();
+  await expect(cancel).toBeFocused();
+  await expect(tp).toHaveValue('999999');
+  await page.keyboard.press('Escape');
+  await expect(tpsl).toBeHidden();
 });

@@ -1,6 +1,8 @@
 // A letter shortcut means the same with Caps Lock on as off: Caps Lock sends `B`, `S`, `O`, `R`
 // without Shift, and only Shift picks a letter's Shift variant (Shift+B the bot panel, Shift+O
 // the Open orders tab, Shift+R the Replay dialog). hotkeys.ts's listener, on a plain event.
+// And `?` over a panel or a dialog: help opens over it, and closing help (`?` or Esc) goes back
+// to it, still open (workspace-store.ts's help layer).
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { onHotkey, type HotkeyEvent } from '../../src-renderer/src/features/help/hotkeys.ts';
 import { createWorkspaceStore } from '../../src-renderer/src/lib/workspace-store.ts';
@@ -91,5 +93,35 @@ describe('letter shortcuts with Caps Lock', () => {
       'action close',
       'side 2',
     ]);
+  });
+});
+
+describe('help over a panel or a dialog', () => {
+  it('? over Settings leaves Settings open under help; ? or Esc closes help alone, a second Esc Settings', () => {
+    const d = desk();
+    d.workspace.getState().actions.open('settings');
+    d.press('?');
+    expect(d.workspace.getState()).toMatchObject({ help: true, overlay: 'settings' });
+    d.press('?');
+    expect(d.workspace.getState()).toMatchObject({ help: false, overlay: 'settings' });
+    d.press('?');
+    d.press('Escape');
+    expect(d.workspace.getState()).toMatchObject({ help: false, overlay: 'settings' });
+    d.press('Escape');
+    expect(d.workspace.getState()).toMatchObject({ help: false, overlay: null });
+  });
+
+  it('over the TP/SL dialog help keeps the position it is on; alone, help opens and closes as before', () => {
+    const d = desk();
+    const position = { symbol: 'BTCUSDT', position_side: 1 } as never;
+    d.workspace.getState().actions.openTpSl(position);
+    d.press('?');
+    d.press('Escape');
+    expect(d.workspace.getState()).toMatchObject({ help: false, overlay: 'tpsl', tpslOf: position });
+    d.workspace.getState().actions.close();
+    d.press('?');
+    expect(d.workspace.getState()).toMatchObject({ help: true, overlay: 'help' });
+    d.press('?');
+    expect(d.workspace.getState()).toMatchObject({ help: false, overlay: null });
   });
 });

@@ -2,8 +2,8 @@
 // on a click outside the box, and the box as a modal dialog (use-modal.ts: the focus starts in
 // `initial`, Tab and Shift+Tab cycle inside, Esc closes it, and the focus goes back to what had
 // it, or to `opener` when that is gone). Its keys: none pressed in it reaches the global
-// shortcuts (the caller also registers it as the workspace's overlay, so they are inert with the
-// focus anywhere), and Enter in a text field submits; buttons keep their own Enter. Below the
+// shortcuts but `?`, help over the dialog (the caller also registers it as the workspace's
+// overlay, so the others are inert with the focus anywhere), and Enter in a text field submits; buttons keep their own Enter. Below the
 // caller's fields: the error, when there is one, and Cancel beside the submit button.
 import { useRef, type ReactNode, type RefObject } from 'react';
 import { useModal } from './use-modal.ts';
@@ -35,7 +35,7 @@ export function FormDialog(props: {
         tabIndex={-1}
         data-testid={testId}
         onKeyDown={(e) => {
-          e.stopPropagation();
+          if (e.key !== '?') e.stopPropagation();
           if (e.key === 'Enter' && e.target instanceof HTMLInputElement) {
             e.preventDefault();
             onSubmit();

@@ -2,7 +2,9 @@
 // order book and the recent trades a narrow window shows (they share a column there) and which
 // overlay is open, with the order the Modify dialog is on, the stop the stops' Modify dialog is on
 // and the position the TP/SL dialog is on (opened from their rows or from their lines on the
-// chart). Symbol, interval and that choice survive a reload (localStorage).
+// chart). Symbol, interval and that choice survive a reload (localStorage). Help (`?`) is a layer
+// of its own: opened over a panel or a dialog it leaves that one open (and its state, an edit in
+// it, kept) under help, and closing help goes back to it.
 import { createStore } from 'zustand/vanilla';
 import { isInterval, type Interval } from '../../../src-shared/intervals.ts';
 import type { ConditionalOrderRecord, OrderRecord, PositionRecord } from '../../../src-shared/types.ts';
@@ -39,7 +41,10 @@ export interface WorkspaceState {
   interval: Interval;
   tab: BottomTab;
   bookTab: BookTab;
+  /** The overlay open: a panel or a dialog, or help alone ('help'). */
   overlay: Overlay;
+  /** Whether help is shown: alone (overlay 'help') or over the panel or dialog `overlay` names. */
+  help: boolean;
   /** The order the Modify dialog opened on, as it was then (it may fill or go while open); null while it is closed. */
   amending: OrderRecord | null;
   /** The position the TP/SL dialog opened on; null while it is closed. */
@@ -51,6 +56,7 @@ export interface WorkspaceState {
     setInterval(interval: Interval): void;
     setTab(tab: BottomTab): void;
     setBookTab(tab: BookTab): void;
+    /** Opens `overlay`; help opens over what is open, leaving it open under help. */
     open(overlay: Exclude<Overlay, null>): void;
     /** The Modify dialog on `order`, over the Open orders tab (where it is hosted). */
     openAmend(order: OrderRecord): void;
@@ -58,6 +64,7 @@ export interface WorkspaceState {
     openTpSl(position: PositionRecord): void;
     /** The stops' Modify dialog on `stop`, over the Stops tab (where it is hosted). */
     openStopAmend(stop: ConditionalOrderRecord): void;
+    /** Closes the overlay on top: help (back to the panel under it, if any), else the panel or dialog. */
     close(): void;
   };
 }
@@ -88,19 +95,26 @@ export function createWorkspaceStore(initial: { symbol?: string; interval?: Inte
     tab: 'positions',
     bookTab: saved.bookTab ?? 'book',
     overlay: null,
+    help: false,
     amending: null,
     tpslOf: null,
     amendingStop: null,
     actions: {
-      setSymbol: (symbol) => set({ symbol, overlay: null }),
+      setSymbol: (symbol) => set({ symbol, overlay: null, help: false }),
       setInterval: (interval) => set({ interval }),
       setTab: (tab) => set({ tab }),
       setBookTab: (bookTab) => set({ bookTab }),
-      open: (overlay) => set({ overlay }),
+      open: (overlay) =>
+        set((w) => (overlay === 'help' ? { help: true, overlay: w.overlay ?? 'help' } : { overlay, help: false })),
       openAmend: (order) => set({ overlay: 'amend', amending: order, tab: 'open-orders' }),
       openTpSl: (position) => set({ overlay: 'tpsl', tpslOf: position, tab: 'positions' }),
       openStopAmend: (stop) => set({ overlay: 'amend-stop', amendingStop: stop, tab: 'stops' }),
-      close: () => set({ overlay: null, amending: null, tpslOf: null, amendingStop: null }),
+      close: () =>
+        set((w) =>
+          w.help && w.overlay !== 'help'
+            ? { help: false }
+            : { overlay: null, help: false, amending: null, tpslOf: null, amendingStop: null },
+        ),
     },
   }));
   store.subscribe((s, prev) => {

@@ -45,7 +45,8 @@ function Dialog({ s }: { s: Services }) {
         tabIndex={-1}
         data-testid="indicators-dialog"
         onKeyDown={(e) => {
-          e.stopPropagation();
+          // `?` goes on to the shortcuts: help over the dialog, as over any panel
+          if (e.key !== '?') e.stopPropagation();
           keys(e);
         }}
       >

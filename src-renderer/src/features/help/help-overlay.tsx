@@ -32,7 +32,8 @@ const MOUSE: readonly (readonly [string, string])[] = [
 
 export function HelpOverlay() {
   const s = useServices();
-  const open = useSel(s.workspace, (w) => w.overlay === 'help');
+  // alone or over a panel or a dialog (left open under it: closing help goes back to it)
+  const open = useSel(s.workspace, (w) => w.help);
   return open ? <Help s={s} /> : null;
 }
 
@@ -41,7 +42,7 @@ function Help({ s }: { s: Services }) {
   const close = (): void => s.workspace.getState().actions.close();
   const keys = useModal(box, close);
   return (
-    <div className="modal-backdrop" onMouseDown={(e) => e.target === e.currentTarget && close()}>
+    <div className="modal-backdrop over" onMouseDown={(e) => e.target === e.currentTarget && close()}>
       <div
         ref={box}
         className="modal help"

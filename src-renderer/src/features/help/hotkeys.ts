@@ -59,7 +59,8 @@ export function onHotkey(s: Services, e: HotkeyEvent): void {
   let handled = true;
   switch (letter(e.key)) {
     case '?':
-      if (ws.overlay === 'help') ws.actions.close();
+      // over a panel or a dialog, help leaves it open; closing help goes back to it
+      if (ws.help) ws.actions.close();
       else ws.actions.open('help');
       break;
     case '/':
