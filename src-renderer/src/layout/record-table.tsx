@@ -129,11 +129,12 @@ function nextFocus(
   if (control !== null) return control;
   // the rows' controls are off while an action is on its way: wait for them a little
   if (row && waited < ROW_WAIT_MS) return null;
-  return (
-    firstControl(table.tHead) ??
-    table.closest('.bottom-tabs')?.querySelector<HTMLElement>('[role="tab"][aria-selected="true"]') ??
-    lastGone
-  );
+  return firstControl(table.tHead) ?? selectedTab(table) ?? lastGone;
+}
+
+/** The selected tab of the account views `el` is shown in (the view's tab), or null (a drawer's table). */
+export function selectedTab(el: Element | null | undefined): HTMLElement | null {
+  return el?.closest('.bottom-tabs')?.querySelector<HTMLElement>('[role="tab"][aria-selected="true"]') ?? null;
 }
 
 /**

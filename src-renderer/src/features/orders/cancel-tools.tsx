@@ -1,11 +1,12 @@
 // What the Open orders and Stops tabs share: the "<pair> only" filter above the table, the actions
 // column: Cancel on a row (its refusal a toast), Cancel all… in the column's head, which asks first in a
-// ConfirmBar naming how many it cancels (and on which pair when filtered), and the view's tab as
-// the place the focus goes when the row a dialog was opened from is gone.
+// ConfirmBar naming how many it cancels (and on which pair when filtered; confirmed, the focus goes to
+// the view's tab, not to the page with the bar), and the view's tab as the place the focus goes when
+// the row a dialog was opened from is gone.
 import { useRef, useState, type ReactNode } from 'react';
 import { errorText } from '../../lib/frame.ts';
 import { useServices, useSel } from '../../lib/use-services.ts';
-import type { Column } from '../../layout/record-table.tsx';
+import { selectedTab, type Column } from '../../layout/record-table.tsx';
 import { ConfirmBar } from './confirm-bar.tsx';
 
 /** How the records are named: "open order" and "order"; "waiting stop" and "stop". */
@@ -58,10 +59,7 @@ export function useCancelTools<T extends { id: string; symbol: string }>(
   const toolsDiv = useRef<HTMLDivElement>(null);
   const tab = useRef({
     get current(): HTMLElement | null {
-      return (
-        toolsDiv.current?.closest('.bottom-tabs')?.querySelector<HTMLElement>('[role="tab"][aria-selected="true"]') ??
-        null
-      );
+      return selectedTab(toolsDiv.current);
     },
   }).current;
   const rows = onlyCurrent ? all.filter((x) => x.symbol === symbol) : [...all];
@@ -117,7 +115,11 @@ export function useCancelTools<T extends { id: string; symbol: string }>(
           action={`Cancel ${plural(n, names.short)}`}
           dismiss={`Keep ${names.short}s`}
           busy={busy !== null}
-          onConfirm={() => void cancelAll()}
+          onConfirm={() => {
+            // the bar goes with the choice: the focus to the view's tab, where the rows were
+            tab.current?.focus();
+            void cancelAll();
+          }}
           onCancel={() => {
             setConfirmAll(false);
             cancelAllButton.current?.focus();

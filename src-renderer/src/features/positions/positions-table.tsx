@@ -2,7 +2,7 @@
 // price, an isolated position's margin (adjustable: margin-dialog.tsx), TP/SL (editable), and
 // close / close-all at market. Long or short comes from
 // positionDirection() (a one-way short is side 2, never read from the mode alone). Close all
-// asks first, naming how many positions it closes.
+// asks first, naming how many positions it closes; confirmed, the focus goes to the Positions tab.
 import { useRef, useState } from 'react';
 import type { PositionRecord } from '../../../../src-shared/types.ts';
 import { fmt, fmtPct, fmtSigned } from '../../lib/format.ts';
@@ -10,7 +10,7 @@ import { errorText } from '../../lib/frame.ts';
 import { marketDown } from '../../lib/connection-status.ts';
 import { useServices, useSel } from '../../lib/use-services.ts';
 import { useDecimals } from '../../lib/use-symbol.ts';
-import { RecordTable, type Column } from '../../layout/record-table.tsx';
+import { RecordTable, selectedTab, type Column } from '../../layout/record-table.tsx';
 import { ConfirmBar } from '../orders/confirm-bar.tsx';
 import { closePosition } from './close-position.ts';
 import { positionDirection } from './position-direction.ts';
@@ -237,7 +237,11 @@ export function PositionsTable() {
           action={`Close ${n} position${n === 1 ? '' : 's'}`}
           dismiss={`Keep ${n === 1 ? 'it' : 'them'}`}
           busy={busy !== null}
-          onConfirm={() => void closeAll()}
+          onConfirm={() => {
+            // the bar goes with the choice: the focus to the tab, not to the page
+            selectedTab(closeAllButton.current)?.focus();
+            void closeAll();
+          }}
           onCancel={() => {
             setConfirmAll(false);
             closeAllButton.current?.focus();

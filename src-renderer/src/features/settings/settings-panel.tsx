@@ -2,14 +2,19 @@
 // external bots, the bot whitelist, desktop notifications (notices-section.tsx), the simulator
 // (speed, pause, seed) and the paper balance.
 // The two destructive actions (regenerating the key, resetting the paper account) each ask
-// for a confirmation that says what will happen; the reset amount is pre-filled with the
+// for a confirmation that says what will happen (a ConfirmBar: the focus on its Cancel, Esc backs
+// out of it, not out of the drawer, and either answer leaves the focus on the button that asked);
+// the reset amount is pre-filled with the
 // account's total deposits (the summary's total_deposits) and always sent explicitly, so the
 // wallet ends at the amount the confirmation names (never the server's default).
 // The speed field is checked here (sim-speed.ts) and Enter applies it; its error stays until
 // the next edit (the 2 s simulator refresh does not clear it). The position mode (hedge /
 // one-way) switches here; the venue's reason is shown when it refuses (3015 while a position
 // or an open order exists).
-import { useEffect, useState } from 'react';
+// The focus never falls to the page: a button stays focusable while its request runs
+// (aria-disabled, a press then does nothing), and a control that goes (Log out, a section's
+// content replaced) hands the focus to the same control once it is back, else to its section.
+import { useEffect, useRef, useState } from 'react';
 import { fmt, fmtDateTime, fmtTime } from '../../lib/format.ts';
 import type { SimState } from '../../../../src-shared/sdk/rest-client.ts';
 import { parseDecimalInput } from '../order-entry/decimal-input.ts';
@@ -19,6 +24,8 @@ import { parseSimSpeed } from './sim-speed.ts';
 import { Drawer } from '../../layout/drawer.tsx';
 import { NEW_LINK } from '../order-entry/login-hint.tsx';
 import { NoticesSection } from './notices-section.tsx';
+import { ConfirmBar } from '../orders/confirm-bar.tsx';
+import { CONTROLS, keepFocus } from '../../layout/keep-focus.ts';
 import './settings.css';
 
 const SPEEDS = [1, 10, 60, 600, 3600];
@@ -48,6 +55,10 @@ function SettingsBody() {
   const [speedError, setSpeedError] = useState<string | null>(null);
   const positionMode = useSel(s.account, (x) => x.summary?.position_mode);
   const replay = useSel(s.replay, (r) => r.mode === 'replay');
+  const root = useRef<HTMLDivElement>(null);
+  const regenButton = useRef<HTMLButtonElement>(null);
+  const resetButton = useRef<HTMLButtonElement>(null);
+  useEffect(() => keepFocus(root.current!, placeOf, (at) => focusAfter(root.current!, at)), []);
 
   useEffect(() => {
     void st.actions.load();
@@ -107,14 +118,14 @@ function SettingsBody() {
   };
 
   return (
-    <div className="settings">
+    <div className="settings" ref={root}>
       {st.message && (
         <p className={st.message.ok ? 'ok-text' : 'oe-error'} role={st.message.ok ? 'status' : 'alert'}>
           {st.message.text}
         </p>
       )}
 
-      <section>
+      <section tabIndex={-1} aria-label="API key">
         <h3>API key</h3>
         {session.status === 'ready' ? (
           <>
@@ -135,20 +146,30 @@ function SettingsBody() {
                 Copy
               </button>
             </div>
-            {confirmRegen ? (
-              <div className="confirm">
-                <span>The current key stops working at once (bots using it too). Continue?</span>
-                <button className="btn-small danger" disabled={st.busy} onClick={() => void regenerate()}>
-                  Regenerate
-                </button>
-                <button className="btn-small" onClick={() => setConfirmRegen(false)}>
-                  Cancel
-                </button>
-              </div>
-            ) : (
-              <button className="btn-small" onClick={() => setConfirmRegen(true)}>
-                Regenerate key and secret…
-              </button>
+            <button
+              ref={regenButton}
+              className="btn-small"
+              aria-expanded={confirmRegen}
+              aria-disabled={st.busy || undefined}
+              onClick={() => !st.busy && setConfirmRegen(true)}
+            >
+              Regenerate key and secret…
+            </button>
+            {confirmRegen && (
+              <ConfirmBar
+                testId="regenerate-confirm"
+                text="The current key stops working at once (bots using it too). Continue?"
+                action="Regenerate"
+                busy={st.busy}
+                onConfirm={() => {
+                  regenButton.current?.focus();
+                  void regenerate();
+                }}
+                onCancel={() => {
+                  setConfirmRegen(false);
+                  regenButton.current?.focus();
+                }}
+              />
             )}
             <p className="muted small">
               Logged in{' '}
@@ -173,7 +194,7 @@ function SettingsBody() {
         )}
       </section>
 
-      <section>
+      <section tabIndex={-1} aria-label="Local API for bots">
         <h3>Local API for bots</h3>
         <div className="kv">
           <span>REST</span>
@@ -196,7 +217,7 @@ function SettingsBody() {
         </p>
       </section>
 
-      <section>
+      <section tabIndex={-1} aria-label="Bot whitelist">
         <h3>Bot whitelist</h3>
         {st.ipsError ? (
           <p className="error small">{st.ipsError}</p>
@@ -212,8 +233,9 @@ function SettingsBody() {
             <p className="muted small">One IP per line. Loopback addresses always stay on the list.</p>
             <button
               className="btn-small"
-              disabled={st.busy}
+              aria-disabled={st.busy || undefined}
               onClick={() =>
+                !st.busy &&
                 void st.actions.saveWhitelist(
                   ipsText
                     .split(/[\s,]+/)
@@ -230,7 +252,7 @@ function SettingsBody() {
 
       <NoticesSection />
 
-      <section>
+      <section tabIndex={-1} aria-label="Simulator">
         <h3>Simulator</h3>
         {replay && (
           <p className="muted small">
@@ -293,7 +315,7 @@ function SettingsBody() {
       </section>
 
       {session.status === 'ready' && (
-        <section>
+        <section tabIndex={-1} aria-label="Position mode">
           <h3>Position mode</h3>
           <div className="seg" role="group" aria-label="Position mode">
             {(['hedge', 'one_way'] as const).map((m) => (
@@ -301,8 +323,9 @@ function SettingsBody() {
                 key={m}
                 className={positionMode === m ? 'active' : ''}
                 aria-pressed={positionMode === m}
-                disabled={st.busy || positionMode === undefined}
-                onClick={() => positionMode !== m && void st.actions.setPositionMode(m)}
+                disabled={positionMode === undefined}
+                aria-disabled={st.busy || undefined}
+                onClick={() => !st.busy && positionMode !== m && void st.actions.setPositionMode(m)}
               >
                 {m === 'hedge' ? 'Hedge' : 'One-way'}
               </button>
@@ -324,7 +347,7 @@ function SettingsBody() {
         </section>
       )}
 
-      <section>
+      <section tabIndex={-1} aria-label="Paper account">
         <h3>Paper account</h3>
         <div className="kv">
           <span>Balance</span>
@@ -340,29 +363,32 @@ function SettingsBody() {
             }}
           />
           <span className="muted">USDT</span>
-          {!confirmReset && (
-            <button
-              className="btn-small danger"
-              disabled={st.busy || session.status !== 'ready' || !amountOk}
-              onClick={() => setConfirmReset(true)}
-            >
-              Reset account…
-            </button>
-          )}
+          <button
+            ref={resetButton}
+            className="btn-small danger"
+            disabled={session.status !== 'ready' || !amountOk}
+            aria-disabled={st.busy || undefined}
+            aria-expanded={confirmReset}
+            onClick={() => !st.busy && setConfirmReset(true)}
+          >
+            Reset account…
+          </button>
         </div>
         {confirmReset && amount.kind === 'ok' && (
-          <div className="confirm" data-testid="reset-confirm">
-            <span>
-              Cancel every open order, close every position at the mark price and set the wallet to{' '}
-              <b>{fmt(amount.n, 2)} USDT</b>? This cannot be undone.
-            </span>
-            <button className="btn-small danger" disabled={st.busy} onClick={() => void reset()}>
-              Reset
-            </button>
-            <button className="btn-small" onClick={() => setConfirmReset(false)}>
-              Cancel
-            </button>
-          </div>
+          <ConfirmBar
+            testId="reset-confirm"
+            text={`Cancel every open order, close every position at the mark price and set the wallet to ${fmt(amount.n, 2)} USDT? This cannot be undone.`}
+            action="Reset"
+            busy={st.busy}
+            onConfirm={() => {
+              resetButton.current?.focus();
+              void reset();
+            }}
+            onCancel={() => {
+              setConfirmReset(false);
+              resetButton.current?.focus();
+            }}
+          />
         )}
         {amount.kind === 'invalid' && (
           <p className="error small">Not an amount: use digits and a decimal point, e.g. 10000.</p>
@@ -377,6 +403,32 @@ function SettingsBody() {
       </section>
     </div>
   );
+}
+
+/** Where a focused control of Settings is: its section and its name. */
+interface Place {
+  section: HTMLElement | null;
+  name: string;
+}
+
+function nameOf(el: Element): string {
+  return el.getAttribute('aria-label') ?? el.textContent ?? '';
+}
+
+function placeOf(el: HTMLElement): Place {
+  return { section: el.closest('section'), name: nameOf(el) };
+}
+
+/**
+ * Where the focus goes when its control went away under it (Log out, a confirmation's bar
+ * answered): that control again once usable, else its section (a focus stop of its own, named by
+ * its heading), else (the section gone too) the drawer.
+ */
+function focusAfter(root: HTMLElement, at: Place): HTMLElement | null {
+  const section = at.section?.isConnected ? at.section : null;
+  for (const el of section?.querySelectorAll<HTMLElement>(CONTROLS) ?? [])
+    if (nameOf(el) === at.name && !(el as HTMLButtonElement).disabled) return el;
+  return section?.hasAttribute('tabindex') ? section : root.closest<HTMLElement>('[role="dialog"]');
 }
 
 /**
