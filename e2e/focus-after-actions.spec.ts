@@ -3,7 +3,9 @@
 // (Regenerate…, Reset account…) takes it on its Cancel, Esc there backs out of the confirmation
 // (not out of the drawer) to the button that asked, and its action leaves it on that button;
 // Hedge / One-way, Save whitelist and Reset keep it on the button used while their request runs
-// and after; Log out leaves it in the drawer, on the API key section.
+// and after; Log out leaves it in the drawer, on the API key section. A Settings result is said
+// in the section of the control used (in view, a live region there before it), and not shown
+// again at the next opening.
 import type { Page } from 'playwright/test';
 import { test, expect } from './support/fixtures.ts';
 import { marketOrder, openTrading, restingBuy } from './support/desk.ts';
@@ -147,4 +149,42 @@ test('Settings: confirmations take the focus, Esc backs out of them, requests an
   await expect(settings.getByRole('region', { name: 'API key' })).toBeFocused();
   await page.keyboard.press('Escape');
   await expect(settings).toBeHidden();
+});
+
+test('a Settings result is in the section of the control used, in view, announced, and gone at the next opening', async ({
+  page,
+  service,
+  trader,
+}) => {
+  const screen = await openTrading(page, service.url, trader, SYMBOL);
+  await page.locator('body').press(',');
+  const settings = screen.settings();
+  await expect(settings).toContainText('Logged in on this browser');
+
+  // Reset to 20,000: the line under Reset account…, in its section, a live region before it came
+  const paper = settings.getByRole('region', { name: 'Paper account' });
+  const resetResult = paper.getByRole('status');
+  await expect(resetResult).toHaveText('');
+  await paper.getByRole('textbox', { name: 'Reset balance' }).fill('20000');
+  await paper.getByRole('button', { name: 'Reset account…' }).click();
+  await paper.getByTestId('reset-confirm').getByRole('button', { name: 'Reset' }).click();
+  await expect(resetResult).toHaveText('Paper account reset: wallet 20,000.00 USDT');
+  await expect(resetResult).toBeInViewport();
+  await expect(settings.getByText('Paper account reset')).toHaveCount(1);
+
+  // Save whitelist: in the whitelist's section, the reset's line gone
+  const whitelist = settings.getByRole('region', { name: 'Bot whitelist' });
+  await expect(whitelist.getByRole('textbox', { name: 'Whitelisted IPs' })).toHaveValue(/127\.0\.0\.1/);
+  await whitelist.getByRole('button', { name: 'Save whitelist' }).click();
+  await expect(whitelist.getByRole('status')).toHaveText(/^Whitelist saved: 127\.0\.0\.1/);
+  await expect(whitelist.getByRole('status')).toBeInViewport();
+  await expect(resetResult).toHaveText('');
+
+  // the next opening starts without it
+  await page.keyboard.press('Escape');
+  await expect(settings).toBeHidden();
+  await page.locator('body').press(',');
+  await expect(settings).toContainText('Logged in on this browser');
+  await expect(whitelist.getByRole('status')).toHaveText('');
+  await expect(settings).not.toContainText('Whitelist saved');
 });

@@ -313,7 +313,7 @@ test('resetting the paper account asks first, names the amount, and reports it f
   await settings.getByRole('button', { name: 'Reset account…' }).click();
   await expect(confirm).toContainText('25,000.00 USDT');
   await confirm.getByRole('button', { name: 'Reset', exact: true }).click();
-  await expect(settings.getByRole('status')).toHaveText('Paper account reset: wallet 25,000.00 USDT');
+  await expect(settings.getByTestId('reset-result')).toHaveText('Paper account reset: wallet 25,000.00 USDT');
   expect(await trader.api.openOrders(symbol)).toEqual([]);
   expect(Number((await trader.api.account()).wallet_balance)).toBe(25_000);
 });

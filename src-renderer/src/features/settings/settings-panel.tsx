@@ -7,6 +7,7 @@
 // the reset amount is pre-filled with the
 // account's total deposits (the summary's total_deposits) and always sent explicitly, so the
 // wallet ends at the amount the confirmation names (never the server's default).
+// An action's result is said in its section, under the control used (settings-result.tsx).
 // The speed field is checked here (sim-speed.ts) and Enter applies it; its error stays until
 // the next edit (the 2 s simulator refresh does not clear it). The position mode (hedge /
 // one-way) switches here; the venue's reason is shown when it refuses (3015 while a position
@@ -25,6 +26,7 @@ import { Drawer } from '../../layout/drawer.tsx';
 import { NEW_LINK } from '../order-entry/login-hint.tsx';
 import { NoticesSection } from './notices-section.tsx';
 import { ConfirmBar } from '../orders/confirm-bar.tsx';
+import { SettingsResult } from './settings-result.tsx';
 import { CONTROLS, keepFocus } from '../../layout/keep-focus.ts';
 import './settings.css';
 
@@ -119,12 +121,6 @@ function SettingsBody() {
 
   return (
     <div className="settings" ref={root}>
-      {st.message && (
-        <p className={st.message.ok ? 'ok-text' : 'oe-error'} role={st.message.ok ? 'status' : 'alert'}>
-          {st.message.text}
-        </p>
-      )}
-
       <section tabIndex={-1} aria-label="API key">
         <h3>API key</h3>
         {session.status === 'ready' ? (
@@ -192,6 +188,7 @@ function SettingsBody() {
         ) : (
           <p className="muted">Not logged in. Open the login link the service printed when it started. {NEW_LINK}</p>
         )}
+        <SettingsResult message={st.message} of="regenerate" testId="regenerate-result" />
       </section>
 
       <section tabIndex={-1} aria-label="Local API for bots">
@@ -248,6 +245,7 @@ function SettingsBody() {
             </button>
           </>
         )}
+        <SettingsResult message={st.message} of="whitelist" testId="whitelist-result" />
       </section>
 
       <NoticesSection />
@@ -331,15 +329,7 @@ function SettingsBody() {
               </button>
             ))}
           </div>
-          {st.modeMessage && (
-            <p
-              className={st.modeMessage.ok ? 'ok-text' : 'oe-error'}
-              role={st.modeMessage.ok ? 'status' : 'alert'}
-              data-testid="position-mode-message"
-            >
-              {st.modeMessage.text}
-            </p>
-          )}
+          <SettingsResult message={st.modeMessage} testId="position-mode-message" />
           <p className="muted small">
             Hedge: a long and a short per pair, each closed on its own. One-way: one net position per pair; a sell
             reduces a long. The mode can only change with no open position and no open order.
@@ -390,6 +380,7 @@ function SettingsBody() {
             }}
           />
         )}
+        <SettingsResult message={st.message} of="reset" testId="reset-result" />
         {amount.kind === 'invalid' && (
           <p className="error small">Not an amount: use digits and a decimal point, e.g. 10000.</p>
         )}

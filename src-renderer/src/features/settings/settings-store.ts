@@ -3,7 +3,9 @@
 // (regenerating it swaps the screen's own credentials at once) and the position mode (hedge
 // or one-way; the venue refuses the switch with 3015 while a position or order is open, and
 // that reason is shown). A refused speed change is handed back to the panel, which keeps it
-// until the next edit: the 2 s refresh only clears a failed refresh (simError).
+// until the next edit: the 2 s refresh only clears a failed refresh (simError). Each action's
+// result line says which action it is of, so the panel shows it in that action's section, and an
+// opening of the panel (load) starts with none: a result of an earlier opening is not shown again.
 import { createStore } from 'zustand/vanilla';
 import {
   PerpdeskApiError,
@@ -15,17 +17,21 @@ import { fmt } from '../../lib/format.ts';
 import { errorText } from '../../lib/frame.ts';
 import { dropServiceFailure } from '../../lib/service-failure.ts';
 
+/** The actions with a result line: the key's regeneration, the whitelist's save, the paper reset. */
+export type SettingsAction = 'regenerate' | 'whitelist' | 'reset';
+
 export interface SettingsState {
   ips: readonly string[] | null;
   ipsError: string | null;
   sim: SimState | null;
   simError: string | null;
-  /** Result line of the last action (reset, regenerate, whitelist save). */
-  message: { ok: boolean; text: string } | null;
+  /** Result line of the last action (reset, regenerate, whitelist save), shown in its section. */
+  message: { of: SettingsAction; ok: boolean; text: string } | null;
   /** Result line of the last position-mode switch, shown in its section. */
   modeMessage: { ok: boolean; text: string } | null;
   busy: boolean;
   actions: {
+    /** Reads the whitelist and the simulator as the panel opens; the result lines of an earlier opening go. */
     load(): Promise<void>;
     /** Re-reads the simulator (its market time moves). */
     refreshSim(): Promise<void>;
@@ -53,14 +59,19 @@ function refusal(e: unknown): string {
 
 export function createSettingsStore(api: RestClient, opts: SettingsOptions = {}) {
   return createStore<SettingsState>()((set) => {
-    const run = async <T>(what: string, fn: () => Promise<T>, okText: (r: T) => string): Promise<T | null> => {
+    const run = async <T>(
+      of: SettingsAction,
+      what: string,
+      fn: () => Promise<T>,
+      okText: (r: T) => string,
+    ): Promise<T | null> => {
       set({ busy: true, message: null });
       try {
         const r = await fn();
-        set({ busy: false, message: { ok: true, text: okText(r) } });
+        set({ busy: false, message: { of, ok: true, text: okText(r) } });
         return r;
       } catch (e) {
-        set({ busy: false, message: { ok: false, text: `${what}: ${refusal(e)}` } });
+        set({ busy: false, message: { of, ok: false, text: `${what}: ${refusal(e)}` } });
         return null;
       }
     };
@@ -74,6 +85,7 @@ export function createSettingsStore(api: RestClient, opts: SettingsOptions = {})
       busy: false,
       actions: {
         async load() {
+          set({ message: null, modeMessage: null });
           await Promise.all([
             api.whitelist().then(
               (r) => set({ ips: r.ips, ipsError: null }),
@@ -94,6 +106,7 @@ export function createSettingsStore(api: RestClient, opts: SettingsOptions = {})
         },
         async saveWhitelist(ips) {
           const r = await run(
+            'whitelist',
             'Whitelist',
             () => api.setWhitelist(ips),
             (x) => `Whitelist saved: ${x.ips.join(', ')}`,
@@ -129,12 +142,14 @@ export function createSettingsStore(api: RestClient, opts: SettingsOptions = {})
         },
         reset: (balance) =>
           run(
+            'reset',
             'Reset',
             () => api.resetAccount(balance.trim() === '' ? undefined : balance.trim()),
             (r) => `Paper account reset: wallet ${fmt(r.wallet_balance, 2)} USDT`,
           ),
         regenerate: () =>
           run(
+            'regenerate',
             'Regenerate',
             () => api.regenerateApiKey(),
             () => 'New API key and secret issued; the old ones no longer work',
