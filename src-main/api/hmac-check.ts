@@ -36,6 +36,20 @@ function codeAt(a: string, b: string, i: number): number {
   return i < a.length ? a.charCodeAt(i) : b.charCodeAt(i - a.length);
 }
 
+/** Reads the 64 characters of s from `at` into W[0..15] as bytes; returns the OR of their codes. */
+function wordsOf(s: string, at: number): number {
+  let seen = 0;
+  for (let t = 0, i = at; t < 16; t++, i += 4) {
+    const c0 = s.charCodeAt(i);
+    const c1 = s.charCodeAt(i + 1);
+    const c2 = s.charCodeAt(i + 2);
+    const c3 = s.charCodeAt(i + 3);
+    seen |= c0 | c1 | c2 | c3;
+    W[t] = (c0 << 24) | (c1 << 16) | (c2 << 8) | c3;
+  }
+  return seen;
+}
+
 /**
  * Absorbs the text a + b (its char codes as bytes) and the padding into `inner`, after the key
  * block already there. Returns the OR of every char code: 0x80 or more means a character whose
@@ -46,14 +60,19 @@ function absorbAscii(a: string, b: string): number {
   const full = len - (len % BLOCK);
   let seen = 0;
   for (let o = 0; o < full; o += BLOCK) {
-    for (let t = 0; t < 16; t++) {
-      const i = o + t * 4;
-      const c0 = codeAt(a, b, i);
-      const c1 = codeAt(a, b, i + 1);
-      const c2 = codeAt(a, b, i + 2);
-      const c3 = codeAt(a, b, i + 3);
-      seen |= c0 | c1 | c2 | c3;
-      W[t] = (c0 << 24) | (c1 << 16) | (c2 << 8) | c3;
+    // a block within one of the two texts is read from it straight (no test of which a character is in)
+    if (o + BLOCK <= a.length) seen |= wordsOf(a, o);
+    else if (o >= a.length) seen |= wordsOf(b, o - a.length);
+    else {
+      for (let t = 0; t < 16; t++) {
+        const i = o + t * 4;
+        const c0 = codeAt(a, b, i);
+        const c1 = codeAt(a, b, i + 1);
+        const c2 = codeAt(a, b, i + 2);
+        const c3 = codeAt(a, b, i + 3);
+        seen |= c0 | c1 | c2 | c3;
+        W[t] = (c0 << 24) | (c1 << 16) | (c2 << 8) | c3;
+      }
     }
     compress(inner);
   }
