@@ -53,9 +53,11 @@ export class TradingRepo implements TradingStorePort, TradeHistoryPort {
       st.setReadBigInts(true);
       return st;
     };
+    // a write whose run() result is unread: its changes and rowid as numbers, not two BigInts a run
+    const write = (sql: string) => db.prepare(sql);
     this.s = {
       upsertOrder:
-        prep(`INSERT INTO orders (id, client_order_id, account_id, symbol, side, type, tif, price_ticks, qty_lots,
+        write(`INSERT INTO orders (id, client_order_id, account_id, symbol, side, type, tif, price_ticks, qty_lots,
         filled_lots, filled_quote, status, leverage, margin_mode, position_side, position_action, reduce_only, frozen,
         total_fee, created_at, updated_at, expired_in_match) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)
         ON CONFLICT(id) DO UPDATE SET qty_lots = excluded.qty_lots, price_ticks = excluded.price_ticks,
@@ -63,9 +65,9 @@ export class TradingRepo implements TradingStorePort, TradeHistoryPort {
         leverage = excluded.leverage, frozen = excluded.frozen, total_fee = excluded.total_fee, updated_at = excluded.updated_at,
         expired_in_match = excluded.expired_in_match`),
       insertTrade:
-        prep(`INSERT INTO trades (id, order_id, account_id, symbol, side, position_side, price_ticks, qty_lots,
+        write(`INSERT INTO trades (id, order_id, account_id, symbol, side, position_side, price_ticks, qty_lots,
         quote, fee, fee_rate, role, is_close, realized_pnl, created_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`),
-      upsertPosition: prep(`INSERT INTO positions (id, account_id, symbol, side, qty_lots, cost, margin_mode, leverage,
+      upsertPosition: write(`INSERT INTO positions (id, account_id, symbol, side, qty_lots, cost, margin_mode, leverage,
         isolated_margin, realized_pnl, open_fee, close_fee, funding_fee, open_qty_total, close_qty_total, open_amount,
         close_amount, tp_price, tp_trigger, sl_price, sl_trigger, created_at, updated_at)
         VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)
@@ -76,27 +78,27 @@ export class TradingRepo implements TradingStorePort, TradeHistoryPort {
         open_amount = excluded.open_amount, close_amount = excluded.close_amount, tp_price = excluded.tp_price,
         tp_trigger = excluded.tp_trigger, sl_price = excluded.sl_price, sl_trigger = excluded.sl_trigger,
         updated_at = excluded.updated_at`),
-      deletePosition: prep('DELETE FROM positions WHERE id = ?'),
+      deletePosition: write('DELETE FROM positions WHERE id = ?'),
       insertClosed:
         prep(`INSERT INTO closed_positions (position_id, account_id, symbol, position_side, margin_mode, leverage,
         open_quantity, close_quantity, open_amount, close_amount, open_fee, close_fee, total_funding_fee, realized_pnl,
         close_type, opened_at, closed_at, created_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`),
-      setWallet: prep('UPDATE accounts SET wallet_balance = ?, updated_at = ? WHERE id = ?'),
-      addDeposit: prep(
+      setWallet: write('UPDATE accounts SET wallet_balance = ?, updated_at = ? WHERE id = ?'),
+      addDeposit: write(
         'UPDATE accounts SET wallet_balance = wallet_balance + ?, total_deposits = total_deposits + ?, updated_at = ? WHERE id = ?',
       ),
-      setPositionMode: prep('UPDATE accounts SET position_mode = ?, updated_at = ? WHERE id = ?'),
+      setPositionMode: write('UPDATE accounts SET position_mode = ?, updated_at = ? WHERE id = ?'),
       upsertPairSetting:
-        prep(`INSERT INTO account_pair_settings (account_id, symbol, leverage, margin_mode) VALUES (?,?,?,?)
+        write(`INSERT INTO account_pair_settings (account_id, symbol, leverage, margin_mode) VALUES (?,?,?,?)
         ON CONFLICT(account_id, symbol) DO UPDATE SET leverage = excluded.leverage, margin_mode = excluded.margin_mode`),
-      insertTransfer: prep('INSERT INTO transfers (account_id, kind, time, amount) VALUES (?,?,?,?)'),
-      insertLiquidationFee: prep(`INSERT INTO liquidation_fees (account_id, symbol, position_side, position_id, time,
+      insertTransfer: write('INSERT INTO transfers (account_id, kind, time, amount) VALUES (?,?,?,?)'),
+      insertLiquidationFee: write(`INSERT INTO liquidation_fees (account_id, symbol, position_side, position_id, time,
         fee) VALUES (?,?,?,?,?,?)`),
-      insertMarginChange: prep(`INSERT INTO isolated_margin_changes (account_id, symbol, position_side, position_id,
+      insertMarginChange: write(`INSERT INTO isolated_margin_changes (account_id, symbol, position_side, position_id,
         type, amount, margin, time) VALUES (?,?,?,?,?,?,?,?)`),
-      insertFundingRate: prep('INSERT INTO funding_rates (symbol, time, rate, mark) VALUES (?,?,?,?)'),
+      insertFundingRate: write('INSERT INTO funding_rates (symbol, time, rate, mark) VALUES (?,?,?,?)'),
       insertFundingPayment:
-        prep(`INSERT INTO funding_payments (account_id, symbol, position_side, time, rate, mark, amount)
+        write(`INSERT INTO funding_payments (account_id, symbol, position_side, time, rate, mark, amount)
         VALUES (?,?,?,?,?,?,?)`),
       openOrders: prep('SELECT * FROM orders WHERE status IN (1, 2) ORDER BY id'),
       allPositions: prep('SELECT * FROM positions ORDER BY id'),
