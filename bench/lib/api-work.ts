@@ -112,6 +112,27 @@ export interface SignedWork {
   checkpoint: number;
 }
 
+/**
+ * The i-th signed order as the HTTP signed run places them: even i buys for the first account,
+ * odd i sells for the second, around priceTicks (a unique client_order_id each).
+ */
+export function signedInput(o: { symbol: string; priceTicks: number }, i: number) {
+  const k = i >> 1;
+  const buy = (i & 1) === 0;
+  const off = k & 3;
+  return {
+    symbol: o.symbol,
+    side: buy ? 1 : 2,
+    position_side: buy ? 1 : 2,
+    position_action: 1,
+    type: 1,
+    price: price(buy ? o.priceTicks + off : o.priceTicks - off),
+    qty: QTYS[k % 3],
+    time_in_force: 1,
+    client_order_id: `w${process.pid.toString(36)}-${i}-${Date.now().toString(36)}`,
+  };
+}
+
 /** Signed orders as the HTTP signed run places them (two accounts crossing around priceTicks). */
 export function signedWork(
   svc: ServiceHandle,
@@ -128,21 +149,8 @@ export function signedWork(
   const per = Math.max(1, Math.round(o.perCommit));
   const bodies: string[] = [];
   const { order, checkpoint } = withCheckpoints(svc, o, (i) => {
-    const k = i >> 1;
-    const buy = (i & 1) === 0;
-    const off = k & 3;
-    const input = {
-      symbol: o.symbol,
-      side: buy ? 1 : 2,
-      position_side: buy ? 1 : 2,
-      position_action: 1,
-      type: 1,
-      price: price(buy ? o.priceTicks + off : o.priceTicks - off),
-      qty: QTYS[k % 3],
-      time_in_force: 1,
-      client_order_id: `w${process.pid.toString(36)}-${i}-${Date.now().toString(36)}`,
-    };
-    svc.venue.submit({ kind: 'place', accountId: o.accounts[buy ? 0 : 1].id, input });
+    const input = signedInput(o, i);
+    svc.venue.submit({ kind: 'place', accountId: o.accounts[i & 1].id, input });
     if ((i + 1) % per === 0) group.commitNow();
     if (i < 2000) bodies.push(JSON.stringify(input));
   });
