@@ -5,12 +5,15 @@
 // the levels are dimmed behind a "Reconnecting…" / "Syncing…" veil: they may be stale; on a replay
 // that ended with its service, behind "Replay ended" (the book is its last, nothing reconnects).
 // From the keyboard the levels are one Tab stop (a roving tab index): Tab lands on the level last
-// used (at first the best bid), the arrow keys move one level up or down from the focused one as
+// used while it is still shown on its side of the book (a bid is never taken for an ask at the same
+// price), else on the best bid, never on a gone level; the arrow keys move one level up or down from the focused one as
 // the book is drawn now (one the book pushed out of the column moves to the nearest level shown),
 // Home / End go to the top and the bottom, Enter or Space puts the level's price in the order form.
 // The focus follows the level's price, never its row: a level that leaves the book under the focus
 // stays drawn, marked gone ("—", said by a polite live region), until the user moves off it, so the
-// focus never moves by itself and Enter never takes a price the user did not reach.
+// focus never moves by itself and Enter never takes a price the user did not reach; it is drawn in
+// its place among the prices, or at the column's end when the book has moved more levels than fit
+// between it and the spread (never wrapped out of sight, where its focus ring would not show).
 import { memo, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import type { GroupedLevel } from '../../../../src-shared/sdk/local-order-book.ts';
 import { decimalsOf, fmt, fmtSmallPct } from '../../lib/format.ts';
@@ -44,12 +47,14 @@ export function Ladder() {
   const priceDecimals = Math.min(pd, stepDecimals);
 
   // the level that has the focus, while the ladder has it (a level gone from the book stays drawn)
-  const [held, setHeld] = useState<{ price: string; side: 'ask' | 'bid' } | null>(null);
+  const [held, setHeld] = useState<Level | null>(null);
+  // how many rows each side shows whole (measured: the rest wraps out of sight, ladder.css)
+  const [fit, setFit] = useState<Record<Level['side'], number>>({ ask: ROWS, bid: ROWS });
   const askRows = book.asks.slice(0, ROWS);
   const bidRows = book.bids.slice(0, ROWS);
   const gone = held !== null && !(held.side === 'ask' ? askRows : bidRows).some((l) => l.price === held.price);
-  const asks = withGone(askRows, gone && held.side === 'ask' ? held.price : null, 1);
-  const bids = withGone(bidRows, gone && held.side === 'bid' ? held.price : null, -1);
+  const asks = withGone(askRows, gone && held.side === 'ask' ? held.price : null, 1, fit.ask);
+  const bids = withGone(bidRows, gone && held.side === 'bid' ? held.price : null, -1, fit.bid);
   const maxTotal = Math.max(Number(askRows.at(-1)?.total ?? 0), Number(bidRows.at(-1)?.total ?? 0));
   const spread = book.bestAsk - book.bestBid;
   const mid = (book.bestAsk + book.bestBid) / 2;
@@ -65,14 +70,33 @@ export function Ladder() {
 
   // one function for the ladder's life, so that a row whose level did not change is not drawn again
   const pick = useCallback((price: string): void => s.orderForm.getState().actions.pickPrice(price), [s]);
-  // the level that is the ladder's Tab stop: the one last focused while it is in the book, else the best bid
-  const [cursor, setCursor] = useState<string | null>(null);
-  const stop =
-    cursor !== null && (asks.some((l) => l.price === cursor) || bids.some((l) => l.price === cursor))
+  // the level that is the ladder's Tab stop: the one focused (gone from the book or not); else the
+  // one last focused while the book still shows it on its side, else the best bid (the best ask)
+  const [cursor, setCursor] = useState<Level | null>(null);
+  const stop: Level | null =
+    held ??
+    (cursor !== null && shown(cursor.side === 'ask' ? askRows : bidRows, cursor.price, fit[cursor.side])
       ? cursor
-      : (bids[0]?.price ?? asks[asks.length - 1]?.price ?? null);
+      : bidRows[0]
+        ? { side: 'bid', price: bidRows[0].price }
+        : askRows[0]
+          ? { side: 'ask', price: askRows[0].price }
+          : null);
   const root = useRef<HTMLDivElement>(null);
   useEffect(() => keepFocus(root.current!, levelPlace, (at) => levelAt(root.current!, at)), []);
+  // the rows that fit, read after each drawing (set only when changed) and when a side is resized
+  const measure = useCallback((): void => {
+    const el = root.current;
+    if (!el) return;
+    const now = { ask: rowsFit(el, 'asks'), bid: rowsFit(el, 'bids') };
+    setFit((f) => (f.ask === now.ask && f.bid === now.bid ? f : now));
+  }, []);
+  useLayoutEffect(measure);
+  useEffect(() => {
+    const ro = new ResizeObserver(measure);
+    for (const side of root.current!.querySelectorAll('.ladder-side')) ro.observe(side);
+    return () => ro.disconnect();
+  }, [measure]);
   const onKey = (e: KeyboardEvent<HTMLDivElement>): void => {
     const row = (e.target as HTMLElement).closest<HTMLElement>('.ladder-row');
     if (!row) return;
@@ -83,8 +107,8 @@ export function Ladder() {
     // (not the page's scroll, nor a shortcut: Space plays a replay)
     e.preventDefault();
   };
-  const bidQty = bids.reduce((a, l) => a + Number(l.qty), 0);
-  const askQty = asks.reduce((a, l) => a + Number(l.qty), 0);
+  const bidQty = bidRows.reduce((a, l) => a + Number(l.qty), 0);
+  const askQty = askRows.reduce((a, l) => a + Number(l.qty), 0);
   // an empty book has no ratio: "—" and an empty bar, not 50% / 50%
   const bidShare = bidQty + askQty > 0 ? bidQty / (bidQty + askQty) : NaN;
   const shared = Number.isFinite(bidShare);
@@ -97,14 +121,19 @@ export function Ladder() {
       onFocus={(e) => {
         const el = e.target as HTMLElement;
         const price = el.dataset.price;
-        if (price !== undefined) setCursor(price);
+        const level: Level | null =
+          price === undefined ? null : { price, side: el.classList.contains('ask') ? 'ask' : 'bid' };
+        if (level) setCursor(level);
         // (a level clicked keeps no gone row: the keyboard's focus alone is held)
-        const keys = price !== undefined && el.matches(':focus-visible');
-        setHeld(keys ? { price, side: el.classList.contains('ask') ? 'ask' : 'bid' } : null);
+        setHeld(level && el.matches(':focus-visible') ? level : null);
       }}
       onBlur={(e) => {
-        // the focus left the ladder (another window takes it for a while: kept)
-        if (!root.current?.contains(e.relatedTarget as Node | null) && document.hasFocus()) setHeld(null);
+        if (root.current?.contains(e.relatedTarget as Node | null)) return;
+        // once the focus has moved: out of the ladder, the focused level is let go (another window
+        // taking the focus for a while leaves it the page's active element: kept)
+        setTimeout(() => {
+          if (root.current && !root.current.contains(document.activeElement)) setHeld(null);
+        });
       }}
       data-testid="ladder"
       data-sync={book.sync}
@@ -153,7 +182,7 @@ export function Ladder() {
             totalW={barWidth(l.total, maxTotal)}
             sizeW={barWidth(l.qty, maxTotal)}
             flash={flash !== null && flash.side === Side.BUY && near(Number(l.price), flash.up) ? flash.id : null}
-            stop={l.price === stop}
+            stop={stop?.side === 'ask' && l.price === stop.price}
             onPick={pick}
           />
         ))}
@@ -191,7 +220,7 @@ export function Ladder() {
             totalW={barWidth(l.total, maxTotal)}
             sizeW={barWidth(l.qty, maxTotal)}
             flash={flash !== null && flash.side === Side.SELL && near(Number(l.price), flash.down) ? flash.id : null}
-            stop={l.price === stop}
+            stop={stop?.side === 'bid' && l.price === stop.price}
             onPick={pick}
           />
         ))}
@@ -211,16 +240,43 @@ export function Ladder() {
   );
 }
 
+/** A level of one side of the book. */
+interface Level {
+  side: 'ask' | 'bid';
+  price: string;
+}
+
 /**
  * `levels` (asks: dir 1, rising from the best; bids: -1, falling) with `price` in its place, made
- * up, sizes "—", when it is no longer among them: the focused level's row stays where it was.
+ * up, sizes "—", when it is no longer among them: the focused level's row stays where it was. A
+ * place past the `fit` rows the side shows is the last row shown, the levels between left out
+ * (the column is still in price order, and the row is not wrapped out of sight); the levels kept
+ * before it are before it already, so its row is never moved (a moved row would lose the focus).
  */
-function withGone(levels: GroupedLevel[], price: string | null, dir: 1 | -1): GroupedLevel[] {
+function withGone(levels: GroupedLevel[], price: string | null, dir: 1 | -1, fit: number): GroupedLevel[] {
   if (price === null) return levels;
   const ghost = { price, qty: '', total: '' } as GroupedLevel;
   const p = Number(price);
-  const at = levels.findIndex((l) => (Number(l.price) - p) * dir > 0);
-  return at < 0 ? [...levels, ghost] : [...levels.slice(0, at), ghost, ...levels.slice(at)];
+  let at = levels.findIndex((l) => (Number(l.price) - p) * dir > 0);
+  if (at < 0) at = levels.length;
+  return at >= fit
+    ? [...levels.slice(0, Math.max(fit - 1, 0)), ghost]
+    : [...levels.slice(0, at), ghost, ...levels.slice(at)];
+}
+
+/** Whether `price` is among the first `fit` of `levels` (shown on its side). */
+function shown(levels: GroupedLevel[], price: string, fit: number): boolean {
+  const i = levels.findIndex((l) => l.price === price);
+  return i >= 0 && i < fit;
+}
+
+/** How many rows the side shows whole: its height in rows (1.5rem each, ladder.css). */
+function rowsFit(root: HTMLElement, name: 'asks' | 'bids'): number {
+  const box = root.querySelector<HTMLElement>(`.ladder-side.${name}`);
+  if (!box) return ROWS;
+  const row = box.querySelector<HTMLElement>('.ladder-row')?.getBoundingClientRect().height;
+  const h = row || 1.5 * parseFloat(getComputedStyle(document.documentElement).fontSize);
+  return h > 0 ? Math.max(Math.floor((box.clientHeight + 1) / h), 1) : ROWS;
 }
 
 /**
