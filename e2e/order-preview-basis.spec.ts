@@ -4,6 +4,7 @@
 // size but no price shows no cost rather than 0.00.
 import { test, expect } from './support/fixtures.ts';
 import { TradingPage } from './pages/trading-page.ts';
+import { setPaused } from './support/sim.ts';
 
 test('one-way: reduce-only previews the trimmed order, the % says its basis, no price shows no cost', async ({
   page,
@@ -50,4 +51,48 @@ test('one-way: reduce-only previews the trimmed order, the % says its basis, no 
   await screen.form.root.getByRole('checkbox', { name: 'Reduce-only' }).uncheck();
   await expect(page.getByTestId('pct-qty')).toContainText('50% of Max');
   await expect(page.getByTestId('pct-qty')).not.toContainText('available margin');
+});
+
+test('a limit sell below the bid: the fee estimated is the one the fill pays, at the bid, not at the limit', async ({
+  page,
+  service,
+  trader,
+  market,
+}) => {
+  const symbol = 'BTCUSDT';
+  await market.ensureBook(symbol, 15);
+  const screen = new TradingPage(page);
+  await screen.openAs(service.url, trader, symbol);
+  await expect(screen.ladder.root).toHaveAttribute('data-sync', 'live');
+  // the market quiet: the book the preview reads is the one the order meets
+  await setPaused(service.url, true);
+  const s = await market.symbol(symbol);
+  const tick = Number(s.price_step);
+  await expect
+    .poll(async () => (await market.api.depth(symbol, 5)).bids[0]?.[0])
+    .toBe((await screen.ladder.levels('bid'))[0]?.[0]);
+  const [[bid, size]] = (await market.api.depth(symbol, 5)).bids;
+  const qty = Number(s.min_qty) * 2;
+  expect(Number(size)).toBeGreaterThanOrEqual(qty);
+  // 4% under the bid: the whole order takes the best bid
+  const limit = (Math.round((Number(bid) * 0.96) / tick) * tick).toFixed(s.price_precision);
+  await screen.form.type('Limit').click();
+  await screen.form.price.fill(limit);
+  await screen.form.size.fill(qty.toFixed(s.qty_precision));
+  const sellPreview = screen.form.preview.locator(':scope > *').nth(1);
+  const fee = sellPreview.locator('div', { hasText: 'Fee (est.)' }).locator('dd');
+  const atBid = (qty * Number(bid) * Number(s.taker_fee_rate)).toFixed(4);
+  expect(atBid, 'the limit price would give another figure').not.toBe(
+    (qty * Number(limit) * Number(s.taker_fee_rate)).toFixed(4),
+  );
+  await expect(fee).toHaveText(atBid);
+  await screen.form.button('Open short').click();
+  await expect(screen.form.notice).toContainText('filled');
+  const fills = (await trader.api.myTrades({ symbol })).items;
+  expect(fills).toHaveLength(1);
+  expect(Number(fills[0].fee).toFixed(4)).toBe(atBid);
+});
+
+test.afterEach(async ({ service }) => {
+  await setPaused(service.url, false);
 });

@@ -82,8 +82,44 @@ describe('preview', () => {
     expect(m.buy.fee).toBeCloseTo(0.18, 9);
     // the venue holds the taker fee while the order is open (api.md)
     expect(m.buy.cost).toBeCloseTo(7.65, 9);
-    // the same price sells at or below the bid: a taker, 900 x 0.0005
-    expect(m.sell.fee).toBeCloseTo(0.45, 9);
+    // the same price sells below the bid: a taker, filled at the bid, 94,990 (the book's levels
+    // not given: its best price), 949.9 x 0.0005, not at its limit (900 x 0.0005 = 0.45)
+    expect(m.sell.fee).toBeCloseTo(0.47495, 9);
+  });
+
+  it('a limit sell crossing the bid pays the taker fee at the bids it takes, not at its limit (0.0920 shown, 0.0959 charged)', () => {
+    // the tester's order: 0.002 at 92,000 with the best bid 95,916.0
+    const bids = [
+      ['95916.0', '0.500'],
+      ['95915.9', '1.000'],
+    ] as const;
+    const m = orderModel(
+      input({ bestBid: 95_916, bestAsk: 95_916.1, bids }, { type: 1, price: '92000', qty: '0.002' }),
+    );
+    expect(m.sell.fee).toBeCloseTo(0.002 * 95_916 * 0.0005, 9);
+    expect(fmt(m.sell.fee, 4)).toBe('0.0959');
+    // the venue freezes an open limit's margin at its own price
+    expect(m.sell.margin).toBeCloseTo((0.002 * 92_000) / 125, 9);
+  });
+
+  it('a limit crossing more than the best level: each level at its price as a taker, the rest resting at its limit as a maker', () => {
+    const asks = [
+      ['95000', '0.003'],
+      ['95005', '0.002'],
+      ['95020', '1.000'],
+    ] as const;
+    const bids = [
+      ['94990', '0.004'],
+      ['94980', '0.010'],
+    ] as const;
+    const m = orderModel(input({ asks, bids }, { type: 1, price: '95,010', qty: '0.010' }));
+    // a buy at 95,010: 0.003 at 95,000 and 0.002 at 95,005 taken, 0.005 rests at 95,010 (95,020 is past it)
+    expect(m.buy.fee).toBeCloseTo(0.003 * 95_000 * 0.0005 + 0.002 * 95_005 * 0.0005 + 0.005 * 95_010 * 0.0002, 9);
+    // a sell at 94,000: 0.004 at 94,990, 0.006 at 94,980, all taken
+    const s = orderModel(input({ asks, bids }, { type: 1, price: '94000', qty: '0.010' }));
+    expect(s.sell.fee).toBeCloseTo(0.004 * 94_990 * 0.0005 + 0.006 * 94_980 * 0.0005, 9);
+    // (a buy at 94,000 rests: the maker fee at its price)
+    expect(s.buy.fee).toBeCloseTo(0.01 * 94_000 * 0.0002, 9);
   });
 
   it('a limit order with no price estimates nothing (it would not be sent at the market price), and Max still reads the market', () => {

@@ -9,7 +9,7 @@ import { LocalOrderBook, type DepthPush, type DepthUpdate } from '../../../../sr
 import { frameBatcher } from '../../lib/frame.ts';
 import type { WorkspaceState } from '../../lib/workspace-store.ts';
 import type { SymbolsState } from '../symbols/symbols-store.ts';
-import type { BookViewState } from './book-store.ts';
+import { NO_LEVELS, type BookViewState } from './book-store.ts';
 import { dropServiceFailure, reportBugs } from '../../lib/service-failure.ts';
 
 /** Groups per side kept in the view (the ladder shows as many as fit). */
@@ -48,6 +48,7 @@ export function startBookFeed(deps: {
       asks: g.asks,
       bestBid: bb ? Number(bb[0]) : NaN,
       bestAsk: ba ? Number(ba[0]) : NaN,
+      levels: { bids: book.bids(LADDER_DEPTH), asks: book.asks(LADDER_DEPTH) },
       updateId: book.lastUpdateId,
       sync: book.state,
     });
@@ -77,6 +78,7 @@ export function startBookFeed(deps: {
       asks: [],
       bestBid: NaN,
       bestAsk: NaN,
+      levels: NO_LEVELS,
       updateId: -1,
     });
     streams = [`depth_update@${next}`, `depth@${next},20`];

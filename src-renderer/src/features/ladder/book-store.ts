@@ -2,7 +2,7 @@
 // price_merges), cumulative totals, best bid/ask and the book's sync state. Written at most
 // once per animation frame by book-feed.ts.
 import { createStore } from 'zustand/vanilla';
-import type { BookState, GroupedLevel } from '../../../../src-shared/sdk/local-order-book.ts';
+import type { BookState, GroupedLevel, PriceLevel } from '../../../../src-shared/sdk/local-order-book.ts';
 
 export interface BookViewState {
   symbol: string;
@@ -16,12 +16,20 @@ export interface BookViewState {
   asks: readonly GroupedLevel[];
   bestBid: number;
   bestAsk: number;
+  /**
+   * The best levels of each side as the book has them, not grouped (best first): what an order
+   * crossing the book would take, at their own prices (the order form's fee estimate).
+   */
+  levels: { bids: readonly PriceLevel[]; asks: readonly PriceLevel[] };
   /** Update id of the shown book. */
   updateId: number;
   actions: {
     setStep(step: string): void;
   };
 }
+
+/** No book (yet). */
+export const NO_LEVELS: BookViewState['levels'] = { bids: [], asks: [] };
 
 export function createBookStore() {
   return createStore<BookViewState>()((set) => ({
@@ -33,6 +41,7 @@ export function createBookStore() {
     asks: [],
     bestBid: NaN,
     bestAsk: NaN,
+    levels: NO_LEVELS,
     updateId: -1,
     actions: {
       setStep: (step) => set({ step }),

@@ -16,6 +16,7 @@ import {
   WorkingType,
 } from '../../../../src-shared/enums.ts';
 import type { AccountSummary } from '../../../../src-shared/sdk/rest-client.ts';
+import type { PriceLevel } from '../../../../src-shared/sdk/local-order-book.ts';
 import type { FuturesSymbol, OrderRecord, OrderRequest, PositionRecord } from '../../../../src-shared/types.ts';
 import { num, toStep } from '../../lib/format.ts';
 import { positionDirection } from '../positions/position-direction.ts';
@@ -89,6 +90,12 @@ export interface OrderModelInput {
   markOf: (symbol: string) => number | undefined;
   bestBid: number;
   bestAsk: number;
+  /**
+   * The book's levels, best first, as far as the screen holds them: those a limit price crosses
+   * (its fee is estimated at their prices); the best price alone stands in when not given.
+   */
+  bids?: readonly PriceLevel[];
+  asks?: readonly PriceLevel[];
   last: number | undefined;
   /** The notional cap of the leverage in force, when known. */
   maxNotional: number | undefined;
@@ -307,7 +314,10 @@ export function orderModel(i: OrderModelInput): OrderModel {
     const price = unpriced ? NaN : refPrice(side);
     const qty = qtyFor(side);
     // a stop fires when the price is at its trigger: estimated as taking liquidity then
-    const taker = stop || type === OrderType.MARKET || (side === Side.BUY ? price >= bestAsk : price <= bestBid);
+    const crosses = side === Side.BUY ? price >= bestAsk : price <= bestBid;
+    const taker = stop || type === OrderType.MARKET || crosses;
+    // a limit crossing the book fills at the book's prices, not at its own (its fee is of those)
+    const fills = !stop && type === OrderType.LIMIT && crosses ? bookFills(side, i) : undefined;
     const p = preview({
       side,
       action: f.action,
@@ -315,6 +325,7 @@ export function orderModel(i: OrderModelInput): OrderModel {
       marginPrice: marginPriceOf(side),
       qty: num(qty),
       taker,
+      fills,
       leverage,
       marginMode,
       makerFee,
@@ -403,6 +414,14 @@ export function orderModel(i: OrderModelInput): OrderModel {
     pctOf,
     order,
   };
+}
+
+/** The levels an order of `side` meets ([price, quantity], best first): the book's, else its best price alone. */
+function bookFills(side: Side, i: OrderModelInput): Array<[number, number]> | undefined {
+  const levels = side === Side.BUY ? i.asks : i.bids;
+  if (levels && levels.length > 0) return levels.map(([p, q]) => [Number(p), Number(q)]);
+  const best = side === Side.BUY ? i.bestAsk : i.bestBid;
+  return best > 0 ? [[best, Infinity]] : undefined;
 }
 
 /** A side with nothing to close or reduce estimates nothing. */

@@ -32,6 +32,13 @@ export interface PreviewInput {
   qty: number;
   /** Whether the order takes liquidity (market, or a limit that crosses the book). */
   taker: boolean;
+  /**
+   * A limit order that crosses the book: the levels of the other side it meets, best first,
+   * [price, quantity]. It takes them up to its price, each at its own (the taker fee), and the rest
+   * rests at its price (the maker fee): its fee is estimated so. Without them a taker's fee is
+   * estimated at `price`.
+   */
+  fills?: ReadonlyArray<readonly [price: number, qty: number]>;
   leverage: number;
   marginMode: MarginMode;
   makerFee: number;
@@ -196,7 +203,7 @@ export function preview(i: PreviewInput): Preview {
   if (qty > 0 && !(i.price > 0))
     return { notional: NaN, margin: NaN, fee: NaN, cost: NaN, liquidation: NaN, pnl: NaN, trimmedTo };
   const notional = i.price > 0 ? qty * i.price : 0;
-  const fee = notional * (i.taker ? i.takerFee : i.makerFee);
+  const fee = i.taker && i.fills ? crossingFee(i, qty) : notional * (i.taker ? i.takerFee : i.makerFee);
   const long = i.action === 'open' ? i.side === Side.BUY : i.side === Side.SELL;
   if (i.action === 'close') {
     const pnl = reduced && qty > 0 && i.price > 0 ? (i.price - reduced.entry) * qty * (long ? 1 : -1) : NaN;
@@ -229,6 +236,23 @@ export function preview(i: PreviewInput): Preview {
         })
       : NaN;
   return { notional, margin, fee, cost: hold, liquidation, pnl: NaN, trimmedTo };
+}
+
+/**
+ * The fee of a limit order of `qty` that crosses the book (`fills`): the levels it reaches take
+ * it at their prices, as a taker; what they leave rests at its limit, as a maker.
+ */
+function crossingFee(i: PreviewInput, qty: number): number {
+  const buy = i.side === Side.BUY;
+  let left = qty;
+  let fee = 0;
+  for (const [price, size] of i.fills ?? []) {
+    if (left <= qty * 1e-9 || (buy ? price > i.price : price < i.price)) break;
+    const take = Math.min(left, size);
+    fee += take * price * i.takerFee;
+    left -= take;
+  }
+  return left > qty * 1e-9 ? fee + left * i.price * i.makerFee : fee;
 }
 
 /**
