@@ -109,3 +109,38 @@ test('a close that leaves nothing to close: the focus goes from its disabled but
   await expect.poll(activeLabel).toBe('INPUT Size');
   expect(await x.bodyFocused()).toBe(false);
 });
+
+test('S on a side with nothing to close says why and arms nothing: Enter then says how, not the refusal again', async ({
+  page,
+  service,
+  trader,
+  market,
+}) => {
+  const symbol = 'BTCUSDT';
+  await market.ensureBook(symbol, 15);
+  // hedge mode, a short only: in Close, the sell side (Close long) has nothing to close
+  await trader.api.placeOrder({ symbol, side: 2, position_side: 2, position_action: 1, type: 2, qty: '0.010' });
+  const screen = await openTrading(page, service.url, trader, symbol);
+  const x = new FormExtras(page, screen);
+  const f = screen.form;
+  const armed = page.locator('#oe-armed');
+  await page.locator('body').click({ position: { x: 1, y: 1 } });
+  await page.keyboard.press('c');
+  await page.keyboard.press('m');
+  await expect(f.button('Close short')).toBeEnabled();
+  await expect(f.button('Close long')).toBeDisabled();
+  await page.keyboard.press('s');
+  // the size takes the keyboard, as B / S always do, but nothing is armed, and the form says why
+  await expect(f.size).toBeFocused();
+  await expect(f.error).toContainText('No long to close.');
+  await expect(armed).toBeEmpty();
+  await expect(f.button('Close long')).toHaveAttribute('aria-pressed', 'false');
+  await page.keyboard.type('0.001');
+  await page.keyboard.press('Enter');
+  await expect(x.hint).toContainText('Press B');
+  await expect(armed).toBeEmpty();
+  // B arms the side that has a position to close
+  await page.keyboard.press('b');
+  await expect(armed).toHaveText('Close short armed: Enter sends it');
+  await expect(f.button('Close short')).toHaveAttribute('aria-pressed', 'true');
+});

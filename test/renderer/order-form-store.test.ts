@@ -94,6 +94,13 @@ describe('keyboard arming', () => {
     a.fail('Enter a size.');
     expect(store.getState()).toMatchObject({ error: 'Enter a size.', focus: { side: 1 } });
   });
+
+  it('a side armed that cannot send (nothing to close) is refused: the reason said, nothing left armed', () => {
+    const { store, a } = setup();
+    a.focusSide(2);
+    a.refuseSide('No long to close.');
+    expect(store.getState()).toMatchObject({ error: 'No long to close.', focus: null });
+  });
 });
 
 describe('notice', () => {

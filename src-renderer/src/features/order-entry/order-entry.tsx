@@ -95,6 +95,12 @@ export function OrderEntry() {
     sizeInput.current?.focus();
     sizeInput.current?.select();
   }, [f.focus]);
+  // a side armed (B / S) with nothing to close or reduce, or whose position went meanwhile: not
+  // armed (each Enter would only repeat the refusal), and the form says why
+  const armedNone = f.focus === null ? null : (f.focus.side === Side.BUY ? buy : sell).nothingToClose;
+  useEffect(() => {
+    if (armedNone !== null) a.refuseSide(`${armedNone}.`);
+  }, [armedNone, f.focus, a]);
 
   // A new pair has other steps: drop what was typed for the old one.
   const prevSymbol = useRef(symbol);
@@ -232,7 +238,7 @@ export function OrderEntry() {
   // the side an activation is read for: the one armed, else the only one with something to close
   const onlySide = buy.nothingToClose !== null ? Side.SELL : sell.nothingToClose !== null ? Side.BUY : null;
   const trailSide = f.focus?.side ?? onlySide;
-  const armedSide = f.focus === null ? null : f.focus.side === Side.BUY ? buy : sell;
+  const armedSide = f.focus === null || armedNone !== null ? null : f.focus.side === Side.BUY ? buy : sell;
 
   return (
     <div className="order-entry" data-testid="order-entry" data-size-mode={f.sizeMode} onKeyDown={onKeyDown} ref={root}>
@@ -415,7 +421,7 @@ export function OrderEntry() {
           <SideButton
             key={m.side}
             m={m}
-            armed={f.focus?.side === m.side}
+            armed={armedSide?.side === m.side}
             disabled={!loggedIn || halted || down || m.nothingToClose !== null || f.submitting !== null}
             sending={f.submitting === m.side}
             pct={f.sizeMode === 'pct' ? f.pct : null}

@@ -103,6 +103,8 @@ export interface OrderFormState {
     /** A price picked on the ladder or chart: switches to a limit order at that price (a stop: its trigger; a trailing one: its activation). */
     pickPrice(price: string): void;
     focusSide(side: Side): void;
+    /** A side armed that cannot send (nothing to close or reduce): says why, and disarms it. */
+    refuseSide(message: string): void;
     /** Esc or a new symbol: clears what was typed, the armed side and any message. */
     reset(): void;
     clearMessages(): void;
@@ -247,6 +249,7 @@ export function createOrderFormStore(api: RestClient, opts: OrderFormOptions = {
           act(g.stop ? (g.trailing ? { activation: price } : { trigger: price }) : { price, type: OrderType.LIMIT });
         },
         focusSide: (side) => act({ focus: { side, seq: ++seq } }),
+        refuseSide: (message) => act({ error: message, focus: null }),
         reset: () =>
           act({ price: '', trigger: '', callback: '', activation: '', qty: '', pct: 0, sizeMode: 'qty', focus: null }),
         clearMessages: () => act({}),
