@@ -4,7 +4,7 @@
 // selected, a bell sets a price alert at its price (the Alerts tab lists it). The column is one Tab
 // stop (a toolbar): ↑ / ↓ (Home / End) move along it.
 import { useState, type KeyboardEvent } from 'react';
-import { ConfirmBar } from '../orders/confirm-bar.tsx';
+import { ConfirmBar } from '../../layout/confirm-bar.tsx';
 import type { DrawingKind } from './drawings.ts';
 
 const TOOLS: ReadonlyArray<{ kind: DrawingKind; label: string; title: string; path: string }> = [

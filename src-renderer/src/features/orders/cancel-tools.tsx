@@ -7,7 +7,7 @@ import { useRef, useState, type ReactNode } from 'react';
 import { errorText } from '../../lib/frame.ts';
 import { useServices, useSel } from '../../lib/use-services.ts';
 import { selectedTab, type Column } from '../../layout/record-table.tsx';
-import { ConfirmBar } from './confirm-bar.tsx';
+import { ConfirmBar } from '../../layout/confirm-bar.tsx';
 
 /** How the records are named: "open order" and "order"; "waiting stop" and "stop". */
 export interface CancelToolsNames {

@@ -11,7 +11,7 @@ import { marketDown } from '../../lib/connection-status.ts';
 import { useServices, useSel } from '../../lib/use-services.ts';
 import { useDecimals } from '../../lib/use-symbol.ts';
 import { RecordTable, selectedTab, type Column } from '../../layout/record-table.tsx';
-import { ConfirmBar } from '../orders/confirm-bar.tsx';
+import { ConfirmBar } from '../../layout/confirm-bar.tsx';
 import { closePosition } from './close-position.ts';
 import { positionDirection } from './position-direction.ts';
 import { liveMargin, livePnl, positionKey, roe, type PositionsState } from './positions-store.ts';

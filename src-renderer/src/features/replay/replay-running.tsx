@@ -11,7 +11,7 @@ import { dropServiceFailure } from '../../lib/service-failure.ts';
 import { useServices } from '../../lib/use-services.ts';
 import { firstControl } from '../../layout/keep-focus.ts';
 import { useSubmit } from '../../lib/use-submit.ts';
-import { ConfirmBar } from '../orders/confirm-bar.tsx';
+import { ConfirmBar } from '../../layout/confirm-bar.tsx';
 import { runningNames, runningWhen, type ReplayStatusView } from './replay-view.ts';
 
 interface Running {

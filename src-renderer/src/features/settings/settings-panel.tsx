@@ -25,7 +25,7 @@ import { parseSimSpeed } from './sim-speed.ts';
 import { Drawer } from '../../layout/drawer.tsx';
 import { NEW_LINK } from '../order-entry/login-hint.tsx';
 import { NoticesSection } from './notices-section.tsx';
-import { ConfirmBar } from '../orders/confirm-bar.tsx';
+import { ConfirmBar } from '../../layout/confirm-bar.tsx';
 import { SettingsResult } from './settings-result.tsx';
 import { CONTROLS, keepFocus } from '../../layout/keep-focus.ts';
 import './settings.css';
