@@ -228,3 +228,25 @@ test('a trade lights its level once, for a moment; the bids it did not touch are
   expect(drawn.length, 'the ask rows were rewritten').toBeGreaterThan(0);
   expect(drawn.filter((p) => bids.has(p))).toEqual([]);
 });
+
+test('the grouping picked for a pair is kept across a reload and a visit to another pair', async ({
+  page,
+  service,
+  market,
+}) => {
+  await market.ensureBook('ETHUSDT', 5);
+  const screen = await watchLadder(page, service.url, 'ETHUSDT');
+  const eth = await market.symbol('ETHUSDT');
+  const coarsest = eth.price_merges[eth.price_merges.length - 1];
+  expect(coarsest).not.toBe(eth.price_merges[0]);
+  await screen.ladder.grouping.selectOption(coarsest);
+  await page.reload();
+  await expect(screen.ladder.root).toHaveAttribute('data-sync', 'live');
+  await expect(screen.ladder.grouping).toHaveValue(coarsest);
+  // another pair opens at its own (finest: nothing kept for it), and ETHUSDT comes back at its pick
+  const btc = await market.symbol('BTCUSDT');
+  await screen.selectSymbol('BTCUSDT');
+  await expect(screen.ladder.grouping).toHaveValue(btc.price_merges[0]);
+  await screen.selectSymbol('ETHUSDT');
+  await expect(screen.ladder.grouping).toHaveValue(coarsest);
+});

@@ -54,7 +54,9 @@ export function startBookFeed(deps: {
     });
   });
 
-  const defaultStep = (s: string): string => symbols.getState().bySymbol[s]?.futures.price_merges[0] ?? '';
+  /** The pair's grouping: the trader's kept for it, else its finest (book-store.ts stepFor). */
+  const defaultStep = (s: string): string =>
+    store.getState().actions.stepFor(s, symbols.getState().bySymbol[s]?.futures.price_merges ?? []);
 
   const follow = (next: string): void => {
     if (next === symbol && book !== null) return;

@@ -1,7 +1,10 @@
 // The depth ladder's view of the local order book: grouped levels (by one of the pair's
 // price_merges), cumulative totals, best bid/ask and the book's sync state. Written at most
-// once per animation frame by book-feed.ts.
+// once per animation frame by book-feed.ts. The grouping the trader picks is kept per pair in
+// the browser's storage (as the interval and the tab are): a reload or a return to the pair shows
+// the book at that grouping again.
 import { createStore } from 'zustand/vanilla';
+import { browserStorage, type KeyValueStorage } from '../../lib/browser-storage.ts';
 import type { BookState, GroupedLevel, PriceLevel } from '../../../../src-shared/sdk/local-order-book.ts';
 
 export interface BookViewState {
@@ -24,15 +27,29 @@ export interface BookViewState {
   /** Update id of the shown book. */
   updateId: number;
   actions: {
+    /** The trader's grouping for the pair shown: kept for it (stepFor). */
     setStep(step: string): void;
+    /** The grouping to show `symbol` at: the one kept for it if the pair still offers it, else its finest. */
+    stepFor(symbol: string, merges: readonly string[]): string;
   };
 }
+
+/** The storage entry of the groupings kept: a JSON object, pair -> step. */
+export const GROUPING_KEY = 'perpdesk.grouping';
 
 /** No book (yet). */
 export const NO_LEVELS: BookViewState['levels'] = { bids: [], asks: [] };
 
-export function createBookStore() {
-  return createStore<BookViewState>()((set) => ({
+export function createBookStore(storage: KeyValueStorage | null = browserStorage()) {
+  let kept: Record<string, string> = {};
+  try {
+    const raw: unknown = JSON.parse(storage?.getItem(GROUPING_KEY) ?? '{}');
+    if (raw !== null && typeof raw === 'object' && !Array.isArray(raw))
+      for (const [pair, step] of Object.entries(raw)) if (typeof step === 'string') kept[pair] = step;
+  } catch {
+    // storage that throws, or an entry that is not JSON: no grouping kept
+  }
+  return createStore<BookViewState>()((set, get) => ({
     symbol: '',
     sync: 'idle',
     step: '',
@@ -44,7 +61,21 @@ export function createBookStore() {
     levels: NO_LEVELS,
     updateId: -1,
     actions: {
-      setStep: (step) => set({ step }),
+      setStep: (step) => {
+        set({ step });
+        const pair = get().symbol;
+        if (pair === '' || kept[pair] === step) return;
+        kept = { ...kept, [pair]: step };
+        try {
+          storage?.setItem(GROUPING_KEY, JSON.stringify(kept));
+        } catch {
+          // storage full or disabled: the grouping holds until the page closes
+        }
+      },
+      stepFor: (symbol, merges) => {
+        const k = kept[symbol];
+        return k !== undefined && merges.includes(k) ? k : (merges[0] ?? '');
+      },
     },
   }));
 }
