@@ -71,7 +71,9 @@ test('the login link pasted into an open view-only tab logs it in, without a rel
   }
 });
 
-test('a view-only tab open beside another is logged in when that one logs in (docs/desktop.md)', async ({ page }) => {
+test('a view-only tab open beside another is logged in when that one logs in, and out when it logs out (docs/desktop.md)', async ({
+  page,
+}) => {
   test.setTimeout(150_000);
   // a service of its own: the worker's one-time link is another test's
   const own = await startHeadless();
@@ -86,6 +88,12 @@ test('a view-only tab open beside another is logged in when that one logs in (do
     await expect(page.getByTestId('account-compact')).toBeVisible();
     await expect(page.getByTestId('login-hint')).toHaveCount(0);
     await expect(page.getByTestId('wallet-balance')).toHaveText(/^\d[\d,]*\.\d\d$/);
+    // the other tab logs out: the stored login is gone, and this tab is logged out with it, saying why
+    const settings = await new TradingPage(tab).openSettings();
+    await settings.getByRole('button', { name: 'Log out' }).click();
+    await expect(tab.getByTestId('account-compact')).toHaveCount(0);
+    await expect(page.getByTestId('account-compact')).toHaveCount(0);
+    await expect(page.getByTestId('login-hint').first()).toContainText('Logged out in another tab of this browser.');
     await tab.close();
   } finally {
     await own.stop();

@@ -7,13 +7,18 @@
 // A login link pasted into a tab that is already open changes only the URL's hash (no reload):
 // followLoginLinks() trades its token then, as a load would. A tab already open takes a login
 // another tab of this browser stores for the same service (followOtherTabs(), the storage event):
-// a view-only tab is logged in when another logs in, as a reopened one would be.
+// a view-only tab is logged in when another logs in, as a reopened one would be, and a logged-in
+// tab is logged out when another logs out (the stored login is gone for every tab).
 import type { StorageChange, StorageEvents } from './browser-storage.ts';
 import { createStore } from 'zustand/vanilla';
 import type { RestClient } from '../../../src-shared/sdk/rest-client.ts';
 import { desktopBootstrap } from './connection.ts';
 
 const CREDENTIALS_KEY = 'perpdesk.credentials';
+/** Why the stored login last ended (a log-out, a key regenerated elsewhere): what other tabs say. */
+const ENDED_KEY = 'perpdesk.login-ended';
+/** What another tab says when this one logged out by hand. */
+const LOGGED_OUT_ELSEWHERE = 'Logged out in another tab of this browser.';
 
 export type SessionSource = 'desktop' | 'token' | 'session';
 
@@ -40,7 +45,7 @@ export interface SessionState {
     followLoginLinks(): () => void;
     /**
      * Takes the credentials another tab of this browser stores for this service from now on (its
-     * login, a regenerated key), from the window's storage events; returns the stop.
+     * login, a regenerated key, its log-out), from the window's storage events; returns the stop.
      */
     followOtherTabs(win: StorageEvents): () => void;
   };
@@ -72,6 +77,25 @@ function parseStored(raw: string | null, baseUrl: string): Stored | null {
   } catch {
     // an entry that is not JSON: no stored session
     return null;
+  }
+}
+
+/** Ends the stored login for every tab, `why` for the others to say (written first: they read it on the removal). */
+function endStored(why: string): void {
+  try {
+    localStorage.setItem(ENDED_KEY, why);
+  } catch {
+    // storage disabled: the other tabs say the generic reason, if they hear the removal at all
+  }
+  writeStored(null);
+}
+
+/** Why the stored login ended, as the tab that ended it wrote it. */
+function endedWhy(): string {
+  try {
+    return localStorage.getItem(ENDED_KEY) ?? LOGGED_OUT_ELSEWHERE;
+  } catch {
+    return LOGGED_OUT_ELSEWHERE;
   }
 }
 
@@ -139,13 +163,14 @@ export function createSessionStore(api: RestClient) {
           accept(apiKey, apiSecret, source);
         },
         logout() {
-          writeStored(null);
+          endStored(LOGGED_OUT_ELSEWHERE);
           api.setCredentials(undefined, undefined);
           set({ status: 'anonymous', apiKey: null, apiSecret: null, source: null, error: null });
         },
         expire(message) {
-          get().actions.logout();
-          set({ error: message });
+          endStored(message);
+          api.setCredentials(undefined, undefined);
+          set({ status: 'anonymous', apiKey: null, apiSecret: null, source: null, error: message });
         },
         adoptStored() {
           const cur = get();
@@ -169,6 +194,13 @@ export function createSessionStore(api: RestClient) {
             // the desktop's account comes from its main process, never from another tab
             const cur = get();
             if (cur.source === 'desktop') return;
+            if (e.newValue === null) {
+              // another tab logged out (or its login ended): the stored login is gone for every tab
+              if (cur.status !== 'ready') return;
+              api.setCredentials(undefined, undefined);
+              set({ status: 'anonymous', apiKey: null, apiSecret: null, source: null, error: endedWhy() });
+              return;
+            }
             const stored = parseStored(e.newValue, api.baseUrl);
             if (stored === null || stored.apiKey === cur.apiKey) return;
             accept(stored.apiKey, stored.apiSecret, cur.source ?? 'session');
