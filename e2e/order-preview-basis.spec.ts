@@ -68,9 +68,13 @@ test('a limit sell below the bid: the fee estimated is the one the fill pays, at
   await setPaused(service.url, true);
   const s = await market.symbol(symbol);
   const tick = Number(s.price_step);
+  // both read again each time: the ladder may still be catching up with the last move before the pause
   await expect
-    .poll(async () => (await market.api.depth(symbol, 5)).bids[0]?.[0])
-    .toBe((await screen.ladder.levels('bid'))[0]?.[0]);
+    .poll(async () => {
+      const api = (await market.api.depth(symbol, 5)).bids[0]?.[0];
+      return api !== undefined && api === (await screen.ladder.levels('bid'))[0]?.[0];
+    })
+    .toBe(true);
   const [[bid, size]] = (await market.api.depth(symbol, 5)).bids;
   const qty = Number(s.min_qty) * 2;
   expect(Number(size)).toBeGreaterThanOrEqual(qty);
