@@ -74,9 +74,18 @@ export function usdtSum(xs: readonly number[]): number {
   return usdt(xs.reduce((a: Decimal, x) => a.plus(x), new D(0)));
 }
 
-/** (1 + r1) x (1 + r2) x ... - 1, as a ratio. */
-export function compound(rs: readonly number[]): number {
-  return ratio(rs.reduce((a: Decimal, r) => a.times(new D(r).plus(1)), new D(1)).minus(1));
+/**
+ * A set's return: its jobs' growths compounded, each (starting equity + net PnL) / starting
+ * equity from the exact USDT figures (a job on no equity grows by nothing, its return 0), rounded
+ * once; not the jobs' rounded returns compounded, which can differ in the 10th digit.
+ */
+export function compoundReturn(jobs: ReadonlyArray<Pick<JobMetrics, 'starting_equity' | 'net_pnl'>>): number {
+  const growth = jobs.reduce(
+    (a: Decimal, j) =>
+      j.starting_equity === 0 ? a : a.times(new D(j.starting_equity).plus(j.net_pnl).div(j.starting_equity)),
+    new D(1),
+  );
+  return ratio(growth.minus(1));
 }
 
 /** The ends of the periods daily returns are taken over: each UTC midnight inside [start, until], then until. */

@@ -7,7 +7,7 @@ import Decimal from 'decimal.js';
 import type { JobResult } from './job.ts';
 import {
   chainedDrawdownRatio,
-  compound,
+  compoundReturn,
   meanTimeInMarket,
   ratioOf,
   ratioSum,
@@ -94,7 +94,8 @@ function setViews(jobs: readonly StoredJob[]): SetView[] {
     return {
       ...counts,
       net_pnl: usdtSum(ms.map((m) => m.net_pnl)),
-      return: compound(ms.map((m) => m.return)),
+      // of the jobs' exact net PnL on their balances, rounded once (not their rounded returns)
+      return: compoundReturn(ms),
       // of the set's compounded equity, its pieces chained in time (not the largest of one piece)
       max_drawdown_ratio: chainedDrawdownRatio(
         figured.map((j) => ({ ...j.result!.metrics!, equity: j.result!.equity })),

@@ -235,6 +235,17 @@ describe('the per-set view', () => {
     expect(old(7).time_in_market).toBe(0.09895833334);
   });
 
+  it("compounds the return from the jobs' exact net PnL on their balances, rounded once", () => {
+    // 1 USDT on 3,000 twice: each job's return 1 / 3,000 is stored as 0.0003333333333
+    const one = { starting_equity: 3000, net_pnl: 1, return: 0.0003333333333 };
+    const set = view([
+      [7, 0, 'ok', testMetrics(0, [0], one)],
+      [7, 1, 'ok', testMetrics(0, [0], one)],
+    ]);
+    // (3,001 / 3,000)^2 - 1 = 0.00066677777...8: not the rounded returns compounded, 0.0006667777777
+    expect(set(7).return).toBe(0.0006667777778);
+  });
+
   it('sums money exactly and rounds ratios to 10 significant digits: no float noise, the CSV as the JSON', () => {
     const set = view([
       [
@@ -242,6 +253,8 @@ describe('the per-set view', () => {
         0,
         'ok',
         testMetrics(0.1, [0.1], {
+          // on a balance of 1: its return is its net PnL
+          starting_equity: 1,
           net_pnl: 0.1,
           fees: 0.1,
           funding: 0.00000001,
@@ -256,6 +269,8 @@ describe('the per-set view', () => {
         1,
         'ok',
         testMetrics(0.2, [0.2], {
+          // on a balance of 1: its return is its net PnL
+          starting_equity: 1,
           net_pnl: 0.2,
           fees: 0.2,
           funding: 0.00000002,
