@@ -3,11 +3,11 @@
 // a bot that does not exist, an unreachable Redis) exit 2 with one line naming the cause, before
 // any job starts; a sweep that ran exits 0 whatever its jobs did.
 import { fork, type ChildProcess } from 'node:child_process';
-import { existsSync, rmSync, statSync } from 'node:fs';
+import { existsSync, rmSync } from 'node:fs';
 import { enableCompileCache } from 'node:module';
 import { availableParallelism } from 'node:os';
-import { dirname, join } from 'node:path';
-import { defaultDataDir, makeDataDir, userFolder, userPath } from './paths.ts';
+import { join } from 'node:path';
+import { defaultDataDir, userFolder, userPath } from './paths.ts';
 import { compileCacheEnv, defaultCacheDir } from './sweep/compile-cache.ts';
 import {
   coordinatorHere,
@@ -24,36 +24,9 @@ import { sweepCsv, sweepView } from './sweep/results-view.ts';
 import { PlanError } from './sweep/plan.ts';
 import { LocalPool } from './sweep/pool.ts';
 import { QueueError } from './sweep/queue-error.ts';
-import { SqliteSweepStore, SWEEPS_FILE } from './sweep/sqlite-store.ts';
+import type { SqliteSweepStore } from './sweep/sqlite-store.ts';
+import { checkFolder, listsNothing, makeFolder, openStore } from './sweep/cli-store.ts';
 import { stopWhenOrphaned } from './orphan-watch.ts';
-
-/**
- * The sweeps store in the data folder, which this user must be able to create and write
- * (sweeps.db and the sweeps' dataset packs go there): a folder that cannot be is one line naming
- * it (exit 2), not a stack trace.
- */
-function openStore(dataDir: string): SqliteSweepStore {
-  makeFolder(dataDir, 'the data folder', '--data-dir'); // not the store's recursive mkdir: under /proc that never returns
-  try {
-    return new SqliteSweepStore(dataDir);
-  } catch (err) {
-    throw cannotUse(dataDir, 'the data folder', '--data-dir', err);
-  }
-}
-
-/** Makes a folder the command writes, one level at a time (paths.ts); one it cannot is a PlanError naming it. */
-function makeFolder(dir: string, what: string, option: string): void {
-  try {
-    makeDataDir(dir);
-  } catch (err) {
-    throw cannotUse(dir, what, option, err);
-  }
-}
-
-function cannotUse(dir: string, what: string, option: string, err: unknown): PlanError {
-  const why = err instanceof Error ? err.message : String(err);
-  return new PlanError(`cannot use ${what} ${dir} (${option}): ${why}; it must be a folder you can write`);
-}
 
 /** --replay-datasets as ids; undefined when not given. */
 function pinnedDatasets(v: Values): number[] | undefined {
@@ -225,7 +198,7 @@ async function superviseWorkers(n: number, args: string[]): Promise<number> {
  * coordinator ran wait in Redis, and only a resume with --queue collects them.
  */
 function resumeId(argv: string[], v: Values, store: SqliteSweepStore, dataDir: string): string {
-  const given = argv.find((a, i) => i > 0 && argv[i - 1] === '--resume' && !a.startsWith('--'));
+  const given = resumeGiven(argv);
   const id = given ?? store.lastUnfinished() ?? '';
   const spec = id === '' ? undefined : store.spec(id);
   if (spec === undefined)
@@ -243,6 +216,11 @@ function resumeId(argv: string[], v: Values, store: SqliteSweepStore, dataDir: s
         `leaving those results in Redis)`,
     );
   return id;
+}
+
+/** The sweep `--resume ID` names; undefined for a bare --resume. */
+function resumeGiven(argv: string[]): string | undefined {
+  return argv.find((a, i) => i > 0 && argv[i - 1] === '--resume' && !a.startsWith('--'));
 }
 
 /** What says a sweep runs now under a live coordinator; undefined when it does not. */
@@ -330,15 +308,21 @@ async function main(argv: string[]): Promise<number> {
     return 0;
   }
   const dataDir = v['data-dir'] === undefined ? defaultDataDir() : userPath(v['data-dir']);
-  // a list reads: a folder without a sweeps store has none, and none is made for it
+  // a command on stored sweeps reads: a folder without a sweeps store has none, and none is made
+  // for it; a new sweep's store is opened once the sweep passed its checks (a refused one makes nothing)
   const none = `no sweeps in ${dataDir}`;
-  if (v.list && listsNothing(dataDir)) {
-    console.log(none);
-    return 0;
-  }
-  const store = openStore(dataDir);
-  try {
+  const onStored = v.list || v.remove !== undefined || v.export !== undefined || v.resume || v.like !== undefined;
+  if (onStored && listsNothing(dataDir)) {
     if (v.list) {
+      console.log(none);
+      return 0;
+    }
+    throw new PlanError(nothingStored(argv, v, dataDir));
+  }
+  if (!onStored) checkFolder(dataDir);
+  let store: SqliteSweepStore | undefined = onStored ? openStore(dataDir) : undefined;
+  try {
+    if (store !== undefined && v.list) {
       const sweeps = store.list();
       if (sweeps.length === 0) console.log(none);
       for (const s of sweeps)
@@ -348,11 +332,11 @@ async function main(argv: string[]): Promise<number> {
         );
       return 0;
     }
-    if (v.remove !== undefined) {
+    if (store !== undefined && v.remove !== undefined) {
       await removeSweep(store, v.remove, dataDir, v['forget-queue'] === true);
       return 0;
     }
-    if (v.export !== undefined) {
+    if (store !== undefined && v.export !== undefined) {
       if (store.summary(v.export) === undefined) throw new PlanError(`no sweep ${v.export} in ${dataDir}`);
       if (v.format === 'csv') process.stdout.write(sweepCsv(store, v.export));
       else if (v.format === 'json') console.log(JSON.stringify(sweepView(store, v.export), null, 2));
@@ -361,7 +345,7 @@ async function main(argv: string[]): Promise<number> {
     }
     // the sweep to resume, then the runner: an unreachable Redis is refused before anything is
     // planned or stored
-    const resumed = v.resume ? resumeId(argv, v, store, dataDir) : undefined;
+    const resumed = store !== undefined && v.resume ? resumeId(argv, v, store, dataDir) : undefined;
     // a stop before the run's own handlers below (reaching Redis, packing the data, trying the
     // venues): one line, exit 130, and a new sweep not stored yet leaves nothing, its pack removed
     const early: { runner?: Runner; packing?: string } = {};
@@ -378,7 +362,7 @@ async function main(argv: string[]): Promise<number> {
           `perpdesk sweep${packing === undefined ? '' : ` ${packing}`}: stopped (${signal}) before the sweep was ` +
             `stored: nothing recorded${packing === undefined ? '' : `, its dataset pack removed`}`,
         );
-      store.close();
+      store?.close();
       process.exit(130);
     };
     process.on('SIGINT', stopEarly);
@@ -386,21 +370,33 @@ async function main(argv: string[]): Promise<number> {
     const runner = await makeRunner(v);
     early.runner = runner;
     let id: string;
-    if (resumed !== undefined) {
+    let sweeps: SqliteSweepStore;
+    if (resumed !== undefined && store !== undefined) {
       id = resumed;
+      sweeps = store;
       // the jobs that could not run (infrastructure, not the bot) run again, with the others left
-      const errors = store.retryErrors(id);
+      const errors = sweeps.retryErrors(id);
       if (errors > 0)
         console.log(`perpdesk sweep ${id}: running its ${errors} error job${errors === 1 ? '' : 's'} again`);
     } else {
       // the local pool's workers warm up while the data is packed and the venues tried
-      const req = v.like === undefined ? request(v, dataDir) : likeRequest(v, store, dataDir, v.like);
+      const req =
+        store === undefined || v.like === undefined ? request(v, dataDir) : likeRequest(v, store, dataDir, v.like);
       const prepared = await prepareSweep(req, {
         onChecked: () => runner.warm?.(),
         onPacking: (packed) => (early.packing = packed),
       });
       id = prepared.id;
-      store.createSweep(id, prepared.spec, prepared.jobs, coordinatorHere(), Date.now());
+      if (store === undefined) {
+        try {
+          store = openStore(dataDir);
+        } catch (err) {
+          removePack(dataDir, id);
+          throw err;
+        }
+      }
+      sweeps = store;
+      sweeps.createSweep(id, prepared.spec, prepared.jobs, coordinatorHere(), Date.now());
       const count = (n: number, one: string) => `${n} ${one}${n === 1 ? '' : 's'}`;
       console.log(
         `perpdesk sweep ${id}: ${count(prepared.jobs.length, 'job')} (${count(prepared.spec.sets.length, 'parameter set')}` +
@@ -410,12 +406,12 @@ async function main(argv: string[]): Promise<number> {
     // a resume on a queue is recorded: the results of its jobs wait there from now on, which
     // --list, the API's commands, a --resume without --queue and --remove then name. One on
     // --workers leaves the queue recorded: the results its workers finished may still wait there
-    if (resumed !== undefined && v.queue !== undefined) store.setRunner(id, v.queue);
-    const doneBefore = store.summary(id)!.done;
+    if (resumed !== undefined && v.queue !== undefined) sweeps.setRunner(id, v.queue);
+    const doneBefore = sweeps.summary(id)!.done;
     // where the results of this run's unfinished jobs wait: the resume hint names that queue
-    const queue = v.queue ?? (store.spec(id)!.runner === 'local' ? undefined : store.spec(id)!.runner);
+    const queue = v.queue ?? (sweeps.spec(id)!.runner === 'local' ? undefined : sweeps.spec(id)!.runner);
     const finish = (ran: number, reruns = 0) =>
-      console.log(finalLine(store.summary(id)!, ran, v['data-dir'], queue, reruns));
+      console.log(finalLine(sweeps.summary(id)!, ran, v['data-dir'], queue, reruns));
     let interrupts = 0;
     const stop = () => {
       interrupts++;
@@ -425,11 +421,11 @@ async function main(argv: string[]): Promise<number> {
         return;
       }
       // a second one waits for nothing more: the sweep marked stopped, the summary, exit 130
-      const s = store.summary(id)!;
-      store.setState(id, s.done === s.jobs ? 'done' : 'stopped', Date.now());
+      const s = sweeps.summary(id)!;
+      sweeps.setState(id, s.done === s.jobs ? 'done' : 'stopped', Date.now());
       if (process.stderr.isTTY) process.stderr.write('\n');
       finish(s.done - doneBefore);
-      store.close();
+      sweeps.close();
       process.exit(130);
     };
     process.off('SIGINT', stopEarly);
@@ -437,7 +433,7 @@ async function main(argv: string[]): Promise<number> {
     process.on('SIGINT', stop);
     process.on('SIGTERM', stop);
     stopWhenOrphaned(`perpdesk sweep ${id}: its coordinator`);
-    const r = await runSweep(store, id, runner, {
+    const r = await runSweep(sweeps, id, runner, {
       out: (l) => console.log(l),
       progress: (t) => process.stderr.write(t),
       tty: process.stderr.isTTY === true,
@@ -446,7 +442,7 @@ async function main(argv: string[]): Promise<number> {
     finish(r.ran, r.reruns);
     return interrupts > 0 ? 130 : 0;
   } finally {
-    store.close();
+    store?.close();
   }
 }
 
@@ -463,17 +459,15 @@ main(process.argv.slice(2)).then(
 );
 
 /**
- * Whether `--list` on `dataDir` has nothing to read: a folder without a sweeps store, or one not
- * made yet whose nearest existing parent is a folder. A path that is a file, or under one, is
- * left to the store's opening, which refuses it ("cannot use the data folder ... (--data-dir)").
+ * What a command on a stored sweep (--remove, --export, --resume, --like) says on a folder with no
+ * sweeps store: the line it says when the store has no such sweep.
  */
-function listsNothing(dataDir: string): boolean {
-  let p = dataDir;
-  while (!existsSync(p)) {
-    const up = dirname(p);
-    if (up === p) return true;
-    p = up;
-  }
-  if (!statSync(p).isDirectory()) return false;
-  return p !== dataDir || !existsSync(join(dataDir, SWEEPS_FILE));
+function nothingStored(argv: string[], v: Values, dataDir: string): string {
+  if (v.like !== undefined) return `--like ${v.like}: no sweep ${v.like} in ${dataDir} (npm run sweep -- --list)`;
+  const id = v.remove ?? v.export;
+  if (id !== undefined) return `no sweep ${id} in ${dataDir}`;
+  const given = resumeGiven(argv);
+  return given === undefined
+    ? `no unfinished sweep, nor a done one with error jobs, in ${dataDir}`
+    : `no sweep ${given} in ${dataDir}`;
 }

@@ -1,6 +1,8 @@
 // `npm run sweep -- --list` (docs/sweeps.md) on a folder with no sweeps: it says so, and makes
-// nothing there. Before, it printed nothing and created sweeps.db (and the folder).
-import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+// nothing there. Before, it printed nothing and created sweeps.db (and the folder). Nor do a
+// refused sweep or a command on a sweep a folder does not hold: they made the folder and an
+// empty sweeps.db.
+import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -35,4 +37,51 @@ describe('npm run sweep -- --list', () => {
     expect(c.code, c.stderr).toBe(0);
     expect(c.stdout).toBe(`no sweeps in ${made}\n`);
   }, 60_000);
+
+  it('a refused sweep makes nothing: no folder, no sweeps.db', async () => {
+    const scratch = tempDir();
+    const grid = join(scratch, 'grid.json');
+    writeFileSync(grid, JSON.stringify({ grid: { lookback: [4], status: ['x'] } }));
+    for (const args of [
+      ['--grid', grid], // a reserved parameter name
+      ['--balance', '-5'], // a bad option, checked after the grid
+    ]) {
+      const dataDir = join(scratch, 'data');
+      const r = await runCli([
+        '--bot',
+        'node test/sweep/bots/test-bot.ts',
+        '--replay',
+        'BTCUSDT@2025-01-06..2025-01-06',
+        '--data-dir',
+        dataDir,
+        ...args,
+      ]);
+      expect(r.code, r.stdout).toBe(2);
+      expect(r.stderr).toMatch(/^perpdesk sweep: /);
+      expect(existsSync(dataDir)).toBe(false);
+    }
+  }, 60_000);
+
+  it('--export, --remove, --resume and --like of a sweep a folder does not hold say so and make nothing', async () => {
+    const empty = tempDir();
+    const missing = join(tempDir(), 'not-yet');
+    const runs: [string[], string][] = [
+      [['--export', 'sw1'], 'no sweep sw1 in DIR'],
+      [['--remove', 'sw1'], 'no sweep sw1 in DIR'],
+      [['--resume', 'sw1'], 'no sweep sw1 in DIR'],
+      [['--resume'], 'no unfinished sweep, nor a done one with error jobs, in DIR'],
+      [
+        ['--like', 'sw1', '--replay', 'BTCUSDT@2025-01-06..2025-01-06'],
+        '--like sw1: no sweep sw1 in DIR (npm run sweep -- --list)',
+      ],
+    ];
+    for (const dir of [empty, missing])
+      for (const [args, line] of runs) {
+        const r = await runCli([...args, '--data-dir', dir]);
+        expect(r.code, args.join(' ')).toBe(2);
+        expect(r.stderr).toBe(`perpdesk sweep: ${line.replace('DIR', dir)}\n`);
+      }
+    expect(readdirSync(empty)).toEqual([]);
+    expect(existsSync(missing)).toBe(false);
+  }, 120_000);
 });
