@@ -2,7 +2,7 @@
 // never shows the previous pair's candles under its name: the chart empties and says the candles
 // are not loaded, reconnecting; they load once the service answers again on its address.
 import { test, expect } from './support/fixtures.ts';
-import { TradingPage } from './pages/trading-page.ts';
+import { openTrading } from './support/desk.ts';
 import { startHeadless } from './support/service.ts';
 
 test.use({ serviceOptions: { own: 'chart-reconnect' } });
@@ -15,8 +15,7 @@ test("a pair picked while the service is away shows no other pair's candles, and
   let own = await startHeadless();
   const port = new URL(own.url).port;
   try {
-    const screen = new TradingPage(page);
-    await screen.openAs(own.url, own.account, 'BTCUSDT');
+    const screen = await openTrading(page, own.url, own.account, 'BTCUSDT');
     const chart = screen.chart;
     await expect(chart.box).toHaveAttribute('data-status', 'ready');
     await expect.poll(() => chart.candles()).toBeGreaterThan(0);

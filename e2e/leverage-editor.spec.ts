@@ -2,15 +2,14 @@
 // anywhere in it or on the button that opened it, and on a click outside it; the focus goes back
 // to the button (unless the click put it on another control).
 import { test, expect } from './support/fixtures.ts';
-import { TradingPage } from './pages/trading-page.ts';
+import { openTrading } from './support/desk.ts';
 
 test('the leverage editor closes without applying on Esc and on a click outside', async ({ page, service, trader }) => {
   const posts: string[] = [];
   page.on('request', (r) => {
     if (r.method() === 'POST' && r.url().includes('/leverage')) posts.push(r.url());
   });
-  const screen = new TradingPage(page);
-  await screen.openAs(service.url, trader, 'BTCUSDT');
+  const screen = await openTrading(page, service.url, trader, 'BTCUSDT');
   const opener = screen.form.root.getByTestId('leverage-button');
   const editor = screen.form.root.getByRole('group', { name: 'Leverage' });
   await expect(opener).toHaveText('20x');

@@ -1,4 +1,5 @@
 import { test, expect } from './support/fixtures.ts';
+import { openTrading } from './support/desk.ts';
 import { TradingPage } from './pages/trading-page.ts';
 import { setPaused } from './support/sim.ts';
 
@@ -45,8 +46,7 @@ test('search and tag filters narrow the list, and picking a pair switches the sc
 test('a paused pair says so in the top bar, the chart and the order form', async ({ page, service, trader }) => {
   const general = (await (await fetch(`${service.url}/api/v1/symbols/FTTUSDT`)).json()) as { data: { status: number } };
   expect(general.data.status).toBe(2); // the catalogue ships FTTUSDT paused
-  const screen = new TradingPage(page);
-  await screen.openAs(service.url, trader);
+  const screen = await openTrading(page, service.url, trader);
   await screen.selectSymbol('FTTUSDT');
   await expect(page.getByTestId('symbol-status')).toHaveText('Trading paused');
   await expect(page.getByTestId('chart-empty')).toContainText('No trades on FTTUSDT yet');

@@ -5,7 +5,7 @@
 import type { Locator, Page } from 'playwright/test';
 import { test, expect } from './support/fixtures.ts';
 import { TradingPage } from './pages/trading-page.ts';
-import { marketOrder } from './support/desk.ts';
+import { marketOrder, openTrading } from './support/desk.ts';
 
 // (the e2e code is compiled without the DOM library: what the page code uses is typed here)
 interface El {
@@ -75,8 +75,7 @@ test('help, the drawers and the pair picker keep the focus; Enter behind help cl
   const symbol = 'BTCUSDT';
   await market.ensureBook(symbol, 15);
   await trader.api.placeOrder({ symbol, side: 1, position_side: 1, position_action: 1, type: 2, qty: '0.002' });
-  const screen = new TradingPage(page);
-  await screen.openAs(service.url, trader, symbol);
+  const screen = await openTrading(page, service.url, trader, symbol);
   const row = screen.tabs.position(symbol, 1);
   await expect(row.getByRole('button', { name: `Close ${symbol} long` })).toBeVisible();
 
@@ -157,8 +156,7 @@ test('? in a drawer or a dialog shows help over it; closing help goes back to it
   const symbol = 'BTCUSDT';
   await market.ensureBook(symbol, 15);
   await marketOrder(trader.api, symbol, 1, '0.002');
-  const screen = new TradingPage(page);
-  await screen.openAs(service.url, trader, symbol);
+  const screen = await openTrading(page, service.url, trader, symbol);
   const help = page.getByRole('dialog', { name: 'Keyboard shortcuts' });
 
   // Settings, an unsaved whitelist edit, the focus on Save whitelist: ? then Esc, ? then ?

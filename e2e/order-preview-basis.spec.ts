@@ -3,7 +3,7 @@
 // it is a share of (each side's Max, or the position for reduce-only), and a limit order with a
 // size but no price shows no cost rather than 0.00.
 import { test, expect } from './support/fixtures.ts';
-import { TradingPage } from './pages/trading-page.ts';
+import { openTrading } from './support/desk.ts';
 import { setPaused } from './support/sim.ts';
 
 test('one-way: reduce-only previews the trimmed order, the % says its basis, no price shows no cost', async ({
@@ -16,9 +16,7 @@ test('one-way: reduce-only previews the trimmed order, the % says its basis, no 
   const symbol = 'BTCUSDT';
   await market.ensureBook(symbol, 15);
   await trader.api.setPositionMode('one_way');
-  const screen = new TradingPage(page);
-  await screen.openAs(service.url, trader, symbol);
-  await expect(screen.ladder.root).toHaveAttribute('data-sync', 'live');
+  const screen = await openTrading(page, service.url, trader, symbol, { live: true });
   await screen.form.market('Buy / Long', '0.010');
   await expect(screen.form.notice).toContainText('filled');
 
@@ -61,9 +59,7 @@ test('a limit sell below the bid: the fee estimated is the one the fill pays, at
 }) => {
   const symbol = 'BTCUSDT';
   await market.ensureBook(symbol, 15);
-  const screen = new TradingPage(page);
-  await screen.openAs(service.url, trader, symbol);
-  await expect(screen.ladder.root).toHaveAttribute('data-sync', 'live');
+  const screen = await openTrading(page, service.url, trader, symbol, { live: true });
   // the market quiet: the book the preview reads is the one the order meets
   await setPaused(service.url, true);
   const s = await market.symbol(symbol);

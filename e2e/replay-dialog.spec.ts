@@ -6,7 +6,7 @@
 // replay. The data (real 1m BTCUSDT klines, 2021-05-16..18) imported and the first replay
 // started through the API. A service of this spec's own: its replays count against the limit of 4.
 import { test, expect } from './support/fixtures.ts';
-import { TradingPage } from './pages/trading-page.ts';
+import { openTrading } from './support/desk.ts';
 import { importKlines, startReplay } from './support/replay.ts';
 
 test.use({ serviceOptions: { own: 'replay-dialog' } });
@@ -26,8 +26,7 @@ test('at 1024 x 640 the Replay dialog keeps its title, Start replay and Cancel i
   await startReplay(service.url, '2021-05-16T00:00Z', 1);
   try {
     await page.setViewportSize({ width: 1024, height: 640 });
-    const screen = new TradingPage(page);
-    await screen.openAs(service.url, service.account);
+    await openTrading(page, service.url, service.account);
     await page.getByRole('button', { name: 'Replay', exact: true }).click();
     const dialog = page.getByRole('dialog', { name: 'Replay' });
     await expect(dialog.getByTestId('replay-running')).toContainText('BTCUSDT');
@@ -73,8 +72,7 @@ test('after Keep replay and Close replay the focus stays in the Replay dialog', 
   await startReplay(service.url, '2021-05-16T00:00Z', 1);
   await startReplay(service.url, '2021-05-17T00:00Z', 1);
   try {
-    const screen = new TradingPage(page);
-    await screen.openAs(service.url, service.account);
+    await openTrading(page, service.url, service.account);
     await page.getByRole('button', { name: 'Replay', exact: true }).click();
     const dialog = page.getByRole('dialog', { name: 'Replay' });
     const running = dialog.getByTestId('replay-running');

@@ -6,6 +6,7 @@
 // API, so each test starts on the replay screen at once. A service of this spec's own: its
 // replays count against the limit of 4 and must not meet another spec's.
 import { test, expect } from './support/fixtures.ts';
+import { openTrading } from './support/desk.ts';
 import { TradingPage } from './pages/trading-page.ts';
 import { importKlines, openReplay, startReplay } from './support/replay.ts';
 import { startHeadless } from './support/service.ts';
@@ -35,8 +36,7 @@ test('running replays: Open and Close named by pair and start, Close asks first'
     const r = (await (await fetch(`${service.url}/api/v1/replays`)).json()) as { data: Array<{ id: string }> };
     return r.data.map((x) => x.id).sort();
   };
-  const screen = new TradingPage(page);
-  await screen.openAs(service.url, service.account);
+  await openTrading(page, service.url, service.account);
   await page.getByRole('button', { name: 'Replay', exact: true }).click();
   const list = page.getByRole('dialog', { name: 'Replay' }).getByTestId('replay-running');
   const open = list.getByRole('button', { name: /^Open replay/ });

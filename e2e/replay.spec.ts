@@ -7,8 +7,8 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { errors } from 'playwright/test';
 import { test, expect } from './support/fixtures.ts';
+import { openTrading } from './support/desk.ts';
 import { zipPayload } from './support/zip-payload.ts';
-import { TradingPage } from './pages/trading-page.ts';
 
 const KLINES = fileURLToPath(
   new URL('../test/fixtures/binance/klines/binance_spot_BTCUSDT_1m_2021-05-16_to_2021-05-18.csv', import.meta.url),
@@ -35,8 +35,7 @@ test('replay: open from the dialog, play at speed, a limit order fills when the 
 }) => {
   test.setTimeout(120_000);
   const rows = readKlines();
-  const screen = new TradingPage(page);
-  await screen.openAs(service.url, service.account);
+  const screen = await openTrading(page, service.url, service.account);
 
   // 1. the data, through the Data dialog (USD-M, as a perpetual replay wants)
   await page.getByRole('button', { name: 'Data', exact: true }).click();

@@ -1,4 +1,5 @@
 import { test, expect } from './support/fixtures.ts';
+import { openTrading } from './support/desk.ts';
 import { TradingPage } from './pages/trading-page.ts';
 import { RestClient } from '../src-shared/sdk/rest-client.ts';
 import { startHeadless } from './support/service.ts';
@@ -101,8 +102,7 @@ test('a view-only tab open beside another is logged in when that one logs in, an
 });
 
 test('settings show the API key of the paper account', async ({ page, service }) => {
-  const screen = new TradingPage(page);
-  await screen.openAs(service.url, service.account);
+  const screen = await openTrading(page, service.url, service.account);
   await expect(page.getByTestId('wallet-balance')).toHaveText('100,000.00');
   const settings = await screen.openSettings();
   await expect(settings.getByTestId('api-key')).toHaveText(service.account.apiKey);
@@ -112,8 +112,7 @@ test('settings show the API key of the paper account', async ({ page, service })
 });
 
 test('keyboard: ? shows the shortcuts, B and S pick a side, Esc closes', async ({ page, service }) => {
-  const screen = new TradingPage(page);
-  await screen.openAs(service.url, service.account);
+  const screen = await openTrading(page, service.url, service.account);
   await expect(screen.topbar.symbolButton).toContainText('USDT');
   await page.locator('body').press('?');
   const help = page.getByRole('dialog', { name: 'Keyboard shortcuts' });
@@ -134,8 +133,7 @@ test('a regenerated key: this window carries on with the new one, another tab ta
   trader,
 }) => {
   test.setTimeout(120_000);
-  const screen = new TradingPage(page);
-  await screen.openAs(service.url, trader, 'BTCUSDT');
+  const screen = await openTrading(page, service.url, trader, 'BTCUSDT');
   await expect(page.getByTestId('account-compact')).toBeVisible();
   const other = await page.context().newPage();
   const otherScreen = new TradingPage(other);

@@ -15,12 +15,12 @@ export interface OpenOptions {
   live?: boolean;
 }
 
-/** The screen at `base`, logged in as `trader` on `symbol`. */
+/** The screen at `base`, logged in as `trader` on `symbol` (else the pair the screen opens on). */
 export async function openTrading(
   page: Page,
   base: string,
   trader: Credentials,
-  symbol: string,
+  symbol?: string,
   opts: OpenOptions = {},
 ): Promise<TradingPage> {
   if (opts.size !== undefined) await page.setViewportSize(opts.size);
