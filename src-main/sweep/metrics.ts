@@ -64,6 +64,15 @@ export function meanTimeInMarket(
   return ratioOf(sum, jobs.length);
 }
 
+/**
+ * A set's turnover: the sum of its jobs' volumes each over its balance, rounded once; the sum of
+ * the jobs' rounded turnovers when a job's volume is not stored (a result stored before 2026-12-07).
+ */
+export function setTurnover(ms: ReadonlyArray<Pick<JobMetrics, 'turnover' | 'volume' | 'starting_equity'>>): number {
+  if (!ms.every((m) => m.volume !== undefined && m.starting_equity > 0)) return ratioSum(ms.map((m) => m.turnover));
+  return ratio(ms.reduce((a: Decimal, m) => a.plus(new D(m.volume!).div(m.starting_equity)), new D(0)));
+}
+
 /** A USDT amount exact to the ledger's 8 decimals. */
 function usdt(x: Decimal.Value): number {
   return new D(x).toDecimalPlaces(8, Decimal.ROUND_HALF_UP).toNumber();
@@ -248,6 +257,7 @@ export function jobMetrics(inp: MetricsInput): JobMetrics {
     time_in_market: ratio(inMarket === 0 ? 0 : new D(inMarket).div(spanMs)),
     time_in_market_ms: inMarket,
     turnover: a === undefined ? 0 : per(a.volume),
+    volume: a === undefined ? 0 : usdt(a.volume),
     liquidations: a?.liquidations ?? 0,
   };
 }

@@ -10,7 +10,7 @@ import {
   compoundReturn,
   meanTimeInMarket,
   ratioOf,
-  ratioSum,
+  setTurnover,
   setDailyReturns,
   sharpe,
   sortino,
@@ -110,8 +110,8 @@ function setViews(jobs: readonly StoredJob[]): SetView[] {
       time_in_market: meanTimeInMarket(
         figured.map((j) => ({ start: j.start, until: j.until, metrics: j.result!.metrics! })),
       ),
-      // each job's turnover is its volume over the same balance: they add up
-      turnover: ratioSum(ms.map((m) => m.turnover)),
+      // each job's turnover is its volume over its balance: they add up, from the stored volumes
+      turnover: setTurnover(ms),
     };
   });
 }

@@ -63,6 +63,11 @@ export interface SweepMetrics {
   time_in_market_ms?: number;
   /** Traded volume over starting equity. */
   turnover: number;
+  /**
+   * The traded volume, USDT (turnover's numerator), which a set's turnover is computed from
+   * (rounded once); absent from the results stored before 2026-12-07.
+   */
+  volume?: number;
   liquidations: number;
 }
 

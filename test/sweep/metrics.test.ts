@@ -76,6 +76,8 @@ describe('jobMetrics', () => {
       closed_positions: 3,
       time_in_market: 0.25,
       turnover: 2.5,
+      // the turnover's numerator, stored for a set's turnover
+      volume: 25_000,
     });
     // 2 / 3 = 0.66666666666..., rounded half up at the 10th significant digit
     expect(m.win_rate).toBe(0.6666666667);

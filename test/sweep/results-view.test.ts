@@ -235,6 +235,23 @@ describe('the per-set view', () => {
     expect(old(7).time_in_market).toBe(0.09895833334);
   });
 
+  it("sums the turnover from the jobs' stored volumes over their balances, rounded once", () => {
+    // 1,000 USDT traded on 3,000 twice: each job's turnover is stored as 0.3333333333
+    const traded = { starting_equity: 3000, turnover: 0.3333333333, volume: 1000 };
+    const set = view([
+      [7, 0, 'ok', testMetrics(0, [0], traded)],
+      [7, 1, 'ok', testMetrics(0, [0], traded)],
+    ]);
+    // 2,000 / 3,000 = 0.6666666666...7: not the rounded turnovers' sum, 0.6666666666
+    expect(set(7).turnover).toBe(0.6666666667);
+    // results stored without the volume (before 2026-12-07): the sum of the turnovers as stored
+    const old = view([
+      [7, 0, 'ok', testMetrics(0, [0], { starting_equity: 3000, turnover: 0.3333333333 })],
+      [7, 1, 'ok', testMetrics(0, [0], { starting_equity: 3000, turnover: 0.3333333333 })],
+    ]);
+    expect(old(7).turnover).toBe(0.6666666666);
+  });
+
   it("compounds the return from the jobs' exact net PnL on their balances, rounded once", () => {
     // 1 USDT on 3,000 twice: each job's return 1 / 3,000 is stored as 0.0003333333333
     const one = { starting_equity: 3000, net_pnl: 1, return: 0.0003333333333 };

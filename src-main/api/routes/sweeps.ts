@@ -86,6 +86,9 @@ const metricsSchema = Type.Object({
     }),
   ),
   turnover: num('Volume over starting equity'),
+  volume: Type.Optional(
+    num("Traded volume, USDT (the turnover's numerator); absent from results stored before 2026-12-07"),
+  ),
   liquidations: Type.Integer(),
 });
 
