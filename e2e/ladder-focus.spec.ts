@@ -163,3 +163,40 @@ test('a focused level gone from the book stays in sight with its focus ring when
   await page.keyboard.press('Enter');
   await expect(screen.form.price).toHaveValue(price);
 });
+
+test('a focused level better bids push past the column stays in sight with its size and focus ring, the levels between left out', async ({
+  page,
+  service,
+  market,
+}) => {
+  const screen = await watchLadder(page, service.url, symbol);
+  const ladder = screen.ladder;
+  const fit = await page.getByTestId('ladder-bids').evaluate((box) => {
+    const c = box.getBoundingClientRect();
+    return [...box.querySelectorAll('.ladder-row')].filter((r) => {
+      const b = r.getBoundingClientRect();
+      return b.bottom <= c.bottom + 1 && b.left < c.right - 1;
+    }).length;
+  });
+  expect(fit).toBeGreaterThan(2);
+  const { price, at, ticks } = await ownBestBid(service.url, market, ladder, fit + 2);
+  await ladder.grouping.focus();
+  await page.keyboard.press('Tab');
+  const focused = ladder.root.locator('.ladder-row:focus');
+  await expect(focused).toHaveAttribute('data-price', price);
+  // `fit` better bids: our bid, still in the book, would be the first row past the column's end
+  for (let i = 1; i <= fit; i++) await market.restBid(symbol, at(ticks(price) + i), '0.5');
+  await expect.poll(async () => (await ladder.levels('bid'))[0]?.[0]).toBe(at(ticks(price) + fit));
+  await expect(focused).toHaveAttribute('data-price', price);
+  await expect(focused).not.toHaveClass(/gone/);
+  await expect(focused).toHaveAccessibleName(/^Bid .*0\.777: use the price$/);
+  expect(await inSight(focused), 'the focused level in the column, ringed').toEqual({ inside: true, ring: true });
+  const shown = (await ladder.levels('bid')).map(([p]) => p);
+  expect(shown.slice(0, fit)).toEqual([
+    ...Array.from({ length: fit - 1 }, (_, i) => at(ticks(price) + fit - i)),
+    price,
+  ]);
+  // the arrow up goes to the level drawn above it
+  await page.keyboard.press('ArrowUp');
+  await expect(focused).toHaveAttribute('data-price', at(ticks(price) + 2));
+});

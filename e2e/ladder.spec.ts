@@ -103,7 +103,7 @@ test('the ladder follows the book and matches the REST depth', async ({ page, se
   await expect(screen.form.price).toHaveValue(askPrice);
 });
 
-test('ArrowDown on a level the book moved out of sight goes down from it, never to the asks', async ({
+test('a focused level the book pushes past the column stays in sight at its end; ArrowDown there stays on it, never to the asks', async ({
   page,
   service,
   market,
@@ -131,23 +131,27 @@ test('ArrowDown on a level the book moved out of sight goes down from it, never 
   const focused = ladder.root.locator('.ladder-row:focus');
   await expect(focused).toHaveAttribute('data-testid', 'ladder-bid-row');
   const low = (await focused.getAttribute('data-price'))!;
-  // a new best bid in that spread: every bid drawn moves down a row, the focused one out of the column
+  // a new best bid in that spread: every bid drawn moves down a row, the focused one past the column's end
   const price = ((ticks(d1.bids[0][0]) + 1) * tick).toFixed(s.price_precision);
   await market.restBid(symbol, price, '0.777');
   await expect.poll(async () => ticks((await ladder.levels('bid'))[0]?.[0] ?? 'NaN')).toBe(ticks(price));
   await expect(focused).toHaveAttribute('data-price', low);
-  // out of the column: a row that does not fit whole wraps out of sight, right of it (ladder.css)
-  const out = await focused.evaluate((el) => {
-    const r = el.getBoundingClientRect();
-    const c = el.closest('.ladder-side')!.getBoundingClientRect();
-    return r.bottom > c.bottom + 1 || r.left >= c.right - 1;
-  });
-  expect(out, 'the focused level is out of the column').toBe(true);
-  // one row down from there is out of sight too: the lowest bid shown, the one drawn just above it
+  // kept in the column, its last row (a row that does not fit whole wraps out of sight, ladder.css)
+  const inColumn = () =>
+    focused.evaluate((el) => {
+      const r = el.getBoundingClientRect();
+      const c = el.closest('.ladder-side')!.getBoundingClientRect();
+      return r.bottom <= c.bottom + 1 && r.left < c.right - 1;
+    });
+  expect(await inColumn(), 'the focused level is in the column').toBe(true);
+  // nothing shown below it: ArrowDown stays on it (it wrapped to the asks once)
   await page.keyboard.press('ArrowDown');
   await expect(focused).toHaveAttribute('data-testid', 'ladder-bid-row');
+  await expect(focused).toHaveAttribute('data-price', low);
+  // ArrowUp: the level drawn just above it (the levels between it and the end left out)
   const bids = (await ladder.levels('bid')).map(([p]) => p);
-  expect(await focused.getAttribute('data-price')).toBe(bids[bids.indexOf(low) - 1]);
+  await page.keyboard.press('ArrowUp');
+  await expect(focused).toHaveAttribute('data-price', bids[bids.indexOf(low) - 1]);
 });
 
 test.afterEach(async ({ service }) => {

@@ -7,13 +7,13 @@
 // From the keyboard the levels are one Tab stop (a roving tab index): Tab lands on the level last
 // used while it is still shown on its side of the book (a bid is never taken for an ask at the same
 // price), else on the best bid, never on a gone level; the arrow keys move one level up or down from the focused one as
-// the book is drawn now (one the book pushed out of the column moves to the nearest level shown),
-// Home / End go to the top and the bottom, Enter or Space puts the level's price in the order form.
-// The focus follows the level's price, never its row: a level that leaves the book under the focus
-// stays drawn, marked gone ("—", said by a polite live region), until the user moves off it, so the
-// focus never moves by itself and Enter never takes a price the user did not reach; it is drawn in
-// its place among the prices, or at the column's end when the book has moved more levels than fit
-// between it and the spread (never wrapped out of sight, where its focus ring would not show).
+// the book is drawn now, Home / End go to the top and the bottom, Enter or Space puts the level's
+// price in the order form. The focus follows the level's price, never its row: a level that leaves
+// the book under the focus stays drawn, marked gone ("—", said by a polite live region), until the
+// user moves off it, so the focus never moves by itself and Enter never takes a price the user did
+// not reach; it is drawn in its place among the prices, or at the column's end when the book has
+// put more levels than fit between it and the spread, as is a focused level still in the book
+// (never wrapped out of sight, where its focus ring would not show).
 import { memo, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import type { GroupedLevel } from '../../../../src-shared/sdk/local-order-book.ts';
 import { decimalsOf, fmt, fmtSmallPct } from '../../lib/format.ts';
@@ -52,9 +52,9 @@ export function Ladder() {
   const [fit, setFit] = useState<Record<Level['side'], number>>({ ask: ROWS, bid: ROWS });
   const askRows = book.asks.slice(0, ROWS);
   const bidRows = book.bids.slice(0, ROWS);
-  const gone = held !== null && !(held.side === 'ask' ? askRows : bidRows).some((l) => l.price === held.price);
-  const asks = withGone(askRows, gone && held.side === 'ask' ? held.price : null, 1, fit.ask);
-  const bids = withGone(bidRows, gone && held.side === 'bid' ? held.price : null, -1, fit.bid);
+  const gone = held !== null && !(held.side === 'ask' ? book.asks : book.bids).some((l) => l.price === held.price);
+  const asks = keepHeld(askRows, book.asks, held?.side === 'ask' ? held.price : null, 1, fit.ask);
+  const bids = keepHeld(bidRows, book.bids, held?.side === 'bid' ? held.price : null, -1, fit.bid);
   const maxTotal = Math.max(Number(askRows.at(-1)?.total ?? 0), Number(bidRows.at(-1)?.total ?? 0));
   const spread = book.bestAsk - book.bestBid;
   const mid = (book.bestAsk + book.bestBid) / 2;
@@ -247,14 +247,24 @@ interface Level {
 }
 
 /**
- * `levels` (asks: dir 1, rising from the best; bids: -1, falling) with `price` in its place, made
- * up, sizes "—", when it is no longer among them: the focused level's row stays where it was. A
- * place past the `fit` rows the side shows is the last row shown, the levels between left out
- * (the column is still in price order, and the row is not wrapped out of sight); the levels kept
- * before it are before it already, so its row is never moved (a moved row would lose the focus).
+ * `levels` (asks: dir 1, rising from the best; bids: -1, falling; the first of the side's `all`)
+ * with the focused level at `price` kept in sight: made up, sizes "—", in its place when the book
+ * no longer has it, so its row stays where it was. A place past the `fit` rows the side shows, a
+ * level the book still has but better levels pushed down, or a gone one, is the last row shown,
+ * the levels between left out (the column is still in price order, and the row is not wrapped out
+ * of sight with its focus ring); the levels kept before it are before it already, so its row is
+ * never moved (a moved row would lose the focus).
  */
-function withGone(levels: GroupedLevel[], price: string | null, dir: 1 | -1, fit: number): GroupedLevel[] {
+function keepHeld(
+  levels: GroupedLevel[],
+  all: readonly GroupedLevel[],
+  price: string | null,
+  dir: 1 | -1,
+  fit: number,
+): GroupedLevel[] {
   if (price === null) return levels;
+  const live = all.findIndex((l) => l.price === price);
+  if (live >= 0) return live < fit ? levels : [...levels.slice(0, Math.max(fit - 1, 0)), all[live]];
   const ghost = { price, qty: '', total: '' } as GroupedLevel;
   const p = Number(price);
   let at = levels.findIndex((l) => (Number(l.price) - p) * dir > 0);
