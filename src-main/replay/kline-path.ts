@@ -27,6 +27,32 @@ export interface PathUnits {
   lots(t: string): number;
 }
 
+/** Scratch of klinePath: the buy part of each of a candle's four prints. */
+const buys = [0, 0, 0, 0];
+
+/**
+ * The buy parts of a candle's four prints into `out`: a quarter of the taker-buy volume each
+ * (`b`, rounded down), the remainder on the close, as the volume's quarters (`q`). Where the
+ * close's remainder of the buy volume is more than its remainder of the volume (a candle whose
+ * sell volume is a few lots: 8 lots, 7 of them bought, is 2 + 2 + 2 + 2 lots and 1 + 1 + 1 + 4
+ * bought), the excess is bought on the prints before it, the latest first, up to their volume:
+ * 2 + 2 + 2 + 2 with 1 + 2 + 2 + 2 bought. Every part is then at least 0 and at most its print,
+ * and they add up to the candle's volume and taker-buy volume.
+ */
+function splitBuy(vol: number, buy: number, q: number, b: number, out: number[]): void {
+  out[0] = b;
+  out[1] = b;
+  out[2] = b;
+  out[3] = buy - 3 * b;
+  let excess = out[3] - (vol - 3 * q);
+  for (let i = 2; excess > 0 && i >= 0; i--) {
+    const add = Math.min(excess, q - out[i]);
+    out[i] += add;
+    out[3] -= add;
+    excess -= add;
+  }
+}
+
 export function* klinePath(s: PathUnits, intervalMs: number, candles: Iterator<HistCandle>): Generator<PathPrint> {
   const out: PathPrint[] = [];
   for (let r = candles.next(); !r.done; r = candles.next()) {
@@ -41,10 +67,11 @@ export function* klinePath(s: PathUnits, intervalMs: number, candles: Iterator<H
     const path = highFirst ? [o, h, l, cl] : [o, l, h, cl];
     const q = Math.floor(vol / 4);
     const b = Math.floor(buy / 4);
+    splitBuy(vol, buy, q, b, buys);
     out.length = 0;
     for (let i = 0; i < 4; i++) {
       const lots = i === 3 ? vol - 3 * q : q;
-      const buyLots = i === 3 ? buy - 3 * b : b;
+      const buyLots = buys[i];
       const time = c.openTime + Math.floor((i * intervalMs) / 4);
       if (buyLots > 0) out.push({ time, side: 1, price: path[i], lots: buyLots, candle: null, opens: null });
       if (lots - buyLots > 0)
