@@ -2,7 +2,8 @@
 // each candle is four prints at open + i x interval / 4 (i = 0..3): open, the nearer of high and
 // low (the high on a tie), the other, close; each a quarter of the volume (the remainder on the
 // close), split into a buy part (its quarter of the taker-buy volume, the remainder on the close)
-// and a sell part. So candles built from the replay keep the source's open, high, low, close,
+// and a sell part, the two parts of one print at one time and price (which of them trades first
+// is the replay's: symbol-replay.ts pathPrint). So candles built from the replay keep the source's open, high, low, close,
 // volume and taker-buy volume at every coarser interval; the candle's last print carries the
 // candle, so the replay can bring its trade count and quote volumes to the source's after it.
 // The candle's first print (at its open time) carries it too (`opens`), so the venue's candles
@@ -12,9 +13,11 @@ import type { HistCandle } from './ports.ts';
 
 export interface PathPrint {
   time: number;
-  side: 1 | 2;
   price: number;
-  lots: number;
+  /** The print's buy part (taker buys), lots. */
+  buy: number;
+  /** The print's sell part (taker sells), lots. */
+  sell: number;
   /** The candle, on its last print (null on the others). */
   candle: HistCandle | null;
   /** The candle, on its first print (null on the others), at its open time. */
@@ -73,13 +76,11 @@ export function* klinePath(s: PathUnits, intervalMs: number, candles: Iterator<H
       const lots = i === 3 ? vol - 3 * q : q;
       const buyLots = buys[i];
       const time = c.openTime + Math.floor((i * intervalMs) / 4);
-      if (buyLots > 0) out.push({ time, side: 1, price: path[i], lots: buyLots, candle: null, opens: null });
-      if (lots - buyLots > 0)
-        out.push({ time, side: 2, price: path[i], lots: lots - buyLots, candle: null, opens: null });
+      if (lots > 0) out.push({ time, price: path[i], buy: buyLots, sell: lots - buyLots, candle: null, opens: null });
     }
     if (out.length > 0) out[out.length - 1].candle = c;
     // a candle that traded nothing (Binance's outage hour) is still history's: no print, 0 lots
-    else out.push({ time: c.openTime, side: 1, price: o, lots: 0, candle: null, opens: null });
+    else out.push({ time: c.openTime, price: o, buy: 0, sell: 0, candle: null, opens: null });
     out[0].opens = c;
     yield* out;
   }

@@ -316,14 +316,24 @@ export class SymbolReplay implements PrintSink {
       const interval = this.src.klines!.interval;
       this.candles.coverage.add(this.src.symbol, interval as Interval, INTERVAL_MS[interval], p.opens);
     }
-    if (p.lots === 0) return; // a candle without volume: no print
+    if (p.buy + p.sell === 0) return; // a candle without volume: no print
     // the engine trades the print makes (one per resting order it meets, each at its maker's
     // price: a user's order resting better than the print fills at its own price)
     const m = this.meter!;
     const before = this.mirror.ownTrades;
     const quoteBefore = m.quote;
     const buyBefore = m.buyQuote;
-    this.trade(p.side, p.price, p.lots, p.time);
+    // the buy part first, unless a user's bid rests at or above the price (the price fell to it):
+    // the sell part, history's sellers, fills it then, as part of the print; a buy part first
+    // would place the level it buys from across that bid, a trade history never had (the
+    // candle's volume one order more than the source's)
+    if (p.sell > 0 && (p.buy === 0 || this.othersBidAtOrAbove(p.price))) {
+      this.trade(Side.SELL, p.price, p.sell, p.time);
+      this.trade(Side.BUY, p.price, p.buy, p.time);
+    } else {
+      this.trade(Side.BUY, p.price, p.buy, p.time);
+      this.trade(Side.SELL, p.price, p.sell, p.time);
+    }
     this.pathTrades += this.mirror.ownTrades - before;
     this.pathQuote += m.quote - quoteBefore;
     this.pathBuyQuote += m.buyQuote - buyBefore;
@@ -347,6 +357,20 @@ export class SymbolReplay implements PrintSink {
     this.pathTrades = 0;
     this.pathQuote = 0n;
     this.pathBuyQuote = 0n;
+  }
+
+  /**
+   * Whether anyone but the book account has a bid at or above `price`, which the level placed for
+   * a buy print at the price would trade with (pathPrint then prints the sell part first).
+   */
+  private othersBidAtOrAbove(price: number): boolean {
+    const book = this.pair.book;
+    if (book.bestBid() < price) return false;
+    for (const [p, total] of book.topLevels(Side.BUY)) {
+      if (p < price) break;
+      if (total > this.mirror.houseLots(Side.BUY, p)) return true;
+    }
+    return false;
   }
 
   histTrade(t: HistTrade): void {

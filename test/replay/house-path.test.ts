@@ -79,6 +79,14 @@ const UNIT = 100_000_000n;
  * day only: a print's quote is what its trades booked, each at its maker's price (a user's bid
  * resting above a sell print fills at the bid); only the 1m candle of 00:01 and its 1h candle
  * differ, in the quote volume, now the source's (6149091.68063863; it was 2348.827 over).
+ * An eleventh, klines day only: a path print whose price a user's bid rests at or above prints
+ * its sell part first, which fills the bids as part of it (its buy part first placed the level
+ * it bought from across the bids, five trades history never had). Compared line by line: only
+ * the 00:01:30 print differs: the same five user fills (F lines equal), then the sell part less
+ * their 0.05 (17263859 lots, was 17313859 after the buy part) and the buy part (15387800), its
+ * level lines, the mirror's grown and trimmed counts (108 and 76, now 107 and 77), and the
+ * volume of the 00:01 1m candle and the 00:00 1h candle, now the source's (130.806637 and
+ * 5439.308207, 0.05 over before); the final book, wallets and every other line are as before.
  */
 const GOLDEN: Record<string, { lines: number; sha256: string; wallet: bigint }> = {
   'depth-probabilistic': {
@@ -98,7 +106,7 @@ const GOLDEN: Record<string, { lines: number; sha256: string; wallet: bigint }> 
   },
   'klines-day': {
     lines: 217547,
-    sha256: 'f194832deb6789e7a48f2b6e8ea1b2fcc275e77c0096ce8226ed6c1d3b6d0439',
+    sha256: '6e8ba0290fc5abe3ec18ca3154c89b5a0f27542f58bd260a3dcfb32d0c0397a1',
     wallet: 99999881258775n,
   },
 };

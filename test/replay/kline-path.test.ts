@@ -24,11 +24,14 @@ function candle(volume: number, takerBuy: number): HistCandle {
   };
 }
 
-/** The candle's prints as [side, lots] parts (buy 1, sell 2), in the order they trade. */
+/** The candle's prints as parts of a side (buy 1, sell 2), the buy part first. */
 function parts(volume: number, takerBuy: number): Array<{ time: number; side: 1 | 2; price: number; lots: number }> {
   return [...klinePath(UNITS, MINUTE, [candle(volume, takerBuy)][Symbol.iterator]())]
-    .filter((p) => p.lots > 0)
-    .map((p) => ({ time: p.time, side: p.side, price: p.price, lots: p.lots }));
+    .flatMap((p) => [
+      { time: p.time, side: 1 as const, price: p.price, lots: p.buy },
+      { time: p.time, side: 2 as const, price: p.price, lots: p.sell },
+    ])
+    .filter((p) => p.lots !== 0);
 }
 
 describe('the prints of a candle', () => {
