@@ -76,6 +76,9 @@ export class BookMirror {
   readonly desk: HouseDesk;
   /** The synthetic book's direct path (direct-levels.ts): off unless the synthetic book turns it on. */
   readonly direct = new DirectLevels(this);
+  /** A placement of the book account runs; the trades such placements made (users' orders they crossed: no print's). */
+  placing = false;
+  crossed = 0;
 
   constructor(ex: Exchange, pair: PairState, bookAccount: number, takerAccount: number, model: QueueModel) {
     this.ex = ex;
@@ -478,6 +481,8 @@ export class BookMirror {
   private place(side: 1 | 2, price: number, lots: number, expireOwn = false): boolean {
     // its trades (with a user's order crossing it, or one it meets with expireOwn) are the mirror's own
     this.own = true;
+    this.placing = true;
+    const before = this.ownTrades;
     try {
       this.desk.place(side, price, lots, expireOwn);
       this.stats.placed++;
@@ -487,7 +492,9 @@ export class BookMirror {
       this.stats.rejected++;
       return false;
     } finally {
+      this.crossed += this.ownTrades - before;
       this.own = false;
+      this.placing = false;
     }
   }
 }

@@ -14,11 +14,12 @@ export class QuoteMeter {
   /** Stops counting (the replay is closed). */
   readonly dispose: () => void;
 
-  constructor(ex: Exchange, mirror: Pick<BookMirror, 'own' | 'pair'>) {
+  constructor(ex: Exchange, mirror: Pick<BookMirror, 'own' | 'placing' | 'pair'>) {
     const symbol = mirror.pair.row.symbol;
     // every 'trade' listener hears the desk's own bookings but the mirror's (HouseDesk.unheard)
     this.dispose = ex.events.on('trade', (e) => {
-      if (!mirror.own || e.symbol !== symbol) return;
+      // a user's order a placement crossed is no print's: it counts as a trade of the user's own
+      if (!mirror.own || mirror.placing || e.symbol !== symbol) return;
       const q = BigInt(e.priceTicks) * BigInt(e.qtyLots);
       this.quote += q;
       if (e.takerSide === Side.BUY) this.buyQuote += q;

@@ -251,10 +251,12 @@ export class SymbolReplay implements PrintSink {
     this.mirror.restoreIfTouched();
     const synthetic = this.synthetic;
     const before = this.mirror.ownTrades;
+    const crossed = this.mirror.crossed;
     this.mirror.trade(takerSide, price, lots, synthetic === null ? 0 : synthetic.prepare(lots));
     // a historical print counts in the candles as the trades it stands for, however many resting
-    // orders it met here (a klines replay counts its candles' trades itself: pathPrint)
-    const made = this.mirror.ownTrades - before;
+    // orders it met here (a klines replay counts its candles' trades itself: pathPrint); a user's
+    // order crossed by the level placed for it is a trade of its own, as a depth event's is
+    const made = this.mirror.ownTrades - before - (this.mirror.crossed - crossed);
     if (made !== count && made > 0 && this.candles !== null && this.src.kind !== 'klines') {
       const fix = this.countFix;
       fix.trades = count - made;
@@ -320,7 +322,7 @@ export class SymbolReplay implements PrintSink {
     // the engine trades the print makes (one per resting order it meets, each at its maker's
     // price: a user's order resting better than the print fills at its own price)
     const m = this.meter!;
-    const before = this.mirror.ownTrades;
+    const before = this.mirror.ownTrades - this.mirror.crossed;
     const quoteBefore = m.quote;
     const buyBefore = m.buyQuote;
     // the buy part first, unless a user's bid rests at or above the price (the price fell to it):
@@ -334,7 +336,7 @@ export class SymbolReplay implements PrintSink {
       this.trade(Side.BUY, p.price, p.buy, p.time);
       this.trade(Side.SELL, p.price, p.sell, p.time);
     }
-    this.pathTrades += this.mirror.ownTrades - before;
+    this.pathTrades += this.mirror.ownTrades - this.mirror.crossed - before;
     this.pathQuote += m.quote - quoteBefore;
     this.pathBuyQuote += m.buyQuote - buyBefore;
     const c = p.candle;
