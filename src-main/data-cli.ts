@@ -350,7 +350,14 @@ async function runThroughService(
       let res = fromView(v, id === null ? null : (datasets.get(id) ?? null));
       // refused before it had a dataset (what it is not said by its name, or said wrong): the reason
       // as this command's options are written (--symbol), not as the route's fields ('symbol')
-      if (res.status === 'refused' && id === null) res = { ...res, error: keyRefusal(f, opts) ?? res.error };
+      if (res.status === 'refused' && id === null)
+        res = {
+          ...res,
+          error:
+            keyRefusal(f, opts) ??
+            res.error?.replace(/give '(\w+)' with the request$/, 'give --$1 to import it as either') ??
+            null,
+        };
       if (!res.ok) failed++;
       out(describeResult(res, d?.code === 0 ? (d.data.gaps as unknown[]).length : undefined));
       for (const w of res.warnings) out(`warning   ${res.file}: ${w}`);

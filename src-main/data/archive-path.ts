@@ -118,3 +118,50 @@ export function resolveKey(path: string, opts: KeyOptions = {}): DatasetKey {
   if (problem !== null) throw new Error(`${path}: ${problem}`);
   return k as DatasetKey;
 }
+
+/**
+ * What a zip's one CSV says against the dataset the zip goes to. The archive names the CSV in a
+ * zip as the zip (BTCUSDT-1m-2021-05-16.zip holds BTCUSDT-1m-2021-05-16.csv), so a symbol, kind
+ * or interval its name says otherwise is a renamed zip: another pair's (or kind's) data, which
+ * would be stored under the zip's name. That refuses the file, unless an option set the field
+ * (options win, so a misnamed file can be imported as what it is): then it is a warning, as
+ * keyOverrides says one. A CSV named otherwise (data.csv) says nothing.
+ */
+export function entryDisagreement(
+  zip: string,
+  entry: string,
+  key: DatasetKey,
+  opts: KeyOptions = {},
+): { refusal: string | null; warnings: string[] } {
+  const inner = entry.split(/[\\/]+/).pop() ?? entry;
+  const m = NAME.exec(inner);
+  const out = { refusal: null as string | null, warnings: [] as string[] };
+  if (m === null) return out;
+  const candles = CANDLE_KINDS.has(key.kind as Kind);
+  const said: { field: 'symbol' | 'kind' | 'interval'; says: string; taken: string }[] = [
+    { field: 'symbol', says: m[1], taken: key.symbol },
+  ];
+  if (isKind(m[2])) said.push({ field: 'kind', says: m[2], taken: key.kind });
+  else if (isInterval(m[2]))
+    said.push(
+      candles
+        ? { field: 'interval', says: m[2], taken: key.interval }
+        : { field: 'kind', says: `${m[2]} candles`, taken: key.kind },
+    );
+  const api = opts.via === 'api';
+  const name = (o: string): string => (api ? `'${o}'` : `--${o}`);
+  for (const s of said) {
+    if (s.says === s.taken) continue;
+    if (opts[s.field] !== undefined) {
+      out.warnings.push(
+        `the zip holds ${inner}, which says ${s.field} ${s.says}; ${name(s.field)} ${s.taken} was taken`,
+      );
+      continue;
+    }
+    out.refusal ??=
+      `${zip} holds ${inner}, a file of ${s.field} ${s.says}, not ${s.taken} as the zip's path says (a renamed ` +
+      `zip, or another ${s.field === 'symbol' ? "pair's" : `${s.field}'s`} data); nothing of this file was imported; ` +
+      `give ${name(s.field)} ${api ? 'with the request' : 'to import it as either'}`;
+  }
+  return out;
+}

@@ -28,12 +28,12 @@ import {
 import { DEFAULT_CATALOGUE } from '../market/catalogue.ts';
 import { toNewSymbol } from '../market/seed-catalogue.ts';
 import { generateBrackets } from '../risk/tiers.ts';
-import { keyOverrides, parseArchivePath, resolveKey, type KeyOptions } from './archive-path.ts';
+import { entryDisagreement, keyOverrides, parseArchivePath, resolveKey, type KeyOptions } from './archive-path.ts';
 import { aggregateDatasetCandles, archiveRow, type ArchiveKline } from './dataset-candles.ts';
 import { DatasetError } from './dataset-error.ts';
 import { crossGaps, stageFile, type ImportProgress } from './dataset-staging.ts';
 import type { ContractSpecs, DatasetRecord, DatasetStore, Gap } from './ports.ts';
-import { FileRefused, isZip, verifiedHash, zipDamage } from './file-source.ts';
+import { FileRefused, isZip, verifiedHash, zipDamage, zipEntryName } from './file-source.ts';
 import { checksumAlone, isChecksumFile } from '../../src-shared/archive-files.ts';
 import type { DatasetTradeWire } from '../../src-shared/types/datasets.ts';
 import { isReplayableSymbol } from '../../src-shared/replay-pick.ts';
@@ -229,6 +229,26 @@ export class DatasetService {
       return { ...base, key, ok: false, status: 'refused', error: msg };
     }
     const checksum = hash.checked ? ('verified' as const) : ('none' as const);
+    // a zip's CSV named as another pair's (or kind's, interval's) file: a renamed zip
+    if (isZip(path)) {
+      let said: ReturnType<typeof entryDisagreement>;
+      try {
+        said = entryDisagreement(file, await zipEntryName(path), key, opts);
+      } catch (err) {
+        return {
+          ...base,
+          key,
+          ok: false,
+          status: 'refused',
+          checksum,
+          sha256: hash.sha256,
+          error: (err as Error).message,
+        };
+      }
+      if (said.refusal !== null)
+        return { ...base, key, ok: false, status: 'refused', checksum, sha256: hash.sha256, error: said.refusal };
+      base.warnings.push(...said.warnings);
+    }
     const now = this.now();
     const known = catalogueSpecs(key);
     const existing = this.store.find(key);

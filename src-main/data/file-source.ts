@@ -54,8 +54,8 @@ function openZip(path: string): Promise<yauzl.ZipFile> {
   });
 }
 
-/** The read stream of the zip's one CSV entry (the archive's zips hold exactly one). */
-async function zipEntryStream(path: string): Promise<Readable> {
+/** The zip, open, and its one CSV entry (the archive's zips hold exactly one); FileRefused otherwise. */
+async function csvEntry(path: string): Promise<{ zip: yauzl.ZipFile; entry: yauzl.Entry }> {
   let zip: yauzl.ZipFile;
   try {
     zip = await openZip(path);
@@ -79,15 +79,28 @@ async function zipEntryStream(path: string): Promise<Readable> {
     zip.close();
     throw new FileRefused(`${basename(path)} holds ${csv.length} CSV files; an archive zip holds exactly one`);
   }
+  return { zip, entry: csv[0] };
+}
+
+/** The name of the zip's one CSV entry, as the zip records it (the archive's: the zip's own name, .csv). */
+export async function zipEntryName(path: string): Promise<string> {
+  const { zip, entry } = await csvEntry(path);
+  zip.close();
+  return entry.fileName;
+}
+
+/** The read stream of the zip's one CSV entry. */
+async function zipEntryStream(path: string): Promise<Readable> {
+  const { zip, entry } = await csvEntry(path);
   return new Promise((resolve, reject) => {
-    zip.openReadStream(csv[0], (err, stream) => {
+    zip.openReadStream(entry, (err, stream) => {
       if (err) {
         zip.close();
         reject(new FileRefused(`${basename(path)}: ${err.message}`));
         return;
       }
       stream.once('close', () => zip.close());
-      resolve(crcChecked(stream, csv[0], basename(path)));
+      resolve(crcChecked(stream, entry, basename(path)));
     });
   });
 }

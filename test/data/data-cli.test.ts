@@ -1,6 +1,6 @@
 // `npm run data`: import, list, delete on a data folder; through a running service when one
 // holds the folder.
-import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runDataCli } from '../../src-main/data-cli.ts';
@@ -275,6 +275,18 @@ describe('while a service runs on the folder', () => {
     const r = await run('import', f, '--data-dir', dataDir, '--market', 'spot');
     expect(r.out[1]).toBe(
       `refused   ${f}: the file name and folders do not say its symbol, kind; give --symbol, --kind`,
+    );
+    expect(r.code).toBe(1);
+  });
+
+  it("a renamed zip is refused through the service in the command's words too (--symbol)", async () => {
+    const dir = path.join(tempDir(), 'spot/daily/klines/ETHUSDT/1m');
+    mkdirSync(dir, { recursive: true });
+    const f = path.join(dir, 'ETHUSDT-1m-2021-05-16.zip');
+    copyFileSync(path.join(archiveTree(), 'spot/daily/klines/BTCUSDT/1m/BTCUSDT-1m-2021-05-16.zip'), f);
+    const r = await run('import', f, '--data-dir', dataDir);
+    expect(r.out[1]).toBe(
+      "refused   ETHUSDT-1m-2021-05-16.zip holds BTCUSDT-1m-2021-05-16.csv, a file of symbol BTCUSDT, not ETHUSDT as the zip's path says (a renamed zip, or another pair's data); nothing of this file was imported; give --symbol to import it as either",
     );
     expect(r.code).toBe(1);
   });

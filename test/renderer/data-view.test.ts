@@ -16,7 +16,7 @@ import {
   uploadUrl,
   type KlineRow,
 } from '../../src-renderer/src/features/data/data-view.ts';
-import { resolveKey } from '../../src-main/data/archive-path.ts';
+import { entryDisagreement, resolveKey } from '../../src-main/data/archive-path.ts';
 import { keyProblem, optionsProblem } from '../../src-main/data/kinds.ts';
 import { STREAM_CSV, wrongRecorderKind } from '../../src-main/data/recorder-rows.ts';
 
@@ -258,6 +258,13 @@ describe("a refusal names the dialog's fields, never the command's options", () 
       keyProblem({ market: 'um', symbol: 'BTC-USDT', kind: 'trades' })!,
       optionsProblem({ market: 'um', kind: 'aggTrades', interval: '1m' })!,
       optionsProblem({ market: 'spot', kind: 'fundingRate' })!,
+      // a renamed zip: its CSV's name says another pair
+      entryDisagreement(
+        'ETHUSDT-1m-2021-05-16.zip',
+        'BTCUSDT-1m-2021-05-16.csv',
+        { market: 'spot', symbol: 'ETHUSDT', kind: 'klines', interval: '1m' },
+        api,
+      ).refusal!,
     ];
     for (const [opts, name] of [
       [{ ...api, market: 'spot', kind: 'klines', symbol: 'ETHUSDT' }, 'my-candles.csv'],
