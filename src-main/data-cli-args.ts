@@ -143,7 +143,12 @@ export function parseDataCli(argv: readonly string[]): DataCliOptions {
     );
     if (missing.length > 0) throw new DataCliError(`download needs ${missing.map((m) => '--' + m).join(', ')}`);
   }
-  if (command === 'delete' && (out.paths.length !== 1 || !/^\d+$/.test(out.paths[0])))
-    throw new DataCliError('delete needs one dataset id');
+  if (command === 'delete' && out.paths.length !== 1) throw new DataCliError('delete needs one dataset id');
+  // an id as `data list` writes it, the same on the folder and through a service (whose route
+  // refuses 007, 0 and ids past 2^53 - 1): never read as another (007 as 7, 10^20 as a rounded one)
+  if (command === 'delete' && !(/^[1-9]\d*$/.test(out.paths[0]) && Number.isSafeInteger(Number(out.paths[0]))))
+    throw new DataCliError(
+      `delete needs one dataset id, a whole number from 1 as data list gives it (got '${out.paths[0]}')`,
+    );
   return out;
 }

@@ -149,6 +149,10 @@ describe('on a data folder of its own', () => {
       [['import', 'x.zip', '--kinds', 'klines:1m'], /^perpdesk data: import takes no --kinds/],
       [['download', '--symbol', 'BTCUSDT', '--kind', 'klines'], /^perpdesk data: download takes no --kind/],
       [['download', 'x.zip', '--symbol', 'BTCUSDT'], /^perpdesk data: download takes no paths \(use --out/],
+      // an id not as `data list` writes it is not read as another (007 as 7, 10^20 as a rounded one)
+      [['delete', '007'], /^perpdesk data: delete needs one dataset id, a whole number from 1 .* \(got '007'\)$/],
+      [['delete', '99999999999999999999'], /^perpdesk data: delete needs one dataset id, .*'99999999999999999999'\)$/],
+      [['delete', '0'], /^perpdesk data: delete needs one dataset id, .*'0'\)$/],
     ] as const) {
       const r = await run(...args, '--data-dir', fresh);
       expect(r.code).toBe(2);
