@@ -108,6 +108,8 @@ export class DatasetService {
   private readonly now: () => number;
   private queue: Promise<unknown> = Promise.resolve();
   private readBy: (d: DatasetRecord) => string | null = () => null;
+  /** The file being staged now (one at a time, the queue) and its dataset, which delete leaves alone. */
+  private importing: { datasetId: number; file: string } | null = null;
 
   constructor(store: DatasetStore, opts: { now?: () => number } = {}) {
     this.store = store;
@@ -138,6 +140,13 @@ export class DatasetService {
    */
   delete(id: number): void {
     const d = this.get(id);
+    // its staged rows would go with it and the import, ending, would find its file gone
+    if (this.importing?.datasetId === id)
+      throw new DatasetError(
+        'in_use',
+        `Dataset ${id} (${d.symbol}) cannot be deleted while ${this.importing.file} is being imported into it; ` +
+          `delete it once the import has ended`,
+      );
     const reader = this.readBy(d);
     if (reader !== null) {
       // (the whole pair is held: a replay may read any of its pair's datasets, one covering a later span too)
@@ -269,6 +278,7 @@ export class DatasetService {
       };
     }
     const fileId = this.store.beginFile(ds.id, file, hash.sha256, now);
+    this.importing = { datasetId: ds.id, file };
     try {
       const summary = await stageFile(this.store, {
         path,
@@ -318,6 +328,8 @@ export class DatasetService {
         error: msg,
         errorRow: row,
       };
+    } finally {
+      this.importing = null;
     }
   }
 
