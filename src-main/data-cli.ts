@@ -6,7 +6,8 @@
 //
 // The command opens the data folder itself (the folder lock, store/data-lock.ts, keeps a
 // running venue and the command apart); exit code 0 when every file went in (or was already
-// there), 1 when any was refused, 2 on bad usage (no command among it; --help alone is exit 0).
+// there), 1 when any was refused, 2 on bad usage (no command among it; --help alone is exit 0),
+// 130 / 143 when a Ctrl-C / SIGTERM stopped an import (the file being read refused, leaving nothing).
 
 import { join, resolve } from 'node:path';
 import { isInterval, nextOpenTime } from '../src-shared/intervals.ts';
@@ -213,25 +214,50 @@ export async function runDataCli(
         out(`Deleted dataset ${opts.paths[0]}.`);
         return 0;
       default: {
+        // Ctrl-C (SIGINT) or SIGTERM: the file being staged is refused, leaving nothing (as a
+        // bad row would), no other is taken, and the command ends 128 + the signal's number;
+        // a second one ends it at once (the next start on the folder removes what was staged)
+        const stop = new AbortController();
+        const signals = { SIGINT: 2, SIGTERM: 15 } as const;
+        const onSignal = (sig: NodeJS.Signals): void => {
+          for (const s of Object.keys(signals)) process.off(s, onSignal);
+          stop.abort(sig);
+        };
+        for (const s of Object.keys(signals)) process.once(s, onSignal);
         let failed = 0;
-        let i = 0;
-        for (const f of files) {
-          i++;
-          const [r] = await service.importFiles([f], {
-            symbol: opts.symbol,
-            market: opts.market,
-            kind: opts.kind,
-            interval: opts.interval,
-            onProgress: (p) =>
-              err(`  [${i}/${files.length}] ${p.file}: ${p.rows} rows, ${(p.bytes / 1e6).toFixed(1)} MB read`),
-          });
-          if (!r.ok) failed++;
-          out(describeResult(r, r.datasetId === null ? undefined : service.gaps(r.datasetId).length));
-          for (const w of r.warnings) out(`warning   ${r.file}: ${w}`);
+        let imported = 0;
+        try {
+          for (const f of files) {
+            if (stop.signal.aborted) break;
+            const i = imported + failed + 1;
+            const [r] = await service.importFiles([f], {
+              symbol: opts.symbol,
+              market: opts.market,
+              kind: opts.kind,
+              interval: opts.interval,
+              signal: stop.signal,
+              onProgress: (p) =>
+                err(`  [${i}/${files.length}] ${p.file}: ${p.rows} rows, ${(p.bytes / 1e6).toFixed(1)} MB read`),
+            });
+            if (!r.ok && stop.signal.aborted) {
+              out(`stopped   ${r.error}`);
+              break;
+            }
+            if (r.ok) imported++;
+            else failed++;
+            out(describeResult(r, r.datasetId === null ? undefined : service.gaps(r.datasetId).length));
+            for (const w of r.warnings) out(`warning   ${r.file}: ${w}`);
+          }
+        } finally {
+          for (const s of Object.keys(signals)) process.off(s, onSignal);
         }
+        const left = files.length - imported - failed;
+        const sig = stop.signal.aborted ? (stop.signal.reason as keyof typeof signals) : null;
         out(
-          `${files.length - failed} of ${files.length} file(s) in ${dataDir}${failed > 0 ? `; ${failed} refused` : ''}.`,
+          `${imported} of ${files.length} file(s) in ${dataDir}${failed > 0 ? `; ${failed} refused` : ''}` +
+            `${sig === null ? '' : `; interrupted (${sig})${left > 0 ? `: ${left} not imported` : ''}`}.`,
         );
+        if (sig !== null) return 128 + signals[sig];
         return failed > 0 || downloadFailed > 0 ? 1 : 0;
       }
     }

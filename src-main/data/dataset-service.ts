@@ -69,6 +69,8 @@ export interface ImportOptions extends KeyOptions {
   /** Name to record for the file (an uploaded file's original name); default the path's base name. */
   name?: string;
   onProgress?: (p: ImportProgress) => void;
+  /** Stops the file being staged (refused, nothing of it kept); the caller stops taking files. */
+  signal?: AbortSignal;
 }
 
 export type { ArchiveKline };
@@ -287,6 +289,7 @@ export class DatasetService {
         datasetId: ds.id,
         fileId,
         onProgress: opts.onProgress,
+        signal: opts.signal,
       });
       this.store.commitFile(ds.id, fileId, summary.summary, () => crossGaps(this.store, ds.id, key), this.now());
       this.refreshInferredSpecs(ds.id);

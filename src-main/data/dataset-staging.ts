@@ -31,6 +31,8 @@ export interface StagedFile {
   datasetId: number;
   fileId: number;
   onProgress?: (p: ImportProgress) => void;
+  /** Aborted (a Ctrl-C of `npm run data`): staging stops at the next chunk, refusing the file. */
+  signal?: AbortSignal;
 }
 
 export interface StagedResult {
@@ -47,7 +49,7 @@ export interface StagedResult {
  * abort the file. Returns the rows read, the gaps found inside the file and the file's summary.
  */
 export async function stageFile(store: DatasetStore, f: StagedFile): Promise<StagedResult> {
-  const { path, file, key, datasetId, fileId, onProgress } = f;
+  const { path, file, key, datasetId, fileId, onProgress, signal } = f;
   const storage = storageOf(key.kind);
   const gaps: Omit<Gap, 'fileId'>[] = [];
   let added = 0;
@@ -184,6 +186,8 @@ export async function stageFile(store: DatasetStore, f: StagedFile): Promise<Sta
   let lineNo = 0;
   let nextReport = PROGRESS_EVERY_ROWS;
   for await (const lines of readLines(path, (n) => (bytes += n))) {
+    if (signal?.aborted === true)
+      throw new Error(`interrupted (${String(signal.reason)}); nothing of this file was imported`);
     for (let i = 0; i < lines.length; i++) reader.line(lines[i], ++lineNo);
     if (onProgress !== undefined && reader.rows >= nextReport) {
       nextReport = reader.rows + PROGRESS_EVERY_ROWS;

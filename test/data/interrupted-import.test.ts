@@ -94,3 +94,40 @@ describe('an import killed in the middle', () => {
     expect(counts(dataDir)).toEqual({ datasets: 0, files: 0, candles: 0 });
   }, 60_000);
 });
+
+describe('an import stopped by Ctrl-C (SIGINT) or SIGTERM', () => {
+  for (const [signal, code] of [
+    ['SIGINT', 130],
+    ['SIGTERM', 143],
+  ] as const) {
+    it(`${signal}: the file is refused leaving nothing, said in its line, exit ${code}`, async () => {
+      const dir = tempDir();
+      const dataDir = path.join(dir, 'data');
+      const csv = await bigCsv(dir);
+      const child = spawn(
+        process.execPath,
+        [DATA_CLI, 'import', csv, '--data-dir', dataDir, '--market', 'spot', '--symbol', 'ETHUSDT', '--interval', '1m'],
+        { stdio: ['ignore', 'pipe', 'pipe'] },
+      );
+      let stdout = '';
+      child.stdout.on('data', (b: Buffer) => (stdout += b.toString()));
+      const exited = new Promise<number | null>((resolve) => child.once('exit', (c) => resolve(c)));
+      await new Promise<void>((resolve, reject) => {
+        let text = '';
+        child.stderr.on('data', (b: Buffer) => {
+          text += b.toString();
+          if (/\[1\/1\] ETHUSDT-1m-big\.csv: \d+ rows/.test(text)) resolve();
+        });
+        child.once('exit', () => reject(new Error(`the import ended before the signal: ${text}`)));
+      });
+      child.kill(signal);
+      expect(await exited).toBe(code);
+      expect(stdout.trim().split('\n')).toEqual([
+        `stopped   ETHUSDT-1m-big.csv: interrupted (${signal}); nothing of this file was imported`,
+        `0 of 1 file(s) in ${dataDir}; interrupted (${signal}): 1 not imported.`,
+      ]);
+      // nothing left, before anything opens the folder again
+      expect(counts(dataDir)).toEqual({ datasets: 0, files: 0, candles: 0 });
+    }, 60_000);
+  }
+});
