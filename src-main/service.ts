@@ -210,6 +210,9 @@ export async function startService(opts: ServiceOptions): Promise<ServiceHandle>
         } catch (err) {
           console.error('perpdesk: closing a replay failed', err);
         }
+        // an import under way stops at its next chunk, leaving nothing, and its request is
+        // answered so (not cut off, its file's rows staged in a store closed under it)
+        await venue.datasets.stop();
         // without waiting on the connections that would hold it (server-close.ts: a desktop quit
         // would hit its 5 s bound, a replay's close took a minute)
         try {

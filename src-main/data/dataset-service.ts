@@ -110,6 +110,8 @@ export class DatasetService {
   private readonly now: () => number;
   private queue: Promise<unknown> = Promise.resolve();
   private readBy: (d: DatasetRecord) => string | null = () => null;
+  /** Aborted by stop() (the service closing): the file being staged is refused, no other is read. */
+  private readonly stopping = new AbortController();
   /** The file being staged now (one at a time, the queue) and its dataset, which delete leaves alone. */
   private importing: { datasetId: number; file: string } | null = null;
 
@@ -177,14 +179,49 @@ export class DatasetService {
 
   /** Imports files one after the other (never two at once); each result says how its file went. */
   importFiles(paths: readonly string[], opts: ImportOptions = {}): Promise<ImportResult[]> {
+    const stopped = this.stopping.signal;
+    const signal = opts.signal === undefined ? stopped : AbortSignal.any([opts.signal, stopped]);
     const run = async (): Promise<ImportResult[]> => {
       const out: ImportResult[] = [];
-      for (const p of paths) out.push(await this.importOne(p, opts));
+      for (const p of paths) {
+        if (stopped.aborted) out.push(this.notRead(p, opts, String(stopped.reason)));
+        else out.push(await this.importOne(p, { ...opts, signal }));
+      }
       return out;
     };
     const next = this.queue.then(run, run);
     this.queue = next.catch(() => undefined);
     return next;
+  }
+
+  /**
+   * Stops importing before the store closes: the file being staged is refused at its next chunk
+   * (its staged rows and the dataset it started removed, as for a bad row), the files after it
+   * are not read. Resolves once the import under way has ended.
+   */
+  async stop(reason = 'the service is closing'): Promise<void> {
+    this.stopping.abort(reason);
+    await this.queue;
+  }
+
+  /** A file not read because the service stopped first. */
+  private notRead(path: string, opts: ImportOptions, why: string): ImportResult {
+    const file = opts.name ?? basename(path);
+    return {
+      file,
+      ok: false,
+      status: 'refused',
+      datasetId: null,
+      key: null,
+      rows: 0,
+      added: 0,
+      gaps: 0,
+      checksum: 'none',
+      sha256: null,
+      error: `${file}: not read (${why}); nothing of this file was imported`,
+      errorRow: null,
+      warnings: [],
+    };
   }
 
   private async importOne(path: string, opts: ImportOptions): Promise<ImportResult> {

@@ -1,7 +1,8 @@
 // An import stopped in the middle (kill -9 of `npm run data -- import`) leaves nothing: at the
 // next start of anything on the folder, its staged rows go, and so does the dataset its file had
 // started (docs/data.md, Rules), and a sweep's pack taken before then holds finished data only.
-// A real child process, killed while it stages the rows.
+// A real child process, killed while it stages the rows; one stopped by Ctrl-C or SIGTERM, which
+// refuses the file at once; and a service closed while it imports, which answers the import refused.
 import { spawn } from 'node:child_process';
 import { createWriteStream } from 'node:fs';
 import path from 'node:path';
@@ -9,7 +10,10 @@ import { fileURLToPath } from 'node:url';
 import { DatabaseSync } from 'node:sqlite';
 import { describe, expect, it } from 'vitest';
 import { runDataCli } from '../../src-main/data-cli.ts';
-import { databaseFile } from '../../src-main/store/database.ts';
+import { startService } from '../../src-main/service.ts';
+import { DatasetService } from '../../src-main/data/dataset-service.ts';
+import { DatasetsRepo } from '../../src-main/store/datasets-repo.ts';
+import { databaseFile, openDatabase } from '../../src-main/store/database.ts';
 import { buildPack, openPack } from '../../src-main/sweep/pack.ts';
 import { KLINES_HEADER, tempDir } from './archive-fixtures.ts';
 
@@ -130,4 +134,51 @@ describe('an import stopped by Ctrl-C (SIGINT) or SIGTERM', () => {
       expect(counts(dataDir)).toEqual({ datasets: 0, files: 0, candles: 0 });
     }, 60_000);
   }
+});
+
+describe('a service closed while it imports a file', () => {
+  it('answers the import refused and leaves nothing, instead of closing the store under it', async () => {
+    const dir = tempDir();
+    const dataDir = path.join(dir, 'data');
+    const csv = await bigCsv(dir);
+    const service = await startService({ dataDir, port: 0, simulate: false });
+    const answer = fetch(`${service.url}/api/v1/datasets/import`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ paths: [csv], market: 'spot', symbol: 'ETHUSDT', interval: '1m' }),
+    }).then(async (r) => (await r.json()) as { data: { results: Record<string, unknown>[] } });
+    // the file's dataset is listed (empty) once its rows are being staged
+    for (;;) {
+      const listed = (await (await fetch(`${service.url}/api/v1/datasets`)).json()) as { data: unknown[] };
+      if (listed.data.length > 0) break;
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    await service.close();
+    expect((await answer).data.results).toEqual([
+      expect.objectContaining({
+        ok: false,
+        status: 'refused',
+        dataset_id: null,
+        error: 'ETHUSDT-1m-big.csv: interrupted (the service is closing); nothing of this file was imported',
+      }),
+    ]);
+    expect(counts(dataDir)).toEqual({ datasets: 0, files: 0, candles: 0 });
+  }, 60_000);
+});
+
+describe('a dataset service stopped', () => {
+  it('reads no file sent after it (the queue behind a stopped import)', async () => {
+    const db = openDatabase({ dataDir: ':memory:' });
+    const datasets = new DatasetService(new DatasetsRepo(db));
+    await datasets.stop();
+    const [r] = await datasets.importFiles([path.join(tempDir(), 'BTCUSDT-1m-2021-05-16.zip')], { market: 'spot' });
+    expect(r).toMatchObject({
+      ok: false,
+      status: 'refused',
+      datasetId: null,
+      error: 'BTCUSDT-1m-2021-05-16.zip: not read (the service is closing); nothing of this file was imported',
+    });
+    expect(datasets.list()).toEqual([]);
+    db.close();
+  });
 });
