@@ -54,6 +54,11 @@ function openZip(path: string): Promise<yauzl.ZipFile> {
   });
 }
 
+/** An AppleDouble entry of a zip made by macOS (its Finder's Compress): `__MACOSX/` or a `._` name. */
+function isAppleDouble(name: string): boolean {
+  return name.startsWith('__MACOSX/') || /(^|\/)\._[^/]*$/.test(name);
+}
+
 /** The zip, open, and its one CSV entry (the archive's zips hold exactly one); FileRefused otherwise. */
 async function csvEntry(path: string): Promise<{ zip: yauzl.ZipFile; entry: yauzl.Entry }> {
   let zip: yauzl.ZipFile;
@@ -74,7 +79,8 @@ async function csvEntry(path: string): Promise<{ zip: yauzl.ZipFile; entry: yauz
   }).catch((err: Error) => {
     throw new FileRefused(`${basename(path)}: damaged zip: ${err.message}`);
   });
-  const csv = entries.filter((e) => e.fileName.toLowerCase().endsWith('.csv'));
+  // macOS's Compress adds each file's resource fork (__MACOSX/._NAME.csv): not a CSV of rows
+  const csv = entries.filter((e) => e.fileName.toLowerCase().endsWith('.csv') && !isAppleDouble(e.fileName));
   if (csv.length !== 1) {
     zip.close();
     throw new FileRefused(`${basename(path)} holds ${csv.length} CSV files; an archive zip holds exactly one`);

@@ -1,6 +1,7 @@
 // A zip whose entry's bytes do not have the CRC-32 its headers record is damaged: yauzl does not
 // check that, so file-source.ts does while streaming, and the file is refused whole (by the CLI,
 // a folder import and the upload route alike). Built from the real 1h fixture, one byte altered.
+// Also: the one CSV of a zip that macOS's Compress made (an AppleDouble entry beside it).
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { strToU8, zipSync } from 'fflate';
@@ -93,6 +94,26 @@ describe('a zip with a wrong CRC-32', () => {
     expect(r.code).toBe(1);
     expect(r.out[0]).toMatch(/^refused {3}BTCUSDT-1h-2021-05-17\.zip is damaged: its data does not inflate \(/);
     expect(r.out[0]).not.toMatch(/ row \d+:/);
+  });
+
+  it("a zip made by macOS's Compress (its __MACOSX/._ entry beside the CSV) reads its one CSV", async () => {
+    // the AppleDouble entry holds the CSV's resource fork, a few binary bytes, not rows
+    const zip = zipSync(
+      {
+        [`${NAME}.csv`]: strToU8(csv),
+        [`__MACOSX/._${NAME}.csv`]: new Uint8Array([0, 5, 22, 7, 0, 2, 0, 0]),
+      },
+      { level: 6, mtime: new Date('2025-01-01T00:00:00Z') },
+    );
+    const r = await run('import', writeZip(Buffer.from(zip)), '--data-dir', tempDir());
+    expect(r.code).toBe(0);
+    expect(r.out[0]).toMatch(/^imported {2}BTCUSDT-1h-2021-05-17\.zip -> dataset 1 .*: 24 rows, 24 new/);
+    // two CSVs of rows are still two
+    const two = zipSync({ [`${NAME}.csv`]: strToU8(csv), [`copy/${NAME}.csv`]: strToU8(csv) });
+    const refused = await run('import', writeZip(Buffer.from(two)), '--data-dir', tempDir());
+    expect(refused.out[0]).toBe(
+      'refused   BTCUSDT-1h-2021-05-17.zip holds 2 CSV files; an archive zip holds exactly one',
+    );
   });
 
   describe('uploaded', () => {
