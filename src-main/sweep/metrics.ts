@@ -33,7 +33,7 @@ function ratio(x: Decimal.Value): number {
 export const ratioOf = (a: Decimal.Value, b: Decimal.Value): number => ratio(new D(a).div(b));
 
 /** (x1 + x2 + ...) / n as a ratio: a sum of ratios (n 1), or their mean. */
-export const ratioSum = (xs: readonly number[], n = 1): number =>
+const ratioSum = (xs: readonly number[], n = 1): number =>
   ratioOf(
     xs.reduce((a: Decimal, x) => a.plus(x), new D(0)),
     n,
