@@ -334,14 +334,28 @@ interface SchemaFailure {
   params: Record<string, unknown>;
 }
 
-/** Enumerated parameters whose refusal Binance answers with a code of its own. */
-const ENUM_CODES: Record<string, [number, string]> = {
+/**
+ * Enumerated parameters whose refusal Binance answers with a code of its own (its USD-M error
+ * list: -4060 INVALID_POSITION_SIDE, -1136 INVALID_NEW_ORDER_RESP_TYPE, -4031 INVALID_WORKING_TYPE,
+ * -5039 INVALID_SELF_TRADE_PREVENTION_MODE; -4006 is its "Stop price less than zero.").
+ */
+const ENUM_CODES = {
   side: [-1117, 'Invalid side.'],
   type: [-1116, MSG.INVALID_ORDER_TYPE],
   timeInForce: [-1115, 'Invalid timeInForce.'],
-  positionSide: [-4006, 'Position side is invalid.'],
+  positionSide: [-4060, 'Invalid position side.'],
   interval: [-1120, 'Invalid interval.'],
-};
+  newOrderRespType: [-1136, 'Invalid newOrderRespType.'],
+  workingType: [-4031, 'Invalid parameter working type'],
+  selfTradePreventionMode: [-5039, 'Invalid self trade prevention mode'],
+} satisfies Record<string, [number, string]>;
+
+/** Binance's refusal of a value its enumeration `name` does not list (ENUM_CODES). */
+export function enumRefusal(name: keyof typeof ENUM_CODES): BinanceError {
+  const [code, msg] = ENUM_CODES[name];
+  return new BinanceError(code, msg);
+}
+
 /** Binance's time in force the venue does not serve yet, named as such. */
 const NOT_YET = new Set(['GTD']);
 
@@ -367,7 +381,7 @@ export function fromSchema(
   if (value === '') return mandatory(name, range);
   switch (f.keyword) {
     case 'enum': {
-      const own = ENUM_CODES[name];
+      const own = Object.hasOwn(ENUM_CODES, name) ? ENUM_CODES[name as keyof typeof ENUM_CODES] : undefined;
       if (own === undefined) {
         const allowed = (f.params.allowedValues as unknown[] | undefined)?.join(', ') ?? '';
         return invalidValue(name, `It must be one of ${allowed}.`);

@@ -3,6 +3,7 @@
 // rebinding, the URL length limit) answer in that shape too, with their HTTP status.
 import { describe, expect, it } from 'vitest';
 import { injectedWithAccount, placeLimitBuy } from './helpers.ts';
+import { signedInject } from './raw.ts';
 
 const t = injectedWithAccount('refuse');
 
@@ -38,6 +39,56 @@ describe("refusals in Binance's words", () => {
     expect([r.status, r.body.code]).toEqual([400, code]);
     expect(r.body.msg.startsWith(text)).toBe(true);
     expect(r.body.msg).not.toMatch(NATIVE_NAMES);
+  });
+
+  // Binance's USD-M error list names these refusals with codes of their own (ccxt's generic table
+  // too); -4006 is its "Stop price less than zero.", and -1130 none of them
+  it.each([
+    ['positionSide', 'UP', -4060, 'Invalid position side.'],
+    ['newOrderRespType', 'FULL', -1136, 'Invalid newOrderRespType.'],
+    ['workingType', 'LAST_PRICE', -4031, 'Invalid parameter working type'],
+    ['selfTradePreventionMode', 'EXPIRE_ALL', -5039, 'Invalid self trade prevention mode'],
+  ])('%s=%s -> %i on the order, batch and algo routes', async (name, value, code, msg) => {
+    const limit = {
+      symbol: 'BTCUSDT',
+      side: 'BUY',
+      type: 'LIMIT',
+      timeInForce: 'GTC',
+      quantity: '0.010',
+      price: '90000',
+    };
+    const single = await order({ [name]: value });
+    expect([single.status, single.body]).toEqual([400, { code, msg }]);
+    const batch = await signedInject(t.app, t.c, 'POST', '/fapi/v1/batchOrders', {
+      batchOrders: JSON.stringify([{ ...limit, [name]: value }]),
+    });
+    expect([batch.status, batch.body]).toEqual([200, [{ code, msg }]]);
+    const algo = await signedInject(t.app, t.c, 'POST', '/fapi/v1/algoOrder', {
+      algoType: 'CONDITIONAL',
+      symbol: 'BTCUSDT',
+      side: 'BUY',
+      type: 'STOP_MARKET',
+      quantity: '0.010',
+      triggerPrice: '200000',
+      [name]: value,
+    });
+    expect([algo.status, algo.body]).toEqual([400, { code, msg }]);
+  });
+
+  it('positionSide=UP on positionMargin and PUT order is -4060 too', async () => {
+    const margin = await signedInject(t.app, t.c, 'POST', '/fapi/v1/positionMargin', {
+      symbol: 'BTCUSDT',
+      amount: '1',
+      type: '1',
+      positionSide: 'UP',
+    });
+    expect(margin.body).toEqual({ code: -4060, msg: 'Invalid position side.' });
+    const modify = await signedInject(t.app, t.c, 'PUT', '/fapi/v1/batchOrders', {
+      batchOrders: JSON.stringify([
+        { symbol: 'BTCUSDT', side: 'BUY', orderId: '1', quantity: '0.010', price: '90000', positionSide: 'UP' },
+      ]),
+    });
+    expect(modify.body).toEqual([{ code: -4060, msg: 'Invalid position side.' }]);
   });
 
   it("checks exchangeInfo's PERCENT_PRICE per side: a buy above the band or a sell below it, not a far sell or buy", async () => {

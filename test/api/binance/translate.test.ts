@@ -114,8 +114,10 @@ describe('new order parameters -> native place input', () => {
     [{ type: 'TRAILING_STOP' }, -1116],
     [{ timeInForce: 'GTD' }, -1115],
     [{ newClientOrderId: 'has space' }, -1100],
-    [{ positionSide: 'UP' }, -4006],
-    [{ newOrderRespType: 'FULL' }, -1130],
+    [{ positionSide: 'UP' }, -4060],
+    [{ newOrderRespType: 'FULL' }, -1136],
+    [{ workingType: 'LAST_PRICE' }, -4031],
+    [{ selfTradePreventionMode: 'EXPIRE_ALL' }, -5039],
     [{ priceMatch: 'QUEUE' }, -1130],
     [{ reduceOnly: 'yes' }, -1130],
   ])('%j is refused with %i', (p, code) => {
@@ -402,7 +404,7 @@ describe('isolated position margin', () => {
     expect(marginPositionSide('hedge', 'LONG')).toBe(PositionSide.LONG);
     expect(refused(() => marginPositionSide('hedge', undefined))).toEqual([-4061, expect.stringContaining('hedge')]);
     expect(refused(() => marginPositionSide('one_way', 'SHORT'))).toEqual([-4061, expect.stringContaining('one-way')]);
-    expect(refused(() => marginPositionSide('hedge', 'UP'))[0]).toBe(-4006);
+    expect(refused(() => marginPositionSide('hedge', 'UP'))[0]).toBe(-4060);
   });
 
   it("the request, Binance's answer and a history entry", () => {

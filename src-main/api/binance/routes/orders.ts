@@ -17,6 +17,7 @@ import {
   BinanceError,
   MSG,
   binanceErrorOf,
+  enumRefusal,
   fromNative,
   illegal,
   invalidValue,
@@ -247,7 +248,7 @@ export function registerOrders(app: FastifyInstance, ctx: BinanceContext): void 
       throw invalidValue('priceMatch', 'priceMatch is not supported by this venue yet.');
     const price = q.required('price');
     q.oneOf('origType', ['LIMIT']);
-    q.oneOf('positionSide', POSITION_SIDES, () => new BinanceError(-4006, 'Position side is invalid.'));
+    q.oneOf('positionSide', POSITION_SIDES, () => enumRefusal('positionSide'));
     if (!validated) {
       if (!DECIMAL.test(quantity)) throw illegal('quantity');
       if (!DECIMAL.test(price)) throw illegal('price');

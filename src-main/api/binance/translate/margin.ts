@@ -11,7 +11,7 @@ import { MarginChangeType, PositionSide } from '../../../../src-shared/enums.ts'
 import { parseFixed } from '../../../../src-shared/decimal.ts';
 import { moneyText } from '../../../trading/pair-figures.ts';
 import type { MarginChangeRow } from '../../../trading/ports.ts';
-import { BinanceError, MSG, illegal, positionSideMessage } from '../errors.ts';
+import { BinanceError, MSG, enumRefusal, illegal, positionSideMessage } from '../errors.ts';
 import type { Params } from '../params.ts';
 import { POSITION_SIDES, positionSideName, type Mode } from './orders.ts';
 
@@ -42,7 +42,7 @@ export function marginAmount(text: string): bigint {
  */
 export function marginPositionSide(mode: Mode, text: string | undefined): number {
   const ps = text ?? 'BOTH';
-  if (!(POSITION_SIDES as readonly string[]).includes(ps)) throw new BinanceError(-4006, 'Position side is invalid.');
+  if (!(POSITION_SIDES as readonly string[]).includes(ps)) throw enumRefusal('positionSide');
   if (mode === 'one_way') {
     if (ps !== 'BOTH') throw new BinanceError(-4061, positionSideMessage('one_way'));
     return PositionSide.LONG;

@@ -20,7 +20,16 @@ import type { OrderInput } from '../../../trading/exchange.ts';
 import { isForcedCloseClientId } from '../../../trading/liquidation-client-id.ts';
 import { moneyText, type SymbolMath } from '../../../trading/pair-figures.ts';
 import type { OrderState, TradeState } from '../../../trading/ports.ts';
-import { BinanceError, MSG, illegal, invalidValue, mandatory, notRequired, positionSideMessage } from '../errors.ts';
+import {
+  BinanceError,
+  MSG,
+  enumRefusal,
+  illegal,
+  invalidValue,
+  mandatory,
+  notRequired,
+  positionSideMessage,
+} from '../errors.ts';
 import type { Params } from '../params.ts';
 import type { FORCE_ORDER, ORDER_ANSWER } from '../response-schemas-orders.ts';
 import { CONDITIONAL_TYPES } from '../schemas.ts';
@@ -121,8 +130,10 @@ export function parseNewOrder(q: Params, validated = false): NewOrder {
   const priceMatch = q.str('priceMatch');
   if (priceMatch !== undefined && priceMatch !== 'NONE')
     throw invalidValue('priceMatch', 'priceMatch is not supported by this venue yet.');
-  q.oneOf('selfTradePreventionMode', ['NONE', 'EXPIRE_TAKER', 'EXPIRE_MAKER', 'EXPIRE_BOTH']);
-  q.oneOf('workingType', ['MARK_PRICE', 'CONTRACT_PRICE']);
+  q.oneOf('selfTradePreventionMode', ['NONE', 'EXPIRE_TAKER', 'EXPIRE_MAKER', 'EXPIRE_BOTH'], () =>
+    enumRefusal('selfTradePreventionMode'),
+  );
+  q.oneOf('workingType', ['MARK_PRICE', 'CONTRACT_PRICE'], () => enumRefusal('workingType'));
   q.bool('priceProtect');
   if (clientOrderId !== undefined && !CLIENT_ID.test(clientOrderId)) throw illegal('newClientOrderId');
   return {
@@ -132,10 +143,9 @@ export function parseNewOrder(q: Params, validated = false): NewOrder {
     quantity,
     price,
     tif,
-    respType: q.oneOf('newOrderRespType', ['ACK', 'RESULT']) ?? 'ACK',
+    respType: q.oneOf('newOrderRespType', ['ACK', 'RESULT'], () => enumRefusal('newOrderRespType')) ?? 'ACK',
     clientOrderId,
-    positionSide:
-      q.oneOf('positionSide', POSITION_SIDES, () => new BinanceError(-4006, 'Position side is invalid.')) ?? 'BOTH',
+    positionSide: q.oneOf('positionSide', POSITION_SIDES, () => enumRefusal('positionSide')) ?? 'BOTH',
     reduceOnly: q.bool('reduceOnly'),
   };
 }
