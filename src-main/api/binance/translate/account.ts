@@ -63,7 +63,11 @@ export function binancePosition(e: PositionEntry): Record<string, unknown> {
   const { row: r, position: p } = e;
   const sign = p !== undefined && p.position_side === PositionSide.SHORT ? -1 : 1;
   const qty = p?.quantity ?? 0;
-  const notional = qty * e.mark;
+  // valued at the mark as published (8 decimals), the one the venue values the position at (its
+  // margin and unrealized PnL) and positionAmt x markPrice gives: not the unrounded float, which
+  // put notional and the margins off the native figures (DOGEUSDT 13608 at a mark of 0.3187000716:
+  // notional 4336.87057402 against 13608 x 0.31870007 = 4336.87055256)
+  const notional = new Decimal(markText(e.mark)).times(qty).toNumber();
   const isolated = (p?.margin_mode ?? e.setting.marginMode) === MarginMode.ISOLATED;
   const leverage = p?.leverage ?? e.setting.leverage;
   const initial = notional / leverage;
