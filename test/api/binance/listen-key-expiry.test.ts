@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../../src-main/api/app.ts';
 import { openVenue } from '../../../src-main/venue.ts';
 import type { Creds } from '../../helpers/signed.ts';
-import { account, listenKeyCall, listenTo, type Collected, type Service } from './helpers.ts';
+import { account, collect, listenKeyCall, listenTo, until, type Collected, type Service } from './helpers.ts';
 
 const HOUR = 60 * 60 * 1000;
 /** How far the facade's wall clock is ahead of the real one, ms. */
@@ -84,5 +84,36 @@ describe('an expiry found by a call, between two rounds of the hub', () => {
     const refused = await new Promise<string>((r) => ws.once('close', (code, why) => r(`${code} ${String(why)}`)));
     expect(refused).toBe('1008 This listenKey does not exist.');
     await toldAndClosed(s, key);
+  });
+});
+
+describe('the expiry of a key on a combined or subscribing connection', () => {
+  it('stream/<listenKey>: listenKeyExpired comes as {stream, data}, as every user event there', async () => {
+    const c = account(svc.venue, 'lkxcomb', 50_000, 'one_way');
+    const key = (await listenKeyCall(svc.base, 'POST', c.apiKey)).listenKey as string;
+    const s = await collect(`${svc.base.replace(/^http/, 'ws')}/binance/stream/${key}`);
+    shift += HOUR + 1;
+    expect((await call('PUT', c)).code).toBe(-1125);
+    expect(await closeCode(s)).toBe(1000);
+    expect(s.got).toEqual([{ stream: key, data: { e: 'listenKeyExpired', E: expect.any(Number), listenKey: key } }]);
+  });
+
+  it('a key SUBSCRIBEd on a market connection: told, and the connection stays open without it', async () => {
+    const c = account(svc.venue, 'lkxsub', 50_000, 'one_way');
+    const key = (await listenKeyCall(svc.base, 'POST', c.apiKey)).listenKey as string;
+    const s = await collect(`${svc.base.replace(/^http/, 'ws')}/binance/ws/btcusdt@trade`);
+    s.ws.send(JSON.stringify({ method: 'SUBSCRIBE', params: [key], id: 1 }));
+    await until(() => s.got.length > 0);
+    shift += HOUR + 1;
+    expect((await call('PUT', c)).code).toBe(-1125);
+    s.ws.send(JSON.stringify({ method: 'LIST_SUBSCRIPTIONS', id: 2 }));
+    await until(() => s.got.some((m) => m.id === 2));
+    expect(s.got.filter((m) => m.e !== 'trade')).toEqual([
+      { result: null, id: 1 },
+      { e: 'listenKeyExpired', E: expect.any(Number), listenKey: key },
+      { result: ['btcusdt@trade'], id: 2 },
+    ]);
+    expect(s.ws.readyState).toBe(s.ws.OPEN);
+    await s.close();
   });
 });

@@ -16,7 +16,8 @@ import { FixedWindowLimiter, type WindowLimit } from '../../rate-limit.ts';
 import type { HeartbeatLimits } from '../../ws/heartbeat.ts';
 import type { BinanceContext } from '../context.ts';
 import { ERROR } from '../response-fields.ts';
-import { BinanceStreams, PATHS } from './hub.ts';
+import { BinanceStreams } from './hub.ts';
+import { PATHS } from './requests.ts';
 
 /** Binance's limit of WebSocket connections an IP opens: 300 every 5 minutes (USD-M streams, "general info"). */
 const CONNECTIONS: WindowLimit = { max: 300, windowMs: 5 * 60_000 };
@@ -24,7 +25,8 @@ const CONNECTIONS: WindowLimit = { max: 300, windowMs: 5 * 60_000 };
 const DESCRIPTION =
   'Binance-layout WebSocket stream endpoint (reference a.4; docs/binance.md): connect with `Upgrade: websocket`. ' +
   'Raw paths (`ws`) send bare events, combined ones (`stream`) `{"stream","data"}`; stream names come in the path ' +
-  '(`/<a>/<b>`) or `?streams=a/b`, a user stream is `?listenKey=` (`&events=A/B` to choose its events). Requests ' +
+  '(`/<a>/<b>`) or `?streams=a/b`, a user stream is `?listenKey=` (`&events=A/B` to choose its events) or a ' +
+  'SUBSCRIBE of the listenKey on an open connection (its UNSUBSCRIBE, a DELETE or expiry ends it alone). Requests ' +
   '(JSON text): SUBSCRIBE, UNSUBSCRIBE, LIST_SUBSCRIPTIONS, SET_PROPERTY, GET_PROPERTY, answered `{"result","id"}` ' +
   'or, for a malformed one, `{"error":{"code","msg"},"id"}` with Binance codes 0-3 (the connection stays open); a ' +
   "SUBSCRIBE that would take the connection past 1024 streams is code 2 and takes none. An IP's upgrades past 300 " +

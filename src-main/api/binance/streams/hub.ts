@@ -16,6 +16,9 @@
 // streams get listenKeyExpired and close as soon as any call finds it expired. A user stream opened
 // with `events=A/B` gets only those events; a private path without a listenKey is closed (1008).
 // SUBSCRIBE refuses a stream of a symbol that is not listed, so LIST_SUBSCRIPTIONS is what was acked.
+// A SUBSCRIBE may name a listenKey (Binance's futures connector subscribes its user stream so): the
+// connection then gets that account's events too; its UNSUBSCRIBE, DELETE or expiry ends them and
+// leaves the connection's market streams open (listenKeyExpired is sent first).
 // Client messages are read by requests.ts (Binance's error codes); Binance's limit of 10 messages a
 // second holds (the 11th closes the connection, 1008), and its 1024 streams a connection (a
 // SUBSCRIBE past it is refused, code 2; a URL naming more is closed, 1008). A request the hub
@@ -31,7 +34,7 @@ import type { PairView } from '../../../trading/pair-state.ts';
 import type { BinanceContext } from '../context.ts';
 import { depthSpeed, MarketFeed } from './market-feed.ts';
 import { parseStream, snapshotStream } from './events.ts';
-import { MAX_MESSAGES_PER_SECOND, MAX_STREAMS, readControl } from './requests.ts';
+import { MAX_MESSAGES_PER_SECOND, MAX_STREAMS, readControl, readStreamUrl } from './requests.ts';
 import { UserEvents } from './user-events.ts';
 import { Heartbeat, type HeartbeatLimits } from '../../ws/heartbeat.ts';
 import { closeInternal, guarded, INTERNAL_ERROR } from '../../ws/isolate.ts';
@@ -44,38 +47,14 @@ export const BINANCE_HEARTBEAT: Readonly<HeartbeatLimits> = Object.freeze({
   pingIntervalMs: 3 * 60_000,
   idleTimeoutMs: 10 * 60_000,
 });
-/** The events of Binance's user data stream, those `events=` may name (some this venue never sends). */
-const USER_EVENTS: ReadonlySet<string> = new Set([
-  'listenKeyExpired',
-  'ACCOUNT_UPDATE',
-  'MARGIN_CALL',
-  'ORDER_TRADE_UPDATE',
-  'TRADE_LITE',
-  'ACCOUNT_CONFIG_UPDATE',
-  'STRATEGY_UPDATE',
-  'GRID_UPDATE',
-  'CONDITIONAL_ORDER_TRIGGER_REJECT',
-  'ALGO_UPDATE',
-]);
-
-/** The stream paths under /binance (each also with a `/<streams>` tail: endpoints.ts). */
-export const PATHS = [
-  '/ws',
-  '/stream',
-  '/public/ws',
-  '/public/stream',
-  '/market/ws',
-  '/market/stream',
-  '/private/ws',
-  '/private/stream',
-];
-
 interface Conn {
   socket: WebSocket;
   combined: boolean;
   subs: Set<string>;
   accountId: number | null;
   listenKey: string | null;
+  /** Whether the listenKey came by SUBSCRIBE (its end leaves the connection's market streams open). */
+  keySubscribed: boolean;
   /** The user events this stream sends (`events=A/B`), null for all of them. */
   events: Set<string> | null;
   /** Start (wall ms) and count of the messages of the current one-second window. */
@@ -157,8 +136,12 @@ export class BinanceStreams {
     ctx.listenKeys.onClosed((key) => {
       for (const c of this.conns) {
         if (c.listenKey !== key) continue;
-        c.listenKey = null;
-        c.socket.close(1000, 'listenKey deleted');
+        // a key subscribed on a connection of market streams leaves them open
+        if (c.keySubscribed) this.unfollow(c);
+        else {
+          c.listenKey = null;
+          c.socket.close(1000, 'listenKey deleted');
+        }
       }
     });
     // an expired key's streams say listenKeyExpired and close, whichever call found it expired
@@ -221,29 +204,20 @@ export class BinanceStreams {
   }
 
   attach(socket: WebSocket, req: FastifyRequest): void {
-    const url = new URL(req.url, 'http://x');
-    const path = url.pathname.replace(/^\/binance/, '');
+    const { path, combined, names, key, events, refusal } = readStreamUrl(req.url);
     const conn: Conn = {
       socket,
-      combined: /\/stream/.test(path),
+      combined,
       subs: new Set(),
       accountId: null,
       listenKey: null,
+      keySubscribed: false,
       events: null,
       windowStart: 0,
       windowCount: 0,
       lastSeen: Date.now(),
     };
-    const base = PATHS.find((p) => path === p || path.startsWith(p + '/')) ?? '/ws';
-    const tail = path.slice(base.length + 1);
-    const names = [...(tail ? tail.split('/') : []), ...(url.searchParams.get('streams')?.split('/') ?? [])].filter(
-      (s) => s !== '',
-    );
-    // a listenKey comes as ?listenKey= or as the legacy ws/<listenKey>; other segments that name
-    // no stream (ccxt's opaque connection index public/ws/<n>) are ignored, as Binance does
-    const key =
-      url.searchParams.get('listenKey') ?? names.find((n) => n.length >= 32 && !n.includes('@') && !n.startsWith('!'));
-    if (key !== undefined && key !== null) {
+    if (key !== undefined) {
       const id = this.ctx.listenKeys.accountOf(key);
       if (id === undefined) {
         socket.close(1008, 'This listenKey does not exist.');
@@ -251,22 +225,10 @@ export class BinanceStreams {
       }
       conn.accountId = id;
       conn.listenKey = key;
-      // events=A/B: only those user events (ccxt sends none and gets them all)
-      const only =
-        url.searchParams
-          .get('events')
-          ?.split('/')
-          .filter((e) => e !== '') ?? [];
-      // a name Binance's user stream does not have would filter every event out: refused, said why
-      const unknown = only.find((e) => !USER_EVENTS.has(e));
-      if (unknown !== undefined) {
-        socket.close(1008, `Unknown user event '${unknown.slice(0, 40)}' in events=.`);
-        return;
-      }
-      if (only.length > 0) conn.events = new Set(only);
-    } else if (base.startsWith('/private/')) {
-      // a private stream is a listenKey's: without one it could never send anything
-      socket.close(1008, 'A listenKey is required: /private/ws?listenKey=<listenKey>.');
+      if (events.length > 0) conn.events = new Set(events);
+    }
+    if (refusal !== undefined) {
+      socket.close(1008, refusal);
       return;
     }
     // listeners first: a depth window started below must see every level change after its start
@@ -287,13 +249,7 @@ export class BinanceStreams {
     }
     if (conn.accountId !== null && !this.hasUserStream(conn.accountId)) this.user.seed(conn.accountId);
     this.conns.add(conn);
-    if (conn.accountId !== null && this.offAccount === null) {
-      const events = this.ctx.venue.exchange.events;
-      const offAccount = events.on('account', (e) => this.user.onAccount(e));
-      // leverage changes made on any surface (native API, screen, here)
-      const offSetting = events.on('setting', (e) => this.user.configUpdate(e.accountId, e.symbol, e.leverage));
-      this.offAccount = () => (offAccount(), offSetting());
-    }
+    if (conn.accountId !== null) this.listenAccounts();
     socket.on('message', (data, isBinary) => this.onMessage(conn, isBinary ? null : String(data)));
     socket.on('pong', () => (conn.lastSeen = Date.now()));
     socket.on('close', () => this.onClose(conn));
@@ -313,14 +269,57 @@ export class BinanceStreams {
     }
   }
 
-  private onClose(conn: Conn): void {
-    this.conns.delete(conn);
-    if (this.conns.size === 0) this.detachMarket();
-    if (conn.accountId !== null && !this.hasUserStream(conn.accountId)) this.user.forget(conn.accountId);
+  /** The account events, listened to while a user stream is open. */
+  private listenAccounts(): void {
+    if (this.offAccount !== null) return;
+    const events = this.ctx.venue.exchange.events;
+    const offAccount = events.on('account', (e) => this.user.onAccount(e));
+    // leverage changes made on any surface (native API, screen, here)
+    const offSetting = events.on('setting', (e) => this.user.configUpdate(e.accountId, e.symbol, e.leverage));
+    this.offAccount = () => (offAccount(), offSetting());
+  }
+
+  /** `conn` no longer streams its account (closed, or its listenKey unsubscribed or ended). */
+  private unfollow(conn: Conn): void {
+    const id = conn.accountId;
+    conn.accountId = null;
+    conn.listenKey = null;
+    conn.keySubscribed = false;
+    if (id !== null && !this.hasUserStream(id)) this.user.forget(id);
     if (this.offAccount !== null && ![...this.conns].some((c) => c.accountId !== null)) {
       this.offAccount();
       this.offAccount = null;
     }
+  }
+
+  /**
+   * The listenKeys a SUBSCRIBE names, checked before anything of it is applied: one key, live, and
+   * the connection's own if it already streams one; the reason it is refused, else undefined.
+   */
+  private keyRefusal(conn: Conn, keys: string[]): string | undefined {
+    if (keys.length === 0) return undefined;
+    if (new Set(keys).size > 1) return 'a connection streams one listenKey';
+    if (conn.listenKey !== null && conn.listenKey !== keys[0])
+      return 'this connection already streams another listenKey';
+    if (this.ctx.listenKeys.accountOf(keys[0]) === undefined) return 'This listenKey does not exist.';
+    return undefined;
+  }
+
+  /** A SUBSCRIBE of listenKey `key` (checked by keyRefusal): the account's user events from now. */
+  private followKey(conn: Conn, key: string): void {
+    if (conn.listenKey === key) return;
+    const id = this.ctx.listenKeys.accountOf(key)!;
+    if (!this.hasUserStream(id)) this.user.seed(id);
+    conn.accountId = id;
+    conn.listenKey = key;
+    conn.keySubscribed = true;
+    this.listenAccounts();
+  }
+
+  private onClose(conn: Conn): void {
+    this.conns.delete(conn);
+    if (this.conns.size === 0) this.detachMarket();
+    this.unfollow(conn);
   }
 
   private onMessage(conn: Conn, text: string | null): void {
@@ -357,24 +356,33 @@ export class BinanceStreams {
     const invalid = (why: string) => this.send(conn, { error: { code: 2, msg: `Invalid request: ${why}` }, id });
     switch (req.method) {
       case 'SUBSCRIBE': {
+        // a listenKey (requests.ts lets only those through besides streams) streams its account
+        const keys = req.streams.filter((p) => parseStream(p) === null);
+        const streams = req.streams.filter((p) => parseStream(p) !== null);
         // a stream of a symbol not listed would never send: refused (nothing of the request is
         // subscribed), so the acknowledgement and LIST_SUBSCRIPTIONS agree
-        const unlisted = req.streams.find((p) => this.pairOf(p) === null);
+        const unlisted = streams.find((p) => this.pairOf(p) === null);
         if (unlisted !== undefined) return invalid(`unknown symbol in stream ${JSON.stringify(unlisted)}`);
+        const refused = this.keyRefusal(conn, keys);
+        if (refused !== undefined) return invalid(refused);
         // Binance's 1024 streams a connection: a request that would pass it takes none of its streams
-        const added = new Set(req.streams.filter((p) => !conn.subs.has(p))).size;
+        const added = new Set(streams.filter((p) => !conn.subs.has(p))).size;
         if (conn.subs.size + added > MAX_STREAMS)
           return invalid(
             `too many streams: a connection listens to at most ${MAX_STREAMS}; it has ${conn.subs.size} and the request adds ${added}`,
           );
-        for (const p of req.streams) this.subscribe(conn, p);
+        for (const p of streams) this.subscribe(conn, p);
+        if (keys.length > 0) this.followKey(conn, keys[0]);
         return this.send(conn, { result: null, id });
       }
       case 'UNSUBSCRIBE':
-        for (const p of req.streams) conn.subs.delete(p);
+        for (const p of req.streams) {
+          if (p === conn.listenKey) this.unfollow(conn);
+          else conn.subs.delete(p);
+        }
         return this.send(conn, { result: null, id });
       case 'LIST_SUBSCRIPTIONS':
-        return this.send(conn, { result: [...conn.subs], id });
+        return this.send(conn, { result: [...conn.subs, ...(conn.keySubscribed ? [conn.listenKey] : [])], id });
       case 'SET_PROPERTY':
         conn.combined = req.combined;
         return this.send(conn, { result: null, id });
@@ -471,10 +479,12 @@ export class BinanceStreams {
   /** The streams of ended listenKeys `keys` say listenKeyExpired and close. */
   private endStreams(keys: readonly string[], now: number): void {
     for (const key of keys) {
+      const expired = { e: 'listenKeyExpired', E: now, listenKey: key };
       for (const c of this.conns) {
         if (c.listenKey !== key) continue;
-        this.send(c, { e: 'listenKeyExpired', E: now, listenKey: key });
-        c.socket.close(1000);
+        this.send(c, c.combined ? { stream: key, data: expired } : expired);
+        if (c.keySubscribed) this.unfollow(c);
+        else c.socket.close(1000);
       }
     }
   }

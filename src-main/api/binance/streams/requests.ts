@@ -7,6 +7,7 @@
 //   1 `Invalid value type: expected Boolean` (SET_PROPERTY's value),
 //   2 `Invalid request: …` (missing or unknown method, id not an unsigned integer, property name not a
 //     string, too many parameters, params not a list, an unknown stream),
+// A SUBSCRIBE / UNSUBSCRIBE parameter is a stream name or a listenKey (the hub checks the key).
 //   3 `Invalid JSON: …` (a frame that is not JSON text).
 // The id comes back when it could be read, else null. Pure: the hub (hub.ts) applies the request.
 import { parseStream } from './events.ts';
@@ -16,6 +17,81 @@ export const MAX_MESSAGES_PER_SECOND = 10;
 
 /** Binance's limit of streams a connection listens to (USD-M market streams, "general info"). */
 export const MAX_STREAMS = 1024;
+
+/** The stream paths under /binance (each also with a `/<streams>` tail: endpoints.ts). */
+export const PATHS = [
+  '/ws',
+  '/stream',
+  '/public/ws',
+  '/public/stream',
+  '/market/ws',
+  '/market/stream',
+  '/private/ws',
+  '/private/stream',
+];
+
+/** The events of Binance's user data stream, those `events=` may name (some this venue never sends). */
+const USER_EVENTS: ReadonlySet<string> = new Set([
+  'listenKeyExpired',
+  'ACCOUNT_UPDATE',
+  'MARGIN_CALL',
+  'ORDER_TRADE_UPDATE',
+  'TRADE_LITE',
+  'ACCOUNT_CONFIG_UPDATE',
+  'STRATEGY_UPDATE',
+  'GRID_UPDATE',
+  'CONDITIONAL_ORDER_TRIGGER_REJECT',
+  'ALGO_UPDATE',
+]);
+
+/**
+ * Whether a name is a listenKey, not a stream: a user data stream is named by its key, in a path
+ * (`ws/<listenKey>`) or in a SUBSCRIBE (Binance's own futures connector subscribes a user stream
+ * so: `{"method":"SUBSCRIBE","params":["<listenKey>"]}`). Stream names have an `@` or a `!`.
+ */
+function isListenKeyName(s: string): boolean {
+  return s.length >= 32 && s.length <= 128 && /^[A-Za-z0-9_-]+$/.test(s);
+}
+
+/**
+ * What a stream URL under /binance names: its path, whether it is combined (`stream`: events come
+ * as {stream, data}), the stream names of its tail and `?streams=`, its listenKey (`?listenKey=`
+ * or the legacy `ws/<listenKey>`; other segments that name no stream, ccxt's opaque connection
+ * index `public/ws/<n>`, are ignored, as Binance does) and the user events `events=A/B` asks for
+ * (none: all of them, as ccxt connects). `refusal`: why the connection is closed (1008), checked
+ * after the listenKey itself: a private path without a key could never send anything, and an
+ * event Binance's user stream does not have would filter every event out.
+ */
+export function readStreamUrl(raw: string): {
+  path: string;
+  combined: boolean;
+  names: string[];
+  key: string | undefined;
+  events: string[];
+  refusal: string | undefined;
+} {
+  const url = new URL(raw, 'http://x');
+  const path = url.pathname.replace(/^\/binance/, '');
+  const base = PATHS.find((p) => path === p || path.startsWith(p + '/')) ?? '/ws';
+  const tail = path.slice(base.length + 1);
+  const names = [...(tail ? tail.split('/') : []), ...(url.searchParams.get('streams')?.split('/') ?? [])].filter(
+    (s) => s !== '',
+  );
+  const key = url.searchParams.get('listenKey') ?? names.find(isListenKeyName);
+  const events =
+    url.searchParams
+      .get('events')
+      ?.split('/')
+      .filter((e) => e !== '') ?? [];
+  const unknown = key === undefined ? undefined : events.find((e) => !USER_EVENTS.has(e));
+  const refusal =
+    key === undefined && base.startsWith('/private/')
+      ? 'A listenKey is required: /private/ws?listenKey=<listenKey>.'
+      : unknown !== undefined
+        ? `Unknown user event '${unknown.slice(0, 40)}' in events=.`
+        : undefined;
+  return { path, combined: /\/stream/.test(path), names, key, events, refusal };
+}
 
 const METHODS = ['SUBSCRIBE', 'UNSUBSCRIBE', 'LIST_SUBSCRIPTIONS', 'SET_PROPERTY', 'GET_PROPERTY'] as const;
 const UNKNOWN_PROPERTY = 0;
@@ -81,7 +157,7 @@ export function readControl(text: string | null): Control | { error: ErrorAnswer
   switch (method) {
     case 'SUBSCRIBE':
     case 'UNSUBSCRIBE': {
-      const bad = params.find((p) => typeof p !== 'string' || parseStream(p) === null);
+      const bad = params.find((p) => typeof p !== 'string' || (parseStream(p) === null && !isListenKeyName(p)));
       if (bad !== undefined) return invalid(`unknown stream ${shown(bad)}`, id);
       return { method, id, streams: params as string[] };
     }
