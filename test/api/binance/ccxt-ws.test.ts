@@ -84,6 +84,26 @@ describe('ccxt pro, market streams', () => {
   });
 });
 
+describe('ccxt pro, every pair', () => {
+  // ccxt subscribes !bookTicker when no symbol is given; it was refused (code 2, "unknown stream
+  // \"!bookTicker\"") and watchBidsAsks() threw ExchangeError
+  it('watchBidsAsks() with no symbols (!bookTicker): a changed top of any pair comes', async () => {
+    const ex = await client();
+    try {
+      const first = ex.watchBidsAsks();
+      await sleep(300);
+      placeOrder(svc.venue.exchange, mm.id, openingLimit(1, px(-1), '0.020'));
+      let quotes = await first;
+      for (let i = 0; i < 10 && quotes[BTC]?.bid !== Number(px(-1)); i++) quotes = await ex.watchBidsAsks();
+      expect(quotes[BTC]).toMatchObject({ symbol: BTC, bid: Number(px(-1)) });
+      const rest: any = await (await fetch(`${svc.base}/binance/fapi/v1/ticker/bookTicker?symbol=BTCUSDT`)).json();
+      expect(quotes[BTC].ask).toBe(Number(rest.askPrice));
+    } finally {
+      await ex.close();
+    }
+  });
+});
+
 describe('ccxt pro, user stream', () => {
   it('watchOrders, watchMyTrades, watchPositions (with the close) and watchBalance', async () => {
     const c = account(svc.venue, 'wsuser', 100_000, 'one_way');

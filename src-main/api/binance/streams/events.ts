@@ -18,7 +18,7 @@ export type Parsed =
       symbol: string;
     }
   | { kind: 'kline'; symbol: string; interval: Interval }
-  | { kind: 'allMarkPrice' | 'allMiniTicker' | 'allTicker' | 'allForceOrder' };
+  | { kind: 'allMarkPrice' | 'allMiniTicker' | 'allTicker' | 'allForceOrder' | 'allBookTicker' };
 
 const STREAM =
   /^([a-z0-9]+)@(depth(?:5|10|20)?(?:@(?:100ms|500ms))?|trade|aggTrade|bookTicker|markPrice(?:@1s)?|miniTicker|ticker|forceOrder|kline_[0-9a-zA-Z]+)$/;
@@ -29,6 +29,8 @@ export function parseStream(name: string): Parsed | null {
   if (name === '!forceOrder@arr') return { kind: 'allForceOrder' };
   if (name === '!miniTicker@arr') return { kind: 'allMiniTicker' };
   if (name === '!ticker@arr') return { kind: 'allTicker' };
+  // every pair's book ticker, one event a pair as `<symbol>@bookTicker` (ccxt watchBidsAsks() with no symbols)
+  if (name === '!bookTicker') return { kind: 'allBookTicker' };
   const m = STREAM.exec(name);
   if (m === null) return null;
   const symbol = m[1].toUpperCase();

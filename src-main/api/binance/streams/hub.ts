@@ -31,7 +31,7 @@ import type { FastifyRequest } from 'fastify';
 import type { WebSocket } from 'ws';
 import { isListed } from '../../../core/symbol.ts';
 import type { PairView } from '../../../trading/pair-state.ts';
-import type { BinanceContext } from '../context.ts';
+import { listedPairs, type BinanceContext } from '../context.ts';
 import { depthSpeed, MarketFeed } from './market-feed.ts';
 import { parseStream, snapshotStream } from './events.ts';
 import { MAX_MESSAGES_PER_SECOND, MAX_STREAMS, readControl, readStreamUrl } from './requests.ts';
@@ -406,6 +406,7 @@ export class BinanceStreams {
     const p = parseStream(name)!;
     if (pair !== undefined && (p.kind === 'depth' || p.kind === 'partial')) this.market.follow(pair, depthSpeed(name));
     if (pair !== undefined && p.kind === 'bookTicker') this.market.follow(pair, 100);
+    if (p.kind === 'allBookTicker') for (const listed of listedPairs(this.ctx)) this.market.follow(listed, 100);
     if (pair !== undefined && p.kind === 'kline') this.market.followKlines(pair);
     if (p.kind === 'forceOrder' || p.kind === 'allForceOrder') this.attachLiquidations();
   }

@@ -2,7 +2,8 @@
 // the diff and partial depth streams every 100 ms (`@100ms`), 250 ms (no suffix) or 500 ms
 // (`@500ms`), each speed from its own native DepthWindow per symbol, so an event merges every
 // change of its interval and U / u / pu are the native update ids with pu the u of the previous
-// event on that stream; book tickers and current candles every 100 ms; every second the `@1s`
+// event on that stream; book tickers (`@bookTicker`, every pair's on `!bookTicker`) and current
+// candles every 100 ms; every second the `@1s`
 // mark prices and the all-market tickers `!ticker@arr` / `!miniTicker@arr` (only the pairs whose
 // ticker changed since that stream's last event, none when none did), every second second a pair's
 // `@ticker` / `@miniTicker` (Binance USD-M: 2000 ms and 2 s; the arrays 1000 ms), every third
@@ -26,6 +27,9 @@ import {
   tickerEvents,
   tradeEvents,
 } from './events.ts';
+
+/** Every pair's book ticker (Binance's All Book Tickers Stream): the pair's `@bookTicker` events, on one stream. */
+const ALL_BOOK_TICKERS = '!bookTicker';
 
 /** A depth stream's update speed in ms, and the suffix that names it (none: 250 ms). */
 type DepthSpeed = 100 | 250 | 500;
@@ -184,12 +188,14 @@ export class MarketFeed {
         if (this.sink.subscribed(name)) this.sink.push(name, depthEvent(pair, ids, pair.book.depth(n), now));
       }
       const bt = `${s}@bookTicker`;
-      if (speed === 100 && this.sink.subscribed(bt)) {
+      if (speed === 100 && (this.sink.subscribed(bt) || this.sink.subscribed(ALL_BOOK_TICKERS))) {
         const t = bookTicker(pair, now);
         const top = `${t.bidPrice}|${t.bidQty}|${t.askPrice}|${t.askQty}`;
         if (this.lastTop.get(symbol) !== top) {
           this.lastTop.set(symbol, top);
-          this.sink.push(bt, bookTickerEvent(t, now));
+          const ev = bookTickerEvent(t, now);
+          this.sink.push(bt, ev);
+          this.sink.push(ALL_BOOK_TICKERS, ev);
         }
       }
     }
