@@ -95,6 +95,12 @@ export class FixedWindowLimiter {
     return 0;
   }
 
+  /** The weight `id` has used in its current window (0 when it has none running). */
+  used(id: string): number {
+    const b = this.buckets.get(id);
+    return b === undefined || this.now() - b.start >= this.limit.windowMs ? 0 : b.count;
+  }
+
   /** Buckets currently held (for tests and diagnostics). */
   get size(): number {
     return this.buckets.size;

@@ -12,7 +12,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Venue } from '../../services/venue.ts';
 import type { AuthServices } from '../auth.ts';
-import { FixedWindowLimiter, resolveRateLimits, type RateLimitOptions } from '../rate-limit.ts';
+import { FixedWindowLimiter, resolveRateLimits, type RateLimitOptions, type WindowLimit } from '../rate-limit.ts';
 import type { HeartbeatLimits } from '../ws/heartbeat.ts';
 import type { BinanceContext } from './context.ts';
 import { binanceErrorOf, BinanceError, fromSchema, MSG, type ParamRule } from './errors.ts';
@@ -61,6 +61,11 @@ function unreadBody(req: FastifyRequest): boolean {
   if (type === undefined || type.startsWith('application/x-www-form-urlencoded')) return false;
   const length = req.headers['content-length'];
   return length === undefined ? req.headers['transfer-encoding'] !== undefined : Number(length) > 0;
+}
+
+/** A window as Binance's header suffixes name intervals: `10s`, `1m`. */
+function intervalTag(l: WindowLimit): string {
+  return l.windowMs % 60_000 === 0 ? `${l.windowMs / 60_000}m` : `${Math.ceil(l.windowMs / 1000)}s`;
 }
 
 function sendBinanceError(reply: FastifyReply, e: BinanceError, retryAfterMs?: number): FastifyReply {
@@ -157,6 +162,11 @@ export default async function binanceApi(app: FastifyInstance, opts: BinanceApiO
   const limits = resolveRateLimits(opts.rateLimit);
   const ipLimiter = limits.perIp ? new FixedWindowLimiter(limits.perIp, ctx.auth.now) : null;
   const keyLimiter = limits.perKey ? new FixedWindowLimiter(limits.perKey, ctx.auth.now) : null;
+  // Every answer says what its caller has used, as Binance's X-MBX-USED-WEIGHT-1M and
+  // X-MBX-ORDER-COUNT-10S do, named after the venue's windows (exchangeInfo's rateLimits):
+  // X-MBX-USED-WEIGHT-10S (the IP's weight) and X-MBX-ORDER-COUNT-10S (the API key's count).
+  const weightHeader = ipLimiter === null ? '' : `x-mbx-used-weight-${intervalTag(ipLimiter.limit)}`;
+  const countHeader = keyLimiter === null ? '' : `x-mbx-order-count-${intervalTag(keyLimiter.limit)}`;
   // (no hook at all when both are off: a hook costs every request an iteration)
   if (ipLimiter !== null || keyLimiter !== null)
     app.addHook('onRequest', (req, reply, done) => {
@@ -164,8 +174,10 @@ export default async function binanceApi(app: FastifyInstance, opts: BinanceApiO
       const weight = (req.routeOptions.config as { weight?: number }).weight ?? 1;
       let wait = ipLimiter === null ? 0 : ipLimiter.hit(req.ip, weight);
       const key = req.headers['x-mbx-apikey'];
-      if (wait === 0 && keyLimiter !== null && typeof key === 'string' && key !== '')
-        wait = keyLimiter.hit(key, weight);
+      const keyed = keyLimiter !== null && typeof key === 'string' && key !== '';
+      if (wait === 0 && keyed) wait = keyLimiter.hit(key, weight);
+      if (ipLimiter !== null) reply.header(weightHeader, String(ipLimiter.used(req.ip)));
+      if (keyed) reply.header(countHeader, String(keyLimiter.used(key)));
       if (wait === 0) return done();
       sendBinanceError(reply, new BinanceError(-1003, MSG.TOO_MANY_REQUESTS, 429), wait);
     });

@@ -143,6 +143,41 @@ describe('rate limits', () => {
     }
   });
 
+  // Binance answers every request with X-MBX-USED-WEIGHT-1M (and the order counts), which
+  // binance-connector (show_limit_usage) and hummingbot read; none was sent
+  it("every answer carries the weight used, named after the venue's windows: X-MBX-USED-WEIGHT-10S, X-MBX-ORDER-COUNT-1M", async () => {
+    const venue = openVenue({ dataDir: ':memory:' });
+    const app = await buildApp({
+      venue,
+      rateLimit: { perIp: { max: 100, windowMs: 10_000 }, perKey: { max: 100, windowMs: 60_000 } },
+    });
+    await app.ready();
+    try {
+      const c = account(venue, 'bmodrl3', 100_000, 'one_way');
+      const ping = await app.inject({ url: '/binance/fapi/v1/ping' });
+      expect(ping.headers['x-mbx-used-weight-10s']).toBe('1');
+      expect(ping.headers).not.toHaveProperty('x-mbx-order-count-1m');
+      const key = await app.inject({
+        method: 'POST',
+        url: '/binance/fapi/v1/listenKey',
+        headers: { 'x-mbx-apikey': c.apiKey },
+      });
+      expect([key.headers['x-mbx-used-weight-10s'], key.headers['x-mbx-order-count-1m']]).toEqual(['2', '1']);
+      // a batch weighs 5 in both
+      const list = JSON.stringify([{ symbol: 'BTCUSDT', side: 'BUY', orderId: 1, quantity: '1', price: '1' }]);
+      const batch = await app.inject({
+        method: 'PUT',
+        url: '/binance/fapi/v1/batchOrders',
+        headers: { 'x-mbx-apikey': c.apiKey, 'content-type': 'application/x-www-form-urlencoded' },
+        payload: `batchOrders=${encodeURIComponent(list)}`,
+      });
+      expect([batch.headers['x-mbx-used-weight-10s'], batch.headers['x-mbx-order-count-1m']]).toEqual(['7', '6']);
+    } finally {
+      await app.close();
+      await venue.close();
+    }
+  });
+
   it('a weight-5 request does not fit in a window with 4 left', async () => {
     const venue = openVenue({ dataDir: ':memory:' });
     const app = await buildApp({ venue, rateLimit: { perIp: { max: 6, windowMs: 60_000 }, perKey: false } });
