@@ -88,6 +88,7 @@ const BINANCE_OWN_CODES: Record<string, number[]> = {
   newOrderRespType: [-1136],
   workingType: [-4031],
   selfTradePreventionMode: [-5039],
+  contractType: [-4104],
   interval: [-1120],
   recvWindow: [-1131],
   leverage: [-4028],

@@ -348,6 +348,7 @@ const ENUM_CODES = {
   newOrderRespType: [-1136, 'Invalid newOrderRespType.'],
   workingType: [-4031, 'Invalid parameter working type'],
   selfTradePreventionMode: [-5039, 'Invalid self trade prevention mode'],
+  contractType: [-4104, 'Invalid contract type. This venue lists perpetual contracts only: PERPETUAL.'],
 } satisfies Record<string, [number, string]>;
 
 /** Binance's refusal of a value its enumeration `name` does not list (ENUM_CODES). */

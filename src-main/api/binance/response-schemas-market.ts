@@ -293,6 +293,7 @@ export const MARKET_ANSWERS: Record<string, TSchema> = {
     'Oldest first',
   ),
   'GET /fapi/v1/klines': list(KLINE, 'Candles, oldest first, the current one included'),
+  'GET /fapi/v1/continuousKlines': list(KLINE, "The perpetual's candles, oldest first, the current one included"),
   'GET /fapi/v1/markPriceKlines': priceKlines('Mark price'),
   'GET /fapi/v1/indexPriceKlines': priceKlines('Index price'),
   'GET /fapi/v1/premiumIndexKlines': priceKlines('Premium index'),

@@ -184,6 +184,17 @@ const PUBLIC: Record<string, RouteParams> = {
     ['symbol'],
   ),
   'GET /fapi/v1/klines': candles('symbol', KLINE_INTERVALS),
+  // a perpetual's continuous contract is the perpetual itself (the venue lists no delivery contracts)
+  'GET /fapi/v1/continuousKlines': p(
+    {
+      pair: symbol,
+      contractType: oneOf(['PERPETUAL'], 'Contract type: PERPETUAL (the venue lists perpetuals only)'),
+      interval: oneOf(KLINE_INTERVALS, 'Candle interval'),
+      ...window,
+      limit: limit(1500, 500),
+    },
+    ['pair', 'contractType', 'interval'],
+  ),
   'GET /fapi/v1/markPriceKlines': candles('symbol', KLINE_INTERVALS),
   'GET /fapi/v1/indexPriceKlines': candles('pair', KLINE_INTERVALS),
   'GET /fapi/v1/premiumIndexKlines': candles('symbol', KLINE_INTERVALS),

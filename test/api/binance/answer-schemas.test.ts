@@ -146,6 +146,7 @@ describe('public market data', () => {
     expect(await pub('/fapi/v1/trades', BTC)).not.toEqual([]);
     await pub('/fapi/v1/aggTrades', BTC);
     await pub('/fapi/v1/klines', { ...BTC, interval: '1m' });
+    await pub('/fapi/v1/continuousKlines', { pair: 'BTCUSDT', contractType: 'PERPETUAL', interval: '1m' });
     await pub('/fapi/v1/markPriceKlines', { ...BTC, interval: '1m' });
     await pub('/fapi/v1/indexPriceKlines', { pair: 'BTCUSDT', interval: '1m' });
     await pub('/fapi/v1/premiumIndexKlines', { ...BTC, interval: '1m' });

@@ -55,3 +55,33 @@ describe('GET /binance/fapi/v1/klines with startTime', () => {
     expect(await opens(`startTime=${T0 + 7 * MIN + 1}&limit=5`)).toEqual([T0 + 8 * MIN, T0 + 9 * MIN]);
   });
 });
+
+// python-binance futures_continous_klines and binance-connector continuous_klines ask the
+// perpetual's continuous contract; the path was -5000 "not served"
+describe('GET /binance/fapi/v1/continuousKlines', () => {
+  it("the PERPETUAL contract of a pair is the pair's klines, with the same windows", async () => {
+    for (const qs of ['limit=3', `startTime=${T0 + MIN + 1}&limit=3`, `endTime=${T0 + 5 * MIN}&limit=2`]) {
+      const k = await getJson(t.app, `/binance/fapi/v1/klines?symbol=BTCUSDT&interval=1m&${qs}`);
+      const c = await getJson(
+        t.app,
+        `/binance/fapi/v1/continuousKlines?pair=BTCUSDT&contractType=PERPETUAL&interval=1m&${qs}`,
+      );
+      expect([c.status, c.body], qs).toEqual([200, k.body]);
+      expect((c.body as unknown[]).length, qs).toBeGreaterThan(0);
+    }
+  });
+
+  it("a delivery contract (the venue lists none) is Binance's -4104, a missing pair -1102", async () => {
+    const q = await getJson(
+      t.app,
+      '/binance/fapi/v1/continuousKlines?pair=BTCUSDT&contractType=CURRENT_QUARTER&interval=1m',
+    );
+    expect([q.status, q.body.code, q.body.msg]).toEqual([
+      400,
+      -4104,
+      expect.stringMatching(/^Invalid contract type\./),
+    ]);
+    const m = await getJson(t.app, '/binance/fapi/v1/continuousKlines?contractType=PERPETUAL&interval=1m');
+    expect([m.status, m.body.code]).toEqual([400, -1102]);
+  });
+});

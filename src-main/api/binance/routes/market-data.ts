@@ -1,5 +1,6 @@
 // Public market data of the facade (reference section 2 d.1, REST public): ping, time,
-// exchangeInfo, depth, trades, aggTrades, klines, mark / index / premium klines, 24 h tickers,
+// exchangeInfo, depth, trades, aggTrades, klines (and continuousKlines, the perpetual's),
+// mark / index / premium klines, 24 h tickers,
 // book tickers, last prices, premiumIndex, fundingRate, fundingInfo, openInterest, sapi
 // system/status (the /futures/data statistics are in futures-data.ts), and the spot / COIN-M /
 // sapi stubs that let default ccxt and freqtrade configurations load. Every figure comes from a
@@ -147,9 +148,9 @@ export function registerMarketData(app: FastifyInstance, ctx: BinanceContext, li
     return rows.map((t) => aggTradeRow(pair, t));
   });
 
-  app.get('/fapi/v1/klines', routeSchema('GET', '/fapi/v1/klines'), async (req) => {
-    const q = paramsOf(req);
-    const pair = pairOf(ctx, q.required('symbol'));
+  /** A pair's candles: klines (`symbol`), or the perpetual's continuous contract (`pair`, contractType PERPETUAL). */
+  const klinesOf = (q: ReturnType<typeof paramsOf>, who: 'symbol' | 'pair') => {
+    const pair = pairOf(ctx, q.required(who));
     const interval = q.required('interval');
     if (!(INTERVALS as readonly string[]).includes(interval) || interval === '1s')
       throw new BinanceError(-1120, 'Invalid interval.');
@@ -163,7 +164,11 @@ export function registerMarketData(app: FastifyInstance, ctx: BinanceContext, li
       limit,
       oldest: start === undefined ? undefined : svc.oldestOpen(pair.row.symbol, interval as Interval),
     });
-  });
+  };
+  app.get('/fapi/v1/klines', routeSchema('GET', '/fapi/v1/klines'), async (req) => klinesOf(paramsOf(req), 'symbol'));
+  app.get('/fapi/v1/continuousKlines', routeSchema('GET', '/fapi/v1/continuousKlines'), async (req) =>
+    klinesOf(paramsOf(req), 'pair'),
+  );
 
   // Mark / index / premium candles: the venue's price candles (market/price-klines.ts).
   const priceRoute = (path: string, series: PriceSeries, symbolParam: 'symbol' | 'pair') => {
