@@ -96,3 +96,24 @@ describe('kline streams: the closed candle once', () => {
     expect(finals(c)).toEqual([0, 1, 2, 3, 4].map((i) => first + i * 60_000));
   });
 });
+
+// binance-connector's continuous_kline (btcusdt_perpetual@continuousKline_1m) was refused as an
+// unknown stream
+describe('the continuous contract kline stream', () => {
+  it("<pair>_perpetual@continuousKline_<iv>: the pair's candles in Binance's continuous_kline layout, final forms included", async () => {
+    const c = await open('/stream?streams=btcusdt@kline_1m/btcusdt_perpetual@continuousKline_1m');
+    trade();
+    const first = Math.floor(W / 60_000) * 60_000;
+    moveTo(first + 60_000 + 100);
+    await c.waitFor((m) => m.stream === 'btcusdt_perpetual@continuousKline_1m' && m.data.k.t === first + 60_000);
+    await settle(c);
+    const plain = c.messages.filter((m) => m.stream === 'btcusdt@kline_1m').map((m) => m.data);
+    const continuous = c.messages.filter((m) => m.stream === 'btcusdt_perpetual@continuousKline_1m').map((m) => m.data);
+    expect(continuous.length).toBe(plain.length);
+    expect(continuous).toEqual(
+      plain.map(({ E, k: { s: _s, ...k } }) => ({ e: 'continuous_kline', E, ps: 'BTCUSDT', ct: 'PERPETUAL', k })),
+    );
+    expect(continuous.filter((e) => e.k.x).map((e) => e.k.t)).toContain(first);
+    expect(Object.keys(continuous[0].k)).toEqual('t T i f L o c h l v n x q V Q B'.split(' '));
+  });
+});

@@ -17,14 +17,22 @@ export type Parsed =
       kind: 'trade' | 'aggTrade' | 'bookTicker' | 'markPrice' | 'miniTicker' | 'ticker' | 'forceOrder';
       symbol: string;
     }
-  | { kind: 'kline'; symbol: string; interval: Interval }
+  | { kind: 'kline' | 'continuousKline'; symbol: string; interval: Interval }
   | { kind: 'allMarkPrice' | 'allMiniTicker' | 'allTicker' | 'allForceOrder' | 'allBookTicker' };
 
 const STREAM =
   /^([a-z0-9]+)@(depth(?:5|10|20)?(?:@(?:100ms|500ms))?|trade|aggTrade|bookTicker|markPrice(?:@1s)?|miniTicker|ticker|forceOrder|kline_[0-9a-zA-Z]+)$/;
 
+/** The continuous contract kline stream `<pair>_perpetual@continuousKline_<interval>` (the venue's contracts are perpetual). */
+const CONTINUOUS = /^([a-z0-9]+)_perpetual@continuousKline_([0-9a-zA-Z]+)$/;
+
 /** A stream name Binance serves, parsed; null for any other. */
 export function parseStream(name: string): Parsed | null {
+  const c = CONTINUOUS.exec(name);
+  if (c !== null)
+    return (INTERVALS as readonly string[]).includes(c[2]) && c[2] !== '1s'
+      ? { kind: 'continuousKline', symbol: c[1].toUpperCase(), interval: c[2] as Interval }
+      : null;
   if (name === '!markPrice@arr' || name === '!markPrice@arr@1s') return { kind: 'allMarkPrice' };
   if (name === '!forceOrder@arr') return { kind: 'allForceOrder' };
   if (name === '!miniTicker@arr') return { kind: 'allMiniTicker' };
@@ -158,6 +166,16 @@ export function tickerEvents(
  * A native candle tuple [open, close, o, h, l, c, v, q, n, V, Q, closed] as a kline event, `ids`
  * its first and last trade ids (-1: none or not known).
  */
+/**
+ * A kline event as the continuous contract kline stream sends it (Binance's `continuous_kline`:
+ * the pair `ps` and contract type `ct` instead of the symbol, the candle without `s`).
+ */
+export function continuousKlineEvent(kline: unknown): unknown {
+  const { E, s, k } = kline as { E: number; s: string; k: Record<string, unknown> };
+  const { s: _symbol, ...candle } = k;
+  return { e: 'continuous_kline', E, ps: s, ct: 'PERPETUAL', k: candle };
+}
+
 export function klineEvent(
   symbol: string,
   interval: string,

@@ -407,7 +407,7 @@ export class BinanceStreams {
     if (pair !== undefined && (p.kind === 'depth' || p.kind === 'partial')) this.market.follow(pair, depthSpeed(name));
     if (pair !== undefined && p.kind === 'bookTicker') this.market.follow(pair, 100);
     if (p.kind === 'allBookTicker') for (const listed of listedPairs(this.ctx)) this.market.follow(listed, 100);
-    if (pair !== undefined && p.kind === 'kline') this.market.followKlines(pair);
+    if (pair !== undefined && (p.kind === 'kline' || p.kind === 'continuousKline')) this.market.followKlines(pair);
     if (p.kind === 'forceOrder' || p.kind === 'allForceOrder') this.attachLiquidations();
   }
 

@@ -20,6 +20,7 @@ import { bookTicker, premiumIndex, ticker24 } from '../translate/market.ts';
 import { KlineTradeIds } from './kline-trade-ids.ts';
 import {
   bookTickerEvent,
+  continuousKlineEvent,
   depthEvent,
   forceOrderEvent,
   klineEvent,
@@ -114,6 +115,20 @@ export class MarketFeed {
     return klineEvent(symbol, iv, k, now, this.tradeIds.ids(symbol, iv, k[0] as number, k[8] as number));
   }
 
+  /** Whether a kline stream of `symbol` and `iv` is followed: `<s>@kline_<iv>` or its perpetual's continuous one. */
+  private klinesWanted(s: string, iv: Interval): boolean {
+    return this.sink.subscribed(`${s}@kline_${iv}`) || this.sink.subscribed(`${s}_perpetual@continuousKline_${iv}`);
+  }
+
+  /** The candle `k` on both kline streams of `symbol` and `iv` (the continuous one in its own layout). */
+  private pushKline(symbol: string, iv: Interval, k: KlineTuple, now: number): void {
+    const s = symbol.toLowerCase();
+    const ev = this.kline(symbol, iv, k, now);
+    this.sink.push(`${s}@kline_${iv}`, ev);
+    const continuous = `${s}_perpetual@continuousKline_${iv}`;
+    if (this.sink.subscribed(continuous)) this.sink.push(continuous, continuousKlineEvent(ev));
+  }
+
   /** A depth window of `speed` for the pair from the book's id now, when it has none. */
   follow(pair: PairView, speed: DepthSpeed): void {
     let bySpeed = this.windows.get(pair.row.symbol);
@@ -160,14 +175,13 @@ export class MarketFeed {
     if (closed.length === 0) return;
     const s = symbol.toLowerCase();
     for (const iv of INTERVALS) {
-      const name = `${s}@kline_${iv}`;
-      if (!this.sink.subscribed(name)) continue;
+      if (!this.klinesWanted(s, iv)) continue;
       const first = closed.find((c) => c.interval === iv);
       if (first === undefined) continue;
       // the candles that just closed, final, then the new current one on the next tick
       const now = this.ctx.venue.clock.now();
       for (const k of this.ctx.venue.klines.closedKlines(symbol, iv, first.openTime))
-        this.sink.push(name, this.kline(symbol, iv, k, now));
+        this.pushKline(symbol, iv, k, now);
     }
   }
 
@@ -206,10 +220,9 @@ export class MarketFeed {
     for (const symbol of this.dirtyKlines) {
       const s = symbol.toLowerCase();
       for (const iv of INTERVALS) {
-        const name = `${s}@kline_${iv}`;
-        if (!this.sink.subscribed(name)) continue;
+        if (!this.klinesWanted(s, iv)) continue;
         const k = this.ctx.venue.klines.currentKline(symbol, iv);
-        if (k) this.sink.push(name, this.kline(symbol, iv, k, now));
+        if (k) this.pushKline(symbol, iv, k, now);
       }
     }
     this.dirtyKlines.clear();
