@@ -179,6 +179,18 @@ const BOOK_TICKER = obj(
   'Best bid and ask',
 );
 
+const TRADE = obj(
+  {
+    id: int('Trade id'),
+    price: price('Price'),
+    qty: qty('Quantity'),
+    quoteQty: str('Price x quantity, USDT'),
+    time: MARKET_MS('Trade time'),
+    isBuyerMaker: bool('The seller took (the buyer was the maker)'),
+  },
+  'A trade',
+);
+
 const LAST_PRICE = obj({ symbol: SYMBOL, price: price('Last price'), time: MARKET_MS('Now') }, 'Last price');
 
 const PREMIUM_INDEX = obj(
@@ -263,20 +275,8 @@ export const MARKET_ANSWERS: Record<string, TSchema> = {
     },
     'Order book snapshot',
   ),
-  'GET /fapi/v1/trades': list(
-    obj(
-      {
-        id: int('Trade id'),
-        price: price('Price'),
-        qty: qty('Quantity'),
-        quoteQty: str('Price x quantity, USDT'),
-        time: MARKET_MS('Trade time'),
-        isBuyerMaker: bool('The seller took (the buyer was the maker)'),
-      },
-      'A trade',
-    ),
-    'Recent trades, oldest first',
-  ),
+  'GET /fapi/v1/trades': list(TRADE, 'Recent trades, oldest first'),
+  'GET /fapi/v1/historicalTrades': list(TRADE, 'Trades from fromId (else the newest), oldest first'),
   'GET /fapi/v1/aggTrades': list(
     obj(
       {

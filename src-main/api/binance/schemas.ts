@@ -179,6 +179,10 @@ const PUBLIC: Record<string, RouteParams> = {
     ['symbol'],
   ),
   'GET /fapi/v1/trades': p({ symbol, limit: limit(1000, 500) }, ['symbol']),
+  'GET /fapi/v1/historicalTrades': p(
+    { symbol, limit: limit(500, 100), fromId: int(0, Number.MAX_SAFE_INTEGER, 'From this trade id') },
+    ['symbol'],
+  ),
   'GET /fapi/v1/aggTrades': p(
     { symbol, fromId: int(0, Number.MAX_SAFE_INTEGER, 'From this trade id'), ...window, limit: limit(1000, 500) },
     ['symbol'],

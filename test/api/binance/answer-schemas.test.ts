@@ -145,6 +145,8 @@ describe('public market data', () => {
     await pub('/fapi/v1/depth', { ...BTC, limit: 5 });
     expect(await pub('/fapi/v1/trades', BTC)).not.toEqual([]);
     await pub('/fapi/v1/aggTrades', BTC);
+    const [oldest] = await pub('/fapi/v1/historicalTrades', { ...BTC, limit: 500 });
+    await pub('/fapi/v1/historicalTrades', { ...BTC, fromId: oldest.id, limit: 2 });
     await pub('/fapi/v1/klines', { ...BTC, interval: '1m' });
     await pub('/fapi/v1/continuousKlines', { pair: 'BTCUSDT', contractType: 'PERPETUAL', interval: '1m' });
     await pub('/fapi/v1/markPriceKlines', { ...BTC, interval: '1m' });

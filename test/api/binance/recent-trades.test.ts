@@ -33,3 +33,17 @@ describe('recent trades, Binance limits', () => {
     expect(a[0].a).toBe(ids[0]);
   });
 });
+
+// Binance's Old Trades Lookup (python-binance futures_historical_trades) was -5000, not served
+describe('historicalTrades', () => {
+  it('the newest `limit` (default 100, at most 500) without fromId; from fromId the first `limit`, oldest first', async () => {
+    const recent = (await get('/fapi/v1/trades?symbol=BTCUSDT&limit=1000')).map((x: any) => x.id);
+    const dflt = await get('/fapi/v1/historicalTrades?symbol=BTCUSDT');
+    expect(dflt.map((x: any) => x.id)).toEqual(recent.slice(-100));
+    expect((await get('/fapi/v1/historicalTrades?symbol=BTCUSDT&limit=500')).length).toBe(500);
+    const from = await get(`/fapi/v1/historicalTrades?symbol=BTCUSDT&fromId=${recent[10]}&limit=3`);
+    expect(from.map((x: any) => x.id)).toEqual(recent.slice(10, 13));
+    expect(Object.keys(from[0])).toEqual(['id', 'price', 'qty', 'quoteQty', 'time', 'isBuyerMaker']);
+    expect((await get('/fapi/v1/historicalTrades?symbol=BTCUSDT&limit=501')).code).toBe(-1130);
+  });
+});

@@ -36,6 +36,8 @@ const DEPTH_LIMITS = [5, 10, 20, 50, 100, 500, 1000] as const;
 const DEPTH_DEFAULT = 500;
 /** Binance allows 1000 trades a request; the venue keeps the last RECENT_TRADES_KEPT (1000). */
 const TRADES_MAX = 1000;
+/** Binance's Old Trades Lookup: 500 a request (default 100). */
+const HISTORICAL_TRADES_MAX = 500;
 /** fundingRate: Binance's default 100, at most 1000 a request. */
 const FUNDING_RATE_MAX = 1000;
 const HOUR = 3_600_000;
@@ -128,6 +130,18 @@ export function registerMarketData(app: FastifyInstance, ctx: BinanceContext, li
     const pair = pairOf(ctx, q.required('symbol'));
     const limit = q.int('limit', 1, TRADES_MAX) ?? 500;
     return recent(pair.row.symbol, limit).map((t) => tradeRow(pair, t));
+  });
+
+  // Binance's Old Trades Lookup (python-binance futures_historical_trades): from `fromId` the first
+  // `limit`, else the newest, among the trades the venue keeps; the API key it asks for is not needed
+  app.get('/fapi/v1/historicalTrades', routeSchema('GET', '/fapi/v1/historicalTrades'), async (req) => {
+    const q = paramsOf(req);
+    const pair = pairOf(ctx, q.required('symbol'));
+    const limit = q.int('limit', 1, HISTORICAL_TRADES_MAX) ?? 100;
+    const fromId = q.int('fromId', 0);
+    if (fromId === undefined) return recent(pair.row.symbol, limit).map((t) => tradeRow(pair, t));
+    const rows = recent(pair.row.symbol, RECENT_TRADES_KEPT).filter((t) => t.tradeId >= fromId);
+    return rows.slice(0, limit).map((t) => tradeRow(pair, t));
   });
 
   app.get('/fapi/v1/aggTrades', routeSchema('GET', '/fapi/v1/aggTrades'), async (req) => {
