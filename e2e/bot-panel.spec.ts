@@ -88,6 +88,48 @@ test('a resting bot order sent without need_cache can be cancelled from the answ
   await expect(panel.getByRole('heading', { name: 'Request (as it will be sent)' })).toBeVisible();
 });
 
+test('Tab from the send button goes on past the request box to the cached orders, not back to the top', async ({
+  page,
+  service,
+  market,
+}) => {
+  const symbol = 'SOLUSDT';
+  await setPaused(service.url, true);
+  const { price } = await market.priceOffMid(symbol, 0.9);
+  const placed = await market.restBid(symbol, price, '1.00');
+  const screen = new TradingPage(page);
+  await screen.open(service.url);
+  await screen.selectSymbol(symbol);
+  const panel = await screen.openBotPanel();
+  await expect(panel.getByTestId(`bot-order-row-${placed.order_id}`)).toBeVisible();
+  // every field filled: the request box overflows, and Chromium stops Tab at such a scroll box
+  await panel.getByRole('textbox', { name: 'price', exact: true }).fill(price);
+  await panel.getByRole('textbox', { name: 'qty', exact: true }).fill('1.00');
+  await panel.getByRole('textbox', { name: 'leverage' }).fill('5');
+  await panel.getByRole('combobox', { name: 'margin_mode' }).selectOption('2');
+  await panel.getByRole('textbox', { name: 'client_order_id' }).fill('e2e-tab-order');
+  await panel.getByRole('checkbox', { name: 'reduce_only' }).check();
+  const request = panel.getByTestId('bot-request');
+  expect(await request.evaluate((el) => el.scrollHeight > el.clientHeight)).toBe(true);
+
+  await panel.getByRole('button', { name: 'Send bot order' }).focus();
+  const cancel = `Cancel bot order ${placed.order_id}`;
+  const stops: string[] = [];
+  for (let i = 0; i < 6 && stops.at(-1) !== cancel && stops.at(-1) !== 'Close'; i++) {
+    await page.keyboard.press('Tab');
+    stops.push(
+      await panel.evaluate((d) => {
+        const a = d.ownerDocument.activeElement;
+        return a?.getAttribute('aria-label') ?? a?.getAttribute('data-testid') ?? a?.tagName ?? '';
+      }),
+    );
+  }
+  expect(stops).toEqual(['bot-request', cancel]);
+  await page.keyboard.press('Enter');
+  await expect(panel.getByTestId(`bot-order-row-${placed.order_id}`)).toBeHidden();
+  await expect(panel.getByTestId('bot-response')).toContainText('"status": 4');
+});
+
 test.afterEach(async ({ service }) => {
   await setPaused(service.url, false);
 });

@@ -112,4 +112,15 @@ describe('trapIndex', () => {
     expect(trapIndex(2, 5, true)).toBeNull();
     expect(trapIndex(-1, 0, false)).toBeNull();
   });
+
+  it('goes on from a stop that is not in the list (a scroll box) in the browser order, wrapping only at an end', () => {
+    // the bot panel: Tab from the request box (3 controls before it) goes on to the answer and the Cancel buttons
+    expect(trapIndex(-1, 5, false, 3)).toBeNull();
+    expect(trapIndex(-1, 5, true, 3)).toBeNull();
+    // after every control: Tab wraps to the first; before every control: Shift+Tab wraps to the last
+    expect(trapIndex(-1, 5, false, 5)).toBe(0);
+    expect(trapIndex(-1, 5, true, 0)).toBe(4);
+    expect(trapIndex(-1, 5, true, 5)).toBeNull();
+    expect(trapIndex(-1, 5, false, 0)).toBeNull();
+  });
 });

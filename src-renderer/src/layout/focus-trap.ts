@@ -12,11 +12,21 @@ function tabStops(root: HTMLElement): HTMLElement[] {
   );
 }
 
+/** Whether Tab reaches `a` before `b`: `a` comes first in the document, or contains `b`. */
+function precedes(a: Node, b: Node): boolean {
+  return (a.compareDocumentPosition(b) & Node.DOCUMENT_POSITION_FOLLOWING) !== 0;
+}
+
 /** Keeps Tab and Shift+Tab inside `root`. Returns whether it moved the focus; it then prevents the browser's own move. */
 export function trapTab(root: HTMLElement, e: { key: string; shiftKey: boolean; preventDefault(): void }): boolean {
   if (e.key !== 'Tab') return false;
   const items = tabStops(root);
-  const i = trapIndex(items.indexOf(document.activeElement as HTMLElement), items.length, e.shiftKey);
+  const active = document.activeElement;
+  const current = items.indexOf(active as HTMLElement);
+  // a stop of the browser's that is not in the list (a scroll box): its place among them
+  const inside = current < 0 && active instanceof HTMLElement && active !== root && root.contains(active);
+  const before = inside ? items.filter((el) => precedes(el, active)).length : undefined;
+  const i = trapIndex(current, items.length, e.shiftKey, before);
   if (i === null) return false;
   e.preventDefault();
   items[i].focus();
