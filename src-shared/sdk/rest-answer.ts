@@ -16,7 +16,23 @@ function originOf(url: string): string {
   }
 }
 
+/** The route of a request (its path, without the signed query). */
+function pathOf(url: string): string {
+  try {
+    return new URL(url).pathname;
+  } catch {
+    return url;
+  }
+}
+
 function networkFailure(x: RawExchange): PerpdeskApiError {
+  if (x.timedOut === true)
+    return new PerpdeskApiError(
+      CLIENT_ERROR,
+      `${x.method} ${pathOf(x.url)}: the service at ${originOf(x.url)} gave no answer (${x.networkError ?? 'time-out'}); ` +
+        'the request may have been applied: read the state back before sending it again',
+      NO_ANSWER,
+    );
   return new PerpdeskApiError(
     CLIENT_ERROR,
     `Cannot reach the service at ${originOf(x.url)}: ${x.networkError ?? 'no answer'}; is the service running, and is this its address?`,

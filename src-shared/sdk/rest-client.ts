@@ -38,7 +38,7 @@ import type { MarginMode, PositionMode, PositionSide } from '../enums.ts';
 import { unwrap, unwrapBare } from './rest-answer.ts';
 import { ConditionalOrders } from './rest-conditionals.ts';
 import { DatasetRoutes, SweepRoutes } from './rest-local-data.ts';
-import { exchange, orderQuery, writeRequest } from './rest-request.ts';
+import { DEFAULT_TIMEOUT_MS, exchange, orderQuery, writeRequest } from './rest-request.ts';
 import type { Query, RawExchange, RequestOptions, RestClientOptions, WireQuery } from './rest-request.ts';
 import type {
   AdminAccount,
@@ -81,6 +81,7 @@ import type {
 // The request types, the error, the answer decoding and the route records live beside this
 // file; they stay exported from here (and so from the SDK) as before the split.
 export { CLIENT_ERROR, NO_ANSWER, NO_CREDENTIALS, NOT_SENT, PerpdeskApiError, toQueryString } from './rest-request.ts';
+export { DEFAULT_TIMEOUT_MS } from './rest-request.ts';
 export type { AuthKind, Query, RawExchange, RequestOptions, RestClientOptions } from './rest-request.ts';
 export { unwrap } from './rest-answer.ts';
 export type * from './rest-routes.ts';
@@ -148,7 +149,7 @@ export class RestClient {
 
   /**
    * Sends one request and returns the raw exchange; never throws for an HTTP or API error
-   * (a network failure gives status 0). It throws, sending nothing, only when no credentials are
+   * (a network failure, or no answer within the time-out, gives status 0). It throws, sending nothing, only when no credentials are
    * set for a signed request or the request cannot be written (a query number that is NaN or
    * infinite, a body JSON cannot hold): a PerpdeskApiError of code CLIENT_ERROR either way.
    */
@@ -165,6 +166,7 @@ export class RestClient {
       headers,
       bodyText,
       bytes,
+      timeoutMs: options.timeoutMs ?? this.opts.timeoutMs ?? DEFAULT_TIMEOUT_MS,
     });
   }
 
@@ -462,9 +464,9 @@ export class RestClient {
     return this.getPublic('/api/v1/replay');
   }
 
-  /** Play, pause, speed, step or seek a replay (`POST /api/v1/replay`, loopback). */
+  /** Play, pause, speed, step or seek a replay (`POST /api/v1/replay`, loopback); no time-out (a seek may take long). */
   replayControl(action: ReplayAction): Promise<ReplayState> {
-    return this.call('POST', '/api/v1/replay', { body: action });
+    return this.call('POST', '/api/v1/replay', { body: action, timeoutMs: 0 });
   }
 
   /** The session report (`GET /api/v1/replay/report`, loopback). */
@@ -479,9 +481,9 @@ export class RestClient {
     return unwrap<never>(x);
   }
 
-  /** Starts a replay venue (`POST /api/v1/replays` on the live venue, loopback). */
+  /** Starts a replay venue (`POST /api/v1/replays` on the live venue, loopback); no time-out (it reads its data first). */
   startReplay(req: StartReplayRequest): Promise<ReplayInfo> {
-    return this.call('POST', '/api/v1/replays', { body: req });
+    return this.call('POST', '/api/v1/replays', { body: req, timeoutMs: 0 });
   }
 
   /** The replays the live venue runs (`GET /api/v1/replays`, loopback). */

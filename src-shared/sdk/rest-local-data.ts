@@ -73,9 +73,9 @@ export class DatasetRoutes {
     return this.call('GET', `/api/v1/datasets/${id}/trades`, { query: { ...query } });
   }
 
-  /** Imports archive files or folders on the service's machine (`POST /api/v1/datasets/import`, loopback). */
+  /** Imports archive files or folders on the service's machine (`POST /api/v1/datasets/import`, loopback); no time-out. */
   import(req: DatasetImportRequest): Promise<DatasetImportResults> {
-    return this.call('POST', '/api/v1/datasets/import', { body: req });
+    return this.call('POST', '/api/v1/datasets/import', { body: req, timeoutMs: 0 });
   }
 
   /**
@@ -83,10 +83,15 @@ export class DatasetRoutes {
    * loopback): `name` is its archive name (`BTCUSDT-1m-2025-01-06.zip`; .zip, .csv or a
    * recorder's .jsonl), which says what it holds as a path would; `key` what the name does not
    * say, and its SHA-256 to verify. For a file the service can read itself, `import` is cheaper.
+   * No time-out: a large file takes long to send and import.
    */
   upload(name: string, bytes: Uint8Array<ArrayBuffer> | Blob, key: UploadKey = {}): Promise<DatasetImportResults> {
     const query = Object.fromEntries(uploadQuery(name, key));
-    return this.call('POST', '/api/v1/datasets/import', { query, upload: { bytes, type: uploadType(name) } });
+    return this.call('POST', '/api/v1/datasets/import', {
+      query,
+      upload: { bytes, type: uploadType(name) },
+      timeoutMs: 0,
+    });
   }
 }
 

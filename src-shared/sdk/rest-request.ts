@@ -18,7 +18,15 @@ export interface RestClientOptions {
   fetch?: typeof fetch;
   /** Wall clock for signature timestamps, ms; default Date.now. */
   now?: () => number;
+  /**
+   * How long a request waits for its whole answer, ms (default {@link DEFAULT_TIMEOUT_MS}); 0 or
+   * Infinity: as long as it takes. A request over it ends with status NO_ANSWER and `timedOut`.
+   */
+  timeoutMs?: number;
 }
+
+/** The default `timeoutMs`: a service that does not answer in this long is taken for hung. */
+export const DEFAULT_TIMEOUT_MS = 30_000;
 
 /** `code` of a PerpdeskApiError the client raised itself: no answer, no credentials, not an envelope. */
 export const CLIENT_ERROR = -1;
@@ -74,6 +82,8 @@ export interface RequestOptions {
   /** A file's bytes sent as the body as they are, with this content type (not with `body`; never signed). */
   upload?: { bytes: Uint8Array<ArrayBuffer> | Blob; type: string };
   auth?: AuthKind;
+  /** This request's time-out, ms, instead of the client's `timeoutMs` (0 or Infinity: none). */
+  timeoutMs?: number;
 }
 
 /** What signs a request: the credentials (undefined: none), the `recv_window` option and the timestamp source. */
@@ -146,11 +156,39 @@ export interface RawExchange {
   /** Round-trip time, ms. */
   elapsedMs: number;
   networkError?: string;
+  /** The answer did not come within the time-out (`networkError` says how long): the request may have been applied. */
+  timedOut?: boolean;
+}
+
+/** Raised when a request's time-out passes, so that the exchange is recorded as timed out. */
+class TimedOut extends Error {}
+
+/**
+ * Runs `work` (the fetch and the reading of its answer) under a time-out of `ms` (none when it is
+ * 0 or not finite): past it the fetch is aborted and TimedOut thrown, whether or not the injected
+ * fetch heeds the abort.
+ */
+async function withinTimeout<T>(ms: number, work: (signal: AbortSignal | undefined) => Promise<T>): Promise<T> {
+  if (!(ms > 0 && Number.isFinite(ms))) return work(undefined);
+  const ctrl = new AbortController();
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const expired = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      const e = new TimedOut(`no answer in ${ms} ms`);
+      reject(e);
+      ctrl.abort(e);
+    }, ms);
+  });
+  try {
+    return await Promise.race([work(ctrl.signal), expired]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /**
  * Sends one written request and records the exchange: status, headers and text of the answer
- * (parsed when it is JSON), or the network failure (status 0). Never throws.
+ * (parsed when it is JSON), or the network failure or time-out (status 0). Never throws.
  */
 export async function exchange(
   fetchFn: typeof fetch,
@@ -161,16 +199,21 @@ export async function exchange(
     headers: Record<string, string>;
     bodyText: string | undefined;
     bytes?: Uint8Array<ArrayBuffer> | Blob;
+    /** ms; 0 or Infinity: none. */
+    timeoutMs: number;
   },
 ): Promise<RawExchange> {
   const { method, url, headers, bodyText, bytes } = req;
   const started = now();
   const out: RawExchange = { method, url, requestBody: bodyText, status: 0, text: '', json: undefined, elapsedMs: 0 };
   try {
-    const res = await fetchFn(url, { method, headers, body: bodyText ?? bytes });
-    out.status = res.status;
-    out.headers = Object.fromEntries(res.headers.entries());
-    out.text = await res.text();
+    const answer = await withinTimeout(req.timeoutMs, async (signal) => {
+      const res = await fetchFn(url, { method, headers, body: bodyText ?? bytes, signal });
+      return { res, text: await res.text() };
+    });
+    out.status = answer.res.status;
+    out.headers = Object.fromEntries(answer.res.headers.entries());
+    out.text = answer.text;
     try {
       out.json = JSON.parse(out.text);
     } catch {
@@ -179,6 +222,7 @@ export async function exchange(
     }
   } catch (err) {
     out.networkError = err instanceof Error ? err.message : String(err);
+    if (err instanceof TimedOut) out.timedOut = true;
   }
   out.elapsedMs = now() - started;
   return out;

@@ -4,7 +4,13 @@
 // 200 errors are told apart, and `request` hands back the raw exchange.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHmac } from 'node:crypto';
-import { CLIENT_ERROR, NOT_SENT, PerpdeskApiError, RestClient } from '../../../src-shared/sdk/rest-client.ts';
+import {
+  CLIENT_ERROR,
+  NO_ANSWER,
+  NOT_SENT,
+  PerpdeskApiError,
+  RestClient,
+} from '../../../src-shared/sdk/rest-client.ts';
 import { injectFetch, makeApp, type TestApp } from '../../helpers/app.ts';
 
 let t: TestApp;
@@ -207,6 +213,56 @@ describe('RestClient', () => {
     await expect(down.time()).rejects.toThrow(
       'Cannot reach the service at http://127.0.0.1:1: ECONNREFUSED; is the service running, and is this its address?',
     );
+  });
+
+  it('ends a request the service does not answer at its time-out, saying it may have been applied', async () => {
+    const signals: (AbortSignal | null | undefined)[] = [];
+    // a hung service: the request is taken and never answered (this fetch heeds no abort either)
+    const hung = (async (_url: string, init?: RequestInit) => {
+      signals.push(init?.signal);
+      return new Promise<Response>(() => {});
+    }) as typeof fetch;
+    const api = new RestClient({
+      baseUrl: 'http://127.0.0.1:1',
+      apiKey: KEY,
+      apiSecret: SECRET,
+      fetch: hung,
+      timeoutMs: 20,
+    });
+    const x = await api.request('GET', '/fapi/v1/time');
+    expect(x).toMatchObject({ status: 0, timedOut: true, networkError: 'no answer in 20 ms' });
+    const err = await api
+      .placeOrder({ symbol: 'BTCUSDT', side: 1, position_side: 1, position_action: 1, type: 2, qty: '0.001' })
+      .catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(PerpdeskApiError);
+    expect(err).toMatchObject({ code: CLIENT_ERROR, status: NO_ANSWER });
+    expect((err as Error).message).toBe(
+      'POST /fapi/v1/orders: the service at http://127.0.0.1:1 gave no answer (no answer in 20 ms); ' +
+        'the request may have been applied: read the state back before sending it again',
+    );
+    // the fetch was aborted at the time-out
+    expect(signals.map((s) => s?.aborted)).toEqual([true, true]);
+    // by default a request has a time-out too
+    const answering = (async (_url: string, init?: RequestInit) => {
+      signals.push(init?.signal);
+      return new Response('{"code":0,"message":"success","data":null}', { status: 200 });
+    }) as typeof fetch;
+    await new RestClient({ baseUrl: 'http://127.0.0.1:1', fetch: answering }).request('GET', '/fapi/v1/time');
+    expect(signals[2]).toBeInstanceOf(AbortSignal);
+  });
+
+  it('waits as long as it takes for a request of time-out 0, and for a replay start or a dataset import', async () => {
+    const envelope = JSON.stringify({ code: 0, message: 'success', data: { id: 'r1' } });
+    // answers after the client's 1 ms time-out has passed
+    const slow = (async () => {
+      await new Promise((r) => setTimeout(r, 30));
+      return new Response(envelope, { status: 200, headers: { 'content-type': 'application/json' } });
+    }) as typeof fetch;
+    const api = new RestClient({ baseUrl: 'http://127.0.0.1:1', fetch: slow, timeoutMs: 1 });
+    expect((await api.request('GET', '/fapi/v1/time')).timedOut).toBe(true);
+    expect((await api.request('GET', '/fapi/v1/time', { timeoutMs: 0 })).status).toBe(200);
+    await expect(api.startReplay({ datasets: [] } as never)).resolves.toEqual({ id: 'r1' });
+    await expect(api.datasets.import({ paths: ['/nowhere'] })).resolves.toEqual({ id: 'r1' });
   });
 
   it("says plainly what an answer that is not the API's was", async () => {

@@ -124,7 +124,7 @@ function ReplayBody() {
     setSendError(null);
     setSending(true);
     try {
-      const r = await s.api.call<Started>('POST', '/api/v1/replays', { body: c.request });
+      const r = await s.api.call<Started>('POST', '/api/v1/replays', { body: c.request, timeoutMs: 0 });
       window.location.assign(r.login_url);
     } catch (e) {
       setSendError(`The replay did not start: ${errorText(e)}`);

@@ -89,7 +89,7 @@ export function createReplayStore(api: RestClient, wall: () => number = Date.now
       async control(a) {
         set({ busy: true, error: null });
         try {
-          const status = await api.call<ReplayStatusView>('POST', '/api/v1/replay', { body: a });
+          const status = await api.call<ReplayStatusView>('POST', '/api/v1/replay', { body: a, timeoutMs: 0 });
           if (isStatus(status)) get().actions.apply(status);
           set({ busy: false });
           return true;
