@@ -83,7 +83,8 @@ export class WsClient extends WsEvents {
     this.#pingMs = options.pingIntervalMs ?? 0;
     this.#pingTimeoutMs = options.pingTimeoutMs ?? 2 * this.#pingMs;
     this.#sched = options.scheduler ?? systemScheduler;
-    this.#requests = new PendingRequests(this.#sched, options.requestTimeoutMs ?? 10_000, this.#url);
+    const idle = (): boolean => this.#state === 'idle';
+    this.#requests = new PendingRequests(this.#sched, options.requestTimeoutMs ?? 10_000, this.#url, idle);
   }
 
   /** Current connection state. */
@@ -112,15 +113,15 @@ export class WsClient extends WsEvents {
   }
 
   /**
-   * Resolves once a connection is open and restored (immediately if it is). Rejects when the
-   * client is closed first, and, while the client has never been connected, when the connection
+   * Resolves once a connection is open and restored (immediately if it is). Rejects at once before
+   * `connect()`, when the client is closed first, and, while it has never been connected, when the
    * attempt under way (or the next one) fails, with a {@link WsConnectionError}: a service that
    * is not there is reported, not waited for. The client keeps trying in the background; call
-   * `whenReady()` again to wait for the next attempt. Once it has been connected, it waits across
-   * reconnects, however long they take.
+   * `whenReady()` again to wait for the next attempt. Once connected, it waits across reconnects.
    */
   whenReady(): Promise<void> {
     if (this.#state === 'closed') return Promise.reject(new Error('WsClient is closed'));
+    if (this.#state === 'idle') return Promise.reject(new Error('WsClient is not connected: call connect() first'));
     if (this.#ready) return Promise.resolve();
     return new Promise((resolve, reject) => this.#readyWaiters.push({ resolve, reject }));
   }

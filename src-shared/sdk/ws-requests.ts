@@ -31,16 +31,19 @@ export class PendingRequests {
   readonly #timeoutMs: number;
   /** The endpoint, named when a request could not be sent. */
   readonly #url: string;
+  /** Whether the client's connect() has not been called yet (a request waiting then says so). */
+  readonly #idle: () => boolean;
   /** Requests, sent or queued, by id. */
   readonly #pending = new Map<number, Pending>();
   /** Ids waiting to be sent, oldest first. */
   #queue: number[] = [];
   #nextId = 1;
 
-  constructor(sched: Scheduler, timeoutMs: number, url: string) {
+  constructor(sched: Scheduler, timeoutMs: number, url: string, idle: () => boolean = () => false) {
     this.#sched = sched;
     this.#timeoutMs = timeoutMs;
     this.#url = url;
+    this.#idle = idle;
   }
 
   /** A fresh message id (requests and PINGs share the sequence). */
@@ -56,11 +59,17 @@ export class PendingRequests {
       const ms = this.#timeoutMs;
       const error = p.sent
         ? new WsRequestError('timeout', p.method, `${p.method} got no answer in ${ms} ms`)
-        : new WsRequestError(
-            'disconnected',
-            p.method,
-            `${p.method} was not sent: no connection to ${this.#url} for ${ms} ms (the client keeps reconnecting)`,
-          );
+        : this.#idle()
+          ? new WsRequestError(
+              'disconnected',
+              p.method,
+              `${p.method} was not sent in ${ms} ms: the client is not connected (call connect() first)`,
+            )
+          : new WsRequestError(
+              'disconnected',
+              p.method,
+              `${p.method} was not sent: no connection to ${this.#url} for ${ms} ms (the client keeps reconnecting)`,
+            );
       this.fail(p, error);
     }, this.#timeoutMs);
     this.#pending.set(p.id, p);

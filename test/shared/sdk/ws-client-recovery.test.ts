@@ -198,6 +198,23 @@ describe('WsClient: the service is down', () => {
     await expect(t.ws.subscribe(PUBLIC)).resolves.toBeNull();
   });
 
+  it('before connect(): whenReady() says to call it, and a request waiting for it says so at its timeout', async () => {
+    const t = setup();
+    await expect(t.ws.whenReady()).rejects.toThrow('WsClient is not connected: call connect() first');
+    const p = t.ws.listSubscriptions();
+    t.sched.advance(60_000);
+    await expect(p).rejects.toMatchObject({ kind: 'disconnected', method: 'LIST_SUBSCRIPTIONS' });
+    await expect(p).rejects.toThrow(
+      'LIST_SUBSCRIPTIONS was not sent in 60000 ms: the client is not connected (call connect() first)',
+    );
+    // a request made before connect() still goes out once it is connected
+    const queued = t.ws.subscribe(PUBLIC);
+    t.ws.connect();
+    t.venue.socket(0).open();
+    await expect(queued).resolves.toBeNull();
+    await expect(t.ws.whenReady()).resolves.toBeUndefined();
+  });
+
   it('an established client queues requests while it reconnects; one never sent says so at its timeout', async () => {
     const t = await running();
     t.venue.socket(0).drop();
