@@ -22,7 +22,7 @@ import { createSettingsStore } from '../features/settings/settings-store.ts';
 import { createReplayStore, followReplay, screenNow } from '../features/replay/replay-store.ts';
 import { answers, watchReplayLink } from '../features/replay/replay-link.ts';
 import { replayChartInterval } from '../features/replay/replay-datasets.ts';
-import { createSymbolsStore } from '../features/symbols/symbols-store.ts';
+import { createSymbolsStore, reloadWhenOpen } from '../features/symbols/symbols-store.ts';
 import { createToastsStore } from '../features/toasts/toasts-store.ts';
 import { createNoticesStore } from '../features/toasts/notice-prefs.ts';
 import { watchToastNotices } from '../features/toasts/toast-notices.ts';
@@ -170,6 +170,7 @@ export function createServices(opts: { baseUrl?: string; wsUrl?: string } = {}) 
     start(): void {
       ws.connect();
       void symbols.getState().actions.load();
+      stops.push(reloadWhenOpen(symbols, ws));
       stops.push(poll(() => clock.getState().actions.sync(), 5000));
       stops.push(startTickerFeed({ api, ws, workspace, tickers }));
       stops.push(startTradesFeed({ api, ws, workspace, store: trades, tickers }));

@@ -1,7 +1,7 @@
 // The symbol catalogue as the screen sees it, read from the public API. Every price and
 // quantity on screen is formatted with the decimals kept here (price_precision and
 // qty_precision of /fapi/v1/symbols).
-import { createStore } from 'zustand/vanilla';
+import { createStore, type StoreApi } from 'zustand/vanilla';
 import type { FuturesSymbol, GeneralSymbol } from '../../../../src-shared/types.ts';
 import type { RestClient } from '../../../../src-shared/sdk/rest-client.ts';
 
@@ -63,4 +63,18 @@ export function createSymbolsStore(api: RestClient) {
       },
     },
   }));
+}
+
+/**
+ * Loads the catalogue again whenever the connection (re)opens while the last load failed: a
+ * screen opened while the service was down or restarting gets its pairs, and with them its
+ * chart, book and trades, once the service is back, not only after a reload or the picker's Retry.
+ */
+export function reloadWhenOpen(
+  store: StoreApi<SymbolsState>,
+  conn: { onOpen(listener: () => void): () => void },
+): () => void {
+  return conn.onOpen(() => {
+    if (store.getState().status === 'error') void store.getState().actions.load();
+  });
 }

@@ -1,0 +1,57 @@
+// A screen opened while the service is down or restarting: its first requests fail, the
+// WebSocket's first attempt fails, then the service comes up. The pair catalogue is loaded
+// again once the connection opens, so the chart and book come back without a reload.
+import { describe, expect, it } from 'vitest';
+import { PerpdeskApiError, type RestClient } from '../../src-shared/sdk/rest-client.ts';
+import { WsClient } from '../../src-shared/sdk/ws-client.ts';
+import { createSymbolsStore, reloadWhenOpen } from '../../src-renderer/src/features/symbols/symbols-store.ts';
+import { ManualScheduler } from '../helpers/manual-scheduler.ts';
+import { FakeVenue, flush } from '../shared/sdk/fake-venue.ts';
+
+/** A client whose service is down (its first attempt fails), and a way to bring it up. */
+function downAtFirst() {
+  const venue = new FakeVenue();
+  const sched = new ManualScheduler();
+  const ws = new WsClient({
+    url: 'ws://fake/ws',
+    WebSocket: venue.WebSocket,
+    scheduler: sched,
+    reconnectBaseMs: 100,
+    reconnectJitter: 0,
+  });
+  ws.onError(() => {});
+  ws.connect();
+  const up = async (): Promise<void> => {
+    venue.socket(0).drop(); // the first attempt fails: the service is not there
+    await flush();
+    sched.advance(100);
+    venue.socket(1).open(); // it is back
+    await flush();
+  };
+  return { venue, ws, up };
+}
+
+describe('a screen opened before the service is there', () => {
+  it('loads the pair catalogue again once the connection opens', async () => {
+    const t = downAtFirst();
+    let serving = false;
+    const refuse = (): never => {
+      throw new PerpdeskApiError(-1, 'Cannot reach the service at http://fake: Failed to fetch', 0);
+    };
+    const general = { symbol: 'BTCUSDT' };
+    const futures = { symbol: 'BTCUSDT', price_precision: 1, qty_precision: 3 };
+    const api = {
+      generalSymbols: async () => (serving ? [general] : refuse()),
+      futuresSymbols: async (f: { tag?: string } = {}) => (serving ? (f.tag ? [] : [futures]) : refuse()),
+    } as unknown as RestClient;
+    const symbols = createSymbolsStore(api);
+    reloadWhenOpen(symbols, t.ws);
+    await symbols.getState().actions.load();
+    expect(symbols.getState().status).toBe('error');
+
+    serving = true;
+    await t.up();
+    expect(symbols.getState().status).toBe('ready');
+    expect(symbols.getState().entries.map((e) => e.general.symbol)).toEqual(['BTCUSDT']);
+  });
+});
