@@ -66,6 +66,8 @@ function fakeWs(): { ws: WsClient; push: (k: Candle) => void } {
     },
     subscribe: async () => ({}),
     unsubscribe: async () => ({}),
+    onOpen: () => () => {},
+    subscriptions: [],
     onReconnect: () => () => {},
   } as unknown as WsClient;
   const push = (k: Candle): void =>
@@ -135,6 +137,8 @@ describe('chart feed while the service is away', () => {
       on: () => () => {},
       subscribe: async () => ({}),
       unsubscribe: async () => ({}),
+      onOpen: () => () => {},
+      subscriptions: [],
       onReconnect: (fn: () => void) => (reconnected.add(fn), () => reconnected.delete(fn)),
     } as unknown as WsClient;
     const bars = new Bars();

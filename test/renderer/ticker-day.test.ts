@@ -35,7 +35,13 @@ function injectFetch(app: TestApp['app']): typeof fetch {
   }) as typeof fetch;
 }
 
-const ws = { on: () => () => {}, subscribe: async () => ({}), unsubscribe: async () => ({}) };
+const ws = {
+  on: () => () => {},
+  subscribe: async () => ({}),
+  unsubscribe: async () => ({}),
+  onOpen: () => () => {},
+  subscriptions: [],
+};
 
 /** Runs the screen's ticker feed until `done` holds for the store (at most 5 s). */
 async function feed(symbol: string, done: (s: TickerState) => boolean): Promise<StoreApi<TickerState>> {

@@ -37,6 +37,8 @@ describe('trades feed', () => {
       on: (stream: string, fn: (data: unknown) => void) => (handlers.set(stream, fn), () => handlers.delete(stream)),
       subscribe: async () => ({}),
       unsubscribe: async () => ({}),
+      onOpen: () => () => {},
+      subscriptions: [],
       onReconnect: () => () => {},
     };
     const store = createTradesStore();
@@ -83,6 +85,8 @@ describe('trades feed after a reconnect', () => {
       on: (stream: string, fn: (data: unknown) => void) => (handlers.set(stream, fn), () => handlers.delete(stream)),
       subscribe: async () => ({}),
       unsubscribe: async () => ({}),
+      onOpen: () => () => {},
+      subscriptions: [],
       onReconnect: (fn: () => void) => (reconnected.add(fn), () => reconnected.delete(fn)),
     };
     // the venue's recent trades over REST, newest first: the old venue's 1001-1060, then the new one's 1-3

@@ -21,6 +21,7 @@ import { INTERVAL_MS, nextOpenTime, previousOpenTime, type Interval } from '../.
 import type { Candle } from '../../../../src-shared/types.ts';
 import { errorText } from '../../lib/frame.ts';
 import { dropServiceFailure } from '../../lib/service-failure.ts';
+import { keepSubscribed } from '../../lib/kept-streams.ts';
 import { isNetworkFailure } from '../../lib/network-failure.ts';
 
 /** Candles loaded first, and per step back in history. */
@@ -85,6 +86,7 @@ export class ChartFeed {
   private stream: string | null = null;
   private off: (() => void) | null = null;
   private offReconnect: (() => void) | null = null;
+  private keep: (() => void) | null = null;
   private pending: Candle | null = null;
   /** A roll-over gap is being fetched; the newest push waits here meanwhile. */
   private filling = false;
@@ -125,13 +127,17 @@ export class ChartFeed {
     });
     const name = `kline@${symbol},${interval}`;
     if (this.stream !== name) {
+      this.keep?.();
       if (this.stream !== null) void this.ws.unsubscribe([this.stream]).catch(dropServiceFailure);
       this.off?.();
       this.stream = name;
       this.off = this.ws.on(name, (d) => {
         if (this.stream === name) this.onPush(d as KlinePush);
       });
-      void this.ws.subscribe([name]).catch(dropServiceFailure);
+      // subscribed again once the service is there, and the latest candles loaded then
+      this.keep = keepSubscribed(this.ws, [name], (again) => {
+        if (again && this.stream === name) void this.load(symbol, interval, this.generation);
+      });
     }
     void this.load(symbol, interval, gen);
   }
@@ -168,6 +174,7 @@ export class ChartFeed {
     this.generation++;
     this.off?.();
     this.offReconnect?.();
+    this.keep?.();
     if (this.stream !== null) void this.ws.unsubscribe([this.stream]).catch(dropServiceFailure);
     this.stream = null;
   }

@@ -11,6 +11,7 @@ import type { WorkspaceState } from '../../lib/workspace-store.ts';
 import type { SymbolsState } from '../symbols/symbols-store.ts';
 import { NO_LEVELS, type BookViewState } from './book-store.ts';
 import { dropServiceFailure, reportBugs } from '../../lib/service-failure.ts';
+import { keepSubscribed } from '../../lib/kept-streams.ts';
 
 /** Groups per side kept in the view (the ladder shows as many as fit). */
 const LADDER_DEPTH = 40;
@@ -90,11 +91,14 @@ export function startBookFeed(deps: {
     offs.push(b.onStateChange(() => publish.schedule()));
     // out of live the moment the socket drops; re-initialised once it is back and re-subscribed
     offs.push(b.followConnection(ws));
-    ws.subscribe(streams).then(
-      () => {
-        if (book === b) b.start();
-      },
-      () => {},
+    // the book starts once its streams are subscribed: when the service is there
+    let started = false;
+    offs.push(
+      keepSubscribed(ws, streams, () => {
+        if (book !== b || started) return;
+        started = true;
+        b.start();
+      }),
     );
   };
 

@@ -9,6 +9,7 @@ import { poll } from '../../lib/frame.ts';
 import type { WorkspaceState } from '../../lib/workspace-store.ts';
 import type { PricePush, TickerState } from './ticker-store.ts';
 import { dropServiceFailure, reportBugs } from '../../lib/service-failure.ts';
+import { keepSubscribed } from '../../lib/kept-streams.ts';
 
 /** How often the current pair's 24 h ticker and every pair's are asked, ms. */
 const CURRENT_MS = 2000;
@@ -41,18 +42,21 @@ export function startTickerFeed(deps: {
 
   let stream: string | null = null;
   let off: (() => void) | null = null;
+  let keep: (() => void) | null = null;
   const follow = (symbol: string): void => {
     const next = `price@${symbol}`;
     if (stream === next) return;
+    keep?.();
     if (stream !== null) void ws.unsubscribe([stream]).catch(dropServiceFailure);
     off?.();
     stream = next;
     off = ws.on(next, (data) => actions.applyPricePush(data as PricePush));
-    void ws.subscribe([next]).catch(dropServiceFailure);
+    keep = keepSubscribed(ws, [next]);
   };
   follow(workspace.getState().symbol);
   stops.push(workspace.subscribe((s) => follow(s.symbol)));
   stops.push(() => off?.());
+  stops.push(() => keep?.());
 
   return () => stops.forEach((s) => s());
 }

@@ -12,6 +12,7 @@ import type { TickerState } from '../topbar/ticker-store.ts';
 import { MAX_TRADES, type RecentTrade, type TradePush, type TradesState } from './trades-store.ts';
 import { Side } from '../../../../src-shared/enums.ts';
 import { dropServiceFailure } from '../../lib/service-failure.ts';
+import { keepSubscribed } from '../../lib/kept-streams.ts';
 
 export function startTradesFeed(deps: {
   api?: RestClient;
@@ -24,6 +25,7 @@ export function startTradesFeed(deps: {
   let pending: RecentTrade[] = [];
   let stream: string | null = null;
   let off: (() => void) | null = null;
+  let keep: (() => void) | null = null;
   /** Bumped with each reset of the tape: a seed asked for before it is not added after it. */
   let seeds = 0;
   const flush = frameBatcher(() => {
@@ -37,6 +39,7 @@ export function startTradesFeed(deps: {
   const follow = (symbol: string): void => {
     const next = `trade@${symbol}`;
     if (next === stream) return;
+    keep?.();
     if (stream !== null) void ws.unsubscribe([stream]).catch(dropServiceFailure);
     off?.();
     pending = [];
@@ -60,7 +63,8 @@ export function startTradesFeed(deps: {
       if (pending.length > 2 * MAX_TRADES) pending = pending.slice(pending.length - MAX_TRADES);
       flush.schedule();
     });
-    void ws.subscribe([next]).catch(dropServiceFailure);
+    // subscribed only once the service is there: the tape starts from its recent trades then
+    keep = keepSubscribed(ws, [next], (again) => again && seed(symbol));
     seed(symbol);
   };
   // the tape starts with the pair's latest trades instead of empty
@@ -98,6 +102,7 @@ export function startTradesFeed(deps: {
   return () => {
     unsub();
     off?.();
+    keep?.();
     offReconnect();
     flush.cancel();
   };
