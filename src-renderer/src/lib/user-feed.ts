@@ -12,7 +12,7 @@
 import type { StoreApi } from 'zustand/vanilla';
 import { hmacSha256Hex, loginPayload } from '../../../src-shared/sign.ts';
 import { PerpdeskApiError, type RestClient } from '../../../src-shared/sdk/rest-client.ts';
-import { WsClient } from '../../../src-shared/sdk/ws-client.ts';
+import { WsClient, WsRequestError } from '../../../src-shared/sdk/ws-client.ts';
 import type { ConditionalOrderRecord, OrderRecord, PositionRecord, TradeRecord } from '../../../src-shared/types.ts';
 import type { AccountState } from '../features/account/account-store.ts';
 import type { OpenOrdersState } from '../features/orders/open-orders-store.ts';
@@ -295,18 +295,26 @@ export function startUserFeed(deps: {
       if (e.kind === 'logged_out') onLoggedOut(client);
       else onEvent(e);
     });
+    // a LOGIN not sent because the first connection attempt failed (the service was down or
+    // restarting as the screen opened): the first open is no reconnect, so it is sent then
+    let loginUnsent = false;
     const login = async (): Promise<void> => {
+      loginUnsent = false;
       try {
         // a function: the client signs afresh for its own re-login after a reconnect
         await client.login(() => loginParams(apiKey, apiSecret, api.timestamp()));
         await client.subscribe(['user']);
         if (ws === client) state.setState({ status: 'live', error: null });
       } catch (err) {
+        loginUnsent = err instanceof WsRequestError && err.kind === 'disconnected';
         if (ws === client) state.setState({ status: 'error', error: errorText(err) });
       }
       await refreshAll().catch(dropServiceFailure);
     };
     client.onReconnect(() => void login());
+    client.onOpen(({ reconnect }) => {
+      if (!reconnect && loginUnsent) void login();
+    });
     client.onStateChange((s) => {
       if (ws === client && s === 'reconnecting') state.setState({ status: 'connecting' });
     });

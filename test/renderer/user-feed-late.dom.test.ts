@@ -1,0 +1,80 @@
+// The account's user stream of a screen opened (logged in) while the service is down or
+// restarting: the LOGIN fails with the WebSocket's first attempt ("LOGIN was not sent: Cannot
+// reach the service ..."), and the first connection that opens afterwards is no reconnect. The
+// feed logs in then and goes live, instead of staying in that error until a reload.
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { createStore } from 'zustand/vanilla';
+import { startUserFeed } from '../../src-renderer/src/lib/user-feed.ts';
+import { createServiceBack } from '../../src-renderer/src/lib/service-back.ts';
+import { createToastsStore } from '../../src-renderer/src/features/toasts/toasts-store.ts';
+import type { WebSocketLike } from '../../src-shared/sdk/ws-client.ts';
+
+/** A socket of the service: the test opens or drops it; LOGIN and SUBSCRIBE are accepted. */
+class Socket implements WebSocketLike {
+  static made: Socket[] = [];
+  readyState = 0;
+  readonly sent: string[] = [];
+  onopen: ((event: unknown) => void) | null = null;
+  onmessage: ((event: { data: string }) => void) | null = null;
+  onclose: ((event: { code?: number; reason?: string }) => void) | null = null;
+  onerror: ((event: unknown) => void) | null = null;
+  constructor() {
+    Socket.made.push(this);
+  }
+  send(data: string): void {
+    const m = JSON.parse(data) as { method: string; id: number };
+    this.sent.push(m.method);
+    queueMicrotask(() => this.onmessage?.({ data: JSON.stringify({ id: m.id, result: null }) }));
+  }
+  close(): void {
+    this.readyState = 3;
+  }
+  open(): void {
+    this.readyState = 1;
+    this.onopen?.({});
+  }
+  drop(): void {
+    this.readyState = 3;
+    this.onclose?.({ code: 1006, reason: '' });
+  }
+}
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+});
+
+describe('user feed of a screen opened before the service is there', () => {
+  it('logs in once the connection opens and goes live', async () => {
+    vi.stubGlobal('WebSocket', Socket);
+    const lists = () =>
+      createStore(() => ({ actions: { refresh: async () => {}, reloadSettings: async () => {}, clear: () => {} } }));
+    const serviceBack = createServiceBack();
+    const feed = startUserFeed({
+      api: { timestamp: () => Date.now() } as never,
+      wsUrl: 'ws://fake/ws',
+      session: createStore(() => ({
+        status: 'ready',
+        apiKey: 'key-1',
+        apiSecret: 'secret-1',
+        source: 'desktop',
+      })) as never,
+      symbols: createStore(() => ({ bySymbol: {} })) as never,
+      account: lists() as never,
+      positions: lists() as never,
+      orders: lists() as never,
+      stops: lists() as never,
+      toasts: createToastsStore(),
+      onError: () => {},
+      serviceBack,
+    });
+    Socket.made[0].drop(); // the service is not there
+    await vi.waitFor(() => expect(feed.state.getState().status).toBe('error'), { timeout: 20_000 });
+    expect(feed.state.getState().error).toMatch(/^LOGIN was not sent: Cannot reach the service/);
+
+    serviceBack.seen(); // it answers again: the socket tries at once
+    Socket.made[1].open();
+    await vi.waitFor(() => expect(feed.state.getState().status).toBe('live'), { timeout: 20_000 });
+    expect(Socket.made[1].sent).toEqual(['LOGIN', 'SUBSCRIBE']);
+    feed.stop();
+  });
+});
