@@ -211,14 +211,14 @@ export class RestClient {
    * latest `limit` or a time range; never both.
    */
   async klines(symbol: string, interval: string, opts: KlinesOptions = {}): Promise<Candle[]> {
-    const range = opts.startTime !== undefined || opts.endTime !== undefined;
-    // every parameter of the route by its wire name, and no other (an undefined one is not sent)
+    // every parameter of the route by its wire name, and no other (an undefined one is not sent);
+    // all that is given is sent: a limit with a range is the route's refusal (6003), not dropped
     const query: WireQuery<KlinesQuery> = {
       symbol,
       interval,
-      start_time: range ? opts.startTime : undefined,
-      end_time: range ? opts.endTime : undefined,
-      limit: range ? undefined : opts.limit,
+      start_time: opts.startTime,
+      end_time: opts.endTime,
+      limit: opts.limit,
     };
     return unwrapBare<Candle[]>(await this.request('GET', '/fapi/v1/klines', { query }), Array.isArray);
   }

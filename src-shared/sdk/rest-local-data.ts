@@ -61,10 +61,8 @@ export class DatasetRoutes {
 
   /** A candle dataset's candles, newest first, as `klines()` (`GET /api/v1/datasets/{id}/klines`). */
   async klines(id: number, interval: string, opts: KlinesOptions = {}): Promise<Candle[]> {
-    const query =
-      opts.startTime !== undefined || opts.endTime !== undefined
-        ? { interval, start_time: opts.startTime, end_time: opts.endTime }
-        : { interval, limit: opts.limit };
+    // all that is given is sent: a limit with a range is the route's refusal, not dropped
+    const query = { interval, start_time: opts.startTime, end_time: opts.endTime, limit: opts.limit };
     return unwrapBare<Candle[]>(await this.send('GET', `/api/v1/datasets/${id}/klines`, { query }), Array.isArray);
   }
 

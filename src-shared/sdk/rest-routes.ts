@@ -46,7 +46,7 @@ export type {
 
 /** Candles of `GET /fapi/v1/klines`: the client writes startTime / endTime as start_time / end_time. */
 export interface KlinesOptions {
-  /** Latest N candles (default 500, max 1500); never together with a time range. */
+  /** Latest N candles (default 500, max 1500); never together with a time range (the route refuses it, 6003). */
   limit?: number;
   /** Time range, ms, both ends inclusive; start_time and end_time go together. */
   startTime?: number;

@@ -149,6 +149,14 @@ describe('RestClient', () => {
     expect((err as PerpdeskApiError).status).toBe(200);
   });
 
+  it('sends a limit given with a time range, which the route refuses (6003): it was dropped without a word', async () => {
+    const err = await client({})
+      .klines('BTCUSDT', '1m', { limit: 5, startTime: 1, endTime: 2 })
+      .catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(PerpdeskApiError);
+    expect((err as PerpdeskApiError).code).toBe(6003);
+  });
+
   it('refuses a query number that is NaN or infinite as PerpdeskApiError CLIENT_ERROR, sending nothing', async () => {
     sent.length = 0;
     const pub = await client({})
