@@ -5,8 +5,7 @@
 //   and send the key in the X-API-KEY header. The body is serialised once and the exact text
 //   that was signed is the text that is sent.
 // - Envelope routes resolve with `data` and throw `PerpdeskApiError` (the API's code and
-//   message) on any non-zero code; the klines routes (bare arrays, HTTP 200 errors) too
-//   (rest-answer.ts).
+//   message) on any non-zero code; the klines routes (bare arrays, HTTP 200 errors) too (rest-answer.ts).
 // - `request()` is the one place that talks HTTP; it never throws for an API error and hands
 //   back the raw exchange (URL, bodies, status), for tools that show what went over the wire.
 // - Timestamps come from the injected clock plus `timeOffsetMs`; `syncTime()` sets the offset
@@ -198,6 +197,7 @@ export class RestClient {
 
   /** Trading pairs, futures records (`GET /fapi/v1/symbols`). */
   futuresSymbols(filter: { symbols?: string[]; tag?: 'new' | 'meme' | 'innovation' } = {}): Promise<FuturesSymbol[]> {
+    if (filter.symbols?.length === 0) return Promise.resolve([]); // of no pairs, none (the route refuses `symbols=`)
     return this.getPublic('/fapi/v1/symbols', { symbols: filter.symbols?.join(','), tag: filter.tag });
   }
 
@@ -225,6 +225,7 @@ export class RestClient {
 
   /** Candles of several pairs at once (`GET /fapi/v1/klines/batch`, at most 20 symbols). */
   async klinesBatch(symbols: readonly string[], interval: string, limit?: number): Promise<KlinesBatch> {
+    if (symbols.length === 0) return {}; // of no pairs, none (the route refuses an empty list, 6000)
     const query: WireQuery<KlinesBatchQuery> = { symbols: symbols.join(','), interval, limit };
     return unwrapBare<KlinesBatch>(
       await this.request('GET', '/fapi/v1/klines/batch', { query }),
@@ -249,6 +250,7 @@ export class RestClient {
 
   /** Rolling 24 h ticker of every listed pair, or of `symbols` (`GET /api/v1/ticker/24h`). */
   tickers24h(symbols?: readonly string[]): Promise<Ticker24hRecord[]> {
+    if (symbols?.length === 0) return Promise.resolve([]); // of no pairs, none (the route refuses `symbols=`, 1001)
     return this.getPublic('/api/v1/ticker/24h', { symbols: symbols?.join(',') });
   }
 

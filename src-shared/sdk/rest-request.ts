@@ -65,7 +65,8 @@ export function orderQuery(symbol: string, order: string | number | OrderRef): Q
   const ref: OrderRef = typeof order === 'object' ? order : { orderId: order };
   return ref.clientOrderId !== undefined
     ? { symbol, client_order_id: ref.clientOrderId }
-    : { symbol, order_id: String(ref.orderId) };
+    : // a number as a number: one that is not finite (NaN) is refused unsent, as any query number is
+      { symbol, order_id: typeof ref.orderId === 'number' ? ref.orderId : String(ref.orderId) };
 }
 
 export function toQueryString(params: Query): string {

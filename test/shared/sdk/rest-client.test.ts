@@ -157,6 +157,26 @@ describe('RestClient', () => {
     expect((err as PerpdeskApiError).code).toBe(6003);
   });
 
+  it('answers a filter of no pairs with none, sending nothing (the routes refuse an empty list)', async () => {
+    sent.length = 0;
+    const api = client({});
+    expect(await api.tickers24h([])).toEqual([]);
+    expect(await api.futuresSymbols({ symbols: [] })).toEqual([]);
+    expect(await api.klinesBatch([], '1m')).toEqual({});
+    expect(sent).toEqual([]);
+    // a list of one is sent
+    expect((await api.tickers24h(['BTCUSDT'])).map((t) => t.symbol)).toEqual(['BTCUSDT']);
+  });
+
+  it('refuses an order id that is NaN unsent (it went as order_id=NaN, refused by the route)', async () => {
+    sent.length = 0;
+    const err = await client()
+      .getOrder('BTCUSDT', Number.NaN)
+      .catch((e: unknown) => e);
+    expect(err).toMatchObject({ code: CLIENT_ERROR, status: NOT_SENT });
+    expect(sent).toEqual([]);
+  });
+
   it('refuses a query number that is NaN or infinite as PerpdeskApiError CLIENT_ERROR, sending nothing', async () => {
     sent.length = 0;
     const pub = await client({})
