@@ -95,8 +95,9 @@ export async function runDataCli(
   let files: string[] = [];
   if (opts.command === 'import') {
     let checksums: string[];
+    let repeats: { path: string; first: string }[];
     try {
-      ({ files, checksums } = expandPaths(opts.paths.map((p) => resolve(cwd, p))));
+      ({ files, checksums, repeats } = expandPaths(opts.paths.map((p) => resolve(cwd, p))));
     } catch (e) {
       err(`perpdesk data: ${(e as Error).message}`);
       return 2;
@@ -108,6 +109,12 @@ export async function runDataCli(
     if (checksums.length > 0)
       out(
         `skipped   ${checksums.length} .CHECKSUM file(s) named beside their zips (each is read as its zip's checksum, not imported)`,
+      );
+    for (const r of repeats)
+      out(
+        r.path === r.first
+          ? `same      ${r.path}: named more than once; read once`
+          : `same      ${r.path}: the same file as ${r.first}, named before; read once`,
       );
   }
   const dataDir = resolve(cwd, opts.dataDir ?? defaultDataDir());

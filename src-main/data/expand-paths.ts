@@ -1,7 +1,8 @@
 // The files an import names: .zip, .csv and .jsonl files as given, folders searched for them (sorted,
 // so an archive tree imports day after day). .CHECKSUM files are found beside their zips later; one
 // named beside its zip (`import DIR/*` names both) is that zip's checksum, not a file to import.
-import { readdirSync, statSync } from 'node:fs';
+// A file named more than once (`import a.zip a.zip`, or a.zip and its folder) is read once.
+import { readdirSync, realpathSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { checksumsBeside, isDataFile } from '../../src-shared/archive-files.ts';
 
@@ -9,15 +10,37 @@ import { checksumsBeside, isDataFile } from '../../src-shared/archive-files.ts';
  * Files to import under the given paths: .zip, .csv and .jsonl (a recorder's JSON lines) files,
  * folders searched, sorted; and the .CHECKSUM files named beside their zips, left out of `files`
  * (each is read as its zip's checksum). A .CHECKSUM named without its zip stays in `files`, for
- * the import to refuse.
+ * the import to refuse. A file named again (the same path, or the same file by another path: a
+ * link, `./a.zip`, its folder) is left out of `files` and listed in `repeats` with the path it was
+ * first named by, so an import reads and counts it once.
  */
-export function expandPaths(paths: readonly string[]): { files: string[]; checksums: string[] } {
+export function expandPaths(paths: readonly string[]): {
+  files: string[];
+  checksums: string[];
+  repeats: { path: string; first: string }[];
+} {
   const out: string[] = [];
+  const repeats: { path: string; first: string }[] = [];
+  const seen = new Map<string, string>();
+  const add = (p: string): void => {
+    let real = p;
+    try {
+      real = realpathSync(p);
+    } catch {
+      // (a path that cannot be resolved is kept as given, for the import to refuse)
+    }
+    const first = seen.get(real);
+    if (first !== undefined) repeats.push({ path: p, first });
+    else {
+      seen.set(real, p);
+      out.push(p);
+    }
+  };
   const walk = (p: string): void => {
     const st = statSync(p);
     if (st.isDirectory()) {
       for (const name of readdirSync(p).sort()) walk(join(p, name));
-    } else if (isDataFile(p)) out.push(p);
+    } else if (isDataFile(p)) add(p);
   };
   for (const p of paths) {
     let st;
@@ -27,8 +50,8 @@ export function expandPaths(paths: readonly string[]): { files: string[]; checks
       throw new Error(`${p}: no such file or folder`);
     }
     if (st.isDirectory()) walk(p);
-    else out.push(p);
+    else add(p);
   }
   const beside = checksumsBeside(out);
-  return { files: out.filter((p) => !beside.has(p)), checksums: out.filter((p) => beside.has(p)) };
+  return { files: out.filter((p) => !beside.has(p)), checksums: out.filter((p) => beside.has(p)), repeats };
 }

@@ -1,6 +1,6 @@
 // `npm run data`: import, list, delete on a data folder; through a running service when one
 // holds the folder.
-import { copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runDataCli } from '../../src-main/data-cli.ts';
@@ -117,6 +117,23 @@ describe('on a data folder of its own', () => {
     expect(lone.out[0]).toBe(
       'refused   BTCUSDT-1m-2021-05-16.zip.CHECKSUM: a .CHECKSUM file is not data; give its zip (BTCUSDT-1m-2021-05-16.zip)',
     );
+  });
+
+  it('a file named twice (again, by a link, inside a folder named too) is read and counted once, the repeats said', async () => {
+    const dir = path.join(archiveTree(), 'spot/daily/klines/BTCUSDT/1m');
+    const zip = path.join(dir, 'BTCUSDT-1m-2021-05-16.zip');
+    const link = path.join(tempDir(), 'BTCUSDT-1m-2021-05-16.zip');
+    symlinkSync(zip, link);
+    const a = await run('import', zip, zip, link, dir, '--data-dir', tempDir());
+    expect(a.code).toBe(0);
+    expect(a.out.slice(0, 3)).toEqual([
+      `same      ${zip}: named more than once; read once`,
+      `same      ${link}: the same file as ${zip}, named before; read once`,
+      `same      ${zip}: named more than once; read once`,
+    ]);
+    expect(a.out.filter((l) => l.startsWith('imported'))).toHaveLength(3); // the 16th once, the 17th, the 18th
+    expect(a.out.some((l) => l.startsWith('unchanged'))).toBe(false);
+    expect(a.out.at(-1)).toMatch(/^3 of 3 file\(s\) in /);
   });
 
   it('delete, and usage errors', async () => {
