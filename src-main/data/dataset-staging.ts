@@ -197,8 +197,9 @@ export async function stageFile(store: DatasetStore, f: StagedFile): Promise<Sta
   depth?.end();
   if (reader.rows === 0) {
     const others = [...(reader.otherSymbols ?? [])];
+    // the whole file's fault, no row's: none is named (the last line's number, past an empty file's end, was)
     throw new RowError(
-      Math.max(1, lineNo),
+      null,
       others.length > 0
         ? `the file has no rows of ${key.symbol} (it has ${others.join(', ')})`
         : 'the file has no data rows',

@@ -17,10 +17,11 @@ import { closeTimeOf, openTimeOf, type Interval } from '../../src-shared/interva
 import { DecimalReader, quoted, readBool, readInt, sizeProblem, timeMicros, type FieldHold } from './decimal-field.ts';
 import { storageOf, type DatasetKey } from './kinds.ts';
 
+/** A fault of the file's data: of one row (named), or of the file as a whole (`row` null: no row is to blame). */
 export class RowError extends Error {
-  readonly row: number;
-  constructor(row: number, message: string) {
-    super(`row ${row}: ${message}`);
+  readonly row: number | null;
+  constructor(row: number | null, message: string) {
+    super(row === null ? message : `row ${row}: ${message}`);
     this.name = 'RowError';
     this.row = row;
   }

@@ -130,7 +130,8 @@ describe('validation: the failing row is named and nothing of the file is import
 
   it('an empty file is refused', async () => {
     const [r] = await service.importFiles([spot1m(KLINES_HEADER + '\n')]);
-    expect(r.error).toMatch(/no data rows/);
+    expect(r.error).toMatch(/: the file has no data rows; nothing of this file was imported$/);
+    expect(r.errorRow).toBeNull();
   });
 });
 
