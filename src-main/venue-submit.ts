@@ -18,8 +18,18 @@ function submitAfter(market: SimulatedMarket, exchange: Exchange) {
   };
 }
 
-/** What a faulted replay refuses: whatever would trade or put an order on its book (cancels go through). */
-const FAULT_REFUSES: ReadonlySet<Command['kind']> = new Set(['place', 'placeBot', 'amend', 'setTpSl']);
+/**
+ * What a faulted replay refuses: whatever would trade or put an order on its book, now or when a
+ * trigger is reached (a stop placed or modified, a TP/SL); cancels go through.
+ */
+const FAULT_REFUSES: ReadonlySet<Command['kind']> = new Set([
+  'place',
+  'placeBot',
+  'amend',
+  'setTpSl',
+  'placeConditional',
+  'amendConditional',
+]);
 
 /**
  * A replay's commands: once it is faulted (docs/replay.md "When history cannot be read") no

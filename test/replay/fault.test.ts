@@ -112,6 +112,30 @@ async function expectStuck(svc: ServiceHandle, faultTime: number) {
     refused = err as ApiError;
   }
   expect(refused?.code).toBe(5001);
+  // nor a stop (a conditional order), placed or modified: it was taken, waiting on a market that never moves
+  const stop = {
+    symbol: 'BTCUSDT',
+    side: 1,
+    position_side: 1,
+    position_action: 1,
+    type: 2,
+    qty: '0.010',
+    trigger_price: '1000000.0',
+    trigger_direction: 1,
+  };
+  for (const c of [
+    { kind: 'placeConditional', accountId: 1, input: stop },
+    { kind: 'amendConditional', accountId: 1, symbol: 'BTCUSDT', orderId: 1, trigger_price: '1000001.0' },
+  ]) {
+    let no: ApiError | null = null;
+    try {
+      await svc.venue.submit(c as never);
+    } catch (err) {
+      no = err as ApiError;
+    }
+    expect([c.kind, no?.code]).toEqual([c.kind, 5001]);
+  }
+  expect(await svc.venue.submit({ kind: 'cancelAllConditionals', accountId: 1 })).toBe(0); // none was taken
   // a cancel still goes through (nothing of the user's to cancel here: an empty answer, no refusal)
   await expect(
     Promise.resolve(svc.venue.submit({ kind: 'cancelAll', accountId: 1, symbol: 'BTCUSDT' })),
