@@ -17,6 +17,7 @@ import type { ConditionalOrderRecord, OrderRecord, PositionRecord, TradeRecord }
 import type { AccountState } from '../features/account/account-store.ts';
 import type { OpenOrdersState } from '../features/orders/open-orders-store.ts';
 import type { PositionsState } from '../features/positions/positions-store.ts';
+import { tpslFiredToast } from '../features/positions/tpsl-toast.ts';
 import type { StopsState } from '../features/stops/stops-store.ts';
 import { createStopToasts } from '../features/stops/stop-labels.ts';
 import type { SymbolsState } from '../features/symbols/symbols-store.ts';
@@ -144,6 +145,15 @@ export function startUserFeed(deps: {
   // A fired stop's toast names the order it placed as that order's record has it (trimmed, say).
   const stopToasts = createStopToasts();
 
+  // A take-profit / stop-loss that fired: its close's toast once that order has ended, with the
+  // trigger it spends (read before applyOrder spends it), and what the book left open unprotected.
+  const tpslFired = (o: OrderRecord): void => {
+    const entry = symbols.getState().bySymbol[o.symbol];
+    const d = { pd: entry?.priceDecimals ?? 2, qd: entry?.qtyDecimals ?? 3, base: entry?.general.base_asset ?? '' };
+    const t = tpslFiredToast(o, positions.getState().tpsl, d);
+    if (t !== null) toasts.getState().actions.push({ key: `tpsl:${o.id}`, ...t });
+  };
+
   // The fills of one order arrive one by one; they are summed into one toast per order.
   const fillSums = new Map<string, { qty: number; quote: number; fee: number; pnl: number; at: number }>();
   const fillToast = (t: TradeRecord): void => {
@@ -196,6 +206,7 @@ export function startUserFeed(deps: {
       case 'order':
         orders.getState().actions.apply(e.data as OrderRecord);
         stopToasts.order(e.data as OrderRecord);
+        tpslFired(e.data as OrderRecord);
         // a take-profit / stop-loss close spends its position's triggers now, not at the next poll
         positions.getState().actions.applyOrder(e.data as OrderRecord);
         state.setState({ orders: state.getState().orders + 1 });

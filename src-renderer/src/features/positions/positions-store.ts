@@ -68,7 +68,7 @@ function triggersOf(r: PositionRecord): TpSl | null {
  * client_order_id tp-<id> or sl-<id>) fired on, as a position key: a close sells a long and
  * buys a short, in both modes; null for any other order.
  */
-function firedPositionKey(o: OrderRecord): string | null {
+export function firedPositionKey(o: OrderRecord): string | null {
   if (o.type !== OrderType.MARKET || o.position_action !== PositionAction.CLOSE) return null;
   if (!/^(tp|sl)-\d+$/.test(o.client_order_id)) return null;
   // (one-way mode: the close carries position_side LONG either way, and the short's record SHORT)
