@@ -26,8 +26,6 @@ import {
   MarginMode,
   OrderType,
   PositionAction,
-  PositionMode,
-  PositionSide,
   TriggerDirection,
   WorkingType,
 } from '../../src-shared/enums.ts';
@@ -35,7 +33,13 @@ import type { ConditionalOrderRecord } from '../../src-shared/types.ts';
 import type { ConditionalInput, CancelTarget, OrderInput } from './commands.ts';
 import { reducibleLots, reject, rejectParam, type AccountLive, type TradingCore } from './core.ts';
 import { MAX_PRICE_TICKS } from '../engine/types.ts';
-import { checkClientOrderId, checkMinNotional, checkShape, type CheckedShape } from './order-checks.ts';
+import {
+  checkClientOrderId,
+  checkMinNotional,
+  checkShape,
+  rejectNothingToReduce,
+  type CheckedShape,
+} from './order-checks.ts';
 import { placeUserOrder } from './orders.ts';
 import type { PairState } from './pair-state.ts';
 import type { ConditionalState } from './ports.ts';
@@ -467,10 +471,9 @@ function orderOf(pair: PairState, a: AccountLive, c: ConditionalState): OrderInp
   let lots = c.qtyLots;
   if (lots === 0) {
     lots = reducibleLots(a, c.symbol, c.positionSide, c.side);
-    if (lots === 0) {
-      const where = a.mode === PositionMode.HEDGE ? (c.positionSide === PositionSide.LONG ? 'long ' : 'short ') : '';
-      reject(Errors.NO_POSITION_TO_CLOSE, `No ${where}position on ${c.symbol} to close`);
-    }
+    // nothing to close: refused as the order route refuses a reduce-only order with nothing to
+    // reduce (one-way: a position on the other side is said, 3010, not hidden behind a 3018)
+    if (lots === 0) rejectNothingToReduce(a, c.symbol, c.positionSide, c.side, 'this close-position stop');
   }
   return {
     symbol: c.symbol,

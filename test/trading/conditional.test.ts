@@ -9,7 +9,14 @@ import type { ConditionalOrderRecord } from '../../src-shared/types.ts';
 import type { ConditionalInput } from '../../src-main/trading/commands.ts';
 import { HOUSE_ACCOUNT, type Exchange } from '../../src-main/trading/exchange.ts';
 import type { LocalVenue as Venue } from '../../src-main/venue.ts';
-import { houseLimit, placeBotOrder, placeOrder, resetAccount, setPrices } from '../helpers/exchange-commands.ts';
+import {
+  houseLimit,
+  placeBotOrder,
+  placeOrder,
+  resetAccount,
+  setPositionMode,
+  setPrices,
+} from '../helpers/exchange-commands.ts';
 import { btc, refusal, venueKit } from './venues.ts';
 
 const T0 = Date.UTC(2026, 0, 5, 12, 0, 0);
@@ -237,7 +244,7 @@ describe('conditional orders', () => {
       status: ConditionalStatus.REJECTED,
       order_id: null,
       reject_code: Errors.NO_POSITION_TO_CLOSE.code,
-      reject_reason: 'No long position on BTCUSDT to close',
+      reject_reason: 'No long position on BTCUSDT for this close-position stop to reduce',
     });
     houseLimit(v.exchange, 2, '97000.0', '1.000');
     setPrices(v.exchange, 'BTCUSDT', { mark: 97000 });
@@ -249,6 +256,29 @@ describe('conditional orders', () => {
     expect(rejected.reject_reason).toMatch(/^Order needs .* USDT of margin and fees; available is 100\.00 USDT$/);
     expect(v.exchange.openOrders(u)).toEqual([]);
     expect(v.exchange.positions(u)).toEqual([]);
+  });
+
+  it('one-way: a stop closing the long, fired once the position has flipped short, says which position it lacks', () => {
+    const v = venue();
+    const u = user(v, 'cond-flip1');
+    setPositionMode(v.exchange, u, 'one_way');
+    openLong(v, u, '96000.0', '0.030');
+    const close = place(v.exchange, u, { qty: undefined, close_position: true });
+    const trimmed = place(v.exchange, u, { qty: '0.050', position_action: 1, reduce_only: true });
+    // a sell of 0.060 flips the long of 0.030 into a short of 0.030
+    houseLimit(v.exchange, 1, '96000.0', '0.060');
+    placeOrder(v.exchange, u, btc({ side: 2, position_side: 1, position_action: 1, type: 2, qty: '0.060' }));
+    houseLimit(v.exchange, 1, '94900.0', '1.000');
+    setPrices(v.exchange, 'BTCUSDT', { mark: 94_990 });
+    // both as the order route refuses a reduce-only sell against a short (the close-position stop
+    // said 3018 'No position on BTCUSDT to close', beside the short the positions list shows)
+    for (const c of [close, trimmed])
+      expect(v.exchange.conditional(u, { id: Number(c.id) })).toMatchObject({
+        status: ConditionalStatus.REJECTED,
+        reject_code: Errors.REDUCE_ONLY_REJECTED.code,
+        reject_reason: 'The position on BTCUSDT is short: a reduce-only sell would increase it',
+      });
+    expect(v.exchange.positions(u)).toMatchObject([{ position_side: PositionSide.SHORT, quantity: 0.03 }]);
   });
 
   it('on the last price it fires on a trade that reaches it, whoever trades, once, in the order placed', () => {
