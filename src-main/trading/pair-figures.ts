@@ -3,6 +3,7 @@
 // the liquidation clearance fee rate, the price filter's ceiling, money units and mark prices as text. The transport asks here instead of doing
 // risk or engine arithmetic itself, so every surface answers the same figures.
 import { SymbolStatus } from '../../src-shared/enums.ts';
+import type { MaintenanceBracket } from '../../src-shared/types/position-settings.ts';
 import { MAX_PRICE_TICKS } from '../engine/types.ts';
 import { FUNDING_INTEREST_RATE, FUNDING_INTERVAL_MS, fundingRateCap, nextFundingTime } from '../risk/funding.ts';
 import { formatNumber } from '../../src-shared/decimal.ts';
@@ -31,6 +32,18 @@ export function markText(price: number): string {
 /** The largest position notional `leverage` allows on the pair (its bracket table). */
 export function maxNotional(pair: PairView, leverage: number): number {
   return maxNotionalFor(pair.row.brackets, leverage);
+}
+
+/** The pair's maintenance tiers as the native API lists them (GET / POST /fapi/v1/leverage), decimal strings. */
+export function bracketTable(pair: PairView): MaintenanceBracket[] {
+  return pair.row.brackets.map((b) => ({
+    tier: b.tier,
+    notional_floor: String(b.floor),
+    notional_cap: String(b.cap),
+    maintenance_margin_rate: String(b.mmr),
+    maintenance_amount: String(b.cum),
+    max_leverage: b.maxLeverage,
+  }));
 }
 
 /** The maintenance margin rate of a position of `notional` (its bracket's). */

@@ -13,6 +13,7 @@ export type { InsuranceBalance, PublicTrade, ServerTime } from '../types/market.
 export type {
   IsolatedMarginLimits,
   LeverageSetting,
+  MaintenanceBracket,
   MarginChangeRecord,
   MarginChangeRequest,
   MarginChangeResult,

@@ -116,6 +116,23 @@ export interface LeverageSetting {
   max_leverage: number;
   /** Largest position notional allowed at this leverage, USDT. */
   max_notional: string;
+  /** The pair's maintenance tiers, lowest first: what a liquidation price is worked out with. */
+  brackets: MaintenanceBracket[];
+}
+
+/**
+ * One maintenance tier of a pair (decimal strings): a position whose notional at the mark is above
+ * `notional_floor` and at most `notional_cap` (tier 1 holds 0) keeps a maintenance margin of
+ * notional x `maintenance_margin_rate` - `maintenance_amount`, and may be held at most at
+ * `max_leverage`.
+ */
+export interface MaintenanceBracket {
+  tier: number;
+  notional_floor: string;
+  notional_cap: string;
+  maintenance_margin_rate: string;
+  maintenance_amount: string;
+  max_leverage: number;
 }
 
 // ---------------------------------------------------------------- margin mode and position mode

@@ -67,6 +67,7 @@ describe('leverage', () => {
       margin_mode: 2,
       max_leverage: 125,
       max_notional: '100000000',
+      brackets: expect.any(Array),
     });
     expect(dataOf(await get('/fapi/v1/leverage', { symbol: 'hypeusdt' }))).toStrictEqual({
       symbol: 'HYPEUSDT',
@@ -74,6 +75,7 @@ describe('leverage', () => {
       margin_mode: 2,
       max_leverage: 20,
       max_notional: '5000',
+      brackets: expect.any(Array),
     });
     expectError(await get('/fapi/v1/leverage', { symbol: 'NOPEUSDT' }), Errors.SYMBOL_NOT_FOUND);
   });
@@ -85,6 +87,7 @@ describe('leverage', () => {
       margin_mode: 2,
       max_leverage: 125,
       max_notional: '12000000',
+      brackets: expect.any(Array),
     });
     expect(dataOf(await get('/fapi/v1/leverage', { symbol: 'BTCUSDT' })).leverage).toBe(50);
     dataOf(await post('/fapi/v1/orders', orderBody({ client_order_id: 'lev-50' })));
@@ -92,6 +95,33 @@ describe('leverage', () => {
     expect(o.leverage).toBe(50);
     // 950 / 50 + 950 x 0.0005
     expect(dataOf(await get('/fapi/v1/account')).frozen_margin).toBe('19.47500000');
+  });
+
+  it("lists the pair's maintenance tiers, as reference/exchange.md has BTCUSDT's", async () => {
+    // what the screen's estimated liquidation price is worked out with (preview.ts): before, no
+    // route of the native API gave the maintenance amounts, and the order form estimated with the
+    // first tier alone (a 1.5 BTC short it put at 102,874.6 liquidated at 102,787.1)
+    const { brackets } = dataOf(await get('/fapi/v1/leverage', { symbol: 'BTCUSDT' }));
+    const row = (t: number, floor: string, cap: string, mmr: string, cum: string, lev: number) => ({
+      tier: t,
+      notional_floor: floor,
+      notional_cap: cap,
+      maintenance_margin_rate: mmr,
+      maintenance_amount: cum,
+      max_leverage: lev,
+    });
+    expect(brackets).toHaveLength(12);
+    expect(brackets.slice(0, 4)).toStrictEqual([
+      row(1, '0', '50000', '0.004', '0', 125),
+      row(2, '50000', '600000', '0.005', '50', 100),
+      row(3, '600000', '3000000', '0.0065', '950', 75),
+      row(4, '3000000', '12000000', '0.01', '11450', 50),
+    ]);
+    expect(brackets[11]).toStrictEqual(row(12, '1200000000', '1800000000', '0.5', '421481450', 1));
+    // the POST answers them too
+    expect(dataOf(await post('/fapi/v1/leverage', { symbol: 'BTCUSDT', leverage: 50 })).brackets).toStrictEqual(
+      brackets,
+    );
   });
 
   it('out of range is 3013 and changes nothing', async () => {

@@ -140,10 +140,18 @@ describe('learning the cap of a leverage', () => {
         margin_mode: 2 as const,
         max_leverage: 125,
         max_notional: '50000',
+        brackets: [],
       }),
       setLeverage: async () => (
         posts++,
-        { symbol: 'BTCUSDT', leverage: 125, margin_mode: 2 as const, max_leverage: 125, max_notional: '1' }
+        {
+          symbol: 'BTCUSDT',
+          leverage: 125,
+          margin_mode: 2 as const,
+          max_leverage: 125,
+          max_notional: '1',
+          brackets: [],
+        }
       ),
     });
     await caps.getState().actions.probe('BTCUSDT');
@@ -160,6 +168,7 @@ describe('learning the cap of a leverage', () => {
         margin_mode: 2 as const,
         max_leverage: 125,
         max_notional: inForce === 125 ? '50000' : '600000',
+        brackets: [],
       }),
       setLeverage: async (_s: string, lev: number) => {
         inForce = lev;
@@ -169,6 +178,7 @@ describe('learning the cap of a leverage', () => {
           margin_mode: 2 as const,
           max_leverage: 125,
           max_notional: lev === 125 ? '50000' : '600000',
+          brackets: [],
         };
       },
     });

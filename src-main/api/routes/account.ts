@@ -9,7 +9,7 @@ import type {
   PositionModeSetting,
 } from '../../../src-shared/types/position-settings.ts';
 import type { Venue } from '../../services/venue.ts';
-import { maxNotional } from '../../trading/pair-figures.ts';
+import { bracketTable, maxNotional } from '../../trading/pair-figures.ts';
 import { signedQuerystring } from '../auth.ts';
 import { envelopeSchema, ok, standardErrors } from '../envelope.ts';
 import { agree, type ApiInstance } from '../schemas.ts';
@@ -42,6 +42,22 @@ const leverageSettingSchema = Type.Object({
   max_notional: Type.String({
     description: 'Largest position notional allowed at this leverage (its tier), USDT',
   }),
+  brackets: Type.Array(
+    Type.Object({
+      tier: Type.Integer({ description: 'Tier number, from 1' }),
+      notional_floor: Type.String({ description: 'Notional above which the tier applies, USDT (tier 1 holds 0)' }),
+      notional_cap: Type.String({ description: 'Largest notional of the tier, USDT' }),
+      maintenance_margin_rate: Type.String({ description: 'Maintenance margin rate of the tier' }),
+      maintenance_amount: Type.String({
+        description: 'Maintenance amount, USDT: maintenance margin = notional x rate - this amount',
+      }),
+      max_leverage: Type.Integer({ description: 'Largest leverage a position of the tier may have' }),
+    }),
+    {
+      description:
+        "The pair's maintenance tiers, lowest first: a position's maintenance margin and liquidation price are worked out with the tier of its notional",
+    },
+  ),
 });
 
 agree<typeof leverageSettingSchema, LeverageSetting>(true);
@@ -89,6 +105,7 @@ export default async function accountRoutes(app: ApiInstance, opts: { venue: Ven
       margin_mode: s.marginMode as MarginMode,
       max_leverage: pair.row.maxLeverage,
       max_notional: String(maxNotional(pair, s.leverage)),
+      brackets: bracketTable(pair),
     };
   };
 

@@ -23,7 +23,7 @@ import { positionDirection } from '../positions/position-direction.ts';
 import { parseDecimalInput, type DecimalInput } from './decimal-input.ts';
 import { notionalRoomQty, oneWaySide, sideNotional, type OneWaySide } from './notional-cap.ts';
 import type { FormAction, FormType, SizeMode } from './order-form-store.ts';
-import { crossBacking, maxOpenQty, preview, type BackingPosition, type Preview } from './preview.ts';
+import { crossBacking, maxOpenQty, preview, type BackingPosition, type Preview, type Tier } from './preview.ts';
 import { capOf, pctQty } from './size.ts';
 
 export const NOT_A_NUMBER = 'use digits and a decimal point, e.g. 90000.5 (thousands separators are fine)';
@@ -99,6 +99,8 @@ export interface OrderModelInput {
   last: number | undefined;
   /** The notional cap of the leverage in force, when known. */
   maxNotional: number | undefined;
+  /** The pair's maintenance tiers, lowest first, when known: the estimated liquidation price uses them. */
+  tiers?: readonly Tier[];
   loggedIn: boolean;
   positionsLoaded: boolean;
 }
@@ -331,6 +333,7 @@ export function orderModel(i: OrderModelInput): OrderModel {
       makerFee,
       takerFee,
       mmr,
+      tiers: i.tiers,
       available,
       crossBacking: open ? backing() : undefined,
       opposite: open ? oppositeOf(side === Side.BUY) : null,

@@ -1,8 +1,10 @@
 // What an order would cost before it is sent: notional, initial margin, fee, total cost, the
 // estimated liquidation price of the resulting position and, for a close, the estimated
 // realized PnL. Pure functions of the form and market state; estimates only (the server's
-// figures rule): the first maintenance tier (the pair's maintenance_margin_rate, no
-// maintenance amount). Cross margin follows the reference formula (exchange.md, "Liquidation
+// figures rule). The liquidation price takes the pair's maintenance tiers when they are known
+// (GET /fapi/v1/leverage lists them): each side with the rate and amount of the tier its notional
+// falls in at that price, as the venue works it out (risk/liquidation-price.ts); else the first
+// tier (the pair's maintenance_margin_rate, no maintenance amount). Cross margin follows the reference formula (exchange.md, "Liquidation
 // price"): WB - TMM1 + UPNL1 = the wallet less isolated margins, less the other cross
 // positions' maintenance (their own rate, no amount), plus their unrealized PnL at the live
 // mark, less this order's fee (crossBacking()). Hedge mode, cross: the symbol's position on the
@@ -50,6 +52,8 @@ export interface PreviewInput {
    * balance stands in when it is not given.
    */
   crossBacking?: number;
+  /** The pair's maintenance tiers, lowest first (GET /fapi/v1/leverage); `mmr` alone without them. */
+  tiers?: readonly Tier[];
   /** The position this order adds to or closes, if any. */
   position?: { qty: number; entry: number; margin: number } | null;
   /** Hedge mode, cross: the symbol's position on the other side, solved with this one (an open only). */
@@ -98,6 +102,13 @@ export interface Preview {
 /** Largest adverse move, as a share of the entry, for which a liquidation price is shown. */
 const LIQUIDATION_RANGE = 1;
 
+/** One maintenance tier: notional up to `cap` (USDT) keeps notional x `mmr` - `cum`. */
+export interface Tier {
+  cap: number;
+  mmr: number;
+  cum: number;
+}
+
 /** One position as liquidationPrice() reads it. */
 export interface LiquidationInput {
   long: boolean;
@@ -111,6 +122,8 @@ export interface LiquidationInput {
   mmr: number;
   /** The tier's maintenance amount (0 in the first tier). */
   cum?: number;
+  /** The pair's tiers, lowest first: when given, `mmr` and `cum` are those of each side's tier at the price. */
+  tiers?: readonly Tier[];
   /** Hedge mode, cross: the opposite side of the symbol (same MMR); WB then leaves it out. */
   opposite?: OppositeLeg | null;
 }
@@ -118,9 +131,12 @@ export interface LiquidationInput {
 /**
  * Liquidation price of one position (DESIGN section 5): s = +1 long / -1 short,
  * LP = (WB + cum - s x Q x EP) / (Q x MMR - s x Q); with an opposite side (Qo, EPo) of the
- * same symbol, both solved together: LP = (WB + cum - s x Q x EP + s x Qo x EPo) /
- * (Q x MMR + Qo x MMR - s x Q + s x Qo). NaN when there is none within LIQUIDATION_RANGE of the
- * entry (a long at or below 0, a short at or above twice the entry) or the input is nonsense.
+ * same symbol, both solved together: LP = (WB + cum + cumo - s x Q x EP + s x Qo x EPo) /
+ * (Q x MMR + Qo x MMRo - s x Q + s x Qo). With `tiers`, MMR and cum are each side's at the price:
+ * the formula is taken on every stretch of prices where no side changes tier, and its root kept
+ * where it falls inside its own stretch (the one nearest the entry when a hedge has two). NaN when
+ * there is none within LIQUIDATION_RANGE of the entry (a long at or below 0, a short at or above
+ * twice the entry) or the input is nonsense.
  */
 export function liquidationPrice({
   long,
@@ -129,17 +145,45 @@ export function liquidationPrice({
   walletBacking,
   mmr,
   cum = 0,
+  tiers,
   opposite,
 }: LiquidationInput): number {
   const s = long ? 1 : -1;
-  // Qo x EPo of the other side, 0 without one
-  const qo = opposite && opposite.qty > 0 ? opposite.qty : 0;
-  const qoEntry = opposite && opposite.qty > 0 ? opposite.qty * opposite.entry : 0;
-  const denom = qty * mmr + qo * mmr - s * qty + s * qo;
-  if (!(qty > 0) || !(entry > 0) || denom === 0) return NaN;
-  const lp = (walletBacking + cum - s * qty * entry + s * qoEntry) / denom;
-  if (!(lp > 0) || !Number.isFinite(lp)) return NaN;
-  return Math.abs(lp - entry) >= LIQUIDATION_RANGE * entry ? NaN : lp;
+  if (!(qty > 0) || !(entry > 0)) return NaN;
+  const legs = [{ s, q: qty, ep: entry }];
+  if (opposite && opposite.qty > 0) legs.push({ s: -s, q: opposite.qty, ep: opposite.entry });
+  const inRange = (lp: number): boolean =>
+    lp > 0 && Number.isFinite(lp) && Math.abs(lp - entry) < LIQUIDATION_RANGE * entry;
+  // the root on a stretch of prices where every side keeps one tier (its rate and amount)
+  const root = (tierOf: (notional: number) => { mmr: number; cum: number }, at: number): number => {
+    let num = walletBacking;
+    let den = 0;
+    for (const l of legs) {
+      const t = tierOf(l.q * at);
+      num += t.cum - l.s * l.q * l.ep;
+      den += l.q * t.mmr - l.s * l.q;
+    }
+    return den === 0 ? NaN : num / den;
+  };
+  if (!tiers || tiers.length === 0) {
+    // one rate for both sides, the amount counted once
+    const lp = root(() => ({ mmr, cum: 0 }), 0) + cum / legs.reduce((d, l) => d + l.q * mmr - l.s * l.q, 0);
+    return inRange(lp) ? lp : NaN;
+  }
+  const tierOf = (notional: number): Tier => tiers.find((t) => notional <= t.cap) ?? tiers[tiers.length - 1];
+  // the prices where a side's notional reaches a tier's cap bound the stretches
+  const kinks = legs.flatMap((l) => tiers.slice(0, -1).map((t) => t.cap / l.q)).sort((a, b) => a - b);
+  const ends = [0, ...kinks, Infinity];
+  let best = NaN;
+  for (let k = 0; k + 1 < ends.length; k++) {
+    const lo = ends[k];
+    const hi = ends[k + 1];
+    if (!(hi > lo)) continue;
+    const lp = root(tierOf, hi === Infinity ? lo * 2 + 1 : (lo + hi) / 2);
+    if (!(lp >= lo && lp <= hi) || !inRange(lp)) continue;
+    if (Number.isNaN(best) || Math.abs(lp - entry) < Math.abs(best - entry)) best = lp;
+  }
+  return best;
 }
 
 /** The fields of a position record that crossBacking() reads. */
@@ -232,6 +276,7 @@ export function preview(i: PreviewInput): Preview {
           entry,
           walletBacking: backing,
           mmr: i.mmr,
+          tiers: i.tiers,
           opposite: i.marginMode === MarginMode.CROSS ? i.opposite : null,
         })
       : NaN;
@@ -288,6 +333,7 @@ function againstPosition(
     entry: rest ? a.entry : i.price,
     walletBacking: backing,
     mmr: i.mmr,
+    tiers: i.tiers,
   });
   return { liquidation, pnl };
 }

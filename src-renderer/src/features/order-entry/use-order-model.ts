@@ -1,6 +1,7 @@
 // The order form's model from the stores: picks what order-model.ts needs (form, catalogue,
 // account at live marks, positions, open orders, book, tickers, notional cap) and computes it
-// on every render, so it always matches what the screen shows.
+// on every render, so it always matches what the screen shows. The pair's maintenance tiers come
+// with its notional cap (notional-caps-store.ts).
 import { useSymbolView } from '../../lib/use-symbol.ts';
 import { useServices, useSel } from '../../lib/use-services.ts';
 import { useLiveSummary } from '../account/use-live-summary.ts';
@@ -31,6 +32,7 @@ export function useOrderModel(): OrderModel {
   const tickers = useSel(s.tickers, (t) => t.tickers);
   const session = useSel(s.session, (x) => x.status);
   const maxNotional = useSel(s.notionalCaps, (x) => x.caps[capKey(symbol, setting?.leverage ?? DEFAULT_LEVERAGE)]);
+  const tiers = useSel(s.notionalCaps, (x) => x.tiers[symbol]);
   return orderModel({
     symbol,
     form: f,
@@ -46,6 +48,7 @@ export function useOrderModel(): OrderModel {
     asks,
     last,
     maxNotional,
+    tiers,
     loggedIn: session === 'ready',
     positionsLoaded,
   });
