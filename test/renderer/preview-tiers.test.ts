@@ -3,7 +3,12 @@
 // estimated every position with the first tier's rate and no maintenance amount, so a 1.5 BTC
 // cross short it put at 102,874.6 was liquidated by the venue at 102,787.1.
 import { describe, expect, it } from 'vitest';
-import { liquidationPrice, preview, type Tier } from '../../src-renderer/src/features/order-entry/preview.ts';
+import {
+  crossBacking,
+  liquidationPrice,
+  preview,
+  type Tier,
+} from '../../src-renderer/src/features/order-entry/preview.ts';
 import { createNotionalCapsStore } from '../../src-renderer/src/features/order-entry/notional-caps-store.ts';
 import { symbolLiquidationPrice } from '../../src-main/risk/liquidation-price.ts';
 import { BTCUSDT_BRACKETS } from '../../src-main/risk/tiers.ts';
@@ -78,6 +83,71 @@ describe('the order form with tiers', () => {
     expect(withTiers).toBeCloseTo((9_908.865 + 50 + 1.6 * 95_900 - 0.3 * 96_100) / (1.608 - 0.2988), 6);
     expect(withTiers.toFixed(1)).toBe('102787.1');
     expect(preview(order).liquidation.toFixed(1)).toBe('102874.6');
+  });
+
+  it("takes another pair's cross maintenance with its tier's amount: 40,358.5 as the venue, not 40,458.9", () => {
+    // a cross ETH long of 40 at 3,405 (mark 3,400: 136,000 USDT, tier 2, 0.5% less 50) on a
+    // 28,805.5 wallet; a market long of 0.5 BTC filling at 96,100 (fee 24.025). The form took the
+    // ETH position's maintenance as 680 (its rate, no amount), 50 too much: 100.4 USDT off
+    const eth = {
+      symbol: 'ETHUSDT',
+      position_side: 1,
+      margin_mode: 2,
+      quantity: 40,
+      entry_price: 3_405,
+      mark_price: 3_400,
+      maintenance_margin_rate: 0.005,
+      margin: 6_800,
+    } as const;
+    const ETH: Tier[] = [
+      { cap: 50_000, mmr: 0.004, cum: 0 },
+      { cap: 600_000, mmr: 0.005, cum: 50 },
+    ];
+    const notThis = () => false;
+    const markOf = () => undefined;
+    const backing = crossBacking(28_805.5, [eth], notThis, markOf, (s) => (s === 'ETHUSDT' ? ETH : undefined));
+    expect(backing).toBeCloseTo(28_805.5 - 200 - 630, 9);
+    expect(crossBacking(28_805.5, [eth], notThis, markOf)).toBeCloseTo(28_805.5 - 200 - 680, 9);
+    const order = {
+      side: 1,
+      action: 'open',
+      price: 96_100,
+      marginPrice: 96_000,
+      qty: 0.5,
+      taker: true,
+      leverage: 20,
+      marginMode: 2,
+      makerFee: 0.0002,
+      takerFee: 0.0005,
+      mmr: 0.004,
+      available: 21_805.5,
+      tiers: BTC,
+    } as const;
+    expect(preview({ ...order, crossBacking: backing }).liquidation.toFixed(1)).toBe('40358.5');
+    expect(preview({ ...order, crossBacking: 28_805.5 - 200 - 680 }).liquidation.toFixed(1)).toBe('40458.9');
+  });
+
+  it("reads another pair's tiers once, and again only after a failed read", async () => {
+    let reads = 0;
+    let fail = true;
+    const caps = createNotionalCapsStore({
+      leverage: async (symbol: string) => {
+        reads++;
+        if (fail) throw new Error('no answer');
+        return { symbol, leverage: 20, margin_mode: 2 as const, max_leverage: 125, max_notional: '1', brackets: [] };
+      },
+      setLeverage: async () => {
+        throw new Error('not sent');
+      },
+    });
+    await caps
+      .getState()
+      .actions.learnTiers('ETHUSDT')
+      .catch(() => undefined);
+    fail = false;
+    await caps.getState().actions.learnTiers('ETHUSDT');
+    await caps.getState().actions.learnTiers('ETHUSDT');
+    expect(reads).toBe(2);
   });
 
   it('learns the tiers from the leverage answer', async () => {

@@ -16,6 +16,8 @@ export interface NotionalCapsState {
   actions: {
     /** Learns the cap of the leverage in force for `symbol` (once per pair and leverage). */
     probe(symbol: string): Promise<void>;
+    /** Learns a pair's maintenance tiers (GET /fapi/v1/leverage) unless they are known or being read. */
+    learnTiers(symbol: string): Promise<void>;
     /** Sets the leverage (POST), learning its cap from the answer. */
     setLeverage(symbol: string, leverage: number): Promise<LeverageSetting>;
   };
@@ -31,6 +33,8 @@ export function createNotionalCapsStore(api: Pick<RestClient, 'leverage' | 'setL
     queue = run.catch(() => undefined);
     return run;
   };
+  // pairs whose tiers are being read (or were: a pair is asked once)
+  const asked = new Set<string>();
   return createStore<NotionalCapsState>()((set, get) => {
     const record = (symbol: string, r: LeverageSetting): void => {
       const cap = Number(r.max_notional);
@@ -47,6 +51,13 @@ export function createNotionalCapsStore(api: Pick<RestClient, 'leverage' | 'setL
             const r = await api.leverage(symbol);
             record(symbol, r);
           }).catch(dropServiceFailure),
+        learnTiers: async (symbol) => {
+          if (get().tiers[symbol] !== undefined || asked.has(symbol)) return;
+          asked.add(symbol);
+          await serial(async () => record(symbol, await api.leverage(symbol)))
+            // asked again the next time when it failed
+            .catch((e: unknown) => (asked.delete(symbol), dropServiceFailure(e)));
+        },
         setLeverage: (symbol, leverage) =>
           serial(async () => {
             const r = await api.setLeverage(symbol, leverage);

@@ -99,8 +99,11 @@ export interface OrderModelInput {
   last: number | undefined;
   /** The notional cap of the leverage in force, when known. */
   maxNotional: number | undefined;
-  /** The pair's maintenance tiers, lowest first, when known: the estimated liquidation price uses them. */
-  tiers?: readonly Tier[];
+  /**
+   * A pair's maintenance tiers, lowest first, when known: the estimated liquidation price uses
+   * those of the pair and of every pair with a cross position (their maintenance margin).
+   */
+  tiersOf?: (symbol: string) => readonly Tier[] | undefined;
   loggedIn: boolean;
   positionsLoaded: boolean;
 }
@@ -284,7 +287,7 @@ export function orderModel(i: OrderModelInput): OrderModel {
     const wallet = num(summary?.wallet_balance);
     if (!Number.isFinite(wallet)) return available;
     const isThis = (p: BackingPosition): boolean => p.symbol === symbol;
-    return crossBacking(wallet, positions, isThis, i.markOf);
+    return crossBacking(wallet, positions, isThis, i.markOf, i.tiersOf);
   };
   /** Hedge mode, cross: the symbol's position on the side opposite to a `long` open, if any. */
   const oppositeOf = (long: boolean) => {
@@ -333,7 +336,7 @@ export function orderModel(i: OrderModelInput): OrderModel {
       makerFee,
       takerFee,
       mmr,
-      tiers: i.tiers,
+      tiers: i.tiersOf?.(symbol),
       available,
       crossBacking: open ? backing() : undefined,
       opposite: open ? oppositeOf(side === Side.BUY) : null,

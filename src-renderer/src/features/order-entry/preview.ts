@@ -109,6 +109,11 @@ export interface Tier {
   cum: number;
 }
 
+/** The tier a notional falls in (its cap at or above it); above the last cap, the last. */
+function tierAt(tiers: readonly Tier[], notional: number): Tier {
+  return tiers.find((t) => notional <= t.cap) ?? tiers[tiers.length - 1];
+}
+
 /** One position as liquidationPrice() reads it. */
 export interface LiquidationInput {
   long: boolean;
@@ -170,7 +175,7 @@ export function liquidationPrice({
     const lp = root(() => ({ mmr, cum: 0 }), 0) + cum / legs.reduce((d, l) => d + l.q * mmr - l.s * l.q, 0);
     return inRange(lp) ? lp : NaN;
   }
-  const tierOf = (notional: number): Tier => tiers.find((t) => notional <= t.cap) ?? tiers[tiers.length - 1];
+  const tierOf = (notional: number): Tier => tierAt(tiers, notional);
   // the prices where a side's notional reaches a tier's cap bound the stretches
   const kinks = legs.flatMap((l) => tiers.slice(0, -1).map((t) => t.cap / l.q)).sort((a, b) => a - b);
   const ends = [0, ...kinks, Infinity];
@@ -204,13 +209,16 @@ export type BackingPosition = Pick<
  * less the maintenance of the other cross positions, plus their unrealized PnL at `markOf`
  * (the record's mark when the live one is unknown). `isThis` picks the position the order
  * adds to (and, hedge mode, cross, the other side of the symbol), which the formula counts
- * through its own quantity instead.
+ * through its own quantity instead. A position's maintenance is notional x rate - amount of the
+ * tier its notional falls in, with `tiersOf` its pair's tiers; without them its record's rate
+ * and no amount (which overstates it by the amount from the second tier on).
  */
 export function crossBacking(
   wallet: number,
   positions: readonly BackingPosition[],
   isThis: (p: BackingPosition) => boolean,
   markOf: (symbol: string) => number | undefined,
+  tiersOf: (symbol: string) => readonly Tier[] | undefined = () => undefined,
 ): number {
   let backing = wallet;
   for (const p of positions) {
@@ -224,7 +232,10 @@ export function crossBacking(
     const mark = live !== undefined && live > 0 ? live : p.mark_price;
     // one-way: a short is a negative quantity on LONG; hedge: SHORT is short
     const sign = p.position_side === PositionSide.SHORT ? -1 : 1;
-    backing += (mark - p.entry_price) * p.quantity * sign - Math.abs(p.quantity) * mark * p.maintenance_margin_rate;
+    const notional = Math.abs(p.quantity) * mark;
+    const tiers = tiersOf(p.symbol);
+    const tier = tiers && tiers.length > 0 ? tierAt(tiers, notional) : { mmr: p.maintenance_margin_rate, cum: 0 };
+    backing += (mark - p.entry_price) * p.quantity * sign - (notional * tier.mmr - tier.cum);
   }
   return backing;
 }

@@ -7,7 +7,8 @@ import { useServices, useSel } from '../../lib/use-services.ts';
 import { useLiveSummary } from '../account/use-live-summary.ts';
 import { capKey } from './notional-caps-store.ts';
 import { parseDecimalInput } from './decimal-input.ts';
-import { OrderType } from '../../../../src-shared/enums.ts';
+import { MarginMode, OrderType } from '../../../../src-shared/enums.ts';
+import { useEffect } from 'react';
 import { DEFAULT_LEVERAGE, orderModel, type OrderModel } from './order-model.ts';
 
 export function useOrderModel(): OrderModel {
@@ -32,7 +33,20 @@ export function useOrderModel(): OrderModel {
   const tickers = useSel(s.tickers, (t) => t.tickers);
   const session = useSel(s.session, (x) => x.status);
   const maxNotional = useSel(s.notionalCaps, (x) => x.caps[capKey(symbol, setting?.leverage ?? DEFAULT_LEVERAGE)]);
-  const tiers = useSel(s.notionalCaps, (x) => x.tiers[symbol]);
+  const tiers = useSel(s.notionalCaps, (x) => x.tiers);
+  // the tiers of every other pair with a cross position (the cross wallet that backs an order's
+  // liquidation price is less their maintenance margin, tier amount included); this pair's come
+  // with its notional cap (order-entry.tsx)
+  const loggedIn = session === 'ready';
+  const pairs = [
+    ...new Set(positions.filter((p) => p.margin_mode === MarginMode.CROSS && p.symbol !== symbol).map((p) => p.symbol)),
+  ]
+    .sort()
+    .join(',');
+  useEffect(() => {
+    if (loggedIn)
+      for (const pair of pairs.split(',').filter(Boolean)) void s.notionalCaps.getState().actions.learnTiers(pair);
+  }, [s, pairs, loggedIn]);
   return orderModel({
     symbol,
     form: f,
@@ -48,8 +62,8 @@ export function useOrderModel(): OrderModel {
     asks,
     last,
     maxNotional,
-    tiers,
-    loggedIn: session === 'ready',
+    tiersOf: (sym) => tiers[sym],
+    loggedIn,
     positionsLoaded,
   });
 }
