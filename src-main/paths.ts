@@ -93,7 +93,7 @@ export function makeDataDir(dir: string): void {
  * cannot be made is: the lock file, the database and its WAL are all written there. (Root passes
  * a folder's permissions, not a read-only mount.)
  */
-function checkDataDirWritable(dir: string): void {
+export function checkDataDirWritable(dir: string): void {
   try {
     accessSync(resolve(dir), constants.W_OK);
   } catch (err) {

@@ -3,7 +3,7 @@
 // that has none.
 import { existsSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { makeDataDir } from '../paths.ts';
+import { checkDataDirWritable, makeDataDir } from '../paths.ts';
 import { PlanError } from './plan.ts';
 import { SqliteSweepStore, SWEEPS_FILE } from './sqlite-store.ts';
 
@@ -49,14 +49,22 @@ export function listsNothing(dataDir: string): boolean {
 }
 
 /**
- * Refuses, making nothing, a data folder that is a file or lies under one, as opening the store
- * there would: a new sweep's store is made only once the sweep passed its checks, which would
- * otherwise name the data missing from it.
+ * Refuses, making nothing, a data folder that is a file or lies under one, or one that cannot be
+ * written (a read-only mount), as opening the store there would: a new sweep's store and pack are
+ * made only once the sweep passed its checks, which would otherwise name the data missing from it
+ * or fail writing its pack.
  */
 export function checkFolder(dataDir: string): void {
   const p = nearestExisting(dataDir);
-  if (p !== undefined && !statSync(p).isDirectory())
+  if (p === undefined) return;
+  if (!statSync(p).isDirectory())
     throw cannotUse(dataDir, 'the data folder', '--data-dir', new Error(`${p} is a file`));
+  if (p !== dataDir) return;
+  try {
+    checkDataDirWritable(dataDir);
+  } catch (err) {
+    throw cannotUse(dataDir, 'the data folder', '--data-dir', err);
+  }
 }
 
 /** `dir` or the nearest of its parents that exists; undefined when none does. */

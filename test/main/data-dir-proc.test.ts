@@ -56,17 +56,23 @@ describe.skipIf(process.platform !== 'linux')('a --data-dir under /proc', () => 
   it.concurrent.each([
     ['npm run serve', { script: 'src-main/headless.ts', args: ['--port', '0', '--no-sim'], prefix: 'perpdesk' }],
     ['npm run data', { script: 'src-main/data-cli.ts', args: ['list'], prefix: 'perpdesk data' }],
-    // (a command that opens the sweeps store: --list makes nothing, and says there are no sweeps)
-    ['npm run sweep', { script: 'src-main/sweep-cli.ts', args: ['--export', 'x1'], prefix: 'perpdesk sweep' }],
+    // (a command on a stored sweep makes no folder: there is none, so no sweep in it; a new sweep
+    // needs the data imported there first)
+    [
+      'npm run sweep',
+      { script: 'src-main/sweep-cli.ts', args: ['--export', 'x1'], prefix: 'perpdesk sweep', says: 'no sweep x1 in' },
+    ],
   ] as const)(
     '%s refuses it at once: one line naming the folder, exit 2',
-    async (_command, { script, args, prefix }) => {
+    async (_command, { script, args, prefix, ...row }) => {
       const r = await run(script, [...args, '--data-dir', UNDER_PROC]);
       expect(r.hung, `still running after ${HANG_MS / 1000} s:\n${r.stdout}${r.stderr}`).toBe(false);
       expect(r.code, r.stderr).toBe(2);
       expect(r.stderr).toBe(
-        `${prefix}: cannot use the data folder ${UNDER_PROC} (--data-dir): /proc takes no new folders ` +
-          "(mkdir '/proc/x' says ENOENT: a kernel file system such as /proc); it must be a folder you can write\n",
+        'says' in row
+          ? `${prefix}: ${row.says} ${UNDER_PROC}\n`
+          : `${prefix}: cannot use the data folder ${UNDER_PROC} (--data-dir): /proc takes no new folders ` +
+              "(mkdir '/proc/x' says ENOENT: a kernel file system such as /proc); it must be a folder you can write\n",
       );
       expect(r.stdout).toBe('');
     },
@@ -193,7 +199,15 @@ describe.skipIf(roSkip !== null)('a read-only --data-dir', () => {
   it.concurrent.each([
     ['npm run data list', { script: 'src-main/data-cli.ts', args: ['list'], prefix: 'perpdesk data' }],
     ['npm run data import', { script: 'src-main/data-cli.ts', args: ['import', 'CSV'], prefix: 'perpdesk data' }],
-    ['npm run sweep --export', { script: 'src-main/sweep-cli.ts', args: ['--export', 'x1'], prefix: 'perpdesk sweep' }],
+    // a new sweep (its store and pack are written there), refused before anything is planned
+    [
+      'npm run sweep',
+      {
+        script: 'src-main/sweep-cli.ts',
+        args: ['--bot', 'node test/sweep/bots/test-bot.ts', '--replay', 'BTCUSDT@2025-01-06..2025-01-06'],
+        prefix: 'perpdesk sweep',
+      },
+    ],
   ] as const)(
     '%s refuses an existing one: one line naming it, exit 2',
     async (_command, { script, args, prefix }) => {
