@@ -183,7 +183,18 @@ async function main(): Promise<void> {
   });
   book.followConnection(ws);
   book.onStateChange((s) => log(`local book: ${s} (resyncs ${book.resyncCount})`));
-  ws.onStateChange((s) => log(`websocket: ${s}`));
+  // A lost connection is logged with its close code and reason; a service that hangs (or a
+  // connection left half-open) is found by the client's default keep-alive: a PING every 15 s,
+  // the connection dropped after 45 s without a frame (4000 ping timeout) and reconnected.
+  let up = false;
+  ws.onOpen(() => (up = true));
+  ws.onClose((c) => {
+    if (up && c.willReconnect) log(`websocket lost (${c.code}${c.reason === '' ? '' : ` ${c.reason}`}): reconnecting`);
+    up = false;
+  });
+  ws.onStateChange((s) => {
+    if (s !== 'reconnecting') log(`websocket: ${s}`);
+  });
   // Socket error events carry nothing the state log does not say; real errors (a refused
   // re-login, a failed re-subscription) are logged.
   ws.onError((e) => {

@@ -6,7 +6,8 @@
 // refused SUBSCRIBE is split until it is found), a 5000 refuses nothing (the connection is dropped,
 // the restore runs on the next); a request in flight when a connection drops is re-sent on the next
 // one; every request ends within its timeout; reconnect delays grow exponentially with jitter
-// (ws-backoff.ts), and `retryNow()` cuts one short and starts them over; a client never connected
+// (ws-backoff.ts), and `retryNow()` cuts one short and starts them over; a connection silent for 45 s
+// (pinged every 15 s by default; pingIntervalMs 0: never) is dropped and reconnected; a client never connected
 // yet does not wait for a service that is not there (its requests and `whenReady()` fail with the
 // reason); after `close()` nothing reconnects or stays pending. JSON only; pushes unvalidated.
 
@@ -15,7 +16,7 @@ import { Backoff } from './ws-backoff.ts';
 import { WsEvents } from './ws-events.ts';
 import { PendingRequests, unsentError, type Pending } from './ws-requests.ts';
 import { loggedOut, loginParams, parseMessage, WsStreams } from './ws-session.ts';
-import { isServiceFault, WsConnectionError, WsLoginLostError, WsRequestError } from './ws-types.ts';
+import { isServiceFault, keepAliveOf, WsConnectionError, WsLoginLostError, WsRequestError } from './ws-types.ts';
 import type {
   LoginParamsSource,
   WebSocketConstructor,
@@ -26,7 +27,8 @@ import type {
 } from './ws-types.ts';
 
 // The option, state and error types live in ws-types.ts, exported from here (and the SDK) too.
-export { WsConnectionError, WsLoginLostError, WsRequestError } from './ws-types.ts';
+export { DEFAULT_PING_INTERVAL_MS, DEFAULT_PING_TIMEOUT_MS, WsConnectionError, WsLoginLostError } from './ws-types.ts';
+export { WsRequestError } from './ws-types.ts';
 export type { LoginParamsSource, WebSocketConstructor, WebSocketLike, WsClientOptions } from './ws-types.ts';
 export type { WsCloseInfo, WsLoginState, WsRequestErrorKind, WsState } from './ws-types.ts';
 
@@ -47,8 +49,7 @@ export class WsClient extends WsEvents {
   readonly #url: string;
   readonly #Ctor: WebSocketConstructor | undefined;
   readonly #backoff: Backoff;
-  readonly #pingMs: number;
-  readonly #pingTimeoutMs: number;
+  readonly #keepAlive: { intervalMs: number; timeoutMs: number }; // ping period, silence that drops, ms
   readonly #sched: Scheduler;
 
   #state: WsState = 'idle';
@@ -80,11 +81,11 @@ export class WsClient extends WsEvents {
       jitter: options.reconnectJitter ?? 0.5,
       random: options.random ?? Math.random,
     });
-    this.#pingMs = options.pingIntervalMs ?? 0;
-    this.#pingTimeoutMs = options.pingTimeoutMs ?? 2 * this.#pingMs;
+    const requestTimeoutMs = options.requestTimeoutMs ?? 10_000;
+    this.#keepAlive = keepAliveOf(options, requestTimeoutMs);
     this.#sched = options.scheduler ?? systemScheduler;
     const idle = (): boolean => this.#state === 'idle';
-    this.#requests = new PendingRequests(this.#sched, options.requestTimeoutMs ?? 10_000, this.#url, idle);
+    this.#requests = new PendingRequests(this.#sched, requestTimeoutMs, this.#url, idle);
   }
 
   /** Current connection state. */
@@ -448,13 +449,13 @@ export class WsClient extends WsEvents {
   }
 
   #schedulePing(): void {
-    if (this.#pingMs <= 0) return;
+    if (this.#keepAlive.intervalMs <= 0) return;
     this.#clearTimer('ping');
     this.#pingTimer = this.#sched.setTimeout(() => {
       this.#pingTimer = undefined;
       const ws = this.#ws;
       if (ws === null || !this.#ready) return;
-      if (this.#sched.now() - this.#lastMessageAt >= this.#pingTimeoutMs) {
+      if (this.#sched.now() - this.#lastMessageAt >= this.#keepAlive.timeoutMs) {
         // A half-open TCP connection may take minutes to report its close; do not wait for it.
         try {
           ws.close(4000, 'ping timeout');
@@ -470,7 +471,7 @@ export class WsClient extends WsEvents {
         this.emitError(e);
       }
       this.#schedulePing();
-    }, this.#pingMs);
+    }, this.#keepAlive.intervalMs);
   }
 
   /** Keeps no-op handlers: the `ws` package throws on an 'error' event nobody listens to. */

@@ -31,6 +31,24 @@ export type WebSocketConstructor = new (url: string) => WebSocketLike;
  */
 export type WsState = 'idle' | 'connecting' | 'open' | 'reconnecting' | 'closed';
 
+/** The keep-alive's default ping period, ms (`pingIntervalMs`); the trading screen uses it too. */
+export const DEFAULT_PING_INTERVAL_MS = 15_000;
+
+/** Silence for this long (ms) drops the connection by default: three pings left unanswered. */
+export const DEFAULT_PING_TIMEOUT_MS = 3 * DEFAULT_PING_INTERVAL_MS;
+
+/**
+ * The keep-alive's ping period and silence limit, ms, from the options (defaults filled in). The
+ * default limit is never below the request timeout: a client that gives the service 60 s to answer
+ * (a long replay step, the service busy all along) does not take a shorter silence for death.
+ */
+export function keepAliveOf(o: WsClientOptions, requestTimeoutMs: number): { intervalMs: number; timeoutMs: number } {
+  const intervalMs = o.pingIntervalMs ?? DEFAULT_PING_INTERVAL_MS;
+  // an interval of its own keeps the default's ratio: three pings unanswered
+  const ratio = (intervalMs * DEFAULT_PING_TIMEOUT_MS) / DEFAULT_PING_INTERVAL_MS;
+  return { intervalMs, timeoutMs: o.pingTimeoutMs ?? Math.max(ratio, requestTimeoutMs) };
+}
+
 /** Options of {@link WsClient}. Timings are in ms of the injected scheduler. */
 export interface WsClientOptions {
   /** Full URL of the endpoint, e.g. `ws://127.0.0.1:8080/ws`. */
@@ -47,9 +65,18 @@ export interface WsClientOptions {
   reconnectJitter?: number;
   /** Random source in [0, 1) for the jitter; default `Math.random`. */
   random?: () => number;
-  /** Send `{"method":"PING","id":n}` this often; 0 (default) disables pings. */
+  /**
+   * Keep-alive: send `{"method":"PING","id":n}` this often once the connection is restored.
+   * Default {@link DEFAULT_PING_INTERVAL_MS} (15000); 0 turns the keep-alive off (a hung service
+   * or a half-open TCP connection then leaves the client `open` until the OS reports the close).
+   */
   pingIntervalMs?: number;
-  /** With pings on: no message at all for this long drops the connection. Default 2 x pingIntervalMs. */
+  /**
+   * With pings on: no message at all (answer, push or PONG) for this long drops the connection as
+   * dead and reconnects (close code 4000, `ping timeout`); it is checked at each ping, so the drop
+   * comes up to one interval later. Default 3 x pingIntervalMs ({@link DEFAULT_PING_TIMEOUT_MS},
+   * 45000, with the default interval), or `requestTimeoutMs` when that is longer.
+   */
   pingTimeoutMs?: number;
   /** Clock and timers; default the host's. */
   scheduler?: Scheduler;

@@ -72,8 +72,8 @@ export function createServices(opts: { baseUrl?: string; wsUrl?: string } = {}) 
   });
   const ws = new WsClient({
     url: opts.wsUrl ?? wsUrl(),
-    pingIntervalMs: 15_000,
-    pingTimeoutMs: 45_000,
+    // the SDK's default keep-alive (DEFAULT_PING_INTERVAL_MS, DEFAULT_PING_TIMEOUT_MS): a service that
+    // hangs, or a half-open connection, is taken for dead and reconnected after 45 s of silence
     WebSocket: pacedSocket(WebSocket),
   });
   ws.onError(wsErrors);

@@ -294,8 +294,8 @@ export function startUserFeed(deps: {
     state.setState({ status: 'connecting', error: null });
     const client = new WsClient({
       url: deps.wsUrl,
-      pingIntervalMs: 15_000,
-      pingTimeoutMs: 45_000,
+      // the SDK's default keep-alive (DEFAULT_PING_INTERVAL_MS, DEFAULT_PING_TIMEOUT_MS): a service that
+      // hangs, or a half-open connection, is taken for dead and reconnected after 45 s of silence
       WebSocket: pacedSocket(WebSocket),
     });
     ws = client;

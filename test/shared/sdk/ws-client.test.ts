@@ -7,6 +7,7 @@ import { WebSocketServer, type WebSocket as ServerSocket } from 'ws';
 import type { AddressInfo } from 'node:net';
 import { ManualScheduler as SharedScheduler } from '../../helpers/manual-scheduler.ts';
 import {
+  DEFAULT_PING_INTERVAL_MS,
   WsClient,
   WsRequestError,
   type WebSocketConstructor,
@@ -405,7 +406,8 @@ describe('WsClient', () => {
     await reconnected;
     expect(constructed).toBe(6);
     expect(c.state).toBe('open');
-    expect(sched.shortDelays()).toEqual([]);
+    // no reconnect delay left: only the keep-alive's next ping
+    expect(sched.shortDelays()).toEqual([DEFAULT_PING_INTERVAL_MS]);
     expect(server.received.map((r) => [r.conn, r.msg.method, r.msg.params])).toEqual([
       [0, 'SUBSCRIBE', ['depth_update@BTCUSDT']],
     ]);
