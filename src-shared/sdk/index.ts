@@ -6,6 +6,7 @@
 export * from './local-order-book.ts';
 export * from './rest-client.ts';
 export * from './ws-client.ts';
+export { DEFAULT_PING_INTERVAL_MS, DEFAULT_PING_TIMEOUT_MS } from './ws-types.ts';
 
 // The REST depth record is not re-exported: the book's own `DepthSnapshot` (above) has the
 // same name and accepts it as it is.

@@ -3,7 +3,7 @@
 // Invariants: after every reconnect the last accepted LOGIN goes first, then the subscriptions, then
 // the queued requests and `onReconnect`; public streams come back whatever the login does, private
 // ones (`user`) only after a successful (re-)login; a stream the server refuses costs only itself (a
-// refused SUBSCRIBE is split until it is found), a 5000 refuses nothing (the connection is dropped,
+// refused SUBSCRIBE is split until it is found), a 5000 or no answer refuses nothing (the connection is dropped,
 // the restore runs on the next); a request in flight when a connection drops is re-sent on the next
 // one; every request ends within its timeout; reconnect delays grow exponentially with jitter
 // (ws-backoff.ts), and `retryNow()` cuts one short and starts them over; a connection silent for 45 s
@@ -16,7 +16,7 @@ import { Backoff } from './ws-backoff.ts';
 import { WsEvents } from './ws-events.ts';
 import { PendingRequests, unsentError, type Pending } from './ws-requests.ts';
 import { loggedOut, loginParams, parseMessage, WsStreams } from './ws-session.ts';
-import { isServiceFault, keepAliveOf, WsConnectionError, WsLoginLostError, WsRequestError } from './ws-types.ts';
+import { keepAliveOf, restoreFailureCode, WsConnectionError, WsLoginLostError, WsRequestError } from './ws-types.ts';
 import type {
   LoginParamsSource,
   WebSocketConstructor,
@@ -27,8 +27,7 @@ import type {
 } from './ws-types.ts';
 
 // The option, state and error types live in ws-types.ts, exported from here (and the SDK) too.
-export { DEFAULT_PING_INTERVAL_MS, DEFAULT_PING_TIMEOUT_MS, WsConnectionError, WsLoginLostError } from './ws-types.ts';
-export { WsRequestError } from './ws-types.ts';
+export { WsConnectionError, WsLoginLostError, WsRequestError } from './ws-types.ts';
 export type { LoginParamsSource, WebSocketConstructor, WebSocketLike, WsClientOptions } from './ws-types.ts';
 export type { WsCloseInfo, WsLoginState, WsRequestErrorKind, WsState } from './ws-types.ts';
 
@@ -328,11 +327,12 @@ export class WsClient extends WsEvents {
     }
   }
 
-  /** A restore step the service failed (5000, not a refusal): reported; a new connection later. */
+  /** A restore step the service failed (5000) or left unanswered, no refusal: reported; a new connection. */
   #faulted(ws: WebSocketLike, e: unknown): boolean {
-    if (!isServiceFault(e)) return false;
+    const code = restoreFailureCode(e);
+    if (code === null) return false;
     this.emitError(e);
-    this.#lost(1011, e.message); // detaches ws: its close below reports nothing more
+    this.#lost(code, (e as Error).message); // detaches ws: its close below reports nothing more
     ws.close(1000, 'the service failed to restore the connection');
     return true;
   }

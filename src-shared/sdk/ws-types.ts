@@ -97,6 +97,16 @@ export function isServiceFault(e: unknown): e is WsRequestError {
   return e instanceof WsRequestError && e.kind === 'server' && e.code === 5000;
 }
 
+/**
+ * A re-login or re-subscription that failed for no refusal, so its connection is dropped and the
+ * next one restores everything: the close code, 1011 when the service failed it (5000), 4000 when
+ * it was not answered in time (the service hung); null for a refusal.
+ */
+export function restoreFailureCode(e: unknown): number | null {
+  if (isServiceFault(e)) return 1011;
+  return e instanceof WsRequestError && e.kind === 'timeout' ? 4000 : null;
+}
+
 /** Rejection of a {@link WsClient} request. */
 export class WsRequestError extends Error {
   /** What went wrong; see {@link WsRequestErrorKind}. */
@@ -139,7 +149,7 @@ export class WsConnectionError extends Error {
 
 /**
  * The client's login ended without `login()` being asked to: the re-login after a reconnect was
- * refused (or not answered), or the server ended it (`logged_out`, its API key was regenerated).
+ * refused, or the server ended it (`logged_out`, its API key was regenerated).
  * Private streams (`user`) are off until `login()` succeeds again, which subscribes them again.
  */
 export class WsLoginLostError extends Error {

@@ -2,7 +2,8 @@
 // reconnects: LOGIN is accepted only with the current key (a rotated key is refused, 2002), a
 // SUBSCRIBE naming `user` before a LOGIN on that socket is refused whole (2001), one naming a
 // stream in `refused` is refused whole (1101); the next request of a method in `faults` fails
-// inside the service (5000, nothing applied), once per entry. Answers come in a microtask; the
+// inside the service (5000, nothing applied), and one in `unanswered` is never answered, once per
+// entry. Answers come in a microtask; the
 // test opens and drops each socket itself.
 import type { WebSocketConstructor, WebSocketLike } from '../../../src-shared/sdk/ws-client.ts';
 
@@ -17,6 +18,8 @@ export class FakeVenue {
   readonly refused = new Set<string>();
   /** Methods whose next request fails with 5000 (each entry is used up by one request). */
   readonly faults: string[] = [];
+  /** Methods whose next request is read and never answered (a service that hangs), once per entry. */
+  readonly unanswered: string[] = [];
   readonly sockets: FakeSocket[] = [];
   readonly WebSocket: WebSocketConstructor;
 
@@ -63,6 +66,11 @@ export class FakeSocket implements WebSocketLike {
 
   #answer(m: Sent): void {
     const error = (code: number, message: string): void => this.#reply({ id: m.id, error: { code, message } });
+    const hung = this.#venue.unanswered.indexOf(m.method);
+    if (hung >= 0) {
+      this.#venue.unanswered.splice(hung, 1);
+      return;
+    }
     const fault = this.#venue.faults.indexOf(m.method);
     if (fault >= 0) {
       this.#venue.faults.splice(fault, 1);

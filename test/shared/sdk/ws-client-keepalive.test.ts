@@ -6,13 +6,8 @@
 import type { AddressInfo, Socket } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { WebSocketServer } from 'ws';
-import {
-  DEFAULT_PING_INTERVAL_MS,
-  DEFAULT_PING_TIMEOUT_MS,
-  WsClient,
-  type WsClientOptions,
-  type WsCloseInfo,
-} from '../../../src-shared/sdk/ws-client.ts';
+import { DEFAULT_PING_INTERVAL_MS, DEFAULT_PING_TIMEOUT_MS } from '../../../src-shared/sdk/index.ts';
+import { WsClient, type WsClientOptions, type WsCloseInfo } from '../../../src-shared/sdk/ws-client.ts';
 import { ManualScheduler } from '../../helpers/manual-scheduler.ts';
 
 /** A venue answering every request `null` by id; `hang()` stops it reading its open connections. */

@@ -153,6 +153,39 @@ describe('WsClient: what a reconnect restores', () => {
     }
   });
 
+  it('a re-login or re-subscription left unanswered (the service hung) is no refusal: a new connection restores all', async () => {
+    // before, an unanswered re-login lost the login: user stayed off and loginState 'lost' even
+    // after the next reconnect's re-login was accepted; an unanswered re-subscription was taken
+    // as done, the streams listed in subscriptions but never pushed on that connection
+    for (const method of ['LOGIN', 'SUBSCRIBE']) {
+      const t = await running();
+      t.venue.unanswered.push(method);
+      await reconnect(t, 1);
+      t.sched.advance(60_000); // the request timeout
+      await flush();
+      const errors = t.errors.filter((e) => e instanceof WsRequestError) as WsRequestError[];
+      expect(
+        errors.map((e) => [e.kind, e.method]),
+        method,
+      ).toEqual([['timeout', method]]);
+      expect(t.ws.state, method).toBe('reconnecting'); // that connection is dropped
+      t.sched.advance(200); // the backoff (second attempt in a row: 2 x 100 ms)
+      t.venue.socket(2).open();
+      await flush();
+      expect(
+        t.venue.socket(2).sent.map((m) => m.method),
+        method,
+      ).toEqual(['LOGIN', 'SUBSCRIBE']);
+      expect([...t.venue.socket(2).subs], method).toEqual([...PUBLIC, 'user']);
+      expect(t.ws.subscriptions, method).toEqual([...PUBLIC, 'user']);
+      expect(t.ws.loginState, method).toBe('logged_in');
+      expect(
+        t.errors.filter((e) => e instanceof WsLoginLostError),
+        method,
+      ).toEqual([]);
+    }
+  });
+
   it('a LocalOrderBook whose delta stream was refused stays out of live until it is subscribed again', async () => {
     const t = await running();
     t.venue.refused.add(DELTAS);

@@ -6,8 +6,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { WebSocketServer, type WebSocket as ServerSocket } from 'ws';
 import type { AddressInfo } from 'node:net';
 import { ManualScheduler as SharedScheduler } from '../../helpers/manual-scheduler.ts';
+import { DEFAULT_PING_INTERVAL_MS } from '../../../src-shared/sdk/index.ts';
 import {
-  DEFAULT_PING_INTERVAL_MS,
   WsClient,
   WsRequestError,
   type WebSocketConstructor,
