@@ -1,9 +1,10 @@
-// The bottom tabs: positions, open orders, waiting stops, order / trade / position history, account, price alerts
+// The bottom tabs: positions, open orders, stops (waiting, or their history), order / trade / position history, account, price alerts
 // (the screen's own, so shown without an account too). A row too wide for the window scrolls,
 // the selected tab kept in view.
 import { AccountPanel } from '../features/account/account-panel.tsx';
 import { AlertsTab } from '../features/alerts/alerts-tab.tsx';
 import { OrderHistory } from '../features/history/order-history.tsx';
+import { StopHistory } from '../features/history/stop-history.tsx';
 import { PositionHistory } from '../features/history/position-history.tsx';
 import { TradeHistory } from '../features/history/trade-history.tsx';
 import { LoginHint } from '../features/order-entry/login-hint.tsx';
@@ -34,6 +35,7 @@ export function BottomTabs() {
   const nPositions = useSel(s.positions, (x) => x.positions.length);
   const nOrders = useSel(s.orders, (x) => x.orders.length);
   const nStops = useSel(s.stopOrders, (x) => x.stops.length);
+  const stopsView = useSel(s.workspace, (w) => w.stopsView);
   const nAlerts = useSel(s.alerts, (x) => x.alerts.filter((a) => a.fired === undefined).length);
   const session = useSel(s.session, (x) => x.status);
   // a replay venue adds its session report
@@ -91,7 +93,11 @@ export function BottomTabs() {
         ) : tab === 'open-orders' ? (
           <OpenOrdersTable />
         ) : tab === 'stops' ? (
-          <StopsTable />
+          stopsView === 'history' ? (
+            <StopHistory />
+          ) : (
+            <StopsTable />
+          )
         ) : tab === 'order-history' ? (
           <OrderHistory />
         ) : tab === 'trade-history' ? (

@@ -59,6 +59,8 @@ export interface UserFeedState {
   fills: number;
   /** Bumped on every order event (placed, changed, cancelled, filled), for the order history. */
   orders: number;
+  /** Bumped on every conditional-order (stop) event (placed, modified, fired, refused, cancelled), for the stop history. */
+  stops: number;
   /** Why the last REST refresh of the account failed; null once one succeeds. */
   refreshError: string | null;
 }
@@ -91,6 +93,7 @@ export function startUserFeed(deps: {
     error: null,
     fills: 0,
     orders: 0,
+    stops: 0,
     refreshError: null,
   }));
   let ws: WsClient | null = null;
@@ -231,6 +234,7 @@ export function startUserFeed(deps: {
         const d = { pd: entry?.priceDecimals ?? 2, qd: entry?.qtyDecimals ?? 3, base: entry?.general.base_asset ?? '' };
         const t = stopToasts.toast(c, d, oneWay);
         if (t !== null) toasts.getState().actions.push({ key: `stop:${c.id}`, ...t });
+        state.setState({ stops: state.getState().stops + 1 });
         break;
       }
       case 'fill': {

@@ -19,6 +19,8 @@ export type BottomTab =
   | 'account'
   | 'alerts'
   | 'replay-report';
+/** What the Stops tab shows: the waiting stops, or every stop's history (how each ended). */
+export type StopsView = 'waiting' | 'history';
 /** What the shared book / trades column shows on a narrow window (styles.css); a wide one shows both. */
 export type BookTab = 'book' | 'trades';
 type Overlay =
@@ -41,6 +43,7 @@ export interface WorkspaceState {
   interval: Interval;
   tab: BottomTab;
   bookTab: BookTab;
+  stopsView: StopsView;
   /** The overlay open: a panel or a dialog, or help alone ('help'). */
   overlay: Overlay;
   /** Whether help is shown: alone (overlay 'help') or over the panel or dialog `overlay` names. */
@@ -56,13 +59,14 @@ export interface WorkspaceState {
     setInterval(interval: Interval): void;
     setTab(tab: BottomTab): void;
     setBookTab(tab: BookTab): void;
+    setStopsView(view: StopsView): void;
     /** Opens `overlay`; help opens over what is open, leaving it open under help. */
     open(overlay: Exclude<Overlay, null>): void;
     /** The Modify dialog on `order`, over the Open orders tab (where it is hosted). */
     openAmend(order: OrderRecord): void;
     /** The TP/SL dialog of `position`, over the Positions tab (where it is hosted). */
     openTpSl(position: PositionRecord): void;
-    /** The stops' Modify dialog on `stop`, over the Stops tab (where it is hosted). */
+    /** The stops' Modify dialog on `stop`, over the Stops tab's waiting stops (where it is hosted). */
     openStopAmend(stop: ConditionalOrderRecord): void;
     /** Closes the overlay on top: help (back to the panel under it, if any), else the panel or dialog. */
     close(): void;
@@ -94,6 +98,7 @@ export function createWorkspaceStore(initial: { symbol?: string; interval?: Inte
     interval: initial.interval ?? saved.interval ?? '1m',
     tab: 'positions',
     bookTab: saved.bookTab ?? 'book',
+    stopsView: 'waiting',
     overlay: null,
     help: false,
     amending: null,
@@ -104,11 +109,12 @@ export function createWorkspaceStore(initial: { symbol?: string; interval?: Inte
       setInterval: (interval) => set({ interval }),
       setTab: (tab) => set({ tab }),
       setBookTab: (bookTab) => set({ bookTab }),
+      setStopsView: (stopsView) => set({ stopsView }),
       open: (overlay) =>
         set((w) => (overlay === 'help' ? { help: true, overlay: w.overlay ?? 'help' } : { overlay, help: false })),
       openAmend: (order) => set({ overlay: 'amend', amending: order, tab: 'open-orders' }),
       openTpSl: (position) => set({ overlay: 'tpsl', tpslOf: position, tab: 'positions' }),
-      openStopAmend: (stop) => set({ overlay: 'amend-stop', amendingStop: stop, tab: 'stops' }),
+      openStopAmend: (stop) => set({ overlay: 'amend-stop', amendingStop: stop, tab: 'stops', stopsView: 'waiting' }),
       close: () =>
         set((w) =>
           w.help && w.overlay !== 'help'

@@ -13,12 +13,13 @@ const RELOAD_DEBOUNCE_MS = 250;
 
 /**
  * A history tab's paged list, reloaded when the account's `trigger` events arrive: fills (trade
- * and position history) or every order event (order history: new, changed and cancelled orders
- * too). A burst (a bot's flow) is one reload, at most every RELOAD_DEBOUNCE_MS.
+ * and position history), every order event (order history: new, changed and cancelled orders
+ * too) or every conditional-order event (stop history: placed, modified, fired, refused,
+ * cancelled). A burst (a bot's flow) is one reload, at most every RELOAD_DEBOUNCE_MS.
  */
 export function usePagedHistory<T, F>(
   store: StoreApi<PagedState<T, F>>,
-  trigger: 'fills' | 'orders' = 'fills',
+  trigger: 'fills' | 'orders' | 'stops' = 'fills',
 ): PagedState<T, F> {
   const s = useServices();
   const st = useSel(store, (x) => x);
@@ -43,28 +44,34 @@ export function usePagedHistory<T, F>(
 export function HistoryTable<T, F extends { symbol: string }, R>({
   st,
   what,
+  lead,
   children,
   ...table
-}: { st: PagedState<T, F>; what: string; children: ReactNode } & Omit<RecordTableProps<R>, 'empty'>) {
+}: { st: PagedState<T, F>; what: string; lead?: ReactNode; children: ReactNode } & Omit<RecordTableProps<R>, 'empty'>) {
   return (
     <>
-      <HistoryTools st={st}>{children}</HistoryTools>
+      <HistoryTools st={st} lead={lead}>
+        {children}
+      </HistoryTools>
       <RecordTable {...table} empty={<EmptyHistory st={st} what={what} />} />
     </>
   );
 }
 
-/** The tool row above a history table: the tab's filters (children), the pager, the error line. */
+/** The tool row above a history table: `lead` first, the tab's filters (children), the pager, the error line. */
 function HistoryTools<T, F extends { symbol: string }>({
   st,
+  lead,
   children,
 }: {
   st: PagedState<T, F>;
+  lead?: ReactNode;
   children: ReactNode;
 }) {
   return (
     <>
       <div className="table-tools">
+        {lead}
         <SymbolFilter value={st.filters.symbol} onChange={(symbol) => void st.actions.load({ symbol } as Partial<F>)} />
         {children}
         <Pager

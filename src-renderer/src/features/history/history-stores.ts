@@ -1,12 +1,29 @@
-// The three history lists, each a paged store over its signed route.
+// The four history lists (orders, stops, trades, closed positions), each a paged store over its signed route.
 import type { RestClient } from '../../../../src-shared/sdk/rest-client.ts';
-import type { CloseType, MarginMode, OrderStatus, PositionSide, Side } from '../../../../src-shared/enums.ts';
-import type { ClosedPositionRecord, OrderRecord, TradeRecord } from '../../../../src-shared/types.ts';
+import type {
+  CloseType,
+  ConditionalStatus,
+  MarginMode,
+  OrderStatus,
+  PositionSide,
+  Side,
+} from '../../../../src-shared/enums.ts';
+import type {
+  ClosedPositionRecord,
+  ConditionalOrderRecord,
+  OrderRecord,
+  TradeRecord,
+} from '../../../../src-shared/types.ts';
 import { createPagedStore } from './paged-store.ts';
 
 export interface OrderHistoryFilters {
   symbol: string;
   status: OrderStatus | 0;
+}
+
+export interface StopHistoryFilters {
+  symbol: string;
+  status: ConditionalStatus | 0;
 }
 
 export interface TradeHistoryFilters {
@@ -33,6 +50,19 @@ export function createHistoryStores(api: RestClient) {
     orders: createPagedStore<OrderRecord, OrderHistoryFilters>(
       async (f, cursor, limit) => {
         const r = await api.allOrders({
+          symbol: opt(f.symbol),
+          status: opt(f.status),
+          cursor: cursor || undefined,
+          limit,
+        });
+        return { items: r.items, nextCursor: r.next_cursor, hasMore: r.has_more };
+      },
+      { symbol: '', status: 0 },
+    ),
+    // every conditional order (stop) of the account, waiting, fired, refused or cancelled
+    stops: createPagedStore<ConditionalOrderRecord, StopHistoryFilters>(
+      async (f, cursor, limit) => {
+        const r = await api.conditionals.history({
           symbol: opt(f.symbol),
           status: opt(f.status),
           cursor: cursor || undefined,

@@ -49,6 +49,8 @@ export function useCancelTools<T extends { id: string; symbol: string }>(
   all: readonly T[],
   names: CancelToolsNames,
   actions: CancelToolsActions<T>,
+  /** First in the tool row (the Stops tab's Waiting / History switch). */
+  lead?: ReactNode,
 ): CancelTools<T> {
   const s = useServices();
   const symbol = useSel(s.workspace, (w) => w.symbol);
@@ -103,6 +105,7 @@ export function useCancelTools<T extends { id: string; symbol: string }>(
   const tools = (
     <>
       <div className="table-tools" ref={toolsDiv}>
+        {lead}
         <label className="inline check">
           <input type="checkbox" checked={onlyCurrent} onChange={(e) => setOnlyCurrent(e.target.checked)} />
           <span>{symbol} only</span>

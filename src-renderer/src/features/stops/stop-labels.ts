@@ -2,11 +2,11 @@
 // or the last price), what it places, and the toast of its firing: the order it placed (its size
 // as that order's record says, which a reduce-only stop larger than the position is trimmed to),
 // or the venue's refusal of that order then (its code and message). Pure: no clock, no DOM.
-import { ConditionalStatus, TriggerDirection, WorkingType } from '../../../../src-shared/enums.ts';
+import { ConditionalStatus, OrderType, TriggerDirection, WorkingType } from '../../../../src-shared/enums.ts';
 import type { ConditionalOrderRecord, OrderRecord } from '../../../../src-shared/types.ts';
 import { fmt } from '../../lib/format.ts';
 import { stopAction, triggerClause } from '../order-entry/stop-order.ts';
-import { directionName } from '../orders/order-labels.ts';
+import { directionName, TYPE_NAMES } from '../orders/order-labels.ts';
 
 /** "≥ 97,000.0" (fires as the price rises to it) or "≤ 95,000.0". */
 export function triggerText(
@@ -18,6 +18,46 @@ export function triggerText(
 
 /** "Mark" or "Last": the price the trigger watches. */
 export const watchedShort = (w: WorkingType): string => (w === WorkingType.LAST_PRICE ? 'Last' : 'Mark');
+
+/** What a stop places when it fires: "Market", or "Limit 95,000.0". */
+export const stopPlaces = (c: Pick<ConditionalOrderRecord, 'type' | 'price'>, pd: number): string =>
+  c.type === OrderType.MARKET ? TYPE_NAMES[c.type] : `${TYPE_NAMES[c.type]} ${fmt(c.price, pd)}`;
+
+/** A stop's amount: its quantity, or "Close position" for one that closes all of it. */
+export const stopSize = (c: Pick<ConditionalOrderRecord, 'close_position' | 'qty'>, qd: number): string =>
+  c.close_position || c.qty === null ? 'Close position' : fmt(c.qty, qd);
+
+/** A stop's status in the Stop history's words (and its filter's). */
+export const STOP_STATUS_NAMES: Record<ConditionalStatus, string> = {
+  [ConditionalStatus.NEW]: 'Waiting',
+  [ConditionalStatus.TRIGGERED]: 'Fired',
+  [ConditionalStatus.CANCELED]: 'Canceled',
+  [ConditionalStatus.REJECTED]: 'Refused',
+};
+
+/**
+ * How a stop ended, as the Stop history says it: "Fired", "Canceled", "Waiting", or for one whose
+ * order the venue refused when it fired "Refused (3018)" with the venue's message (`reason`).
+ */
+export function stopOutcome(c: Pick<ConditionalOrderRecord, 'status' | 'reject_code' | 'reject_reason'>): {
+  text: string;
+  reason: string | null;
+} {
+  const name = STOP_STATUS_NAMES[c.status] ?? String(c.status);
+  if (c.status !== ConditionalStatus.REJECTED) return { text: name, reason: null };
+  return {
+    text: c.reject_code !== null ? `${name} (${c.reject_code})` : name,
+    reason: c.reject_reason ?? 'no reason given',
+  };
+}
+
+/** The order a stop placed when it fired ("#100035"), or "—" (not fired, or its order refused). */
+export const stopPlacedOrder = (c: Pick<ConditionalOrderRecord, 'order_id'>): string =>
+  c.order_id !== null ? `#${c.order_id}` : '—';
+
+/** What a trigger watches: "Mark", "Last", a trailing stop's with its rate ("Mark · trailing 1.0%"). */
+export const watchedText = (c: Pick<ConditionalOrderRecord, 'working_type' | 'callback_rate'>): string =>
+  `${watchedShort(c.working_type)}${c.callback_rate !== null ? ` · trailing ${c.callback_rate}%` : ''}`;
 
 /** The pair's display: price and quantity decimals, base asset. */
 export interface PairDisplay {

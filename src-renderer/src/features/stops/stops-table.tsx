@@ -1,4 +1,5 @@
-// The Stops tab: the account's waiting conditional orders (stops-store.ts), each with its pair,
+// The Stops tab's Waiting view (its switch, stops-view.tsx, shows their history instead): the
+// account's waiting conditional orders (stops-store.ts), each with its pair,
 // direction, trigger (≥ / ≤ and the price it watches, Mark or Last; a trailing stop, whose trigger
 // follows the price, its callback rate too), the order it places (market,
 // or limit at its price), its size ("Close position" for one that closes it all) and its time; a
@@ -8,8 +9,6 @@
 // its stop). A stop that fires or is cancelled leaves the list by the user channel's `conditional`
 // event; one modified is replaced by it.
 import type { ConditionalOrderRecord } from '../../../../src-shared/types.ts';
-import { OrderType } from '../../../../src-shared/enums.ts';
-import { fmt } from '../../lib/format.ts';
 import { useServices, useSel } from '../../lib/use-services.ts';
 import { useDecimals } from '../../lib/use-symbol.ts';
 import { RecordTable, NarrowPair, When, type Column } from '../../layout/record-table.tsx';
@@ -18,9 +17,10 @@ import { useCancelTools } from '../orders/cancel-tools.tsx';
 import '../orders/open-orders.css';
 import { directionName, sideClass } from '../orders/order-labels.ts';
 import { WATCHED_NAMES } from '../order-entry/stop-order.ts';
-import { triggerText, watchedShort } from './stop-labels.ts';
+import { stopPlaces, stopSize, triggerText, watchedText } from './stop-labels.ts';
 import { stopModifiable } from './stop-amend.ts';
 import { StopAmendDialog } from './stop-amend-dialog.tsx';
+import { StopsViewSwitch } from './stops-view.tsx';
 
 type Row = { c: ConditionalOrderRecord; pd: number; qd: number };
 
@@ -36,12 +36,11 @@ export function StopsTable() {
     all,
     { long: 'waiting stop', short: 'stop', testId: 'cancel-all-stops-confirm' },
     s.stopOrders.getState().actions,
+    <StopsViewSwitch />,
   );
 
-  const size = (c: ConditionalOrderRecord, qd: number): string =>
-    c.close_position ? 'Close position' : fmt(c.qty, qd);
-  const placed = (c: ConditionalOrderRecord, pd: number): string =>
-    c.type === OrderType.MARKET ? 'Market' : `Limit ${fmt(c.price, pd)}`;
+  const size = stopSize;
+  const placed = stopPlaces;
 
   const columns: Column<Row>[] = [
     { head: 'Time', cls: 'dim', cell: ({ c }) => <When ms={c.created_at} /> },
@@ -61,10 +60,7 @@ export function StopsTable() {
       cell: ({ c, pd, qd }) => (
         <span className="oo-price">
           <span>{triggerText(c, pd)}</span>
-          <span className="dim">
-            {watchedShort(c.working_type)}
-            {c.callback_rate !== null && ` · trailing ${c.callback_rate}%`}
-          </span>
+          <span className="dim">{watchedText(c)}</span>
           {stopModifiable(c) && (
             <button
               className="btn-small ghost"
