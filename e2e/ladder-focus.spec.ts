@@ -5,7 +5,7 @@
 import { test, expect } from './support/fixtures.ts';
 import type { BotMarket } from './support/bot-market.ts';
 import type { LadderArea } from './pages/trading-page.ts';
-import type { Locator } from 'playwright/test';
+import type { Locator, Page } from 'playwright/test';
 import { setPaused } from './support/sim.ts';
 import { watchLadder } from './support/desk.ts';
 
@@ -40,6 +40,19 @@ async function ownBestBid(
   const { order_id: id } = await market.restBid(symbol, price, '0.777');
   await expect.poll(async () => (await ladder.levels('bid'))[0]?.[0]).toBe(price);
   return { price, id, tick, at, ticks };
+}
+
+/** How many bid rows the column shows whole at this window size (more than 2). */
+async function bidRowsFit(page: Page): Promise<number> {
+  const fit = await page.getByTestId('ladder-bids').evaluate((box) => {
+    const c = box.getBoundingClientRect();
+    return [...box.querySelectorAll('.ladder-row')].filter((r) => {
+      const b = r.getBoundingClientRect();
+      return b.bottom <= c.bottom + 1 && b.left < c.right - 1;
+    }).length;
+  });
+  expect(fit).toBeGreaterThan(2);
+  return fit;
 }
 
 /** A level row: inside its side's box (not wrapped out of sight), and ringed (this file has no DOM types). */
@@ -129,15 +142,7 @@ test('a focused level gone from the book stays in sight with its focus ring when
 }) => {
   const screen = await watchLadder(page, service.url, symbol);
   const ladder = screen.ladder;
-  // how many bid rows the column shows whole at this window size
-  const fit = await page.getByTestId('ladder-bids').evaluate((box) => {
-    const c = box.getBoundingClientRect();
-    return [...box.querySelectorAll('.ladder-row')].filter((r) => {
-      const b = r.getBoundingClientRect();
-      return b.bottom <= c.bottom + 1 && b.left < c.right - 1;
-    }).length;
-  });
-  expect(fit).toBeGreaterThan(2);
+  const fit = await bidRowsFit(page);
   const { price, id, at, ticks } = await ownBestBid(service.url, market, ladder, fit + 2);
   await ladder.grouping.focus();
   await page.keyboard.press('Tab');
@@ -171,14 +176,7 @@ test('a focused level better bids push past the column stays in sight with its s
 }) => {
   const screen = await watchLadder(page, service.url, symbol);
   const ladder = screen.ladder;
-  const fit = await page.getByTestId('ladder-bids').evaluate((box) => {
-    const c = box.getBoundingClientRect();
-    return [...box.querySelectorAll('.ladder-row')].filter((r) => {
-      const b = r.getBoundingClientRect();
-      return b.bottom <= c.bottom + 1 && b.left < c.right - 1;
-    }).length;
-  });
-  expect(fit).toBeGreaterThan(2);
+  const fit = await bidRowsFit(page);
   const { price, at, ticks } = await ownBestBid(service.url, market, ladder, fit + 2);
   await ladder.grouping.focus();
   await page.keyboard.press('Tab');
