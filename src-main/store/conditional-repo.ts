@@ -9,7 +9,7 @@ import { n, Where, type Raw } from './trading-rows.ts';
 const COLUMNS =
   'id, client_order_id, account_id, symbol, side, position_side, position_action, type, price_ticks, qty_lots, tif, ' +
   'reduce_only, leverage, margin_mode, trigger_ticks, direction, working_type, callback_tenths, activation_ticks, ' +
-  'peak_ticks, activated_at, status, order_id, reject_code, ' +
+  'peak_ticks, activated_at, price_protect, status, order_id, reject_code, ' +
   'reject_reason, created_at, updated_at, triggered_at';
 
 function fromRaw(r: Raw): ConditionalState {
@@ -35,6 +35,7 @@ function fromRaw(r: Raw): ConditionalState {
     activationTicks: n(r.activation_ticks),
     peakTicks: n(r.peak_ticks),
     activatedAt: n(r.activated_at),
+    priceProtect: n(r.price_protect) === 1,
     status: n(r.status),
     orderId: n(r.order_id),
     rejectCode: n(r.reject_code),
@@ -97,6 +98,7 @@ export class ConditionalRepo implements ConditionalStorePort {
       c.activationTicks,
       c.peakTicks,
       c.activatedAt,
+      c.priceProtect ? 1 : 0,
       c.status,
       c.orderId,
       c.rejectCode,

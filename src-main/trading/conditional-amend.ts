@@ -54,6 +54,7 @@ export function amendConditional(core: TradingCore, a: AccountLive, t: Condition
     trigger_price: trigger ?? m.formatPrice(c.triggerTicks),
     trigger_direction: c.direction,
     working_type: c.workingType,
+    price_protect: c.priceProtect,
   };
   const checked = checkConditional(core, a, input, c);
   const next = { triggerTicks: checked.trigger.triggerTicks, priceTicks: checked.shape.priceTicks, qtyLots: c.qtyLots };

@@ -32,7 +32,6 @@ import {
 import type { ConditionalOrderRecord } from '../../src-shared/types.ts';
 import type { ConditionalInput, CancelTarget, OrderInput } from './commands.ts';
 import { reducibleLots, reject, rejectParam, type AccountLive, type TradingCore } from './core.ts';
-import { MAX_PRICE_TICKS } from '../engine/types.ts';
 import {
   checkClientOrderId,
   checkMinNotional,
@@ -43,7 +42,8 @@ import {
 import { placeUserOrder } from './orders.ts';
 import type { PairState } from './pair-state.ts';
 import type { ConditionalState } from './ports.ts';
-import { TRAILING_DIRECTION_RULE, trail, trailingDirection, trailingSpec, trailingTrigger } from './trailing.ts';
+import { heldBack, reached, triggerOf, watchedPrice, watchedTicks } from './conditional-trigger.ts';
+import { trail } from './trailing.ts';
 
 /** Waiting conditional orders an account may have on one pair (Binance's MAX_NUM_ALGO_ORDERS). */
 export const MAX_CONDITIONALS_PER_PAIR = 10;
@@ -55,6 +55,7 @@ export interface CheckedConditional {
   close: boolean;
   marginMode: number;
   workingType: number;
+  priceProtect: boolean;
   trigger: Pick<ConditionalState, 'triggerTicks' | 'direction' | 'callbackTenths' | 'activationTicks' | 'peakTicks'>;
 }
 
@@ -102,6 +103,13 @@ export function checkConditional(
   if (workingType !== WorkingType.MARK_PRICE && workingType !== WorkingType.LAST_PRICE)
     rejectParam(Errors.INVALID_PARAMETER, 'working_type', 'must be 1 (mark price) or 2 (last price)');
   const trigger = triggerOf(pair, input, watchedTicks(pair, workingType));
+  const priceProtect = input.price_protect === true;
+  if (priceProtect && trigger.callbackTenths !== 0)
+    rejectParam(
+      Errors.INVALID_PARAMETER,
+      'price_protect',
+      'is for a plain trigger, not a trailing stop (callback_rate)',
+    );
   checkClientOrderId(input.client_order_id);
   const waiting = waitingOf(core, a, row.symbol).filter((c) => c !== self);
   const cid = input.client_order_id;
@@ -140,12 +148,12 @@ export function checkConditional(
     const at = input.type === OrderType.LIMIT ? shape.priceTicks : plain ? trigger.triggerTicks : reachedAt;
     checkMinNotional(pair, at !== 0 ? at : watchedTicks(pair, workingType), shape.qtyLots);
   }
-  return { pair, shape, close, marginMode: mm ?? 0, workingType, trigger };
+  return { pair, shape, close, marginMode: mm ?? 0, workingType, priceProtect, trigger };
 }
 
 /** Places a conditional order of `a` (not fired now: a trigger already reached is refused). */
 export function placeConditional(core: TradingCore, a: AccountLive, input: ConditionalInput): ConditionalOrderRecord {
-  const { pair, shape: s, close, marginMode, workingType, trigger } = checkConditional(core, a, input);
+  const { pair, shape: s, close, marginMode, workingType, priceProtect, trigger } = checkConditional(core, a, input);
   const cid = input.client_order_id;
   const id = core.takeOrderId();
   const time = core.now();
@@ -167,6 +175,7 @@ export function placeConditional(core: TradingCore, a: AccountLive, input: Condi
     ...trigger,
     activatedAt: trigger.peakTicks === 0 ? 0 : time,
     workingType,
+    priceProtect,
     status: ConditionalStatus.NEW,
     orderId: 0,
     rejectCode: 0,
@@ -253,8 +262,9 @@ export function checkConditionals(core: TradingCore, pair: PairState): void {
     if (c.symbol !== pair.row.symbol || c.status !== ConditionalStatus.NEW || c.workingType !== WorkingType.MARK_PRICE)
       continue;
     const active = c.callbackTenths === 0 || c.peakTicks !== 0;
-    if (active && reached(c.direction, watchedPrice(pair, c.workingType), c.triggerTicks * pair.math.tickValue))
-      fire(core, pair, c);
+    if (active && reached(c.direction, watchedPrice(pair, c.workingType), c.triggerTicks * pair.math.tickValue)) {
+      if (!heldBack(pair, c)) fire(core, pair, c);
+    }
     // a trailing stop not fired follows the price it watches (its new trigger cannot be reached by it)
     else if (c.callbackTenths !== 0 && trail(c, watchedTicks(pair, c.workingType), core.now())) {
       c.updatedAt = core.now();
@@ -275,7 +285,8 @@ export function fireConditionalsInRange(core: TradingCore, pair: PairState, high
       continue;
     const rises = c.direction === TriggerDirection.RISES_TO;
     const active = c.callbackTenths === 0 || c.peakTicks !== 0;
-    if (active && (rises ? high >= c.triggerTicks : low <= c.triggerTicks)) {
+    // (a protected one held back stays, its trigger in the bounds: the next trade looks again)
+    if (active && (rises ? high >= c.triggerTicks : low <= c.triggerTicks) && !heldBack(pair, c)) {
       fire(core, pair, c);
       continue;
     }
@@ -332,6 +343,7 @@ export function conditionalRecord(core: TradingCore, c: ConditionalState): Condi
     trigger_price: m.formatPrice(c.triggerTicks),
     trigger_direction: c.direction as ConditionalOrderRecord['trigger_direction'],
     working_type: c.workingType as ConditionalOrderRecord['working_type'],
+    price_protect: c.priceProtect,
     callback_rate: c.callbackTenths === 0 ? null : (c.callbackTenths / 10).toFixed(1),
     activation_price: c.activationTicks === 0 ? null : m.formatPrice(c.activationTicks),
     peak_price: c.peakTicks === 0 ? null : m.formatPrice(c.peakTicks),
@@ -344,93 +356,6 @@ export function conditionalRecord(core: TradingCore, c: ConditionalState): Condi
     triggered_at: c.triggeredAt === 0 ? null : c.triggeredAt,
     user_id: String(c.accountId),
   };
-}
-
-/** The trigger of a conditional order being placed: a price and direction, or a trailing stop's. */
-
-function triggerOf(
-  pair: PairState,
-  input: ConditionalInput,
-  watched: number,
-): Pick<ConditionalState, 'triggerTicks' | 'direction' | 'callbackTenths' | 'activationTicks' | 'peakTicks'> {
-  const { row, math } = pair;
-  if (input.callback_rate !== undefined) {
-    if (input.trigger_price !== undefined)
-      rejectParam(
-        Errors.INVALID_PARAMETER,
-        'trigger_price',
-        "must not be sent with callback_rate: a trailing stop's follows the price",
-      );
-    if (input.type !== OrderType.MARKET || input.close_position === true)
-      reject(
-        Errors.INVALID_PARAMETER,
-        'A trailing stop (callback_rate) places a market order of its qty: type 2, no close_position',
-      );
-    const spec = trailingSpec(pair, { callback_rate: input.callback_rate, activation_price: input.activation_price });
-    const direction = trailingDirection(input.side);
-    const given: number | undefined = input.trigger_direction;
-    if (given !== undefined && given !== direction)
-      rejectParam(Errors.INVALID_PARAMETER, 'trigger_direction', TRAILING_DIRECTION_RULE[direction]);
-    const c = { side: input.side, callbackTenths: spec.tenths };
-    const peakTicks = spec.activationTicks === 0 ? watched : 0;
-    const base = peakTicks === 0 ? spec.activationTicks : peakTicks;
-    return {
-      triggerTicks: trailingTrigger(c, base),
-      direction,
-      callbackTenths: spec.tenths,
-      activationTicks: spec.activationTicks,
-      peakTicks,
-    };
-  }
-  if (input.activation_price !== undefined)
-    rejectParam(Errors.INVALID_PARAMETER, 'activation_price', 'is for a trailing stop: send callback_rate with it');
-  if (input.trigger_price === undefined)
-    rejectParam(Errors.MISSING_PARAMETER, 'trigger_price', 'must be sent (or callback_rate, for a trailing stop)');
-  const direction: number | undefined = input.trigger_direction;
-  if (direction === undefined)
-    rejectParam(Errors.MISSING_PARAMETER, 'trigger_direction', 'must be sent with trigger_price');
-  if (direction !== TriggerDirection.RISES_TO && direction !== TriggerDirection.FALLS_TO)
-    rejectParam(Errors.INVALID_PARAMETER, 'trigger_direction', 'must be 1 (rises to) or 2 (falls to)');
-  const t = math.price.toUnits(input.trigger_price);
-  if (!t.ok) {
-    if (t.reason === 'off_step')
-      reject(
-        Errors.PRICE_OFF_TICK,
-        `trigger_price ${input.trigger_price} is not a multiple of the tick ${row.tickSize}`,
-      );
-    rejectParam(
-      Errors.INVALID_PARAMETER,
-      'trigger_price',
-      `must be a positive decimal string (got '${input.trigger_price}')`,
-    );
-  }
-  if (t.value > MAX_PRICE_TICKS)
-    rejectParam(
-      Errors.INVALID_PARAMETER,
-      'trigger_price',
-      `${input.trigger_price} is out of range: above the maximum ${math.formatPrice(MAX_PRICE_TICKS)}`,
-      'too_large',
-    );
-  return { triggerTicks: t.value, direction, callbackTenths: 0, activationTicks: 0, peakTicks: 0 };
-}
-
-/** The price a trigger watches, in whole ticks (the mark rounded to the tick). */
-function watchedTicks(pair: PairState, workingType: number): number {
-  return workingType === WorkingType.LAST_PRICE && pair.lastPriceTicks > 0
-    ? pair.lastPriceTicks
-    : Math.max(1, pair.math.ticksRound(pair.markPrice));
-}
-
-/** The price a trigger watches, as a price: the mark, or the last trade (the mark while there is none, as TP/SL). */
-function watchedPrice(pair: PairState, workingType: number): number {
-  return workingType === WorkingType.LAST_PRICE && pair.lastPriceTicks > 0
-    ? pair.lastPriceTicks * pair.math.tickValue
-    : pair.markPrice;
-}
-
-/** Whether `price` has reached a trigger at `trigger` in `direction` (a relative 1e-12 for the float of the trigger's ticks). */
-function reached(direction: number, price: number, trigger: number): boolean {
-  return direction === TriggerDirection.RISES_TO ? price >= trigger * (1 - 1e-12) : price <= trigger * (1 + 1e-12);
 }
 
 /** Takes a conditional order out of the waiting set. */

@@ -79,6 +79,8 @@ export interface ConditionalState {
   peakTicks: number;
   activatedAt: number;
   workingType: number;
+  /** Held back while last and mark are apart (conditional-trigger.ts heldBack). */
+  priceProtect: boolean;
   status: number;
   /** The order it placed (0 until it fired, and when that order was refused). */
   orderId: number;

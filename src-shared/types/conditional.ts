@@ -27,6 +27,11 @@ export interface ConditionalOrderRequest extends Omit<OrderRequest, 'qty'> {
   trigger_direction?: TriggerDirection;
   /** Default 1 (mark price). */
   working_type?: WorkingType;
+  /**
+   * Price protection (default false): a reached trigger is held back while the last price and the
+   * mark are more than 5 % apart. Not for a trailing stop.
+   */
+  price_protect?: boolean;
   /** A trailing stop: the percent (0.1 to 10, one decimal) the price must come back from its best to fire it. */
   callback_rate?: string;
   /** A trailing stop's activation price (absent: it trails from placement). */
@@ -55,6 +60,8 @@ export interface ConditionalOrderRecord {
   trigger_price: string;
   trigger_direction: TriggerDirection;
   working_type: WorkingType;
+  /** Held back while the last price and the mark are more than 5 % apart (price protection). */
+  price_protect: boolean;
   /** A trailing stop's percent; null for a plain trigger. */
   callback_rate: string | null;
   /** A trailing stop's activation price; null when none. */

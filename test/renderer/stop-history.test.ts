@@ -32,6 +32,7 @@ const stop = (id: string, change: Partial<ConditionalOrderRecord> = {}): Conditi
   trigger_price: '95000.0',
   trigger_direction: 2,
   working_type: 1,
+  price_protect: false,
   callback_rate: null,
   activation_price: null,
   peak_price: null,

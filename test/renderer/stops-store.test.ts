@@ -30,6 +30,7 @@ const stop = (
   trigger_price: '97000.0',
   trigger_direction: 1,
   working_type: 1,
+  price_protect: false,
   callback_rate: null,
   activation_price: null,
   peak_price: null,

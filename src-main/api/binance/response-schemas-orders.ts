@@ -161,7 +161,9 @@ const ALGO_FIELDS: TProperties = {
   workingType: oneOf(['MARK_PRICE', 'CONTRACT_PRICE'], 'The price watched: the mark, or the last price'),
   priceMatch: always('NONE', 'Always NONE'),
   closePosition: bool('A Close-All order'),
-  priceProtect: always(false, 'Always false'),
+  priceProtect: bool(
+    'Price protection: a reached trigger held back while last and mark are more than triggerProtect apart',
+  ),
   reduceOnly: bool('One-way account: reduce-only (a Close-All order is); always false on a hedge account'),
   activatePrice: str(`Trailing stop's activation price, '' when none${TRAILING_ONLY}`),
   callbackRate: str(`Trailing stop's callback rate, percent; '' for the other types${TRAILING_ONLY}`),

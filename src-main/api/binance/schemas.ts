@@ -107,7 +107,9 @@ const NEW_ALGO_ORDER: TProperties = {
   closePosition: bool(
     'Close-All (STOP_MARKET / TAKE_PROFIT_MARKET, no quantity): closes the whole position when it fires',
   ),
-  priceProtect: bool('Only FALSE (price protection is refused by name)'),
+  priceProtect: bool(
+    'TRUE: a reached trigger is held back while the last price and the mark are more than triggerProtect (0.05) apart; not on TRAILING_STOP_MARKET',
+  ),
   reduceOnly: bool('One-way accounts only (sent on a hedge account, any value: -1106)'),
   activatePrice: text(DECIMAL, 'TRAILING_STOP_MARKET: activation price (absent: it trails at once)'),
   activationPrice: text(DECIMAL, "activatePrice under the order route's name, as ccxt sends it"),

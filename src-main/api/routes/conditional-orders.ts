@@ -61,6 +61,12 @@ const conditionalBody = Type.Object(
       ),
     ),
     working_type: Type.Optional(intEnum([1, 2] as const, 'The price watched: 1 mark price (default), 2 last price')),
+    price_protect: Type.Optional(
+      Type.Boolean({
+        description:
+          'Price protection (default false): a reached trigger is held back while the last price and the mark are more than 5 % apart (|last - mark| / mark > 0.05); it fires at the first check after they come back within it. Not for a trailing stop',
+      }),
+    ),
     callback_rate: Type.Optional(
       Type.String({
         pattern: '^[0-9]{1,2}(\\.[0-9])?$',
@@ -102,6 +108,7 @@ const conditionalRecordSchema = Type.Object({
   trigger_price: Type.String(),
   trigger_direction: intEnum([1, 2] as const satisfies readonly TriggerDirection[], '1 rises to, 2 falls to'),
   working_type: intEnum([1, 2] as const satisfies readonly WorkingType[], '1 mark price, 2 last price'),
+  price_protect: Type.Boolean({ description: 'Held back while the last price and the mark are more than 5 % apart' }),
   callback_rate: nullableString("A trailing stop's percent; null for a plain trigger"),
   activation_price: nullableString("A trailing stop's activation price; null when none"),
   peak_price: nullableString("A trailing stop's best price since it activated (trigger_price follows it); null before"),

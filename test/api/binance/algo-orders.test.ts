@@ -236,7 +236,11 @@ describe('one-way account', () => {
       [{ price: '95000' }, -1106, /'price'/],
       [{ type: 'TRAILING_STOP_MARKET' }, -1106, /'triggerPrice'/],
       [{ callbackRate: '1' }, -1106, /'callbackRate'/],
-      [{ priceProtect: 'TRUE' }, -1130, /Price protection is not supported/],
+      [
+        { type: 'TRAILING_STOP_MARKET', triggerPrice: '', callbackRate: '1', priceProtect: 'TRUE' },
+        -1130,
+        /Price protection is for STOP and TAKE_PROFIT/,
+      ],
       [{ priceMatch: 'OPPONENT' }, -1130, /priceMatch is not supported/],
       [{ type: 'STOP', price: '95000', timeInForce: 'GTD' }, -1115, /GTD is not supported/],
       [{ closePosition: 'true' }, -4137],

@@ -5,7 +5,9 @@
 //
 // Invariants: the order a conditional order places goes through placeInput (translate/orders.ts),
 // so positionSide, reduceOnly and the hedge-mode rules are the order route's; a parameter the
-// venue cannot honour (priceMatch, priceProtect=TRUE, GTD) is refused by name, never ignored.
+// venue cannot honour (priceMatch, GTD, priceProtect=TRUE on a trailing stop) is refused by name,
+// never ignored. priceProtect=TRUE holds a reached trigger back while last and mark are more than
+// triggerProtect apart (trading/conditional-trigger.ts).
 // STOP buys and TAKE_PROFIT sells fire as the price rises to triggerPrice, STOP sells and
 // TAKE_PROFIT buys as it falls to it; CONTRACT_PRICE (Binance's default) watches the last price.
 import {
@@ -77,10 +79,11 @@ export function parseAlgoOrder(q: Params, symbol: string, mode: Mode): AlgoOrder
   const priceMatch = q.str('priceMatch');
   if (priceMatch !== undefined && priceMatch !== 'NONE')
     throw invalidValue('priceMatch', 'priceMatch is not supported by this venue yet: send a price.');
-  if (q.str('priceProtect')?.toLowerCase() === 'true')
+  const priceProtect = q.str('priceProtect')?.toLowerCase() === 'true';
+  if (priceProtect && t === 'TRAILING_STOP_MARKET')
     throw invalidValue(
       'priceProtect',
-      'Price protection is not supported by this venue: send FALSE or leave it out (the order fires at its trigger whatever the gap between mark and last price).',
+      'Price protection is for STOP and TAKE_PROFIT orders: send FALSE or leave it out on a TRAILING_STOP_MARKET.',
     );
   const limit = t === 'STOP' || t === 'TAKE_PROFIT';
   const tifName = q.str('timeInForce') ?? 'GTC';
@@ -126,6 +129,7 @@ export function parseAlgoOrder(q: Params, symbol: string, mode: Mode): AlgoOrder
     ...(close ? { close_position: true } : { qty }),
     ...triggerFields(q, t, side),
     working_type: q.str('workingType') === 'MARK_PRICE' ? WorkingType.MARK_PRICE : WorkingType.LAST_PRICE,
+    ...(priceProtect ? { price_protect: true } : {}),
   };
   return { symbol, type: t, input };
 }
@@ -216,7 +220,7 @@ export function binanceAlgoOrder(
     workingType: r.working_type === WorkingType.MARK_PRICE ? 'MARK_PRICE' : 'CONTRACT_PRICE',
     priceMatch: 'NONE',
     closePosition: r.close_position,
-    priceProtect: false,
+    priceProtect: r.price_protect,
     reduceOnly: mode === 'one_way' ? r.reduce_only : false,
   });
   if (shape === 'new' || trailing)
@@ -271,7 +275,7 @@ export function algoUpdate(
       wt: r.working_type === WorkingType.MARK_PRICE ? 'MARK_PRICE' : 'CONTRACT_PRICE',
       pm: 'NONE',
       cp: r.close_position,
-      pP: false,
+      pP: r.price_protect,
       R: mode === 'one_way' ? r.reduce_only : false,
       tt: r.triggered_at ?? 0,
       gtd: 0,

@@ -7,6 +7,7 @@ import { Side, SymbolStatus } from '../../../../src-shared/enums.ts';
 import type { Ticker24h } from '../../../market/ticker-24h.ts';
 import type { PriceCandle } from '../../../market/price-klines.ts';
 import { MAX_CONDITIONALS_PER_PAIR } from '../../../trading/conditional.ts';
+import { TRIGGER_PROTECT } from '../../../trading/conditional-trigger.ts';
 import { liquidationFeeRate, markText, moneyText } from '../../../trading/pair-figures.ts';
 import type { PairView } from '../../../trading/pair-state.ts';
 import type { TradeEvent } from '../../../trading/events.ts';
@@ -57,7 +58,7 @@ export function exchangeInfoSymbol(
     quotePrecision: 8,
     underlyingType: 'COIN',
     underlyingSubType: [],
-    triggerProtect: '0.0500',
+    triggerProtect: TRIGGER_PROTECT.toFixed(4),
     // the rate the venue's liquidations charge (Binance's six decimals)
     liquidationFee: new Decimal(liquidationFeeRate()).toFixed(6),
     marketTakeBound: r.marketPriceProtectRatio,
