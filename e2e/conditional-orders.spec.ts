@@ -1,5 +1,6 @@
 // Stops on the trading screen: the order form's Stop kind places a conditional order (its trigger
-// direction taken from the watched price, the form saying what will happen), the Stops tab lists
+// direction taken from the watched price, the form saying what will happen, Price protection
+// sent when ticked), the Stops tab lists
 // it with a dashed line at its trigger on the chart, Cancel takes both away; a stop the market
 // reaches fires, with a toast naming the order it placed, and its row and line go. ✎ on a stop's
 // row modifies it in place (trigger and amount), what the venue will refuse said under each field as
@@ -51,6 +52,10 @@ test('a stop from the form: said in words, listed in Stops with its line on the 
 
   const triggerField = screen.form.root.getByRole('textbox', { name: 'Trigger price' });
   await expect(screen.form.root.getByRole('combobox', { name: 'Trigger watches' })).toHaveValue('1');
+  // price protection: off unless ticked (the venue's default), sent when ticked
+  const protect = screen.form.root.getByRole('checkbox', { name: 'Price protection' });
+  await expect(protect).not.toBeChecked();
+  await protect.check();
   await expect(screen.form.price).toHaveValue('');
   // off the tick: said under the field, as for a limit price
   await triggerField.fill((Number(trigger) + Number(s.price_step) / 2).toFixed(s.price_precision + 1));
@@ -82,7 +87,15 @@ test('a stop from the form: said in words, listed in Stops with its line on the 
     `placed. When the mark price rises to ${shown(trigger, s.price_precision)}: buy 0.010 BTC at market.`,
   );
   const [c] = await trader.api.conditionals.open(SYMBOL);
-  expect(c).toMatchObject({ type: 2, side: 1, qty: '0.010', trigger_direction: 1, working_type: 1, status: 1 });
+  expect(c).toMatchObject({
+    type: 2,
+    side: 1,
+    qty: '0.010',
+    trigger_direction: 1,
+    working_type: 1,
+    price_protect: true,
+    status: 1,
+  });
   expect(Number(c.trigger_price)).toBe(Number(trigger));
   // nothing rests in the book for it
   expect(await trader.api.openOrders(SYMBOL)).toEqual([]);
@@ -91,7 +104,7 @@ test('a stop from the form: said in words, listed in Stops with its line on the 
   await expect(stopsTab(page)).toHaveText('Stops (1)');
   const row = page.getByTestId(`stop-row-${c.id}`);
   await expect(row).toContainText(`≥ ${shown(trigger, s.price_precision)}`);
-  await expect(row).toContainText('Mark');
+  await expect(row).toContainText('Mark · protected');
   await expect(row).toContainText('Market');
   await expect(row).toContainText('Open long');
   await expect.poll(() => screen.chart.lines()).toContain(`stop:${c.id}`);

@@ -80,6 +80,7 @@ describe('stop history words', () => {
     expect(stopSize(stop('1', { close_position: true, qty: null }), 3)).toBe('Close position');
     expect(watchedText(stop('1'))).toBe('Mark');
     expect(watchedText(stop('1', { working_type: 2, callback_rate: '1.0' }))).toBe('Last · trailing 1.0%');
+    expect(watchedText(stop('1', { price_protect: true }))).toBe('Mark · protected');
   });
 });
 

@@ -149,6 +149,16 @@ describe('the request a click builds', () => {
     expect(st.ok && 'price' in st.request).toBe(false);
   });
 
+  it('Price protection ticked: sent as price_protect true; unticked: not sent (the venue default, false)', () => {
+    const m = model({});
+    const r = m.order(1);
+    if (!r.ok) throw new Error(r.error);
+    const on = stopRequest(r.order, m.triggerIn, MARK, 95_000, true);
+    expect(on.ok && on.request.price_protect).toBe(true);
+    const off = stopRequest(r.order, m.triggerIn, MARK, 95_000, false);
+    expect(off.ok && 'price_protect' in off.request).toBe(false);
+  });
+
   it('an open is never sent reduce-only', () => {
     const m = model({});
     const r = m.order(2);

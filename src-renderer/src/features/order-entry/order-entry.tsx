@@ -165,7 +165,7 @@ export function OrderEntry() {
       tr !== null
         ? { ok: true as const, request: trailingRequest(r.order, tr, f.working) }
         : f.stop
-          ? stopRequest(r.order, model.triggerIn, f.working, watched)
+          ? stopRequest(r.order, model.triggerIn, f.working, watched, f.protect)
           : null;
     if (st !== null && !st.ok) return a.fail(st.error);
     // The order goes out and the keyboard stays where the trader is: in the field, its text selected

@@ -49,6 +49,8 @@ export interface OrderFormState {
   trigger: string;
   /** The price a stop's trigger watches: the mark (default) or the last trade. */
   working: WorkingType;
+  /** A stop's price protection: held back while the last price and the mark are over 5 % apart. */
+  protect: boolean;
   /** The Stop kind's Trailing choice: a trailing stop (trailing-stop.ts) in place of a trigger price. */
   trailing: boolean;
   /** A trailing stop's callback rate, a percent, as typed. */
@@ -86,6 +88,7 @@ export interface OrderFormState {
           | 'stop'
           | 'trigger'
           | 'working'
+          | 'protect'
           | 'trailing'
           | 'callback'
           | 'activation'
@@ -221,6 +224,7 @@ export function createOrderFormStore(api: RestClient, opts: OrderFormOptions = {
       stop: false,
       trigger: '',
       working: WorkingType.MARK_PRICE,
+      protect: false,
       trailing: false,
       callback: '',
       activation: '',

@@ -1,5 +1,6 @@
 // The Stop kind's own fields: the trigger price with the price it watches (Mark, the default, or
 // Last), what the venue will refuse in it said under it as for a limit price (input-checks.ts),
+// a Price protection box (held back while last and mark are over 5 % apart),
 // and the sentence of what the stop does ("When the mark price rises to 97,000.0:", "—" off the tick; each side's
 // column of the preview then says what it places, order-side.tsx). The direction is the trigger's
 // side of the watched price now (stop-order.ts); at the price itself the form says to move it.
@@ -66,6 +67,13 @@ export function StopTrigger({ f, triggerIn, watched, tick, pd, quote }: StopFiel
           {offTick}
         </p>
       )}
+      <label
+        className="inline check oe-protect"
+        title="Price protection: when the trigger is reached while the last price and the mark are more than 5 % apart, the stop waits until they are within 5 %"
+      >
+        <input type="checkbox" checked={f.protect} onChange={(e) => a.set({ protect: e.target.checked })} />
+        <span>Price protection</span>
+      </label>
     </>
   );
 }

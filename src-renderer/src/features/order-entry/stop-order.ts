@@ -157,6 +157,7 @@ export function stopRequest(
   trigger: DecimalInput,
   working: WorkingType,
   watched: number | undefined,
+  protect = false,
 ): StopOutcome {
   const t = stopTrigger(trigger, working, watched);
   if (!t.ok) return t;
@@ -165,6 +166,7 @@ export function stopRequest(
     trigger_price: t.price,
     trigger_direction: t.direction,
     working_type: working,
+    ...(protect ? { price_protect: true } : {}),
   };
   // no leverage or margin mode: the stop takes the pair's setting when it fires (as Binance's
   // do), not the one shown when it was placed

@@ -55,9 +55,14 @@ export function stopOutcome(c: Pick<ConditionalOrderRecord, 'status' | 'reject_c
 export const stopPlacedOrder = (c: Pick<ConditionalOrderRecord, 'order_id'>): string =>
   c.order_id !== null ? `#${c.order_id}` : '—';
 
-/** What a trigger watches: "Mark", "Last", a trailing stop's with its rate ("Mark · trailing 1.0%"). */
-export const watchedText = (c: Pick<ConditionalOrderRecord, 'working_type' | 'callback_rate'>): string =>
-  `${watchedShort(c.working_type)}${c.callback_rate !== null ? ` · trailing ${c.callback_rate}%` : ''}`;
+/**
+ * What a trigger watches: "Mark", "Last", a trailing stop's with its rate ("Mark · trailing 1.0%"),
+ * a price-protected one's with "protected" ("Mark · protected").
+ */
+export const watchedText = (
+  c: Pick<ConditionalOrderRecord, 'working_type' | 'callback_rate' | 'price_protect'>,
+): string =>
+  `${watchedShort(c.working_type)}${c.callback_rate !== null ? ` · trailing ${c.callback_rate}%` : ''}${c.price_protect ? ' · protected' : ''}`;
 
 /** The pair's display: price and quantity decimals, base asset. */
 export interface PairDisplay {
