@@ -9,13 +9,13 @@
 // (ws-backoff.ts), and `retryNow()` cuts one short and starts them over; a connection silent for 45 s
 // (pinged every 15 s by default; pingIntervalMs 0: never) is dropped and reconnected; a client never connected
 // yet does not wait for a service that is not there (its requests and `whenReady()` fail with the
-// reason); after `close()` nothing reconnects or stays pending. JSON only; pushes unvalidated.
+// reason), nor for one that takes the TCP connection and never upgrades it (connectTimeoutMs); after `close()` nothing reconnects or stays pending. JSON only; pushes unvalidated.
 
 import { systemScheduler, type Scheduler } from './scheduler.ts';
 import { Backoff } from './ws-backoff.ts';
 import { WsEvents } from './ws-events.ts';
 import { PendingRequests, unsentError, type Pending } from './ws-requests.ts';
-import { loggedOut, loginParams, parseMessage, WsStreams } from './ws-session.ts';
+import { closeQuietly, detach, loggedOut, loginParams, parseMessage, WsStreams } from './ws-session.ts';
 import { keepAliveOf, restoreFailureCode, WsConnectionError, WsLoginLostError, WsRequestError } from './ws-types.ts';
 import type {
   LoginParamsSource,
@@ -24,6 +24,7 @@ import type {
   WsClientOptions,
   WsLoginState,
   WsState,
+  WsTimings,
 } from './ws-types.ts';
 
 // The option, state and error types live in ws-types.ts, exported from here (and the SDK) too.
@@ -48,7 +49,7 @@ export class WsClient extends WsEvents {
   readonly #url: string;
   readonly #Ctor: WebSocketConstructor | undefined;
   readonly #backoff: Backoff;
-  readonly #keepAlive: { intervalMs: number; timeoutMs: number }; // ping period, silence that drops, ms
+  readonly #keepAlive: WsTimings; // ping period, silence that drops, connection attempt's limit, ms
   readonly #sched: Scheduler;
 
   #state: WsState = 'idle';
@@ -137,7 +138,8 @@ export class WsClient extends WsEvents {
     this.#settleWaiters(new Error('WsClient is closed'));
     const ws = this.#ws;
     if (ws !== null) {
-      this.#detach(ws);
+      detach(ws);
+      this.#ws = null;
       try {
         ws.close(code, reason);
       } catch (e) {
@@ -236,6 +238,9 @@ export class WsClient extends WsEvents {
     }
     this.#ws = ws;
     this.#opened = false;
+    // (the ping timer is free until the connection is restored: it times the attempt meanwhile)
+    if (this.#keepAlive.connectMs > 0)
+      this.#pingTimer = this.#sched.setTimeout(() => this.#attemptTimedOut(ws), this.#keepAlive.connectMs);
     try {
       ws.binaryType = 'arraybuffer';
     } catch {
@@ -243,6 +248,7 @@ export class WsClient extends WsEvents {
     }
     ws.onopen = () => {
       if (this.#ws !== ws) return;
+      this.#clearTimer('ping');
       this.#opened = true;
       this.#unreachable = null;
       this.#lastMessageAt = this.#sched.now();
@@ -427,7 +433,7 @@ export class WsClient extends WsEvents {
     const opened = this.#opened;
     this.#opened = false;
     const ws = this.#ws;
-    if (ws !== null) this.#detach(ws);
+    if (ws !== null) detach(ws);
     this.#ws = null;
     this.#ready = false;
     this.#clearTimer('ping');
@@ -435,6 +441,14 @@ export class WsClient extends WsEvents {
     if (this.#state === 'closed') return;
     if (!opened) this.#attemptFailed(new WsConnectionError(this.#url, code, reason));
     this.#scheduleReconnect(code, reason);
+  }
+
+  /** An attempt not open within connectTimeoutMs: abandoned as failed (a service that never answers the upgrade). */
+  #attemptTimedOut(ws: WebSocketLike): void {
+    this.#pingTimer = undefined;
+    if (this.#ws !== ws || this.#opened) return;
+    this.#lost(1006, `the connection was not open after ${this.#keepAlive.connectMs} ms (connectTimeoutMs)`);
+    closeQuietly(ws); // detached first: a close it reports at once is not a second loss
   }
 
   #scheduleReconnect(code: number, reason: string): void {
@@ -457,11 +471,7 @@ export class WsClient extends WsEvents {
       if (ws === null || !this.#ready) return;
       if (this.#sched.now() - this.#lastMessageAt >= this.#keepAlive.timeoutMs) {
         // A half-open TCP connection may take minutes to report its close; do not wait for it.
-        try {
-          ws.close(4000, 'ping timeout');
-        } catch {
-          // already closing
-        }
+        closeQuietly(ws, 4000, 'ping timeout');
         this.#lost(4000, 'ping timeout');
         return;
       }
@@ -472,16 +482,6 @@ export class WsClient extends WsEvents {
       }
       this.#schedulePing();
     }, this.#keepAlive.intervalMs);
-  }
-
-  /** Keeps no-op handlers: the `ws` package throws on an 'error' event nobody listens to. */
-  #detach(ws: WebSocketLike): void {
-    const noop = (): void => {};
-    ws.onopen = noop;
-    ws.onmessage = noop;
-    ws.onclose = noop;
-    ws.onerror = noop;
-    if (this.#ws === ws) this.#ws = null;
   }
 
   #clearTimer(which: 'reconnect' | 'ping'): void {

@@ -4,7 +4,7 @@
 // Invariants: a stream is in at most one of `subs` and `waiting`; `waiting` holds only private
 // streams; every change of `subs` is announced once, through `changed`.
 
-import type { LoginParamsSource } from './ws-types.ts';
+import type { LoginParamsSource, WebSocketLike } from './ws-types.ts';
 
 /** Streams the server serves only after a successful LOGIN. */
 const PRIVATE_STREAMS: ReadonlySet<string> = new Set(['user']);
@@ -89,4 +89,23 @@ export function loggedOut(data: unknown): { code: number | undefined; message: s
     code: typeof d.data?.code === 'number' ? d.data.code : undefined,
     message: typeof d.data?.message === 'string' ? d.data.message : 'logged_out',
   };
+}
+
+/** Leaves no-op handlers on a socket given up: the `ws` package throws on an 'error' event nobody listens to. */
+export function detach(ws: WebSocketLike): void {
+  const noop = (): void => {};
+  ws.onopen = noop;
+  ws.onmessage = noop;
+  ws.onclose = noop;
+  ws.onerror = noop;
+}
+
+/** Closes a socket given up, whatever its state (some implementations throw on one not open yet, or closing). */
+export function closeQuietly(ws: WebSocketLike, code?: number, reason?: string): void {
+  try {
+    if (code === undefined) ws.close();
+    else ws.close(code, reason);
+  } catch {
+    // not open yet, or already closing
+  }
 }

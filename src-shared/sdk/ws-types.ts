@@ -42,11 +42,19 @@ export const DEFAULT_PING_TIMEOUT_MS = 3 * DEFAULT_PING_INTERVAL_MS;
  * default limit is never below the request timeout: a client that gives the service 60 s to answer
  * (a long replay step, the service busy all along) does not take a shorter silence for death.
  */
-export function keepAliveOf(o: WsClientOptions, requestTimeoutMs: number): { intervalMs: number; timeoutMs: number } {
+export function keepAliveOf(o: WsClientOptions, requestTimeoutMs: number): WsTimings {
   const intervalMs = o.pingIntervalMs ?? DEFAULT_PING_INTERVAL_MS;
   // an interval of its own keeps the default's ratio: three pings unanswered
   const ratio = (intervalMs * DEFAULT_PING_TIMEOUT_MS) / DEFAULT_PING_INTERVAL_MS;
-  return { intervalMs, timeoutMs: o.pingTimeoutMs ?? Math.max(ratio, requestTimeoutMs) };
+  const timeoutMs = o.pingTimeoutMs ?? Math.max(ratio, requestTimeoutMs);
+  return { intervalMs, timeoutMs, connectMs: o.connectTimeoutMs ?? requestTimeoutMs };
+}
+
+/** The keep-alive's ping period and silence limit, and how long a connection attempt may take to open, ms. */
+export interface WsTimings {
+  intervalMs: number;
+  timeoutMs: number;
+  connectMs: number;
 }
 
 /** Options of {@link WsClient}. Timings are in ms of the injected scheduler. */
@@ -78,6 +86,13 @@ export interface WsClientOptions {
    * 45000, with the default interval), or `requestTimeoutMs` when that is longer.
    */
   pingTimeoutMs?: number;
+  /**
+   * A connection attempt not open (TCP and the WebSocket upgrade) after this long is abandoned as
+   * failed and tried again on the reconnect schedule (a service that takes the TCP connection but
+   * never answers the upgrade: hung, or the wrong port behind a proxy). Default `requestTimeoutMs`
+   * (10000); 0: no limit (the attempt waits for the OS).
+   */
+  connectTimeoutMs?: number;
   /** Clock and timers; default the host's. */
   scheduler?: Scheduler;
 }

@@ -2,8 +2,9 @@
 // stops reading its connections' sockets (as a SIGSTOPped service, or the far end of a half-open
 // TCP connection), so nothing is answered and no close comes. The client (Node 24's WebSocket)
 // must find the silence itself: PING every 15 s, the connection dropped after 45 s without a
-// frame and reconnected. Timers run on a manual scheduler; only real I/O is awaited.
-import type { AddressInfo, Socket } from 'node:net';
+// frame and reconnected. A connection attempt a service takes over TCP and never upgrades is given
+// up after connectTimeoutMs. Timers run on a manual scheduler; only real I/O is awaited.
+import { createServer, type AddressInfo, type Socket } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { WebSocketServer } from 'ws';
 import { DEFAULT_PING_INTERVAL_MS, DEFAULT_PING_TIMEOUT_MS } from '../../../src-shared/sdk/index.ts';
@@ -129,5 +130,69 @@ describe('WsClient keep-alive on its defaults', () => {
     expect(sched.delays()).toEqual([]); // no ping, nothing that could find the silence
     sched.advance(10 * DEFAULT_PING_TIMEOUT_MS);
     expect([c.state, closes]).toEqual(['open', []]);
+  });
+});
+
+/** Waits (real time, 2 s at most) until `done()` holds. */
+async function until(done: () => boolean): Promise<void> {
+  for (let i = 0; i < 100 && !done(); i++) await new Promise((r) => setTimeout(r, 20));
+  expect(done()).toBe(true);
+}
+
+describe('WsClient connection attempt time-out', () => {
+  /** A TCP server that takes connections and never reads or answers them (no upgrade ever comes). */
+  async function silentTcp() {
+    const sockets: Socket[] = [];
+    const tcp = createServer((s) => sockets.push(s));
+    await new Promise<void>((r) => tcp.listen(0, '127.0.0.1', () => r()));
+    const url = `ws://127.0.0.1:${(tcp.address() as AddressInfo).port}/ws`;
+    const stop = () => {
+      for (const s of sockets) s.destroy();
+      return new Promise<void>((r) => tcp.close(() => r()));
+    };
+    return { sockets, url, stop };
+  }
+
+  it('a service that takes the TCP connection and never upgrades it: given up after 10 s, whenReady says why, tried again', async () => {
+    const tcp = await silentTcp();
+    try {
+      const sched = new ManualScheduler();
+      const c = new WsClient({ url: tcp.url, scheduler: sched });
+      client = c;
+      const closes: WsCloseInfo[] = [];
+      c.onClose((info) => closes.push(info));
+      c.connect();
+      const ready = c.whenReady();
+      await until(() => tcp.sockets.length === 1);
+      expect(c.state).toBe('connecting');
+      const [id, ...more] = sched.withDelay(10_000);
+      expect(more).toEqual([]);
+      sched.fireId(id);
+      const reason = 'the connection was not open after 10000 ms (connectTimeoutMs)';
+      await expect(ready).rejects.toThrow(`failed (close 1006: ${reason})`);
+      expect(closes).toEqual([{ code: 1006, reason, willReconnect: true }]);
+      expect(c.state).toBe('reconnecting');
+      // the next attempt, after the backoff delay, is timed the same way
+      expect(sched.fireNext()).toBe(true);
+      await until(() => tcp.sockets.length >= 2);
+      expect(sched.withDelay(10_000)).toHaveLength(1);
+    } finally {
+      await tcp.stop();
+    }
+  });
+
+  it('connectTimeoutMs 0: no limit, the attempt waits', async () => {
+    const tcp = await silentTcp();
+    try {
+      const sched = new ManualScheduler();
+      const c = new WsClient({ url: tcp.url, scheduler: sched, connectTimeoutMs: 0 });
+      client = c;
+      c.connect();
+      await until(() => tcp.sockets.length === 1);
+      expect(sched.delays()).toEqual([]);
+      expect(c.state).toBe('connecting');
+    } finally {
+      await tcp.stop();
+    }
   });
 });
