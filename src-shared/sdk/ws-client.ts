@@ -9,8 +9,8 @@
 // (ws-backoff.ts), and `retryNow()` cuts one short and starts them over; a connection silent for 45 s
 // (pinged every 15 s by default; pingIntervalMs 0: never) is dropped and reconnected; a client never connected
 // yet does not wait for a service that is not there (its requests and `whenReady()` fail with the
-// reason), nor for one that takes the TCP connection and never upgrades it (connectTimeoutMs); after `close()` nothing reconnects or stays pending. JSON only; pushes unvalidated.
-
+// reason), nor for one that takes the TCP connection and never upgrades it (connectTimeoutMs);
+// after `close()` nothing reconnects or stays pending. JSON only; pushes unvalidated.
 import { systemScheduler, type Scheduler } from './scheduler.ts';
 import { Backoff } from './ws-backoff.ts';
 import { WsEvents } from './ws-events.ts';
