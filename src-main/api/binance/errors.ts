@@ -41,6 +41,7 @@ export const MSG = {
   MAX_OPEN: 'Reach max open order limit.',
   NO_MARGIN_CHANGE: 'No need to change margin type.',
   NO_POSITION_SIDE_CHANGE: 'No need to change position side.',
+  NO_ASSET_MODE_CHANGE: 'Adjusted asset mode is currently set and does not need to be adjusted.',
   NO_MODIFY: 'No need to modify the order.',
   POST_ONLY: 'Due to the order could not be executed as maker, the Post Only order will be rejected.',
   FOK: 'Due to the order could not be filled immediately, the FOK order has been rejected.',

@@ -201,7 +201,7 @@ const INCOME = obj(
 const LISTEN_KEY = obj({ listenKey: str("The account's user stream key (one an account, 60 minutes)") }, 'The key');
 
 /** The account routes' 200 answers, by "METHOD path" under /binance. */
-export const ACCOUNT_ANSWERS: Record<string, TSchema> = {
+export const ACCOUNT_ANSWERS: Record<string, TSchema | null> = {
   'GET /fapi/v3/positionRisk': list(
     obj(RISK, 'A position entry'),
     'One-way: an entry a pair with a position or open orders; hedge: LONG and SHORT entries, each with a position or orders',
@@ -241,6 +241,8 @@ export const ACCOUNT_ANSWERS: Record<string, TSchema> = {
   'POST /fapi/v1/marginType': DONE('success'),
   'GET /fapi/v1/positionSide/dual': obj({ dualSidePosition: CONFIG.dualSidePosition }, 'Position mode'),
   'POST /fapi/v1/positionSide/dual': DONE('success'),
+  // null: no success answer (Single-Asset Mode is the only one: -4171 already set, -1130 for true)
+  'POST /fapi/v1/multiAssetsMargin': null,
   'GET /fapi/v1/multiAssetsMargin': obj({ multiAssetsMargin: always(false, 'Always false') }, 'Multi-assets mode'),
   'GET /fapi/v1/accountConfig': obj(CONFIG, 'Account configuration'),
   'GET /fapi/v1/adlQuantile': list(

@@ -16,7 +16,11 @@ import { MARKET_ANSWERS } from './response-schemas-market.ts';
 import { ORDER_ANSWERS } from './response-schemas-orders.ts';
 
 /** The 200 answer of every facade REST route, by "METHOD path". */
-export const ANSWERS: Readonly<Record<string, TSchema>> = { ...MARKET_ANSWERS, ...ORDER_ANSWERS, ...ACCOUNT_ANSWERS };
+export const ANSWERS: Readonly<Record<string, TSchema | null>> = {
+  ...MARKET_ANSWERS,
+  ...ORDER_ANSWERS,
+  ...ACCOUNT_ANSWERS,
+};
 
 /** The routes whose answers are written by the serializer compiled from their schemas. */
 const SERIALIZED: ReadonlySet<string> = new Set(['POST /fapi/v1/order']);

@@ -322,6 +322,14 @@ const SIGNED_ROUTES: Record<string, RouteParams> = {
   'POST /fapi/v1/positionSide/dual': p({ dualSidePosition: bool('true: hedge mode; false: one-way') }, [
     'dualSidePosition',
   ]),
+  'POST /fapi/v1/multiAssetsMargin': p(
+    {
+      multiAssetsMargin: bool(
+        'false: Single-Asset Mode, the only one the venue has (already set: -4171); true: -1130 (Multi-Assets Mode is not offered)',
+      ),
+    },
+    ['multiAssetsMargin'],
+  ),
   'GET /fapi/v1/commissionRate': p({ symbol }, ['symbol']),
   'POST /fapi/v1/positionMargin': p(
     {
@@ -418,7 +426,11 @@ export function routeSchema(method: string, path: string): { schema: Record<stri
       // the document's security: the X-MBX-APIKEY scheme, or none for public market data
       security: kind === 'public' ? [] : [{ [BINANCE_KEY_SCHEME]: [] }],
       ...(querystring === undefined ? {} : { querystring }),
-      response: { 200: answer, ...ERRORS[kind], ...(method === 'GET' ? {} : { 503: UNAVAILABLE }) },
+      response: {
+        ...(answer === null ? {} : { 200: answer }),
+        ...ERRORS[kind],
+        ...(method === 'GET' ? {} : { 503: UNAVAILABLE }),
+      },
     },
   };
 }

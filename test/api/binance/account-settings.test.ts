@@ -157,6 +157,21 @@ describe('a margin-type or position-mode change something blocks', () => {
   const dual = (c: Creds) => call(c, 'POST', '/fapi/v1/positionSide/dual', { dualSidePosition: 'true' });
   const refusal = (r: { status: number; body: any }) => [r.status, r.body];
 
+  it('POST multiAssetsMargin: false is the mode already set (-4171), true is refused by name (-1130), none is -1102; GET says false', async () => {
+    const c = account(svc.venue, 'bmt-multi', 100_000, 'one_way');
+    const set = (p: Record<string, string>) => call(c, 'POST', '/fapi/v1/multiAssetsMargin', p);
+    expect(refusal(await set({ multiAssetsMargin: 'false' }))).toEqual([
+      400,
+      { code: -4171, msg: 'Adjusted asset mode is currently set and does not need to be adjusted.' },
+    ]);
+    const multi = await set({ multiAssetsMargin: 'true' });
+    expect([multi.status, multi.body.code]).toEqual([400, -1130]);
+    expect(multi.body.msg).toMatch(/multiAssetsMargin.*Multi-Assets Mode is not offered/);
+    const none = await set({});
+    expect([none.status, none.body.code]).toEqual([400, -1102]);
+    expect((await call(c, 'GET', '/fapi/v1/multiAssetsMargin')).body).toEqual({ multiAssetsMargin: false });
+  });
+
   it('a position: -4048 / -4068', async () => {
     const c = account(svc.venue, 'bmt-pos', 100_000, 'one_way');
     openLong(c, '0.100', 'ETHUSDT', '3400.00');

@@ -346,7 +346,10 @@ describe('how answers are written', () => {
 
 describe('the document', () => {
   it('every REST route has answered 200, and every part of every answer schema has met a real answer', () => {
-    const routes = checker.restRoutes();
+    const all = checker.restRoutes();
+    // a route that never succeeds documents no 200 answer (POST multiAssetsMargin: Single-Asset Mode only)
+    const routes = all.filter((k) => checker.schemaOf(k, 200) !== undefined);
+    expect(all.filter((k) => !routes.includes(k))).toEqual(['POST /fapi/v1/multiAssetsMargin']);
     expect(routes.length).toBeGreaterThanOrEqual(70);
     expect(routes.filter((k) => !checker.answered.get(k)?.has(200))).toEqual([]);
     expect(routes.flatMap((k) => checker.unexercised(k, 200))).toEqual([]);

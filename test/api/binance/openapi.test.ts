@@ -69,7 +69,9 @@ describe('OpenAPI: the binance tag', () => {
     expect(all.length).toBeGreaterThanOrEqual(50);
     for (const { key, o } of all) {
       const op = o as { responses?: Record<string, unknown> };
-      expect(Object.keys(op.responses ?? {}), key).toEqual(expect.arrayContaining(['200', '400']));
+      // (POST multiAssetsMargin never succeeds: Single-Asset Mode is the only one, -4171 / -1130)
+      const answers = key === 'POST /binance/fapi/v1/multiAssetsMargin' ? ['400'] : ['200', '400'];
+      expect(Object.keys(op.responses ?? {}), key).toEqual(expect.arrayContaining(answers));
     }
     const params = (method: string, path: string) =>
       Object.fromEntries(

@@ -172,6 +172,19 @@ export function registerAccount(app: FastifyInstance, ctx: BinanceContext): void
     return { multiAssetsMargin: false };
   });
 
+  // Single-Asset Mode is the only one (margin is USDT): false is already set, -4171, as Binance
+  // answers a change to the current mode; true is refused by name
+  app.post('/fapi/v1/multiAssetsMargin', routeSchema('POST', '/fapi/v1/multiAssetsMargin'), async (req) => {
+    const multi = signedRequest(ctx, req).q.bool('multiAssetsMargin');
+    if (multi === undefined) throw mandatory('multiAssetsMargin');
+    if (multi)
+      throw invalidValue(
+        'multiAssetsMargin',
+        'Multi-Assets Mode is not offered by this venue: margin is USDT only (Single-Asset Mode).',
+      );
+    throw new BinanceError(-4171, MSG.NO_ASSET_MODE_CHANGE);
+  });
+
   app.get('/fapi/v1/accountConfig', routeSchema('GET', '/fapi/v1/accountConfig'), async (req) =>
     accountConfig(signedRequest(ctx, req).mode === 'hedge'),
   );
