@@ -4,62 +4,24 @@
 // a mark-price trigger, a trade for a last-price one, that finds them within it. Kept across a
 // restart and a modify; refused on a trailing stop.
 import { describe, expect, it } from 'vitest';
-import { ConditionalStatus, PositionSide, TriggerDirection, WorkingType } from '../../src-shared/enums.ts';
+import { ConditionalStatus, WorkingType } from '../../src-shared/enums.ts';
 import { Errors } from '../../src-shared/errors.ts';
 import type { ConditionalOrderRecord } from '../../src-shared/types.ts';
 import type { ConditionalInput } from '../../src-main/trading/commands.ts';
-import { HOUSE_ACCOUNT, type Exchange } from '../../src-main/trading/exchange.ts';
+import type { Exchange } from '../../src-main/trading/exchange.ts';
 import type { LocalVenue as Venue } from '../../src-main/venue.ts';
-import { houseLimit, placeBotOrder, placeOrder, setPrices } from '../helpers/exchange-commands.ts';
-import { btc, refusal, venueKit } from './venues.ts';
+import { houseLimit, setPrices } from '../helpers/exchange-commands.ts';
+import { conditionalNow, longQty, openLong, placeStop, print } from './conditional-kit.ts';
+import { refusal, venueKit } from './venues.ts';
 
 const T0 = Date.UTC(2026, 0, 5, 12, 0, 0);
 const USDT = 100_000_000n;
 const { venue, user, dataDir } = venueKit({ wall: T0, balance: 100_000n * USDT, simulate: false });
 
-function place(ex: Exchange, accountId: number, o: Partial<ConditionalInput>): ConditionalOrderRecord {
-  const input: ConditionalInput = {
-    symbol: 'BTCUSDT',
-    side: 2,
-    position_side: 1,
-    position_action: 2,
-    type: 2,
-    qty: '0.010',
-    trigger_price: '95000.0',
-    trigger_direction: TriggerDirection.FALLS_TO,
-    price_protect: true,
-    ...o,
-  };
-  return ex.execute({ kind: 'placeConditional', accountId, input });
-}
-
-/** A long of 0.010 BTCUSDT opened at `price` against a house sell; the mark and the last price there. */
-function openLong(v: Venue, u: number, price = '96000.0'): void {
-  setPrices(v.exchange, 'BTCUSDT', { mark: Number(price) });
-  houseLimit(v.exchange, 2, price, '0.010');
-  placeOrder(v.exchange, u, btc({ side: 1, position_side: 1, position_action: 1, type: 2, qty: '0.010' }));
-  expect(longQty(v, u)).toBe(0.01);
-}
-
-/**
- * One print at `price` between two house accounts (a sell rests, an IOC buy takes it): the last
- * price. `restAt`: the mark the sell is placed at (then back to the mark before), so a print can
- * be further from the mark than the price band lets a new sell go, as a sell resting while the
- * mark ran away is.
- */
-function print(v: Venue, price: string, restAt?: number): void {
-  const o = { symbol: 'BTCUSDT', position_action: 1, type: 1, price, qty: '0.002' };
-  const mark = v.exchange.pair('BTCUSDT')!.markPrice;
-  if (restAt !== undefined) setPrices(v.exchange, 'BTCUSDT', { mark: restAt });
-  placeBotOrder(v.exchange, { ...o, side: 2, position_side: 2, time_in_force: 1 }, HOUSE_ACCOUNT + 2);
-  if (restAt !== undefined) setPrices(v.exchange, 'BTCUSDT', { mark });
-  placeBotOrder(v.exchange, { ...o, side: 1, position_side: 1, time_in_force: 2 }, HOUSE_ACCOUNT + 3);
-}
-
-const longQty = (v: Venue, u: number): number =>
-  Number(v.exchange.positions(u).find((p) => p.position_side === PositionSide.LONG)?.quantity ?? 0);
-const statusOf = (v: Venue, u: number, c: ConditionalOrderRecord): number =>
-  v.exchange.conditional(u, { id: Number(c.id) })!.status;
+const statusOf = (v: Venue, u: number, c: ConditionalOrderRecord): number => conditionalNow(v, u, c).status;
+/** A protected stop (price_protect, unless `o` says otherwise). */
+const place = (ex: Exchange, u: number, o: Partial<ConditionalInput>) =>
+  placeStop(ex, u, { price_protect: true, ...o });
 
 describe('conditional orders: price protection', () => {
   it('a protected mark-price stop is held while the mark is over 5 % from the last price, and fires at the first mark within it', () => {
@@ -118,7 +80,7 @@ describe('conditional orders: price protection', () => {
     });
     // a print at 91,000 (a sell resting since the mark was 92,000) reaches 95,000, 5.2 % under the
     // mark 96,000: the protected one is held, the plain one fires
-    print(v, '91000.0', 92000);
+    print(v, '91000.0', { restAt: 92000 });
     expect(v.exchange.pair('BTCUSDT')!.lastPriceTicks).toBe(910_000);
     expect(statusOf(v, u, c)).toBe(ConditionalStatus.NEW);
     expect(v.exchange.conditional(Number(plain.user_id), { id: Number(plain.id) })!.status).not.toBe(

@@ -7,16 +7,8 @@ import { ConditionalStatus, OrderStatus, PositionSide, TriggerDirection, Working
 import { Errors } from '../../src-shared/errors.ts';
 import type { ConditionalOrderRecord } from '../../src-shared/types.ts';
 import type { ConditionalInput } from '../../src-main/trading/commands.ts';
-import { HOUSE_ACCOUNT, type Exchange } from '../../src-main/trading/exchange.ts';
-import type { LocalVenue as Venue } from '../../src-main/venue.ts';
-import {
-  houseLimit,
-  placeBotOrder,
-  placeOrder,
-  resetAccount,
-  setPositionMode,
-  setPrices,
-} from '../helpers/exchange-commands.ts';
+import { houseLimit, placeOrder, resetAccount, setPositionMode, setPrices } from '../helpers/exchange-commands.ts';
+import { longQty, openLong, placeStop as place, print } from './conditional-kit.ts';
 import { btc, refusal, venueKit } from './venues.ts';
 
 const T0 = Date.UTC(2026, 0, 5, 12, 0, 0);
@@ -25,40 +17,6 @@ const { venue, user, dataDir } = venueKit({ wall: T0, balance: 100_000n * USDT, 
 
 const RISES = TriggerDirection.RISES_TO;
 const FALLS = TriggerDirection.FALLS_TO;
-
-function place(ex: Exchange, accountId: number, o: Partial<ConditionalInput>): ConditionalOrderRecord {
-  const input: ConditionalInput = {
-    symbol: 'BTCUSDT',
-    side: 2,
-    position_side: 1,
-    position_action: 2,
-    type: 2,
-    qty: '0.010',
-    trigger_price: '95000.0',
-    trigger_direction: FALLS,
-    ...o,
-  };
-  return ex.execute({ kind: 'placeConditional', accountId, input });
-}
-
-/** A long of `qty` BTCUSDT opened at market against a house sell at `price`; the mark there. */
-function openLong(v: Venue, u: number, price = '96000.0', qty = '0.010'): void {
-  setPrices(v.exchange, 'BTCUSDT', { mark: Number(price) });
-  houseLimit(v.exchange, 2, price, qty);
-  expect(placeOrder(v.exchange, u, btc({ side: 1, position_side: 1, position_action: 1, type: 2, qty }))).toMatchObject(
-    { status: OrderStatus.FILLED },
-  );
-}
-
-/** One print at `price` between two house accounts (a sell rests, an IOC buy takes it). */
-function print(v: Venue, price: string, qty = '0.002'): void {
-  const o = { symbol: 'BTCUSDT', position_action: 1, type: 1, price, qty };
-  placeBotOrder(v.exchange, { ...o, side: 2, position_side: 2, time_in_force: 1 }, HOUSE_ACCOUNT + 2);
-  placeBotOrder(v.exchange, { ...o, side: 1, position_side: 1, time_in_force: 2 }, HOUSE_ACCOUNT + 3);
-}
-
-const longQty = (v: Venue, u: number): number =>
-  Number(v.exchange.positions(u).find((p) => p.position_side === PositionSide.LONG)?.quantity ?? 0);
 
 describe('conditional orders', () => {
   it('a stop-market on the mark waits, fires when the mark falls to it, and its order closes the long', () => {

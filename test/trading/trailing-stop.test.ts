@@ -2,15 +2,16 @@
 // price's best since it activated, on the tick on the safe side of the rate; activation; the
 // last price's traded range read adverse extreme first; the peak kept across a restart.
 import { describe, expect, it } from 'vitest';
-import { ConditionalStatus, PositionSide, TriggerDirection, WorkingType } from '../../src-shared/enums.ts';
+import { ConditionalStatus, TriggerDirection, WorkingType } from '../../src-shared/enums.ts';
 import { Errors } from '../../src-shared/errors.ts';
 import type { ConditionalOrderRecord } from '../../src-shared/types.ts';
 import type { ConditionalInput } from '../../src-main/trading/commands.ts';
 import { HOUSE_ACCOUNT } from '../../src-main/trading/exchange.ts';
 import { trailingTrigger } from '../../src-main/trading/trailing.ts';
 import type { LocalVenue as Venue } from '../../src-main/venue.ts';
-import { houseLimit, placeBotOrder, placeOrder, setPrices } from '../helpers/exchange-commands.ts';
-import { btc, refusal, venueKit } from './venues.ts';
+import { houseLimit, setPrices } from '../helpers/exchange-commands.ts';
+import { conditionalNow, longQty, openLong, print } from './conditional-kit.ts';
+import { refusal, venueKit } from './venues.ts';
 
 const T0 = Date.UTC(2026, 0, 5, 12, 0, 0);
 const USDT = 100_000_000n;
@@ -31,22 +32,7 @@ function trailing(v: Venue, u: number, o: Partial<ConditionalInput> = {}): Condi
   return v.exchange.execute({ kind: 'placeConditional', accountId: u, input });
 }
 
-function openLong(v: Venue, u: number, price = '96000.0'): void {
-  setPrices(v.exchange, 'BTCUSDT', { mark: Number(price) });
-  houseLimit(v.exchange, 2, price, '0.010');
-  placeOrder(v.exchange, u, btc({ side: 1, position_side: 1, position_action: 1, type: 2, qty: '0.010' }));
-}
-
-/** One print at `price` between two house accounts (a sell rests, an IOC buy takes it). */
-function print(v: Venue, price: string): void {
-  const o = { symbol: 'BTCUSDT', position_action: 1, type: 1, price, qty: '0.002' };
-  placeBotOrder(v.exchange, { ...o, side: 2, position_side: 2, time_in_force: 1 }, HOUSE_ACCOUNT + 2);
-  placeBotOrder(v.exchange, { ...o, side: 1, position_side: 1, time_in_force: 2 }, HOUSE_ACCOUNT + 3);
-}
-
-const get = (v: Venue, u: number, c: ConditionalOrderRecord) => v.exchange.conditional(u, { id: Number(c.id) })!;
-const longQty = (v: Venue, u: number): number =>
-  Number(v.exchange.positions(u).find((p) => p.position_side === PositionSide.LONG)?.quantity ?? 0);
+const get = conditionalNow;
 
 describe('trailing stops', () => {
   it('put the trigger on the tick, on the safe side of the rate', () => {
