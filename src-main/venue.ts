@@ -9,7 +9,12 @@ import { VirtualClock } from './core/clock.ts';
 import { DatasetService } from './data/dataset-service.ts';
 import { KlineService } from './market/kline-service.ts';
 import type { MarketSource } from './market/market-source.ts';
-import { BuildStopped, openSimulatedMarket, type SimulatedMarket } from './market/sim/simulated-market.ts';
+import {
+  BuildStopped,
+  openSimulatedMarket,
+  SIM_CHECKPOINT_KEYS,
+  type SimulatedMarket,
+} from './market/sim/simulated-market.ts';
 import { replayCatalogue, replayListingTime } from './replay/catalogue.ts';
 import { replayStart } from './replay/plan.ts';
 import type { ReplayData } from './replay/ports.ts';
@@ -57,9 +62,6 @@ export const MARKET_CHECKPOINT_MS = 1_000;
 
 /** Settings key of the market time a first start's history ends at (its clock's start). */
 const HISTORY_END_KEY = 'history_end';
-
-/** Settings key of the simulated pairs' transient impact offsets, saved with the market checkpoint. */
-const SIM_IMPACT_KEY = 'sim_impact';
 
 export interface VenueOptions {
   /** Folder of the SQLite database, or ':memory:'. */
@@ -359,7 +361,8 @@ function* buildVenue(
         ? {}
         : { bulkCandles: () => new BackgroundCandleWriter(databaseFile(opts.dataDir)) }),
       historyBuilders: () => new HistoryWorkers(historyWorkerCount()),
-      impactCheckpoint: settings.get(SIM_IMPACT_KEY),
+      impactCheckpoint: settings.get(SIM_CHECKPOINT_KEYS.impact),
+      fundingCheckpoint: settings.get(SIM_CHECKPOINT_KEYS.funding),
       openKlines,
       clockHeld: true,
     });
@@ -392,14 +395,14 @@ function* buildVenue(
     });
   }
   // The market checkpoint, once a second: the market time, the simulated pairs' transient impact
-  // offsets, the public trades since the last one and the books' update ids, all in this turn's one commit, so a crash restarts the clock, the
-  // tape and the ids from the same second. Not while another connection holds the database's
-  // write lock (the next round saves them), and a failure is logged: a timer that throws would
-  // end the process.
+  // offsets and funding intervals, the public trades since the last one and the books' update
+  // ids, all in this turn's one commit, so a crash restarts the clock, the tape and the ids from
+  // the same second. Not while another connection holds the database's write lock (the next
+  // round saves them), and a failure is logged: a timer that throws would end the process.
   const checkpointMarket = (): void => {
     try {
       if (!settings.trySet('market_time', String(clock.now()))) return;
-      if (simulated !== null) settings.set(SIM_IMPACT_KEY, simulated.impactCheckpoint());
+      simulated?.saveCheckpoint((key, text) => settings.set(key, text));
       recentTrades.checkpoint();
       exchange.checkpointBookIds();
     } catch (err) {
@@ -466,7 +469,7 @@ function* buildVenue(
           trading.group.setLockWait(0);
         }
       };
-      step(() => simulated !== null && settings.set(SIM_IMPACT_KEY, simulated.impactCheckpoint()));
+      step(() => simulated?.saveCheckpoint((key, text) => settings.set(key, text)));
       session?.close();
       market?.dispose();
       step(() => priceKlines.close(), false);

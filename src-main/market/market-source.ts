@@ -61,6 +61,8 @@ export interface SimulatorSourceOptions {
   historyBuilders?: () => SymbolBuilders;
   /** The last market checkpoint's transient impact offsets (SimulatedMarket.impactCheckpoint), if any. */
   impactCheckpoint?: string;
+  /** The last market checkpoint's running funding intervals (SimulatedMarket.fundingCheckpoint), if any. */
+  fundingCheckpoint?: string;
   /** Creates the venue's klines service; called once the source's past is in the candle store. */
   openKlines: () => KlineService;
   /**

@@ -11,7 +11,10 @@
 //   exchange shows, what P1 uses, and what is settled at the interval's end;
 // - mark = median(P1, P2, last).
 // Settlement instants are the multiples of 8 h of market time; `settle` closes the interval
-// (its samples include the one taken at the instant) and opens the next.
+// (its samples include the one taken at the instant) and opens the next. The running interval's
+// samples (`interval()`) go into the market checkpoint, and a restart inside the same interval
+// goes on with them (the constructor's `restored`), so the rate shown and settled is the one an
+// uninterrupted run would have.
 import {
   FUNDING_INTERVAL_MS,
   PREMIUM_SAMPLE_MS,
@@ -23,6 +26,16 @@ import {
 } from '../../risk/funding.ts';
 import { BasisAverager, fundingBasisPrice, markPrice, midBasisPrice } from '../../risk/mark-price.ts';
 import type { PairState } from '../../trading/pair-state.ts';
+
+/** The running funding interval's premium samples, as the market checkpoint keeps them. */
+export interface FundingInterval {
+  /** The settlement instant that ends the interval (market ms). */
+  next: number;
+  /** Sum of i x P_i and of i over the interval's samples, and their count. */
+  weighted: number;
+  weights: number;
+  samples: number;
+}
 
 export class PriceFeed {
   private readonly pair: PairState;
@@ -46,13 +59,29 @@ export class PriceFeed {
   p2 = 0;
   last = 0;
 
-  constructor(pair: PairState, time: number) {
+  /**
+   * `restored`: a restart's running interval (the market checkpoint's); taken when it is the
+   * interval `time` is in, else (a settlement came between, or no checkpoint) the interval starts
+   * without samples.
+   */
+  constructor(pair: PairState, time: number, restored?: FundingInterval) {
     this.pair = pair;
     const { row, math } = pair;
     this.impactUnits = impactNotional(row.maxLeverage) / (math.tickValue * math.lotValue);
     this.cap = fundingRateCap(row.brackets);
     this.rate = fundingRate(0, this.cap);
     this.nextFunding = nextFundingTime(time);
+    if (restored !== undefined && restored.next === this.nextFunding && restored.weights > 0) {
+      this.weighted = restored.weighted;
+      this.weights = restored.weights;
+      this.samples = restored.samples;
+      this.rate = fundingRate(this.weighted / this.weights, this.cap);
+    }
+  }
+
+  /** The running interval's samples, for the market checkpoint. */
+  interval(): FundingInterval {
+    return { next: this.nextFunding, weighted: this.weighted, weights: this.weights, samples: this.samples };
   }
 
   /** Recomputes everything for market time t (non-decreasing) from the index and last price. */

@@ -14,6 +14,7 @@ import {
   removePartialHistories,
 } from './history-writer.ts';
 import { paramsFor, type SymbolSimParams } from './params.ts';
+import type { FundingInterval } from './price-feed.ts';
 import { Simulator } from './simulator.ts';
 
 /** What GET /api/v1/sim shows of the driver's overload sampling (docs/simulated-market.md, "The driver"). */
@@ -155,6 +156,21 @@ export class SimulatedMarket implements MarketSource {
     return JSON.stringify(Object.fromEntries(this.sim.symbols.map((s) => [s.symbol, s.impact.transient])));
   }
 
+  /**
+   * Each pair's running funding interval (its premium samples, PriceFeed.interval), as JSON for
+   * the market checkpoint: a restart inside the same interval goes on with them, so the funding
+   * rate shown and settled is not started again from the samples after the restart.
+   */
+  fundingCheckpoint(): string {
+    return JSON.stringify(Object.fromEntries(this.sim.symbols.map((s) => [s.symbol, s.feed.interval()])));
+  }
+
+  /** Writes impactCheckpoint and fundingCheckpoint under SIM_CHECKPOINT_KEYS (the venue's market checkpoint). */
+  saveCheckpoint(set: (key: string, text: string) => void): void {
+    set(SIM_CHECKPOINT_KEYS.impact, this.impactCheckpoint());
+    set(SIM_CHECKPOINT_KEYS.funding, this.fundingCheckpoint());
+  }
+
   start(): void {
     if (this.stopped) throw new Error('the market source was stopped');
     if (this.heldForStart) {
@@ -176,6 +192,9 @@ export class SimulatedMarket implements MarketSource {
     this.sim.dispose();
   }
 }
+
+/** Settings keys of the market checkpoint's simulated state (SimulatedMarket.saveCheckpoint). */
+export const SIM_CHECKPOINT_KEYS = { impact: 'sim_impact', funding: 'sim_funding' } as const;
 
 /**
  * Thrown into openSimulatedMarket's steps to stop a history build between two pairs (venue.ts
@@ -261,7 +280,10 @@ export function* openSimulatedMarket(opts: SimulatorSourceOptions): Generator<vo
   const impactOffsets = new Map(
     [...parseImpactCheckpoint(opts.impactCheckpoint)].filter(([sym]) => !fresh.some((p) => p.row.symbol === sym)),
   );
-  const sim = new Simulator({ exchange, clock, seed, startStates, params, impactOffsets });
+  const fundingIntervals = new Map(
+    [...parseFundingCheckpoint(opts.fundingCheckpoint)].filter(([sym]) => !fresh.some((p) => p.row.symbol === sym)),
+  );
+  const sim = new Simulator({ exchange, clock, seed, startStates, params, impactOffsets, fundingIntervals });
   // candles follow the simulation's time (the driver's ticks), not the clock's
   klines.autoAdvance = false;
   return {
@@ -278,14 +300,36 @@ export function* openSimulatedMarket(opts: SimulatorSourceOptions): Generator<vo
  */
 function parseImpactCheckpoint(text: string | undefined): Map<string, number> {
   const out = new Map<string, number>();
-  if (text === undefined) return out;
+  for (const [sym, v] of checkpointEntries(text)) if (typeof v === 'number' && Number.isFinite(v)) out.set(sym, v);
+  return out;
+}
+
+/**
+ * The pairs' running funding intervals in a market checkpoint (SimulatedMarket.fundingCheckpoint):
+ * four finite numbers under a pair's name. Anything else starts those pairs' intervals without
+ * samples, as before this was kept.
+ */
+function parseFundingCheckpoint(text: string | undefined): Map<string, FundingInterval> {
+  const out = new Map<string, FundingInterval>();
+  for (const [sym, v] of checkpointEntries(text)) {
+    if (v === null || typeof v !== 'object') continue;
+    const { next, weighted, weights, samples } = v as Record<string, unknown>;
+    const nums = [next, weighted, weights, samples];
+    if (nums.every((n): n is number => typeof n === 'number' && Number.isFinite(n)))
+      out.set(sym, { next: nums[0], weighted: nums[1], weights: nums[2], samples: nums[3] });
+  }
+  return out;
+}
+
+/** The entries of a checkpoint's JSON object; none for no text, damaged JSON or another shape. */
+function checkpointEntries(text: string | undefined): [string, unknown][] {
+  if (text === undefined) return [];
   let data: unknown;
   try {
     data = JSON.parse(text);
   } catch {
-    return out;
+    return [];
   }
-  if (data === null || typeof data !== 'object' || Array.isArray(data)) return out;
-  for (const [sym, v] of Object.entries(data)) if (typeof v === 'number' && Number.isFinite(v)) out.set(sym, v);
-  return out;
+  if (data === null || typeof data !== 'object' || Array.isArray(data)) return [];
+  return Object.entries(data);
 }

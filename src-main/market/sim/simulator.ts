@@ -16,7 +16,7 @@ import { MarketMaker } from './market-maker.ts';
 import { runAt } from './market-time.ts';
 import { niceNear, PairLimits } from './order-sizing.ts';
 import { deepShape, LIVE_STEP_MS, paramsFor, requotes, type SymbolSimParams } from './params.ts';
-import { PriceFeed } from './price-feed.ts';
+import { PriceFeed, type FundingInterval } from './price-feed.ts';
 import { PriceProcess, type ProcessState } from './price-process.ts';
 import { Rng } from './rng.ts';
 import { DEFAULT_DEEP, DeepBook, deepDensity } from './deep-book.ts';
@@ -54,6 +54,8 @@ export interface SimulatorOptions {
   startStates?: ReadonlyMap<string, ProcessState>;
   /** A restart's transient impact offsets (log, Impact.transient): the latent price starts at the start price over e^offset. */
   impactOffsets?: ReadonlyMap<string, number>;
+  /** A restart's running funding intervals (PriceFeed.interval): the premium samples go on. */
+  fundingIntervals?: ReadonlyMap<string, FundingInterval>;
   makerAccount?: number;
   takerAccount?: number;
   liquidityAccount?: number;
@@ -182,7 +184,7 @@ export class Simulator {
         deepDensity: deepDensity(deepSettings),
       });
       const deep = new DeepBook(party('deep', liquidityAccount), deepSettings);
-      const feed = new PriceFeed(pair, this._time);
+      const feed = new PriceFeed(pair, this._time, opts.fundingIntervals?.get(row.symbol));
       const s: SymbolSim = {
         symbol: row.symbol,
         pair,

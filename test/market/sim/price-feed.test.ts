@@ -107,4 +107,36 @@ describe('price feed', () => {
       tv.close();
     }
   });
+
+  it("goes on with a restart's running interval, and only with one of the same interval", () => {
+    const tv = testVenue();
+    try {
+      const ex = tv.venue.exchange;
+      const pair = ex.pair('BTCUSDT')!;
+      setPrices(ex, 'BTCUSDT', { mark: 100, index: 100 });
+      rest(ex, 1, '100.1', '300'); // P = 0.1 %
+      rest(ex, 2, '100.5', '300');
+      const t = T0 + H;
+      const a = new PriceFeed(pair, t);
+      a.update(t, 100, 100.3);
+      a.update(t + 5000, 100, 100.3);
+      expect(a.rate).toBe(0.0005);
+      const saved = a.interval();
+      expect(saved).toEqual({ next: T0 + 8 * H, weighted: 3 * a.lastPremium, weights: 3, samples: 2 });
+      // the service stopped and started again in the same interval: the samples and the rate go on
+      const b = new PriceFeed(pair, t + 7000, saved);
+      expect(b.rate).toBe(0.0005);
+      expect(b.samples).toBe(2);
+      // the next sample weighs 3, as the third of an uninterrupted interval: (3 x 0.001 + 3 x 0.001) / 6
+      b.update(t + 10_000, 100, 100.3);
+      a.update(t + 10_000, 100, 100.3);
+      expect(b.interval()).toEqual(a.interval());
+      // a checkpoint of an interval that has been settled since: the next starts without samples
+      const c = new PriceFeed(pair, T0 + 8 * H + 1000, saved);
+      expect(c.rate).toBe(0.0001);
+      expect(c.samples).toBe(0);
+    } finally {
+      tv.close();
+    }
+  });
 });
