@@ -7,6 +7,7 @@ import {
   capped,
   moveAlert,
   reached,
+  reachedAt,
   readAlerts,
   setAlert,
   type PriceAlert,
@@ -51,6 +52,17 @@ describe('reached', () => {
     const a = at('96000.0', 95000);
     expect(reached(a, 95999.9)).toBe(false);
     expect(reached(a, 96000)).toBe(true);
+  });
+
+  it('fires on a range of trades that reached the level, though the last came back', () => {
+    const above = at('96000.0', 95000);
+    const below = at('94000.0', 95000);
+    expect(reached(above, 95500, 96000)).toBe(true);
+    expect(reachedAt(above, 95500, 96000)).toBe(96000);
+    expect(reached(above, 95500, 95999.9)).toBe(false);
+    expect(reached(below, 93999.9, 95500)).toBe(true);
+    expect(reachedAt(below, 93999.9, 95500)).toBe(93999.9);
+    expect(reached(below, 94000.1, 99000)).toBe(false);
   });
 
   it('never fires a fired alert again, nor on a price that is not one', () => {

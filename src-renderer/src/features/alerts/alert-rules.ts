@@ -1,7 +1,7 @@
 // Price alerts: what one is, when it fires, and what a stored list may hold. An alert watches a
 // pair's last price and fires once when the price reaches its level from the side it was on when
 // the alert was set (TradingView's "crossing"): set above the last price, it fires when the last
-// price is at or above the level; set below, at or below. The level is on the pair's tick, in its
+// price, or any trade the screen is told of, is at or above the level; set below, at or below. The level is on the pair's tick, in its
 // decimals, as the trader typed or picked it. Pure: no DOM, so the tests take it as it is.
 
 export interface PriceAlert {
@@ -36,11 +36,20 @@ export function setAlert(a: { id: string; symbol: string; price: string; last: n
   return { ok: true, alert: { id: a.id, symbol: a.symbol, price: a.price, above: level > a.last, created: a.now } };
 }
 
-/** Whether a waiting alert fires at this last price. */
-export function reached(alert: PriceAlert, last: number): boolean {
-  if (alert.fired !== undefined || !(last > 0)) return false;
+/**
+ * Whether a waiting alert fires at this last price, or on trades from `low` to `high` (the range
+ * an update of the trade channel traded over: a level one of them reached counts, though the
+ * last came back).
+ */
+export function reached(alert: PriceAlert, low: number, high = low): boolean {
+  if (alert.fired !== undefined) return false;
   const level = Number(alert.price);
-  return alert.above ? last >= level : last <= level;
+  return alert.above ? high > 0 && high >= level : low > 0 && low <= level;
+}
+
+/** The price of a range that reached the alert: its high for one set below the level, its low else. */
+export function reachedAt(alert: PriceAlert, low: number, high = low): number {
+  return alert.above ? high : low;
 }
 
 /** The alert moved to `price`: its side taken again from the last price (as a new one's). */

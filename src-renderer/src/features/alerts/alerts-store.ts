@@ -14,6 +14,7 @@ import {
   capped,
   moveAlert,
   reached,
+  reachedAt,
   readAlerts,
   setAlert,
   type AlertSetting,
@@ -35,8 +36,11 @@ export interface AlertsState {
     remove(id: string): void;
     /** Removes every fired alert. */
     clearFired(): void;
-    /** The waiting alerts on `symbol` this last price reaches, marked fired (market time `now`). */
-    check(symbol: string, last: number, now: number): PriceAlert[];
+    /**
+     * The waiting alerts on `symbol` this last price reaches (or trades from `last` to `high`),
+     * marked fired (market time `now`) at the price that reached them.
+     */
+    check(symbol: string, last: number, now: number, high?: number): PriceAlert[];
     focusPrice(): void;
     focused(): void;
     /** Another tab wrote the list (the storage event's new value): this tab takes it. */
@@ -90,10 +94,10 @@ export function createAlertsStore(
         clearFired() {
           put(get().alerts.filter((a) => a.fired === undefined));
         },
-        check(symbol, last, now) {
-          const hit = get().alerts.filter((a) => a.symbol === symbol && reached(a, last));
+        check(symbol, last, now, high = last) {
+          const hit = get().alerts.filter((a) => a.symbol === symbol && reached(a, last, high));
           if (hit.length === 0) return [];
-          const fired = new Map(hit.map((a) => [a.id, { ...a, fired: { at: now, last } }]));
+          const fired = new Map(hit.map((a) => [a.id, { ...a, fired: { at: now, last: reachedAt(a, last, high) } }]));
           put(get().alerts.map((a) => fired.get(a.id) ?? a));
           return [...fired.values()];
         },

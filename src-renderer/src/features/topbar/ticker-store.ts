@@ -28,13 +28,26 @@ export interface PricePush {
   T: number;
 }
 
+/** The lowest and highest price of a pair's trades in one update of the trade channel. */
+export interface TradedRange {
+  symbol: string;
+  low: number;
+  high: number;
+}
+
 export interface TickerState {
   tickers: Record<string, Ticker>;
+  /**
+   * The range the last update of the trade channel traded over (a new object each update; null
+   * before the first): what the price alerts check, so a level a trade reached inside an update
+   * whose last trade came back counts, as the candle's high or low shows it.
+   */
+  traded: TradedRange | null;
   actions: {
     applyPrices(records: readonly PriceRecord[]): void;
     applyPricePush(p: PricePush): void;
-    /** The latest trade price of a symbol (from the trade channel). */
-    applyLast(symbol: string, price: number): void;
+    /** The latest trade price of a symbol (from the trade channel), and the range its update traded over. */
+    applyLast(symbol: string, price: number, range?: { low: number; high: number }): void;
     /** The venue's 24 h tickers (GET /api/v1/ticker/24h), one record per pair. */
     applyDay(records: readonly Ticker24hRecord[]): void;
   };
@@ -60,6 +73,7 @@ export function createTickerStore() {
     };
     return {
       tickers: {},
+      traded: null,
       actions: {
         applyPrices(records) {
           const next = { ...get().tickers };
@@ -88,7 +102,8 @@ export function createTickerStore() {
             nextFundingTime: p.T,
           });
         },
-        applyLast(symbol, price) {
+        applyLast(symbol, price, range) {
+          if (range !== undefined) set({ traded: { symbol, low: range.low, high: range.high } });
           const cur = get().tickers[symbol];
           if (cur?.last === price) return;
           patch(symbol, { last: price });

@@ -23,6 +23,9 @@ export function startTradesFeed(deps: {
 }): () => void {
   const { api, ws, workspace, store, tickers } = deps;
   let pending: RecentTrade[] = [];
+  /** The lowest and highest price of every trade pushed since the last flush (the batches' whole lists). */
+  let low = Infinity;
+  let high = -Infinity;
   let stream: string | null = null;
   let off: (() => void) | null = null;
   let keep: (() => void) | null = null;
@@ -30,10 +33,12 @@ export function startTradesFeed(deps: {
   let seeds = 0;
   const flush = frameBatcher(() => {
     const batch = pending;
+    const range = { low, high };
     pending = [];
+    [low, high] = [Infinity, -Infinity];
     if (batch.length === 0) return;
     store.getState().actions.add(batch);
-    tickers.getState().actions.applyLast(store.getState().symbol, batch[batch.length - 1].price);
+    tickers.getState().actions.applyLast(store.getState().symbol, batch[batch.length - 1].price, range);
   });
 
   const follow = (symbol: string): void => {
@@ -43,10 +48,18 @@ export function startTradesFeed(deps: {
     if (stream !== null) void ws.unsubscribe([stream]).catch(dropServiceFailure);
     off?.();
     pending = [];
+    [low, high] = [Infinity, -Infinity];
     store.getState().actions.reset(symbol);
     stream = next;
     off = ws.on(next, (data) => {
       const list = (Array.isArray(data) ? data : [data]) as TradePush[];
+      // every trade's price counts for the range the price alerts check, not only the newest kept
+      for (const t of list) {
+        if (t.s !== undefined && t.s !== symbol) continue;
+        const p = Number(t.p);
+        if (p < low) low = p;
+        if (p > high) high = p;
+      }
       // a batch holds up to 100 ms of trades (thousands in a fast market); the tape keeps the
       // newest MAX_TRADES and the ticker the last, so only the batch's newest are read
       for (let i = Math.max(0, list.length - MAX_TRADES); i < list.length; i++) {
@@ -93,6 +106,7 @@ export function startTradesFeed(deps: {
     const symbol = store.getState().symbol;
     if (symbol === '') return;
     pending = [];
+    [low, high] = [Infinity, -Infinity];
     flush.cancel();
     store.getState().actions.reset(symbol);
     seed(symbol);
