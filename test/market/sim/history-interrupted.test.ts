@@ -111,7 +111,10 @@ describe('a history build cut short', () => {
       const dir = tempDir();
       await openVenue({ dataDir: dir, simulate: false, wall: () => T }).close();
       const raw = new DatabaseSync(join(dir, 'perpdesk.db'));
-      raw.exec('DROP TABLE history_built; PRAGMA user_version = 19');
+      // back to schema 19: migrations 20 (history_built) and 21 (conditional_orders.price_protect) undone
+      raw.exec(
+        'DROP TABLE history_built; ALTER TABLE conditional_orders DROP COLUMN price_protect; PRAGMA user_version = 19',
+      );
       raw.exec("INSERT INTO candles VALUES ('BTCUSDT', '1m', 0, 1, 1, 1, 1, 0, '0', 0, 0, '0')");
       if (!ran) raw.exec("DELETE FROM settings WHERE key = 'market_time'");
       raw.close();
