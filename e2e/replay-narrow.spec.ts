@@ -142,3 +142,43 @@ for (const [width, height] of [
     }
   });
 }
+
+// Several pairs give way before a control does: at 1024 px a replay of three pairs cut their list
+// by a pixel only and pushed Back to live 30 px past the window's edge (the list's flex-shrink of
+// 0.01, alone once the progress bar was at its narrowest, took 1 % of the overflow: CSS shrinks by
+// the sum of the factors when it is under 1). The list is cut with "…" (whole on hover), every
+// control stays whole.
+test("at 1024 x 640 a replay of three pairs cuts their list, not the banner's controls", async ({ page, service }) => {
+  test.setTimeout(120_000);
+  const pairs = ['BTCUSDT', 'ETHUSDT', 'SOLUSDT'];
+  for (const symbol of pairs) await importKlines(service.url, symbol);
+  const replay = await startReplay(service.url, '2021-05-16T00:00Z', 1, { symbols: pairs, order_latency: 100 });
+  try {
+    await page.setViewportSize({ width: 1024, height: 640 });
+    const banner = await openReplay(page, replay);
+    if ((await banner.getAttribute('data-state')) === 'playing')
+      await banner.getByRole('button', { name: 'Pause' }).click();
+    await banner.getByRole('combobox', { name: 'Replay speed' }).selectOption('1000');
+    await expect(banner.getByTestId('replay-state')).toHaveText('❚❚ paused · 1,000x');
+    const symbols = banner.getByTestId('replay-symbols');
+    await expect(symbols).toHaveText('BTCUSDT · ETHUSDT · SOLUSDT');
+    // the list is what gives way: cut, its whole text on hover
+    expect(await symbols.evaluate((s) => s.scrollWidth > s.clientWidth)).toBe(true);
+    await expect(symbols).toHaveAttribute('title', /BTCUSDT[\s\S]*ETHUSDT[\s\S]*SOLUSDT/);
+    for (const c of [
+      banner.getByTestId('replay-time'),
+      banner.getByTestId('replay-state'),
+      banner.getByRole('button', { name: 'Play' }),
+      banner.getByRole('combobox', { name: 'Replay speed' }),
+      banner.getByRole('button', { name: 'Step 1h' }),
+      banner.getByRole('button', { name: 'Go' }),
+      banner.getByRole('button', { name: 'Report' }),
+      banner.getByRole('button', { name: 'Back to live' }),
+    ])
+      await expect(c).toBeInViewport({ ratio: 1 });
+    expect(await page.locator('html').evaluate((h) => [h.scrollWidth, h.scrollHeight])).toEqual([1024, 640]);
+    await page.screenshot({ path: test.info().outputPath('replay-banner-three-pairs-1024x640.png') });
+  } finally {
+    await fetch(`${service.url}/api/v1/replays/${replay.id}`, { method: 'DELETE' });
+  }
+});

@@ -28,12 +28,15 @@ async function api<T>(base: string, method: string, path: string, body?: unknown
   return out.data;
 }
 
-/** Imports the klines into the service at `base` (the live venue) as USD-M BTCUSDT 1m. */
-export async function importKlines(base: string): Promise<void> {
+/**
+ * Imports the klines into the service at `base` (the live venue) as USD-M 1m candles of `symbol`
+ * (BTCUSDT's; under another name, a second pair replayed beside it over the same span).
+ */
+export async function importKlines(base: string, symbol = 'BTCUSDT'): Promise<void> {
   await api(base, 'POST', '/api/v1/datasets/import', {
     paths: [KLINES],
     market: 'um',
-    symbol: 'BTCUSDT',
+    symbol,
     interval: '1m',
   });
 }
