@@ -28,6 +28,33 @@ test('a replay is never called Live: its top bar says Connected, the live one Li
   await fetch(`${service.url}/api/v1/replays/${replay.id}`, { method: 'DELETE' });
 });
 
+// A replay keeps no market data: its top bar had Data, whose dialog read "No market data imported
+// yet" while the replay read the live folder's datasets, and a file imported there went into a
+// store nothing read, gone with the replay. The button is the live market's only (as Sweeps and
+// Replay), and the replay's dataset routes answer 1108 naming the live venue.
+test("a replay's top bar has no Data: the market data is the live market's", async ({ page, service }) => {
+  await importKlines(service.url);
+  const replay = await startReplay(service.url, '2021-05-16T00:00Z', 60);
+  try {
+    const screen = new TradingPage(page);
+    await openReplay(page, replay);
+    await expect(screen.topbar.connection).toHaveText('Connected');
+    const topbar = page.locator('.topbar-right');
+    await expect(topbar.getByRole('button', { name: 'Bots', exact: true })).toBeVisible();
+    await expect(topbar.getByRole('button', { name: 'Data', exact: true })).toHaveCount(0);
+    const r = (await (await fetch(`${replay.url}/api/v1/datasets`)).json()) as { code: number; message: string };
+    expect(r.code).toBe(1108);
+    expect(r.message).toContain(service.url);
+
+    await page.getByTestId('replay-banner').getByRole('button', { name: 'Back to live' }).click();
+    await expect.poll(() => new URL(page.url()).origin).toBe(new URL(service.url).origin);
+    await topbar.getByRole('button', { name: 'Data', exact: true }).click();
+    await expect(page.getByRole('dialog', { name: 'Market data' })).toContainText('BTCUSDT');
+  } finally {
+    await fetch(`${service.url}/api/v1/replays/${replay.id}`, { method: 'DELETE' });
+  }
+});
+
 test('running replays: Open and Close named by pair and start, Close asks first', async ({ page, service }) => {
   await importKlines(service.url);
   const early = await startReplay(service.url, '2021-05-16T00:00Z', 60);

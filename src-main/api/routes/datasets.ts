@@ -109,6 +109,22 @@ export default async function datasetRoutes(
 ): Promise<void> {
   const service = (): DatasetService => opts.datasets ?? opts.venue.datasets;
 
+  // A replay venue keeps no market data: it reads the live venue's data folder when it starts, and
+  // its own store is an empty one in memory. Its dataset routes listed nothing and took imports that
+  // nothing read and that went with the replay; they answer 1108 instead, naming where the data is.
+  const replay = opts.venue.replay;
+  if (replay !== null) {
+    app.addHook('onRequest', async () => {
+      const live = replay.status().live_url;
+      throw new ApiError(
+        Errors.NOT_A_REPLAY,
+        'Market data is listed, imported, edited and deleted on the live venue ' +
+          (live === null ? "of the replay's data folder (npm run data)" : `(${live})`) +
+          ', not on a replay, which reads its datasets when it starts',
+      );
+    });
+  }
+
   // Uploaded files arrive as the raw body stream, read by the handler (this plugin's scope only).
   app.addContentTypeParser(UPLOAD_TYPES, { bodyLimit: MAX_UPLOAD_BYTES }, (_req, payload, done) => done(null, payload));
 

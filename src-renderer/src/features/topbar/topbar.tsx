@@ -117,13 +117,16 @@ export function Topbar() {
         >
           Bots
         </button>
-        <button
-          className="icon-button"
-          title="Market data: import Binance archive files"
-          onClick={() => s.workspace.getState().actions.open('data')}
-        >
-          Data
-        </button>
+        {/* a replay keeps no market data (its dataset routes answer 1108): it is the live market's */}
+        {replayMode !== 'replay' && (
+          <button
+            className="icon-button"
+            title="Market data: import Binance archive files"
+            onClick={() => s.workspace.getState().actions.open('data')}
+          >
+            Data
+          </button>
+        )}
         {replayMode === 'live' && (
           <button
             className="icon-button"
