@@ -22,6 +22,7 @@ import { createSettingsStore } from '../features/settings/settings-store.ts';
 import { createReplayStore, followReplay, screenNow } from '../features/replay/replay-store.ts';
 import { answers, watchReplayLink } from '../features/replay/replay-link.ts';
 import { replayChartInterval } from '../features/replay/replay-datasets.ts';
+import { replayRequestTimeout } from '../features/replay/replay-view.ts';
 import { createSymbolsStore, reloadWhenOpen } from '../features/symbols/symbols-store.ts';
 import { createToastsStore } from '../features/toasts/toasts-store.ts';
 import { createNoticesStore } from '../features/toasts/notice-prefs.ts';
@@ -66,10 +67,17 @@ export function createServices(opts: { baseUrl?: string; wsUrl?: string } = {}) 
   // a REST answer, the window focused, the browser online: the sockets waiting to reconnect try at
   // once, not at the end of their backoff (service-back.ts)
   const back = createServiceBack();
-  const api = watchedRestClient({ baseUrl: opts.baseUrl ?? baseUrl(), recvWindow: 10_000 }, (a) => {
-    watchStore(a);
-    back.seen();
-  });
+  // on a replay an order's answer waits for the replay's clock, as long as it takes (replay-view.ts
+  // replayRequestTimeout); the replay store is made below, with this client
+  let venueMode = (): 'unknown' | 'live' | 'replay' => 'unknown';
+  const api = watchedRestClient(
+    { baseUrl: opts.baseUrl ?? baseUrl(), recvWindow: 10_000 },
+    (a) => {
+      watchStore(a);
+      back.seen();
+    },
+    (method) => replayRequestTimeout(venueMode(), method),
+  );
   const ws = new WsClient({
     url: opts.wsUrl ?? wsUrl(),
     // the SDK's default keep-alive (DEFAULT_PING_INTERVAL_MS, DEFAULT_PING_TIMEOUT_MS): a service that
@@ -115,6 +123,7 @@ export function createServices(opts: { baseUrl?: string; wsUrl?: string } = {}) 
   const history = createHistoryStores(api);
   const bots = createBotStore(api, workspace.getState().symbol);
   const replay = createReplayStore(api);
+  venueMode = () => replay.getState().mode;
   // a speed or pause change moves the market clock at once: re-sync it right after
   const settings = createSettingsStore(api, {
     afterSim: () => clock.getState().actions.sync(),

@@ -90,11 +90,19 @@ export function wsAnswer(err: unknown): VenueAnswer | null {
   return { code: err.code, message: err.message, change: false };
 }
 
-/** The screen's REST client: every exchange's answer is handed to `watch` before the caller sees it. */
-export function watchedRestClient(opts: RestClientOptions, watch: (a: VenueAnswer) => void): RestClient {
+/**
+ * The screen's REST client: every exchange's answer is handed to `watch` before the caller sees it.
+ * `timeoutOf` gives a request's time-out where the caller set none (undefined: the client's).
+ */
+export function watchedRestClient(
+  opts: RestClientOptions,
+  watch: (a: VenueAnswer) => void,
+  timeoutOf: (method: string) => number | undefined = () => undefined,
+): RestClient {
   return new (class extends RestClient {
     override async request(method: string, path: string, options?: RequestOptions): Promise<RawExchange> {
-      const x = await super.request(method, path, options);
+      const timeoutMs = options?.timeoutMs ?? timeoutOf(method);
+      const x = await super.request(method, path, timeoutMs === undefined ? options : { ...options, timeoutMs });
       const a = restAnswer(x);
       if (a !== null) watch(a);
       return x;

@@ -12,6 +12,19 @@ import type { ReplayAccountReport, ReplayState } from '../../../../src-shared/ty
 /** GET /api/v1/replay (and the `replay` WebSocket channel): the replay venue's state. */
 export type ReplayStatusView = ReplayState;
 
+/**
+ * The time-out of one of the screen's REST requests on the venue it shows (undefined: the client's,
+ * DEFAULT_TIMEOUT_MS). On a replay a change (an order, a cancel, an amendment, TP/SL, a stop) is
+ * answered when the replay's clock gets to it: with order or response latency a paused replay holds
+ * it until it moves on, and 60 s of latency at 1x take a minute of wall time. So it waits as long as
+ * it takes (the connection state says when the service is gone); a time-out told the trader "Not
+ * sent: the service cannot be reached" of an order that the replay placed and filled later. Reads
+ * are answered at once.
+ */
+export function replayRequestTimeout(mode: 'unknown' | 'live' | 'replay', method: string): number | undefined {
+  return mode === 'replay' && method.toUpperCase() !== 'GET' ? 0 : undefined;
+}
+
 type QueueModel = 'pessimistic' | 'probabilistic';
 
 /** Dataset kinds a replay can be driven by, best first (the market's source per symbol). */
