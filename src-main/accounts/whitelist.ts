@@ -111,8 +111,20 @@ export class BotWhitelist {
     this.entries = r.ips;
     this.keys = new Set(r.ips.map(matchKey));
     this.memo.clear();
+    for (const l of [...this.changeListeners]) l();
     return this.list();
   }
+
+  /**
+   * Calls `listener` after every replace() (the WebSocket hub ends the `bot` stream of connections
+   * whose IP is no longer on the list); returns its remover.
+   */
+  onChange(listener: () => void): () => void {
+    this.changeListeners.add(listener);
+    return () => this.changeListeners.delete(listener);
+  }
+
+  private readonly changeListeners = new Set<() => void>();
 
   private load(): string[] {
     const raw = this.settings.get(SETTINGS_KEY);

@@ -58,8 +58,11 @@ export interface HubOptions {
   venue: Venue;
   /** API key look-up for LOGIN and, when given, revoked keys, whose logins end (auth.ts's AccountCache). */
   accounts: { byKey(apiKey: string): Account | undefined; onRevoked?(listener: (apiKey: string) => void): () => void };
-  /** The bot whitelist: who may subscribe to the `bot` stream (cached bot orders). */
-  whitelist?: { has(ip: string): boolean };
+  /**
+   * The bot whitelist: who may subscribe to the `bot` stream (cached bot orders); when it tells of
+   * changes, connections whose IP it no longer holds leave that stream (subscriptions.ts).
+   */
+  whitelist?: { has(ip: string): boolean; onChange?(listener: () => void): () => void };
   /** Wall clock for LOGIN timestamps (the signed-REST clock) and liveness, ms; Date.now by default. */
   now?: () => number;
   /** Event time `E` of pushes; market time (venue.clock) by default. */

@@ -36,6 +36,29 @@ export function loggedOutEvent(): { kind: keyof typeof LOGIN_EVENT_KINDS; data: 
   };
 }
 
+/**
+ * The `bot` stream's own event kind (beside `order`, the cached bot orders) and what its `data` is.
+ */
+export const BOT_EVENT_KINDS = {
+  whitelist_removed:
+    "{code, message}: the connection's IP was taken off the bot whitelist (code 2101); the connection has left the " +
+    '`bot` stream, and SUBSCRIBE bot is 2101 until the IP is on the whitelist again',
+} as const;
+
+/** The `bot` push that ends the stream of a connection whose IP left the bot whitelist. */
+export function botStreamEndedEvent(): {
+  kind: keyof typeof BOT_EVENT_KINDS;
+  data: { code: number; message: string };
+} {
+  return {
+    kind: 'whitelist_removed',
+    data: {
+      code: Errors.IP_NOT_WHITELISTED.code,
+      message: "This connection's IP was taken off the bot whitelist: the bot stream has ended",
+    },
+  };
+}
+
 /** LOGIN parameters and their JSON types; any other key is refused (1003), as on REST. */
 const LOGIN_PARAMS = { api_key: 'string', timestamp: 'integer', recv_window: 'integer', signature: 'string' } as const;
 

@@ -16,6 +16,7 @@ import type { Venue } from '../../services/venue.ts';
 import { parseStream, type Channel } from './channels.ts';
 import { Stream, SymbolFeed, type Conn } from './conn.ts';
 import type { FanOut } from './fan-out.ts';
+import { botStreamEndedEvent } from './login.ts';
 import type { Candle } from '../../../src-shared/types.ts';
 import type { Interval } from '../../../src-shared/intervals.ts';
 import { errorReply, streamNames, type Reply, type RequestId } from './protocol.ts';
@@ -24,7 +25,7 @@ export interface SubscriptionDeps {
   venue: Venue;
   /** The hub's limits, read at each SUBSCRIBE (tests may change them). */
   limits: { readonly maxSubscriptions: number };
-  whitelist: { has(ip: string): boolean } | null;
+  whitelist: { has(ip: string): boolean; onChange?(listener: () => void): () => void } | null;
   klineLookup: () => KlineSource | undefined;
   out: FanOut;
 }
@@ -74,6 +75,7 @@ export class Subscriptions {
   /** Connections on the `replay` stream (a replay venue's status). */
   private readonly replayConns = new Set<Conn>();
   private offReplay: (() => void) | null = null;
+  private readonly offWhitelist: () => void;
   private closed = false;
 
   constructor(deps: SubscriptionDeps) {
@@ -82,6 +84,7 @@ export class Subscriptions {
     this.whitelist = deps.whitelist;
     this.klineLookup = deps.klineLookup;
     this.out = deps.out;
+    this.offWhitelist = deps.whitelist?.onChange?.(() => this.endBotStreams()) ?? (() => {});
   }
 
   /**
@@ -133,7 +136,7 @@ export class Subscriptions {
     return this.streams.get(name);
   }
 
-  /** Removes every exchange and candle listener; later subscriptions register none. */
+  /** Removes every exchange, candle and whitelist listener; later subscriptions register none. */
   close(): void {
     if (this.closed) return;
     this.closed = true;
@@ -144,6 +147,7 @@ export class Subscriptions {
     this.offKlines = null;
     this.offReplay?.();
     this.offReplay = null;
+    this.offWhitelist();
   }
 
   // ------------------------------------------------------------------ requests
@@ -225,6 +229,24 @@ export class Subscriptions {
     if (conn.names.has('user')) this.remove(conn, 'user');
     conn.accountId = null;
     conn.loginKey = null;
+  }
+
+  /**
+   * The bot whitelist changed: a connection on `bot` whose IP left it gets a last push, `whitelist_removed`,
+   * and leaves the stream. Run in the whitelist's replace(): a failure here must not cost that route its answer.
+   */
+  private endBotStreams(): void {
+    const wl = this.whitelist;
+    if (wl === null || this.closed) return;
+    try {
+      const gone = [...this.botConns].filter((conn) => !wl.has(conn.ip));
+      if (gone.length === 0) return;
+      const frame = this.out.serialise('bot', botStreamEndedEvent());
+      for (const conn of gone) this.out.push(conn, 'bot', frame);
+      for (const conn of gone) this.remove(conn, 'bot');
+    } catch (err) {
+      console.error('perpdesk: ending the bot streams of IPs taken off the whitelist failed', err);
+    }
   }
 
   /** What a request may change on a connection: its streams and its login (for restore()). */

@@ -68,7 +68,9 @@ Streams (${STREAM_PATTERNS}):
   /fapi/v1/klines) on change, at most every 250 ms.
 - \`user\` (after LOGIN): \`{kind, data}\` on every event of the logged-in account, kind one of:
 ${USER_KINDS}
-- \`bot\` (caller IP on the bot whitelist): \`{kind: "order", data}\`, the order records of cached bot orders.
+- \`bot\` (caller IP on the bot whitelist): \`{kind: "order", data}\`, the order records of cached bot orders; and
+  a last \`{kind: "whitelist_removed", data: {code: 2101, message}}\` when the connection's IP is taken off the
+  whitelist (PUT /admin/v1/whitelist): the connection then leaves the \`bot\` stream.
 - \`replay\` (replay venues): the replay status of GET /api/v1/replay, on subscribe and on every change.
 
 E is market time, ms. LOGIN params: \`{"api_key","timestamp","recv_window"?,"signature"}\`, signature =

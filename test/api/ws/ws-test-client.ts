@@ -29,8 +29,9 @@ export class TestClient {
     ws.on('error', () => {});
   }
 
-  static open(url: string): Promise<TestClient> {
-    const ws = new WebSocket(url);
+  /** `options`: the `ws` client's (e.g. `localAddress`, the address the connection comes from). */
+  static open(url: string, options?: WebSocket.ClientOptions): Promise<TestClient> {
+    const ws = new WebSocket(url, options);
     return new Promise((resolve, reject) => {
       ws.once('open', () => resolve(new TestClient(ws)));
       ws.once('error', reject);
