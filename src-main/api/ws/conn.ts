@@ -6,6 +6,7 @@ import type { Duplex } from 'node:stream';
 import type { WebSocket } from 'ws';
 import type { PairView } from '../../trading/pair-state.ts';
 import type { TradeEvent } from '../../trading/events.ts';
+import type { Candle } from '../../../src-shared/types.ts';
 import type { Channel } from './channels.ts';
 import { DepthWindow } from './depth-feed.ts';
 import { rawSocket, type TextFrame } from './frame.ts';
@@ -58,6 +59,8 @@ export class Stream {
   lastSentAt = -Infinity;
   /** kline: the open time from which closed candles are still to be pushed (each closed candle goes out once). */
   closedFrom = 0;
+  /** kline: the current candle last pushed (a copy), so an unchanged one is not pushed again. */
+  lastK: Candle | null = null;
 
   constructor(name: string, channel: Channel) {
     this.name = name;

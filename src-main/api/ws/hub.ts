@@ -450,7 +450,8 @@ export class Hub {
   }
 
   /**
-   * The current candle when it changed (at most every KLINE_THROTTLE_MS). Every candle of this
+   * The current candle when it changed (at most every KLINE_THROTTLE_MS; never the same candle twice
+   * running, so a quiet pair's streams stay quiet while its 1 s candles close). Every candle of this
    * interval that closed since the last push goes first, oldest first, each once in its final form
    * (isClosed true), so a client never keeps a closed candle as it was up to 250 ms before its end,
    * nor misses one when several close between two pushes (a fast clock, a replay step).
@@ -462,10 +463,17 @@ export class Hub {
     const out = this.out;
     if (s.dirty && wall - s.lastSentAt >= KLINE_THROTTLE_MS) {
       s.dirty = false;
-      s.lastSentAt = wall;
       if (s.closedPending) this.sendClosed(s, src, E);
       const k = src.currentKline(symbol, interval);
       if (k === undefined) return;
+      // Unchanged (another interval's candle closed, a 1 s one each second, and nothing traded):
+      // not pushed again, only to subscribers that have not had it.
+      if (s.cached !== null && s.lastK?.every((v, i) => v === k[i]) === true) {
+        if (s.fresh.size > 0) out.sendFresh(s, s.cached);
+        return;
+      }
+      s.lastSentAt = wall;
+      s.lastK = [...k];
       s.cached = out.serialise(s.name, klinePayload(symbol, interval, k, E));
       out.broadcast(s, s.cached);
     } else if (s.fresh.size > 0 && s.cached !== null) {

@@ -45,6 +45,37 @@ const current = (stream: string, open: number, from: number) =>
 const finals = (stream: string) =>
   c.messages.filter((m) => m.stream === stream && m.data.k[11] === true).map((m) => m.data.k[0] as number);
 
+describe('native kline streams: an unchanged candle is not pushed again', () => {
+  it('while nothing trades, the 1 s candles closing each second push nothing; the next trade does', async () => {
+    const stream = 'kline@BTCUSDT,1h';
+    const q = await TestClient.open(`ws://127.0.0.1:${(app.server.address() as AddressInfo).port}/ws`);
+    const hub = app.wsHub;
+    const hubNow = hub.now;
+    hub.now = () => W; // the kline throttle's clock: each step below is a second after the last push
+    try {
+      expect((await q.request('SUBSCRIBE', [stream])).result).toBeNull();
+      const hour = Math.floor(W / 3_600_000) * 3_600_000;
+      const first = await q.waitFor((m) => m.stream === stream && m.data.k[0] === hour);
+      const before = q.pushes(stream).length;
+      // five quiet seconds: each closes a 1 s candle of BTCUSDT; a tick after each (the hub's step)
+      for (let i = 0; i < 5; i++) {
+        moveTo(W + 1_000);
+        hub.tick();
+        expect((await q.request('PING')).result).toBe('PONG'); // answered after the tick's pushes
+      }
+      expect(q.pushes(stream).length).toBe(before);
+      // a trade changes the candle: pushed
+      trade();
+      await q.waitFor((m) => m.stream === stream && m.data.k[8] === first.data.k[8] + 1);
+      const pushed = q.pushes(stream).map((m) => JSON.stringify(m.data.k));
+      expect(pushed.every((k, i) => i === 0 || k !== pushed[i - 1])).toBe(true);
+    } finally {
+      hub.now = hubNow;
+      q.close();
+    }
+  });
+});
+
 describe('native kline streams: the closed candle once', () => {
   it('a closed candle goes out once, not again on each push after a 1 s candle closed', async () => {
     const streams = ['kline@BTCUSDT,1m', 'kline@BTCUSDT,1h', 'kline@BTCUSDT,1d'];
