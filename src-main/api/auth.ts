@@ -104,6 +104,23 @@ export class AccountCache {
   }
 
   private readonly revokeListeners = new Set<(apiKey: string, accountId: number) => void>();
+
+  /**
+   * Account `accountId` keeps its key but got a new secret (POST /admin/v1/accounts): forgets the
+   * key's row and tells the secret listeners (the WebSocket hub ends the logins the old secret made).
+   */
+  secretChanged(apiKey: string, accountId: number): void {
+    this.invalidate(apiKey);
+    for (const l of [...this.secretListeners]) l(apiKey, accountId);
+  }
+
+  /** Calls `listener` with every key whose secret changes from now on; returns its remover. */
+  onSecretChanged(listener: (apiKey: string, accountId: number) => void): () => void {
+    this.secretListeners.add(listener);
+    return () => this.secretListeners.delete(listener);
+  }
+
+  private readonly secretListeners = new Set<(apiKey: string, accountId: number) => void>();
 }
 
 const signedParams = {

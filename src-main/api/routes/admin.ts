@@ -173,7 +173,9 @@ export default async function adminRoutes(app: ApiInstance, opts: { venue: Venue
         description:
           'Creates the account with `api_key`, or updates the existing one. Key and secret follow the rules of the ' +
           `CLI's --account (${CREDENTIAL_RULE}). A missing key creates a new account with a generated key; a missing ` +
-          'secret is generated for a new account and kept for an existing one. `balance` sets the wallet (the ' +
+          'secret is generated for a new account and kept for an existing one; a new secret for an existing key ends ' +
+          'the old one at once (signed requests with it are 2004, its /ws logins get a last logged_out push). ' +
+          '`balance` sets the wallet (the ' +
           'difference is booked as a deposit); it defaults to 10000 for a new account and leaves an existing one ' +
           "unchanged. `position_mode` (hedge, the default, or one_way) sets the account's position mode, the same " +
           'on the native API and on /binance; changing it on an existing account with an open order or position ' +
@@ -225,7 +227,9 @@ export default async function adminRoutes(app: ApiInstance, opts: { venue: Venue
         await venue.submit({ kind: 'setPositionMode', accountId: id, mode });
       // (or, new, at what it was made with)
       if (existing === undefined) venue.replay?.report.baseline(id);
-      auth.accounts.invalidate(apiKey);
+      // a new secret ends what the old one proved: signed REST at once, and the /ws logins made with it
+      if (existing !== undefined && existing.apiSecret !== apiSecret) auth.accounts.secretChanged(apiKey, id);
+      else auth.accounts.invalidate(apiKey);
       return ok(accountView(venue.accounts.byId(id)!, venue.exchange.summary(id).position_mode));
     },
   );

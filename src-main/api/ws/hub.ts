@@ -8,13 +8,12 @@
 // of a replay with a data latency wait until market time reaches it (fan-out.ts).
 import type { RawData, WebSocket } from 'ws';
 import { Errors } from '../../../src-shared/errors.ts';
-import type { Account } from '../../core/account.ts';
 import type { Venue } from '../../services/venue.ts';
 import { CloseCode, Conn, WS_OPEN, type Stream, type SymbolFeed } from './conn.ts';
 import { FanOut, type Due, type HubStats } from './fan-out.ts';
 import { Heartbeat } from './heartbeat.ts';
 import { INTERNAL_ERROR } from './isolate.ts';
-import { checkLogin, loggedOutEvent } from './login.ts';
+import { checkLogin, loggedOutEvent, type LoginAccounts } from './login.ts';
 import { depthSnapshotPayload, depthUpdatePayload, klinePayload, pricePayload, tradesPayload } from './payloads.ts';
 import { ApiError } from '../../../src-shared/errors.ts';
 import { isLoopbackIp } from '../../accounts/whitelist.ts';
@@ -57,7 +56,7 @@ export const DEFAULT_HUB_LIMITS: Readonly<HubLimits> = Object.freeze({
 export interface HubOptions {
   venue: Venue;
   /** API key look-up for LOGIN and, when given, revoked keys, whose logins end (auth.ts's AccountCache). */
-  accounts: { byKey(apiKey: string): Account | undefined; onRevoked?(listener: (apiKey: string) => void): () => void };
+  accounts: LoginAccounts;
   /**
    * The bot whitelist: who may subscribe to the `bot` stream (cached bot orders); when it tells of
    * changes, connections whose IP it no longer holds leave that stream (subscriptions.ts).
@@ -107,7 +106,9 @@ export class Hub {
 
   constructor(opts: HubOptions) {
     this.accounts = opts.accounts;
-    this.offRevoked = opts.accounts.onRevoked?.((key) => this.endLogins(key)) ?? (() => {});
+    const offKey = opts.accounts.onRevoked?.((key) => this.endLogins(key, 'key'));
+    const offSecret = opts.accounts.onSecretChanged?.((key) => this.endLogins(key, 'secret'));
+    this.offRevoked = () => (offKey?.(), offSecret?.());
     this.venue = opts.venue;
     this.now = opts.now ?? Date.now;
     this.eventTime = opts.eventTime ?? (() => opts.venue.clock.now());
@@ -358,13 +359,13 @@ export class Hub {
   }
 
   /**
-   * A revoked API key (regenerated): each connection logged in with it gets a last `user` push,
-   * `logged_out`, if it is subscribed, then leaves the stream and is no longer logged in.
+   * A revoked API key (regenerated), or one with a new secret: each connection logged in with it gets
+   * a last `user` push, `logged_out`, if it is subscribed, then leaves the stream and is logged out.
    */
-  private endLogins(apiKey: string): void {
+  private endLogins(apiKey: string, why: 'key' | 'secret'): void {
     for (const conn of this.conns) {
       if (conn.loginKey !== apiKey) continue;
-      if (conn.names.has('user')) this.out.push(conn, 'user', this.out.serialise('user', loggedOutEvent()));
+      if (conn.names.has('user')) this.out.push(conn, 'user', this.out.serialise('user', loggedOutEvent(why)));
       this.subs.endLogin(conn);
     }
   }
@@ -466,8 +467,7 @@ export class Hub {
       if (s.closedPending) this.sendClosed(s, src, E);
       const k = src.currentKline(symbol, interval);
       if (k === undefined) return;
-      // Unchanged (another interval's candle closed, a 1 s one each second, and nothing traded):
-      // not pushed again, only to subscribers that have not had it.
+      // unchanged (a 1 s candle closed, nothing traded): only to subscribers that have not had it
       if (s.cached !== null && s.lastK?.every((v, i) => v === k[i]) === true) {
         if (s.fresh.size > 0) out.sendFresh(s, s.cached);
         return;

@@ -21,18 +21,28 @@ import { errorReply, type Reply, type RequestId } from './protocol.ts';
  */
 export const LOGIN_EVENT_KINDS = {
   logged_out:
-    '{code, message}: the login ended because its API key was regenerated (code 2002); the connection has left ' +
-    'the `user` stream and must LOGIN again (with the new key) before subscribing to it again',
+    '{code, message}: the login ended because its API key was regenerated (code 2002) or the key got a new secret ' +
+    '(code 2004); the connection has left the `user` stream and must LOGIN again (with the new key or secret) ' +
+    'before subscribing to it again',
 } as const;
 
-/** The `user` push that ends a login whose API key was revoked. */
-export function loggedOutEvent(): { kind: keyof typeof LOGIN_EVENT_KINDS; data: { code: number; message: string } } {
+/** The `user` push that ends a login whose API key was revoked, or whose secret was replaced (`secret`). */
+export function loggedOutEvent(why: 'key' | 'secret' = 'key'): {
+  kind: keyof typeof LOGIN_EVENT_KINDS;
+  data: { code: number; message: string };
+} {
   return {
     kind: 'logged_out',
-    data: {
-      code: Errors.API_KEY_UNKNOWN.code,
-      message: 'The API key of this login was regenerated: LOGIN again with the new key',
-    },
+    data:
+      why === 'key'
+        ? {
+            code: Errors.API_KEY_UNKNOWN.code,
+            message: 'The API key of this login was regenerated: LOGIN again with the new key',
+          }
+        : {
+            code: Errors.SIGNATURE_INVALID.code,
+            message: 'The API key of this login got a new secret: LOGIN again, signed with the new secret',
+          },
   };
 }
 
@@ -64,6 +74,15 @@ const LOGIN_PARAMS = { api_key: 'string', timestamp: 'integer', recv_window: 'in
 
 /** Longest API key looked up; a longer one is unknown without a look-up. */
 const MAX_KEY_LENGTH = 256;
+
+/** The accounts behind LOGIN and the events that end logins (auth.ts's AccountCache fits). */
+export interface LoginAccounts {
+  byKey(apiKey: string): Account | undefined;
+  /** Keys regenerated from now on. */
+  onRevoked?(listener: (apiKey: string) => void): () => void;
+  /** Keys that get a new secret from now on: the logins the old secret made end too. */
+  onSecretChanged?(listener: (apiKey: string) => void): () => void;
+}
 
 export interface LoginDeps {
   /** API key look-up (auth.ts's AccountCache). */

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LocalVenue } from '../../../src-main/venue.ts';
 import { Errors } from '../../../src-shared/errors.ts';
 import { hmacSha256Hex } from '../../../src-shared/sign.ts';
-import { dataOf, makeAccount, orderBody, signed, type Creds } from '../../helpers/signed.ts';
+import { dataOf, makeAccount, orderBody, plain, signed, type Creds } from '../../helpers/signed.ts';
 import { startWsService, type TestClient, type WsService } from './ws-test-client.ts';
 
 let svc: WsService;
@@ -61,5 +61,42 @@ describe('POST /fapi/v1/account/apiKey/regenerate and /ws', () => {
     // Bob's login is another key's: untouched.
     expect(other.pushes('user').filter((m) => m.data.kind === 'logged_out')).toEqual([]);
     expect((await other.request('LIST_SUBSCRIPTIONS')).result).toEqual(['user']);
+  });
+});
+
+describe('POST /admin/v1/accounts with a new secret for an existing key and /ws', () => {
+  it('ends the logins the old secret made: a logged_out push (2004), no more account events', async () => {
+    const carol = makeAccount(venue, 'wsrotate_c');
+    const subscribed = await loggedIn(carol, ['user', 'trade@BTCUSDT']);
+    const sameSecret = await loggedIn(makeAccount(venue, 'wsrotate_d'), ['user']);
+
+    // the same key with the secret it has changes nothing for its logins
+    const kept = await plain(app, 'POST', '/admin/v1/accounts', {
+      json: { api_key: carol.apiKey, api_secret: carol.apiSecret },
+    });
+    expect(dataOf(kept).api_secret).toBe(carol.apiSecret);
+    const rotated = await plain(app, 'POST', '/admin/v1/accounts', {
+      json: { api_key: carol.apiKey, api_secret: `${carol.apiSecret}x2` },
+    });
+    expect(dataOf(rotated).api_secret).toBe(`${carol.apiSecret}x2`);
+    const carolNew: Creds = { ...carol, apiSecret: `${carol.apiSecret}x2` };
+
+    const out = await subscribed.waitFor((m) => m.stream === 'user' && m.data.kind === 'logged_out');
+    expect(out.data.data).toEqual({
+      code: Errors.SIGNATURE_INVALID.code,
+      message: expect.stringMatching(/new secret/),
+    });
+    expect(subscribed.pushes('user').filter((m) => m.data.kind === 'logged_out')).toHaveLength(1);
+    expect((await subscribed.request('LIST_SUBSCRIPTIONS')).result).toEqual(['trade@BTCUSDT']);
+    expect((await subscribed.request('SUBSCRIBE', ['user'])).error.code).toBe(Errors.API_KEY_MISSING.code);
+
+    // an order signed with the new secret: a login made with it hears of it, the old one does not
+    const renewed = await loggedIn(carolNew, ['user']);
+    const placed = dataOf(await signed(app, carolNew, 'POST', '/fapi/v1/orders', { json: orderBody() }));
+    await renewed.waitFor((m) => m.stream === 'user' && m.data.kind === 'order' && m.data.data.id === placed.order_id);
+    expect((await subscribed.request('PING')).result).toBe('PONG');
+    const after = subscribed.messages.slice(subscribed.messages.indexOf(out) + 1);
+    expect(after.filter((m) => m.stream === 'user')).toEqual([]);
+    expect(sameSecret.pushes('user').filter((m) => m.data.kind === 'logged_out')).toEqual([]);
   });
 });
