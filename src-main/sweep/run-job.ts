@@ -36,8 +36,14 @@ export interface RunJobOptions {
 /** A job's venue, started: the service and the bot account's credentials, or why it did not start. */
 export type JobVenue = { svc: ServiceHandle; key: string; secret: string } | { error: string };
 
-function killGroup(child: ChildProcess, signal: NodeJS.Signals): void {
-  if (child.pid === undefined || child.exitCode !== null || child.signalCode !== null) return;
+/**
+ * Signals the bot's process group. Once the bot itself has exited only `leftovers` does: what it
+ * started and left behind (`helper &`, a shell's child) is in its group still, and the group's id
+ * cannot go to another process while one of them lives.
+ */
+function killGroup(child: ChildProcess, signal: NodeJS.Signals, leftovers = false): void {
+  if (child.pid === undefined) return;
+  if (!leftovers && (child.exitCode !== null || child.signalCode !== null)) return;
   try {
     process.kill(-child.pid, signal);
   } catch {
@@ -279,9 +285,11 @@ async function drive(job: SweepJob, svc: ServiceHandle, cx: DriveContext): Promi
   }
   await exited;
   const botMs = since() - startMs;
+  // what the bot left running goes with it (a child holding its pipes would keep them open), at
+  // once: the bot's own output is in the pipes already
+  killGroup(child, 'SIGKILL', true);
   // the bot's last lines may still be in the pipes
   await Promise.race([drained, sleep(200)]);
-  killGroup(child, 'SIGKILL');
   tail.end();
   state = await getJson<ReplayState>(svc, '/api/v1/replay');
   if (endedBy === 'bot' && state.finished) endedBy = 'replay';
