@@ -16,7 +16,6 @@ import type { ReplayAccountReport } from '../../src-shared/types/replay.ts';
 import type { JobMetrics } from './job.ts';
 
 const DAY = 86_400_000;
-const ANNUAL = Math.sqrt(365);
 
 /** decimal.js wide enough that only the final rounding to RATIO_DIGITS counts. */
 const D = Decimal.clone({ precision: 40, rounding: Decimal.ROUND_HALF_UP });
@@ -186,23 +185,37 @@ export function chainedDrawdownRatio(jobs: readonly ChainedJob[]): number {
   return ratio(Decimal.max(worst, ...jobs.map((j) => j.max_drawdown_ratio)));
 }
 
-function mean(xs: readonly number[]): number {
-  return xs.reduce((a, b) => a + b, 0) / xs.length;
+/** The mean of returns in decimal.js: a float sum's last bit would be a deviation of days that do not vary. */
+function mean(xs: readonly number[]): Decimal {
+  return xs.reduce((a: Decimal, x) => a.plus(x), new D(0)).div(xs.length);
 }
 
-/** Annualised Sharpe ratio of daily returns (sample deviation); null under 2 returns or with none varying. */
+/** sqrt(365): daily returns annualised. */
+const ANNUAL = new D(365).sqrt();
+
+/**
+ * Annualised Sharpe ratio of daily returns (sample deviation); null under 2 returns or with none
+ * varying. In decimal.js: in floats, days of one return (0.1, 0.1, 0.1) had a mean a bit off each
+ * (0.10000000000000002), a deviation of 1e-17 and a Sharpe of 1.1e17.
+ */
 export function sharpe(returns: readonly number[]): number | null {
   if (returns.length < 2) return null;
   const m = mean(returns);
-  const sd = Math.sqrt(returns.reduce((a, r) => a + (r - m) ** 2, 0) / (returns.length - 1));
-  return sd === 0 ? null : ratio((m / sd) * ANNUAL);
+  const sd = returns
+    .reduce((a: Decimal, r) => a.plus(new D(r).minus(m).pow(2)), new D(0))
+    .div(returns.length - 1)
+    .sqrt();
+  return sd.isZero() ? null : ratio(m.div(sd).times(ANNUAL));
 }
 
 /** Annualised Sortino ratio (downside deviation against 0); null under 2 returns or with no losing day. */
 export function sortino(returns: readonly number[]): number | null {
   if (returns.length < 2) return null;
-  const down = Math.sqrt(returns.reduce((a, r) => a + Math.min(r, 0) ** 2, 0) / returns.length);
-  return down === 0 ? null : ratio((mean(returns) / down) * ANNUAL);
+  const down = returns
+    .reduce((a: Decimal, r) => (r < 0 ? a.plus(new D(r).pow(2)) : a), new D(0))
+    .div(returns.length)
+    .sqrt();
+  return down.isZero() ? null : ratio(mean(returns).div(down).times(ANNUAL));
 }
 
 export interface MetricsInput {

@@ -31,6 +31,17 @@ describe('daily returns', () => {
     expect(sharpe([0.01, 0.01])).toBeNull();
     expect(sortino([0.01, 0.02])).toBeNull();
   });
+
+  // In floats the mean of days of one return was a bit off each (0.10000000000000002 for three
+  // 0.1), their deviation 1e-17, and the Sharpe 112403687800000000: a set earning the same every
+  // day topped the ranking by a figure of 1e17
+  it('Sharpe: null for days that do not vary, whatever their return', () => {
+    expect(sharpe([0.1, 0.1, 0.1])).toBeNull();
+    expect(sharpe(Array<number>(30).fill(0.001))).toBeNull();
+    expect(sharpe(Array<number>(5).fill(0.00012))).toBeNull();
+    // a losing day alike every day: mean / downside deviation is -1
+    expect(sortino([-0.1, -0.1, -0.1])).toBe(-19.10497317);
+  });
 });
 
 describe('jobMetrics', () => {
