@@ -246,14 +246,15 @@ async function removeSweep(store: SqliteSweepStore, id: string, dataDir: string,
   let onQueue = '';
   if (queue !== 'local' && !forgetQueue) {
     const { removeQueueJobs } = await import('./sweep/queue-remove.ts');
+    const { shownUrl } = await import('./sweep/redis-url.ts');
     const n = await removeQueueJobs(queue, id, s.jobs, (l) => console.log(l)).catch((err: unknown) => {
       const why = err instanceof Error ? err.message : String(err);
       throw new QueueError(
-        `sweep ${id} ran on the queue ${queue}, whose jobs of it could not be removed (${why}); nothing removed ` +
+        `sweep ${id} ran on the queue ${shownUrl(queue)}, whose jobs of it could not be removed (${why}); nothing removed ` +
           `(with --forget-queue it is removed here, its jobs left in that Redis)`,
       );
     });
-    onQueue = `, and its ${n} job${n === 1 ? '' : 's'} from the queue ${queue}`;
+    onQueue = `, and its ${n} job${n === 1 ? '' : 's'} from the queue ${shownUrl(queue)}`;
   }
   store.remove(id);
   const pack = join(dataDir, 'sweeps', id);

@@ -15,7 +15,7 @@ import type { OpenPack, PackRef } from './pack.ts';
 import { PackBackoff, type SayLack } from './pack-backoff.ts';
 import { PackCache } from './pack-cache.ts';
 import { PackServer } from './pack-server.ts';
-import { reachRedis } from './redis-url.ts';
+import { reachRedis, shownUrl } from './redis-url.ts';
 import type { RunnerEvents } from './pool.ts';
 import { RunGate } from './run-gate.ts';
 import { openJobVenue, runJob, type JobVenue } from './run-job.ts';
@@ -119,7 +119,7 @@ export class QueueRunner {
     this.droppers.push(drop(queue), drop(events));
     let down = false;
     const away = (why: string) => {
-      if (!down && !this.stopped) this.o.log?.(`redis at ${this.url}: ${why}; retrying`);
+      if (!down && !this.stopped) this.o.log?.(`redis at ${shownUrl(this.url)}: ${why}; retrying`);
       down = true;
     };
     // the connections' own errors (ECONNREFUSED while they reconnect) tell of a Redis gone at once
@@ -183,7 +183,7 @@ export class QueueRunner {
       if (got === 'stopped') break;
       if (got.value !== null) away(got.value);
       else {
-        if (down) this.o.log?.(`redis at ${this.url} is back`);
+        if (down) this.o.log?.(`redis at ${shownUrl(this.url)} is back`);
         down = false;
       }
       if (pending.size === 0) break;
@@ -261,7 +261,7 @@ export class QueueRunner {
     const inTime = await Promise.race([closed.then(() => true), bound.done.then(() => false)]);
     bound.cancel();
     if (!inTime) {
-      this.o.log?.(`redis at ${this.url}: no answer in ${STOP_WAIT_MS / 1000} s; its connections dropped`);
+      this.o.log?.(`redis at ${shownUrl(this.url)}: no answer in ${STOP_WAIT_MS / 1000} s; its connections dropped`);
       for (const d of this.droppers) d();
     }
     this.closers = [];
@@ -426,7 +426,7 @@ export async function runQueueWorker(o: QueueWorkerOptions): Promise<void> {
   worker.on('active', (job) => o.log(`job ${job.id} taken`));
   worker.on('completed', (job, r: JobResult) => o.log(`job ${job.id} ${r.status} (${r.wallMs} ms)`));
   worker.on('failed', (job, err) => o.log(`job ${job?.id} could not run: ${err.message}`));
-  o.log(`perpdesk sweep worker ${process.pid}: taking jobs from ${o.url} (${o.concurrency} at once)`);
+  o.log(`perpdesk sweep worker ${process.pid}: taking jobs from ${shownUrl(o.url)} (${o.concurrency} at once)`);
   await new Promise<void>((resolve) => {
     const stop = () => resolve();
     process.once('SIGINT', stop);

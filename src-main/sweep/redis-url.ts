@@ -9,6 +9,22 @@ const failedSelect = (err: Error): boolean =>
   (err as Error & { command?: { name?: string } }).command?.name === 'select';
 
 /**
+ * The --queue URL as lines and errors show it: its password, if any, as `***`
+ * (`redis://default:***@10.0.0.5:6379`), so that a worker's log (a Deployment's, collected) or a
+ * refusal does not carry it. Commands to run again (`--resume ... --queue URL`) keep the URL whole.
+ */
+export function shownUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    if (u.password === '') return url;
+    u.password = '***';
+    return u.toString();
+  } catch {
+    return url;
+  }
+}
+
+/**
  * `redis://[USER:PASSWORD@]HOST:PORT[/DB]` (or rediss:// for TLS) as ioredis options. A
  * connection whose SELECT of DB fails is dropped and made again (as for a Redis away), never used:
  * ioredis would otherwise go on with its commands on database 0, another queue's.
@@ -18,10 +34,10 @@ export function redisOptions(url: string): RedisOptions {
   try {
     u = new URL(url);
   } catch {
-    throw new QueueError(`--queue wants redis://HOST:PORT, got '${url}'`);
+    throw new QueueError(`--queue wants redis://HOST:PORT, got '${shownUrl(url)}'`);
   }
   if (u.protocol !== 'redis:' && u.protocol !== 'rediss:')
-    throw new QueueError(`--queue wants redis://HOST:PORT, got '${url}'`);
+    throw new QueueError(`--queue wants redis://HOST:PORT, got '${shownUrl(url)}'`);
   const db = u.pathname.replace(/^\//, '');
   if (db !== '' && !/^\d{1,2}$/.test(db))
     throw new QueueError(`--queue: the database after the port must be a number, got '${db}'`);
@@ -59,14 +75,14 @@ async function probe(url: string, opts: RedisOptions): Promise<void> {
   } catch (err) {
     const e = cause ?? (err instanceof Error ? err : new Error(String(err)));
     r.disconnect();
-    throw new QueueError(`cannot reach Redis at ${url}: ${e.message || e.name}`);
+    throw new QueueError(`cannot reach Redis at ${shownUrl(url)}: ${e.message || e.name}`);
   }
   try {
     // explicitly, not as ioredis's handshake, whose failure leaves the connection on database 0
     if (db !== undefined) await r.select(db);
   } catch (err) {
     const why = err instanceof Error ? err.message : String(err);
-    throw new QueueError(`--queue ${url}: Redis has no database ${db} (${why})`);
+    throw new QueueError(`--queue ${shownUrl(url)}: Redis has no database ${db} (${why})`);
   } finally {
     r.disconnect();
   }
