@@ -81,6 +81,9 @@ if ((await ex.fetchPositionMode(SYMBOL)).hedged) await ex.setPositionMode(false)
 const mids: number[] = [];
 let long = false;
 let orders = 0;
+// ccxt gives an order without one a random client id (its broker prefix and a uuid), which the
+// venue keeps: the same job run twice would differ in it, and so in its digest (docs/sweeps.md)
+const orderId = () => `sweep-ccxt-bot-${orders + 1}`;
 for (;;) {
   const s = await c.step(stepMs);
   if (s.finished) break;
@@ -93,11 +96,11 @@ for (;;) {
   mids.push(mid);
   if (past.length < lookback) continue;
   if (!long && mid > Math.max(...past)) {
-    await ex.createOrder(SYMBOL, 'market', 'buy', qty);
+    await ex.createOrder(SYMBOL, 'market', 'buy', qty, undefined, { newClientOrderId: orderId() });
     long = true;
     orders++;
   } else if (long && mid < Math.min(...past)) {
-    await ex.createOrder(SYMBOL, 'market', 'sell', qty, undefined, { reduceOnly: true });
+    await ex.createOrder(SYMBOL, 'market', 'sell', qty, undefined, { reduceOnly: true, newClientOrderId: orderId() });
     long = false;
     orders++;
   }
