@@ -162,10 +162,22 @@ export class QueueRunner {
     // listening before the first job can start (a start told earlier would not be heard)
     if ((await this.orStop(events.waitUntilReady().then(() => add(jobs)))) === 'stopped') return;
     let polls = 0;
+    // said once while no worker listens (a sweep started before its workers, or on another database)
+    let toldNoWorker = false;
     while (pending.size > 0 && !this.stopped) {
       const poll = (async () => {
         await this.collect(queue, sweepId, pending, ev);
-        if (++polls % RECONCILE_EVERY === 0) await this.reconcile(queue, pending, add);
+        if (++polls % RECONCILE_EVERY !== 0) return;
+        await this.reconcile(queue, pending, add);
+        const any = await this.anyWorker(queue);
+        if (any === false && !toldNoWorker && pending.size > 0 && !this.stopped) {
+          const url = shownUrl(this.url);
+          this.o.log?.(
+            `no queue worker takes jobs from ${url}: the ${pending.size} job(s) left wait for one ` +
+              `(npm run sweep:worker -- --queue ${url})`,
+          );
+        }
+        if (any !== null) toldNoWorker = !any;
       })().then(
         () => null,
         (err: unknown) => (err instanceof Error ? err.message : String(err)),
@@ -219,6 +231,18 @@ export class QueueRunner {
       }
       await j.remove();
     }
+  }
+
+  /**
+   * Whether a queue worker listens on this Redis database (CLIENT LIST, as BullMQ's getWorkers
+   * reads it: a worker's connections are named after the queue); null when they cannot be counted
+   * (CLIENT LIST refused by some hosted Redis). A worker on another database takes none of its jobs.
+   */
+  private async anyWorker(queue: Queue): Promise<boolean | null> {
+    const clients = await queue.getWorkers().catch(() => null);
+    if (clients === null || clients.some((c) => typeof c.rawname !== 'string')) return null;
+    const db = String(this.opts.db ?? 0);
+    return clients.some((c) => c.db === undefined || c.db === db);
   }
 
   /** Adds again the pending jobs Redis no longer holds (it restarted without its data). */
