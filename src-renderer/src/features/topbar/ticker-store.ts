@@ -29,7 +29,7 @@ export interface PricePush {
 }
 
 /** The lowest and highest price of a pair's trades in one update of the trade channel. */
-export interface TradedRange {
+interface TradedRange {
   symbol: string;
   low: number;
   high: number;
