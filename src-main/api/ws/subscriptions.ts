@@ -200,9 +200,8 @@ export class Subscriptions {
     const names = streamNames(id, params, 'UNSUBSCRIBE');
     if (!Array.isArray(names)) return names;
     for (const name of names) {
-      if (typeof name !== 'string')
-        return errorReply(id, Errors.BAD_REQUEST, 'UNSUBSCRIBE takes stream names (strings)');
-      // a name SUBSCRIBE would refuse is refused here too, all or nothing (one not subscribed is fine)
+      // a name SUBSCRIBE would refuse (a non-string one among them: 1001) is refused here too, with
+      // SUBSCRIBE's code, all or nothing (one not subscribed is fine)
       if (conn.names.has(name)) continue;
       const p = parseStream(name, (s) => this.venue.exchange.pair(s)?.row);
       if (!p.ok) return errorReply(id, p.error, p.message);

@@ -123,7 +123,8 @@ describe('requests and answers', () => {
     ['an argument where none belongs', '{"method":"SUBSCRIBE","params":["trade@BTCUSDT,5"],"id":15}', 15, 1001],
     ['a bad kline interval', '{"method":"SUBSCRIBE","params":["kline@BTCUSDT,7m"],"id":16}', 16, 1001],
     ['user before LOGIN', '{"method":"SUBSCRIBE","params":["user"],"id":17}', 17, 2001],
-    ['UNSUBSCRIBE of a number', '{"method":"UNSUBSCRIBE","params":[1],"id":18}', 18, 1000],
+    // as SUBSCRIBE refuses it (docs/api.md: a name SUBSCRIBE would refuse, the same code)
+    ['UNSUBSCRIBE of a number', '{"method":"UNSUBSCRIBE","params":[1],"id":18}', 18, 1001],
     ['UNSUBSCRIBE of a name no stream has', '{"method":"UNSUBSCRIBE","params":["nonsense"],"id":19}', 19, 1100],
     ['UNSUBSCRIBE of an unknown symbol', '{"method":"UNSUBSCRIBE","params":["trade@NOPEUSDT"],"id":20}', 20, 1101],
     ['a key the protocol has not', '{"method":"PING","id":21,"parms":[]}', 21, 1003],
