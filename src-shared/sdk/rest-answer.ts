@@ -32,6 +32,8 @@ function networkFailure(x: RawExchange): PerpdeskApiError {
       `${x.method} ${pathOf(x.url)}: the service at ${originOf(x.url)} gave no answer (${x.networkError ?? 'time-out'}); ` +
         'the request may have been applied: read the state back before sending it again',
       NO_ANSWER,
+      undefined,
+      true,
     );
   return new PerpdeskApiError(
     CLIENT_ERROR,

@@ -46,12 +46,18 @@ export class PerpdeskApiError extends Error {
    * 429 / 4290 over the rate limit), ms; undefined when it said nothing.
    */
   readonly retryAfterMs: number | undefined;
-  constructor(code: number, message: string, status: number, retryAfterMs?: number) {
+  /**
+   * No answer within the time-out (status NO_ANSWER): unlike a service that could not be reached,
+   * the request may have been applied; read the state back before sending it again.
+   */
+  readonly timedOut: boolean;
+  constructor(code: number, message: string, status: number, retryAfterMs?: number, timedOut = false) {
     super(message);
     this.name = 'PerpdeskApiError';
     this.code = code;
     this.status = status;
     this.retryAfterMs = retryAfterMs;
+    this.timedOut = timedOut;
   }
 }
 

@@ -6,7 +6,12 @@ import { describe, expect, it } from 'vitest';
 import { PerpdeskApiError, RestClient } from '../../src-shared/sdk/rest-client.ts';
 import type { OrderRequest } from '../../src-shared/types.ts';
 import { createOrderFormStore } from '../../src-renderer/src/features/order-entry/order-form-store.ts';
-import { isNetworkFailure, MARKET_LOST_TEXT, NOT_SENT_TEXT } from '../../src-renderer/src/lib/network-failure.ts';
+import {
+  isNetworkFailure,
+  MARKET_LOST_TEXT,
+  NO_ANSWER_TEXT,
+  NOT_SENT_TEXT,
+} from '../../src-renderer/src/lib/network-failure.ts';
 
 const order: OrderRequest = { symbol: 'BTCUSDT', side: 1, position_side: 1, position_action: 1, type: 2, qty: '1' };
 
@@ -53,6 +58,23 @@ describe('a request that never reached the service', () => {
     expect(store.getState().error).toMatch(/^Not sent: the service cannot be reached/);
     a.connectionRestored();
     expect(store.getState()).toMatchObject({ error: null, notSent: false });
+  });
+
+  it('a time-out is not "Not sent": the order may have been placed, and the words stay after a reconnect', async () => {
+    const { store, a } = setup(
+      new PerpdeskApiError(
+        -1,
+        'POST /fapi/v1/orders: the service gave no answer (no answer in 30000 ms)',
+        0,
+        undefined,
+        true,
+      ),
+    );
+    await a.submit(order);
+    expect(store.getState()).toMatchObject({ error: NO_ANSWER_TEXT, errorCode: null, notSent: false });
+    expect(store.getState().error).toMatch(/may have been applied\. Check Open orders and Positions/);
+    a.connectionRestored();
+    expect(store.getState().error).toBe(NO_ANSWER_TEXT);
   });
 
   it('an order kept back while the market connection is lost says so, and clears once it is back', () => {

@@ -9,9 +9,20 @@ import { CLIENT_ERROR, NO_ANSWER } from '../../../src-shared/sdk/rest-request.ts
 export const NOT_SENT_TEXT =
   'Not sent: the service cannot be reached. Check that perpdesk is running; the screen reconnects by itself.';
 
+/**
+ * What the order form says when a change got no answer within the client's time-out: the service
+ * took the request and may have applied it (a hung or very busy service), so it is not "not sent".
+ */
+export const NO_ANSWER_TEXT =
+  'No answer: the service took the request but did not answer in time, so it may have been applied. Check Open orders and Positions before sending it again.';
+
+/** Whether `err` is a request's time-out: sent, and perhaps applied (PerpdeskApiError.timedOut). */
+export const isTimedOut = (err: unknown): boolean => err instanceof PerpdeskApiError && err.timedOut;
+
 /** What the order form says when an order is sent while the market connection is lost (nothing goes out). */
 export const MARKET_LOST_TEXT = 'Not sent: the market connection is lost; orders are disabled until it is back.';
 
+/** A request that got no answer: the service unreachable, or its time-out passed (then see isTimedOut). */
 export function isNetworkFailure(err: unknown): boolean {
   if (err instanceof PerpdeskApiError) return err.code === CLIENT_ERROR && err.status === NO_ANSWER;
   return err instanceof TypeError && /fetch|network/i.test(err.message);

@@ -263,7 +263,7 @@ describe('RestClient', () => {
       .placeOrder({ symbol: 'BTCUSDT', side: 1, position_side: 1, position_action: 1, type: 2, qty: '0.001' })
       .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(PerpdeskApiError);
-    expect(err).toMatchObject({ code: CLIENT_ERROR, status: NO_ANSWER });
+    expect(err).toMatchObject({ code: CLIENT_ERROR, status: NO_ANSWER, timedOut: true });
     expect((err as Error).message).toBe(
       'POST /fapi/v1/orders: the service at http://127.0.0.1:1 gave no answer (no answer in 20 ms); ' +
         'the request may have been applied: read the state back before sending it again',

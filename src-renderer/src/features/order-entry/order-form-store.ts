@@ -27,7 +27,13 @@ import type {
 } from '../../../../src-shared/types.ts';
 import { OrderType, Side, TimeInForce, WorkingType } from '../../../../src-shared/enums.ts';
 import { PerpdeskApiError, type RestClient } from '../../../../src-shared/sdk/rest-client.ts';
-import { isNetworkFailure, MARKET_LOST_TEXT, NOT_SENT_TEXT } from '../../lib/network-failure.ts';
+import {
+  isNetworkFailure,
+  isTimedOut,
+  MARKET_LOST_TEXT,
+  NO_ANSWER_TEXT,
+  NOT_SENT_TEXT,
+} from '../../lib/network-failure.ts';
 import { placementNotice, type PlacementNotice } from './placement-notice.ts';
 import { stopSentence } from './stop-order.ts';
 import { trailingSentence } from './trailing-stop.ts';
@@ -208,11 +214,13 @@ export function createOrderFormStore(api: RestClient, opts: OrderFormOptions = {
         }, noticeMs);
         return r;
       } catch (err) {
-        const down = isNetworkFailure(err);
+        // a time-out is not "not sent": the order may be at the venue (it stays said after a reconnect)
+        const unanswered = isTimedOut(err);
+        const down = !unanswered && isNetworkFailure(err);
         set({
           submitting: null,
-          error: down ? NOT_SENT_TEXT : errorText(err),
-          errorCode: !down && err instanceof PerpdeskApiError ? err.code : null,
+          error: unanswered ? NO_ANSWER_TEXT : down ? NOT_SENT_TEXT : errorText(err),
+          errorCode: !down && !unanswered && err instanceof PerpdeskApiError ? err.code : null,
           notSent: down,
         });
         return null;
