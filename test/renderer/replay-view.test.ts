@@ -16,6 +16,7 @@ import {
   replayableSymbols,
   reportUrl,
   runningNames,
+  runningState,
   runningWhen,
   speedLabel,
   startInHole,
@@ -183,6 +184,15 @@ describe('replay dialog helpers', () => {
       { first: T('2021-05-16T00:00:00Z'), end: T('2023-03-24T13:00:00Z') },
       { first: T('2023-03-24T14:00:00Z'), end: T('2023-03-25T00:00:00Z') },
     ]);
+  });
+
+  it('running replays say where each stands: history failed over finished over paused; playing says nothing', () => {
+    const s = (o: Partial<{ finished: boolean; paused: boolean; fault: { time: number; message: string } | null }>) =>
+      runningState({ finished: false, paused: false, fault: null, ...o });
+    expect(s({})).toBe('');
+    expect(s({ paused: true })).toBe('paused');
+    expect(s({ finished: true, paused: true })).toBe('finished');
+    expect(s({ finished: true, fault: { time: 1, message: 'x' } })).toBe('history failed');
   });
 
   it('running replays: start and clock as precisely as the coverage, so replays seconds apart read apart', () => {

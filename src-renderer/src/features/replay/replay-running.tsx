@@ -1,5 +1,6 @@
 // The Replay dialog's running replays (GET /api/v1/replays): each named by its symbols and
-// start (two replays of one pair differ by their start), with Open (its screen) and Close.
+// start (two replays of one pair differ by their start), where its history stands (paused,
+// finished, history failed), with Open (its screen) and Close.
 // Close cannot be undone (the replay's accounts, orders and session report live in memory
 // only), so it asks first, inline, like Cancel all. The focus, in the confirmation, never falls to
 // the page when it goes (a modal drawer keeps it inside): Keep replay (or Esc) hands it back to the
@@ -12,7 +13,7 @@ import { useServices } from '../../lib/use-services.ts';
 import { firstControl } from '../../layout/keep-focus.ts';
 import { useSubmit } from '../../lib/use-submit.ts';
 import { ConfirmBar } from '../../layout/confirm-bar.tsx';
-import { runningNames, runningWhen, type ReplayStatusView } from './replay-view.ts';
+import { runningNames, runningState, runningWhen, type ReplayStatusView } from './replay-view.ts';
 
 interface Running {
   id: string | number;
@@ -118,6 +119,12 @@ function RunningRow(props: {
             <>
               from <span className="when">{runningWhen(r.status).from}</span>, at{' '}
               <span className="when">{runningWhen(r.status).at}</span> UTC
+              {runningState(r.status) !== '' && (
+                <span className="dim" data-testid="replay-running-state">
+                  {' '}
+                  · {runningState(r.status)}
+                </span>
+              )}
             </>
           )}
         </td>

@@ -186,6 +186,16 @@ export function runningWhen(s: Pick<ReplayStatusView, 'start' | 'time'>): { from
 }
 
 /**
+ * Where a running replay stands, for the dialog's list: "history failed" (faulted for good),
+ * "finished" (its history played to the end), "paused", or "" while it plays.
+ */
+export function runningState(s: Pick<ReplayStatusView, 'finished' | 'paused' | 'fault'>): string {
+  if (s.fault !== null) return 'history failed';
+  if (s.finished) return 'finished';
+  return s.paused ? 'paused' : '';
+}
+
+/**
  * "BTCUSDT from 2021-05-16 00:00" (the start as runningWhen gives it): what tells the running
  * replays apart in the dialog's list and its buttons' names; a repeat gets its place (#2).
  */
