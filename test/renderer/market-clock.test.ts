@@ -45,4 +45,10 @@ describe('the market clock', () => {
     await clock.getState().actions.sync();
     expect(marketNow(clock.getState(), wall + 1_000)).toBe(5_032_000);
   });
+
+  it("is whole ms, as the venue's times are (an alert fired at 1796592956291.5 before)", () => {
+    const s = { marketAt: 1_796_592_956_000, wallAt: 1_000.5, speed: 1.5, paused: false };
+    expect(marketNow(s, 1_195)).toBe(1_796_592_956_292); // 291.75 rounded
+    expect(Number.isInteger(marketNow({ ...s, wallAt: 1_000 }, 1_001))).toBe(true);
+  });
 });

@@ -48,11 +48,12 @@ export function createMarketClock(api: RestClient, wall: () => number = Date.now
   }));
 }
 
-/** Market time now, ms (wall time before the first sync). */
+/** Market time now, whole ms as the venue's times are (wall time before the first sync). */
 export function marketNow(
   s: Pick<MarketClockState, 'marketAt' | 'wallAt' | 'speed' | 'paused'> & Partial<Pick<MarketClockState, 'held'>>,
   wall = Date.now(),
 ): number {
   if (s.marketAt === 0) return wall;
-  return s.paused || s.held === true ? s.marketAt : s.marketAt + (wall - s.wallAt) * s.speed;
+  // (a sync's wall time is the mid of its round trip, and the speed any factor: a fraction of a ms)
+  return s.paused || s.held === true ? s.marketAt : Math.round(s.marketAt + (wall - s.wallAt) * s.speed);
 }
