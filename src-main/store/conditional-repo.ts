@@ -52,6 +52,7 @@ export class ConditionalRepo implements ConditionalStorePort {
   private readonly upsert: StatementSync;
   private readonly waiting: StatementSync;
   private readonly one: StatementSync;
+  private readonly placed: StatementSync;
   private readonly max: StatementSync;
 
   constructor(db: DatabaseSync) {
@@ -72,6 +73,9 @@ export class ConditionalRepo implements ConditionalStorePort {
       triggered_at = excluded.triggered_at`);
     this.waiting = prep('SELECT * FROM conditional_orders WHERE status = 1 ORDER BY id');
     this.one = prep('SELECT * FROM conditional_orders WHERE id = ?');
+    this.placed = prep(
+      'SELECT * FROM conditional_orders WHERE order_id != 0 AND order_id IN (SELECT value FROM json_each(?))',
+    );
     this.max = prep('SELECT COALESCE(MAX(id), 0) AS m FROM conditional_orders');
   }
 
@@ -117,6 +121,12 @@ export class ConditionalRepo implements ConditionalStorePort {
     this.group.sync(); // the turn's deferred writes first
     const r = this.one.get(id) as Raw | undefined;
     return r ? fromRaw(r) : undefined;
+  }
+
+  placedOrders(orderIds: readonly number[]): ConditionalState[] {
+    this.group.sync();
+    // (read at a start, once: a scan of the table against the ids, no index on order_id to keep up)
+    return (this.placed.all(JSON.stringify(orderIds)) as Raw[]).map(fromRaw);
   }
 
   list(q: ConditionalQuery): ConditionalState[] {

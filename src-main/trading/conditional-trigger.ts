@@ -9,8 +9,14 @@
 // and the two prices within the threshold. With no trade on the pair yet there is no last price to
 // compare, so nothing is held back. Trailing stops are not protected (Binance's priceProtect is for
 // STOP and TAKE_PROFIT orders).
+//
+// The close type (closed positions' close_type) of a close the order it places makes is Binance's
+// order family of the conditional order (closeTypeOf): the stop family, STOP / STOP_MARKET (a
+// sell that fires as the price falls to its trigger, a buy as it rises) and every
+// TRAILING_STOP_MARKET, is a stop loss; the take-profit family, TAKE_PROFIT /
+// TAKE_PROFIT_MARKET (a sell firing as the price rises to it, a buy as it falls), a take profit.
 import { Errors } from '../../src-shared/errors.ts';
-import { OrderType, TriggerDirection, WorkingType } from '../../src-shared/enums.ts';
+import { CloseType, OrderType, Side, TriggerDirection, WorkingType } from '../../src-shared/enums.ts';
 import type { ConditionalInput } from './commands.ts';
 import { reject, rejectParam } from './core.ts';
 import { MAX_PRICE_TICKS } from '../engine/types.ts';
@@ -26,6 +32,16 @@ export function heldBack(pair: PairState, c: Pick<ConditionalState, 'priceProtec
   if (!c.priceProtect || pair.lastPriceTicks <= 0 || !(pair.markPrice > 0)) return false;
   const last = pair.lastPriceTicks * pair.math.tickValue;
   return Math.abs(last - pair.markPrice) / pair.markPrice > TRIGGER_PROTECT * (1 + 1e-12);
+}
+
+/**
+ * The close type of the closes the order of `c` makes: 3 (stop loss) for the stop family and
+ * trailing stops, 2 (take profit) for the take-profit family (see above).
+ */
+export function closeTypeOf(c: Pick<ConditionalState, 'side' | 'direction' | 'callbackTenths'>): CloseType {
+  if (c.callbackTenths !== 0) return CloseType.STOP_LOSS;
+  const stop = c.side === Side.SELL ? TriggerDirection.FALLS_TO : TriggerDirection.RISES_TO;
+  return c.direction === stop ? CloseType.STOP_LOSS : CloseType.TAKE_PROFIT;
 }
 
 /** The trigger of a conditional order being placed: a price and direction, or a trailing stop's. */

@@ -17,6 +17,10 @@
 //   reaching several fires them in the order they were placed.
 // - It fires once: it leaves the waiting set before its order is placed, so the order's own trades
 //   cannot fire it again; its order gets the venue's generated client id (api.<order id>).
+// - The closes its order makes record its family's close type (conditional-trigger.ts closeTypeOf:
+//   a stop loss or a take profit), as a position's take-profit / stop-loss close does (tpsl.ts);
+//   an order of its that rests across a restart gets it again from the stored conditional order
+//   naming it (restoreConditionals).
 // - Nothing is frozen while it waits (Binance freezes nothing for a conditional order either).
 // - Its writes join the command's group commit (repo.group.defer), so an acknowledged one is on
 //   disk before its answer; the `conditional` account event goes out after that commit.
@@ -42,7 +46,7 @@ import {
 import { placeUserOrder } from './orders.ts';
 import type { PairState } from './pair-state.ts';
 import type { ConditionalState } from './ports.ts';
-import { heldBack, reached, triggerOf, watchedPrice, watchedTicks } from './conditional-trigger.ts';
+import { closeTypeOf, heldBack, reached, triggerOf, watchedPrice, watchedTicks } from './conditional-trigger.ts';
 import { trail } from './trailing.ts';
 
 /** Waiting conditional orders an account may have on one pair (Binance's MAX_NUM_ALGO_ORDERS). */
@@ -311,7 +315,10 @@ export function fireConditionalsInRange(core: TradingCore, pair: PairState, high
   if (below > pair.fireAtOrBelow) pair.fireAtOrBelow = below;
 }
 
-/** Puts the waiting conditional orders stored back (TradingCore.restore). */
+/**
+ * Puts the waiting conditional orders stored back (TradingCore.restore), and gives the open orders
+ * the store gave back that fired ones placed (a stop-limit's resting order) their close type.
+ */
 export function restoreConditionals(core: TradingCore): void {
   for (const c of core.deps.conditionals.loadWaiting()) {
     const pair = core.pairs.get(c.symbol);
@@ -319,6 +326,12 @@ export function restoreConditionals(core: TradingCore): void {
     core.conditionals.set(c.id, c);
     pair.conditionals++;
     if (c.workingType === WorkingType.LAST_PRICE) pair.lastConditionals++;
+  }
+  const open = [...core.orders.values()].filter((o) => !o.isBot).map((o) => o.id);
+  if (open.length === 0) return;
+  for (const c of core.deps.conditionals.placedOrders(open)) {
+    const o = core.orders.get(c.orderId);
+    if (o !== undefined && o.accountId === c.accountId) o.closeType = closeTypeOf(c);
   }
 }
 
@@ -378,7 +391,7 @@ function fire(core: TradingCore, pair: PairState, c: ConditionalState): void {
   c.triggeredAt = time;
   c.updatedAt = time;
   try {
-    const placed = placeUserOrder(core, a, orderOf(pair, a, c));
+    const placed = placeUserOrder(core, a, orderOf(pair, a, c), closeTypeOf(c));
     c.status = ConditionalStatus.TRIGGERED;
     c.orderId = Number(placed.order_id);
   } catch (err) {

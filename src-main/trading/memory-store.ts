@@ -418,6 +418,11 @@ export class MemoryConditionalStore implements ConditionalStorePort {
     return c ? { ...c } : undefined;
   }
 
+  placedOrders(orderIds: readonly number[]): ConditionalState[] {
+    const ids = new Set(orderIds);
+    return [...this.rows.values()].filter((c) => c.orderId !== 0 && ids.has(c.orderId)).map((c) => ({ ...c }));
+  }
+
   list(q: ConditionalQuery): ConditionalState[] {
     this.group.sync();
     return [...this.rows.values()]

@@ -36,8 +36,17 @@ import {
 import { checkAmendAccountSide } from './amend-checks.ts';
 import { orderRecord } from './views.ts';
 
-/** General placement (signed users): validated, margined, stored before the answer. */
-export function placeUserOrder(core: TradingCore, a: AccountLive, input: OrderInput): PlacementResult {
+/**
+ * General placement (signed users): validated, margined, stored before the answer. `closeType`:
+ * the close type its closes record (a fired conditional order's family, conditional.ts; a user
+ * close otherwise).
+ */
+export function placeUserOrder(
+  core: TradingCore,
+  a: AccountLive,
+  input: OrderInput,
+  closeType: number = CloseType.USER,
+): PlacementResult {
   core.checkHealthy();
   const pair = core.requirePair(input.symbol);
   const s = checkShape(pair, input, a.mode);
@@ -58,6 +67,7 @@ export function placeUserOrder(core: TradingCore, a: AccountLive, input: OrderIn
     marginMode: c.marginMode,
     frozen: c.frozen,
     owner: { user: a },
+    closeType,
   });
   core.orders.set(id, order);
   a.orders.set(id, order);
@@ -122,10 +132,12 @@ interface NewOrder {
   /** Margin and fees frozen for it (0 for a bot order). */
   frozen: bigint;
   owner: OrderOwner;
+  /** The close type its closes record: a user close unless said (a fired conditional order's). */
+  closeType?: number;
 }
 
 function newOrder(core: TradingCore, n: NewOrder): LiveOrder {
-  const { id, clientOrderId, input, shape: s, leverage, marginMode, frozen, owner } = n;
+  const { id, clientOrderId, input, shape: s, leverage, marginMode, frozen, owner, closeType } = n;
   const isBot = 'bot' in owner;
   const now = core.now();
   return {
@@ -152,7 +164,7 @@ function newOrder(core: TradingCore, n: NewOrder): LiveOrder {
     updatedAt: now,
     isBot,
     engineAccount: isBot ? owner.bot : owner.user.id,
-    closeType: CloseType.USER,
+    closeType: closeType ?? CloseType.USER,
     cached: isBot && owner.cached,
   };
 }

@@ -108,6 +108,8 @@ export interface ConditionalStorePort {
   /** Those still waiting (status 1), by id. */
   loadWaiting(): ConditionalState[];
   byId(id: number): ConditionalState | undefined;
+  /** Those that fired and placed one of the orders `orderIds` (their `orderId`), in no set order. */
+  placedOrders(orderIds: readonly number[]): ConditionalState[];
   /** An account's, newest first (below `beforeId` when given). */
   list(q: ConditionalQuery): ConditionalState[];
   /** The highest id stored (0 when none): ids come from the order id sequence. */

@@ -184,6 +184,36 @@ describe('conditional order routes', () => {
     setPrices(t.venue.exchange, 'BTCUSDT', { mark: 96000 });
   });
 
+  it("a stop's close is a stop loss in the position history (closeType=3), a take-profit's a take profit (2), a market close a user close (1)", async () => {
+    const api = client('cond-api-close-type');
+    const ex = t.venue.exchange;
+    const long = async () => {
+      houseLimit(ex, 2, '96000.0', '0.010');
+      await api.placeOrder({ symbol: 'BTCUSDT', side: 1, position_side: 1, position_action: 1, type: 2, qty: '0.010' });
+    };
+    const close = { side: Side.SELL, position_side: PositionSide.LONG, position_action: PositionAction.CLOSE };
+    await long();
+    await api.conditionals.place(
+      stop({ ...close, trigger_price: '95000.0', trigger_direction: TriggerDirection.FALLS_TO }),
+    );
+    houseLimit(ex, 1, '94990.0', '0.010');
+    setPrices(ex, 'BTCUSDT', { mark: 95000 });
+    setPrices(ex, 'BTCUSDT', { mark: 96000 });
+    await long();
+    await api.conditionals.place(
+      stop({ ...close, trigger_price: '97000.0', trigger_direction: TriggerDirection.RISES_TO }),
+    );
+    houseLimit(ex, 1, '96990.0', '0.010');
+    setPrices(ex, 'BTCUSDT', { mark: 97000 });
+    setPrices(ex, 'BTCUSDT', { mark: 96000 });
+    await long();
+    houseLimit(ex, 1, '96000.0', '0.010');
+    await api.placeOrder({ symbol: 'BTCUSDT', ...close, type: OrderType.MARKET, qty: '0.010' });
+    expect((await api.positionHistory()).list.map((p) => p.close_type)).toEqual([1, 2, 3]);
+    expect((await api.positionHistory({ closeType: 3 })).list).toMatchObject([{ close_type: 3, exit_price: 94990 }]);
+    expect((await api.positionHistory({ closeType: 2 })).list).toMatchObject([{ close_type: 2, exit_price: 96990 }]);
+  });
+
   it('bad input: typed fields, unknown fields, a missing trigger, a reached trigger; nothing is placed', async () => {
     const u = makeAccount(t.venue, 'cond-api-4');
     const body = { ...stop() } as Record<string, unknown>;

@@ -196,7 +196,9 @@ export default async function conditionalOrderRoutes(app: ApiInstance, opts: { v
           'order as POST /fapi/v1/orders would, with every check of that route (the price band, margin, the position ' +
           'a reduce-only order reduces): accepted, the record is status 2 with order_id; refused, status 4 with the ' +
           "route's reject_code and reject_reason. close_position (type 2, no qty) closes the whole position it holds " +
-          'then. Checked now as its order would be but for the price band, margin and position (3001-3017), and: ' +
+          'then. A position its order closes is recorded with close_type 3 (stop loss) for a stop (a sell falling ' +
+          'to its trigger, a buy rising to it) or a trailing stop, 2 (take profit) for a take-profit (a sell rising ' +
+          'to it, a buy falling to it). Checked now as its order would be but for the price band, margin and position (3001-3017), and: ' +
           '3026 when the watched price is already at or past the trigger (it would fire at once), 3027 beyond 10 ' +
           'waiting on the pair, 3011 for a client_order_id a waiting one of yours uses. Answers the record (status 1).',
         querystring: signedQuerystring(),
