@@ -1,0 +1,57 @@
+// At 1024x640 the positions table fits its panel with the longest pair: an isolated 1000PEPEUSDT
+// position of a million (a 9-character size, 7-decimal prices, the ± column) with its take profit
+// and stop loss set. Until the narrow window's cell padding reached the dense tables too, it was
+// 48 px wider than the panel, and the pinned Close column covered the TP/SL ("0.01995" of
+// 0.0199550) and its ✎.
+import type { Locator } from 'playwright/test';
+import { test, expect } from './support/fixtures.ts';
+import { openTrading } from './support/desk.ts';
+import { onTick } from './support/prices.ts';
+
+/** Whether the element drawn at the centre of `l` is `l` or inside it (nothing covers it there). */
+function uncovered(l: Locator): Promise<boolean> {
+  return l.evaluate((el) => {
+    const r = el.getBoundingClientRect();
+    const doc = (globalThis as unknown as { document: { elementFromPoint(x: number, y: number): typeof el | null } })
+      .document;
+    const top = doc.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2);
+    return top !== null && (top === el || el.contains(top));
+  });
+}
+
+test('at 1024x640 an isolated 1000PEPEUSDT position with TP/SL fits the panel: TP, SL and ✎ uncovered', async ({
+  page,
+  service,
+  trader,
+  market,
+}) => {
+  const symbol = '1000PEPEUSDT';
+  await trader.api.setMarginMode(symbol, 1);
+  await trader.api.setLeverage(symbol, 5);
+  const { s, pos } = await market.position(trader.api, symbol, 1, '1000000');
+  const tp = onTick(pos.mark_price * 1.5, s.price_step);
+  const sl = onTick(pos.mark_price * 0.5, s.price_step);
+  await trader.api.setTpSl({ symbol, position_side: 1, take_profit_price: tp, stop_loss_price: sl });
+  const screen = await openTrading(page, service.url, trader, symbol, { size: { width: 1024, height: 640 } });
+  const row = screen.tabs.position(symbol, 1);
+  const fmtPx = (x: string): string => Number(x).toLocaleString('en-US', { minimumFractionDigits: s.price_precision });
+  await expect(row.getByTestId('position-size')).toHaveText('1,000,000');
+  await expect(row).toContainText(`${fmtPx(tp)} / ${fmtPx(sl)}`);
+
+  const [tableWidth, panelWidth] = await screen.tabs.positions.evaluate((t) => [
+    t.scrollWidth,
+    t.closest('[role="tabpanel"]')!.clientWidth,
+  ]);
+  expect(tableWidth, 'nothing to scroll sideways').toBeLessThanOrEqual(panelWidth);
+  const figures = [
+    row.getByText(fmtPx(tp), { exact: true }),
+    row.getByText(fmtPx(sl), { exact: true }),
+    row.getByRole('button', { name: `TP/SL ${symbol} long` }),
+    row.getByRole('button', { name: `Adjust margin ${symbol} long` }),
+    row.getByRole('button', { name: `Close ${symbol} long` }),
+  ];
+  for (const l of figures) {
+    await expect(l).toBeInViewport({ ratio: 1 });
+    expect(await uncovered(l), `${await l.textContent()}`).toBe(true);
+  }
+});
