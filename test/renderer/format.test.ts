@@ -7,6 +7,7 @@ import {
   fmtPct,
   fmtSigned,
   fmtSmallPct,
+  signClass,
   toStep,
 } from '../../src-renderer/src/lib/format.ts';
 
@@ -35,6 +36,16 @@ describe('format', () => {
     expect(fmtSmallPct(0)).toBe('0.00%');
     expect(fmtSmallPct(NaN)).toBe('—');
     expect(fmtPct(0.0123, 2, true)).toBe('+1.23%');
+  });
+
+  it('colours a figure by its sign as written: a loss that reads 0.00 is neither red nor green', () => {
+    expect(signClass(-0.001, 2)).toBe('');
+    expect(signClass(0.004, 2)).toBe('');
+    expect(signClass(-0.005, 2)).toBe('down');
+    expect(signClass('-1234.5', 2)).toBe('down');
+    expect(signClass(0.01, 2)).toBe('up');
+    expect(signClass(0, 2)).toBe('');
+    expect(signClass(null, 2)).toBe('');
   });
 
   it('counts down in hours, minutes and seconds', () => {

@@ -37,6 +37,16 @@ export function fmtSigned(v: number | string | null | undefined, decimals: numbe
   return Number.isFinite(n) && n > 0 && !/^[0,.]*$/.test(s) ? `+${s}` : s;
 }
 
+/**
+ * The colour class of a signed figure as written at `decimals`: 'up' above zero, 'down' below,
+ * none for one that reads as zero ("0.00" of -0.001 is not red).
+ */
+export function signClass(v: number | string | null | undefined, decimals: number): '' | 'up' | 'down' {
+  const n = num(v);
+  if (!Number.isFinite(n) || /^[-0,.]*$/.test(fmt(n, decimals))) return '';
+  return n > 0 ? 'up' : 'down';
+}
+
 /** A ratio (0.0123) as a percentage ("1.23%"). */
 export function fmtPct(ratio: number | string | null | undefined, decimals = 2, signed = false): string {
   const n = num(ratio);

@@ -5,6 +5,7 @@
 import { useEffect, useRef, type ReactNode } from 'react';
 import type { StoreApi } from 'zustand/vanilla';
 import { RecordTable, type Column, type RecordTableProps } from '../../layout/record-table.tsx';
+import { signClass } from '../../lib/format.ts';
 import { useServices, useSel } from '../../lib/use-services.ts';
 import type { PagedState } from './paged-store.ts';
 
@@ -219,7 +220,8 @@ export function realizedPnlColumn<R>(pnl: (r: R) => number, text: (r: R) => Reac
       </>
     ),
     headClass: 'num',
-    cls: (r) => `num ${pnl(r) > 0 ? 'up' : pnl(r) < 0 ? 'down' : ''}`,
+    // coloured by the sign as written: a loss of 0.001 reads 0.00, neither red nor green
+    cls: (r) => `num ${signClass(pnl(r), 2)}`,
     cell: text,
   };
 }
