@@ -97,3 +97,52 @@ describe('user stream figures', () => {
     s.ws.close();
   });
 });
+
+describe('a cancel of several orders', () => {
+  // Binance sends one CANCELED per order, in turn: each one's b / a are the open notionals right
+  // after that order's cancel, the last one's what is left of the pair's orders
+  for (const [name, cancel] of [
+    [
+      'DELETE allOpenOrders',
+      (c: Creds) => signedCall(svc.base, c, 'DELETE', '/fapi/v1/allOpenOrders', { symbol: 'BTCUSDT' }),
+    ],
+    [
+      'DELETE batchOrders',
+      (c: Creds, ids: number[]) =>
+        signedCall(svc.base, c, 'DELETE', '/fapi/v1/batchOrders', {
+          symbol: 'BTCUSDT',
+          orderIdList: JSON.stringify(ids),
+        }),
+    ],
+  ] as const)
+    it(`${name}: each CANCELED's b / a as they stand right after that order's cancel`, async () => {
+      const a = account(svc.venue, `ufcancel-${name.length}`, 50_000, 'one_way');
+      const kept = await order(a, 'BUY', '0.002', mid - 500);
+      const ids = [
+        await order(a, 'BUY', '0.010', mid - 300),
+        await order(a, 'SELL', '0.005', mid + 300),
+        await order(a, 'BUY', '0.003', mid - 400),
+      ];
+      const s = await stream(a);
+      if (name === 'DELETE allOpenOrders') ids.unshift(kept);
+      const r = await cancel(a, ids);
+      expect(r.status).toBe(200);
+      const got = (await events(s, 'ORDER_TRADE_UPDATE', ids.length)).map((m) => m.o);
+      expect(got.map((o) => o.x)).toEqual(ids.map(() => 'CANCELED'));
+      // the notionals left after each cancel, in the order the events came
+      const open = new Map<number, { side: string; n: number }>([
+        [kept, { side: 'BUY', n: 0.002 * (mid - 500) }],
+        [ids.at(-3)!, { side: 'BUY', n: 0.01 * (mid - 300) }],
+        [ids.at(-2)!, { side: 'SELL', n: 0.005 * (mid + 300) }],
+        [ids.at(-1)!, { side: 'BUY', n: 0.003 * (mid - 400) }],
+      ]);
+      const expected = got.map((o) => {
+        open.delete(o.i);
+        const sum = (side: string) => [...open.values()].filter((x) => x.side === side).reduce((t, x) => t + x.n, 0);
+        return { i: o.i, b: money(sum('BUY')), a: money(sum('SELL')) };
+      });
+      expect(new Set(got.map((o) => o.i))).toEqual(new Set(ids));
+      expect(got.map((o) => ({ i: o.i, b: o.b, a: o.a }))).toEqual(expected);
+      s.ws.close();
+    });
+});

@@ -293,17 +293,22 @@ export class UserEvents {
     let known = this.known.get(o.accountId);
     if (known === undefined) this.known.set(o.accountId, (known = new Map()));
     // b / a: the open bid and ask notional of the order's positionRisk entry (the symbol's
-    // orders, one-way; those of its position side, hedge), as the batch left them
-    const notionals = new Map<string, { b: string; a: string }>();
-    const notionalOf = (symbol: string, positionSide: number) => {
-      const key = `${symbol}|${positionSide}`;
-      let n = notionals.get(key);
-      if (n === undefined) {
-        n = openNotionals(exchange.openOrders(o.accountId, symbol), mode, positionSide);
-        notionals.set(key, n);
-      }
-      return n;
+    // orders, one-way; those of its position side, hedge), as they stand right after the event:
+    // the orders open once the batch is done, plus those the batch ends (cancels, expires) after
+    // the event, when they were open before it (Binance sends one event per order, in turn)
+    const wasOpen = new Set(known.keys());
+    const openNow = new Map<string, OrderRecord[]>();
+    const notionalOf = (symbol: string, positionSide: number, endedLater: readonly OrderRecord[]) => {
+      let open = openNow.get(symbol);
+      if (open === undefined) openNow.set(symbol, (open = exchange.openOrders(o.accountId, symbol)));
+      const later = endedLater.filter((r) => r.symbol === symbol);
+      return openNotionals(later.length === 0 ? open : [...open, ...later], mode, positionSide);
     };
+    const ended = [...orders.values()].filter(
+      (rec) => rec.status !== OrderStatus.NEW && rec.status !== OrderStatus.PARTIALLY_FILLED,
+    );
+    const endedResting = ended.filter((rec) => rec.status !== OrderStatus.FILLED && wasOpen.has(Number(rec.id)));
+    const restingAfter = (i: number) => ended.slice(i + 1).filter((rec) => endedResting.includes(rec));
     const base = (id: number) => {
       // the live order while it is open (no store read, which would flush the turn's writes)
       const r = exchange.liveOrder(o.accountId, id)!;
@@ -313,7 +318,6 @@ export class UserEvents {
       // executions (the bankruptcy and ADL closes included: they fill those orders)
       const liquidation = isForcedCloseClientId(r.clientOrderId);
       const type = liquidation ? 'LIQUIDATION' : market ? 'MARKET' : 'LIMIT';
-      const { b, a } = notionalOf(r.symbol, r.positionSide);
       return {
         fields: {
           s: r.symbol,
@@ -324,8 +328,8 @@ export class UserEvents {
           q: m.formatQty(r.qtyLots),
           p: market ? '0' : m.formatPrice(r.priceTicks),
           i: r.id,
-          b,
-          a,
+          b: '0',
+          a: '0',
           R: mode === 'one_way' ? r.reduceOnly : false,
           ot: type,
           positionSide: r.positionSide,
@@ -343,8 +347,15 @@ export class UserEvents {
     };
     type Base = ReturnType<typeof base>;
     type Fill = Pick<OrderUpdate, 'ap' | 'z' | 'l' | 'L' | 'N' | 'n' | 't' | 'm' | 'rp' | 'T'>;
-    const event = (b: Base, x: string, X: string, fill: Fill) =>
-      orderTradeUpdate(now, mode, { ...b.fields, x, X, ...fill });
+    // every event but the batch's ends comes before all of them
+    const event = (b: Base, x: string, X: string, fill: Fill, endedLater: readonly OrderRecord[] = endedResting) =>
+      orderTradeUpdate(now, mode, {
+        ...b.fields,
+        ...notionalOf(b.fields.s, b.fields.positionSide, endedLater),
+        x,
+        X,
+        ...fill,
+      });
     const totals = (b: Base, lots: Decimal, quote: Decimal) => ({
       ap: averagePrice(b.math, quote, lots),
       z: b.math.formatQty(b.math.qty.mustToUnits(lots.toFixed(), { allowZero: true })),
@@ -410,20 +421,26 @@ export class UserEvents {
       );
       if (full) known.delete(id);
     }
-    for (const [id, rec] of orders) {
-      if (open(rec)) continue;
+    for (const [i, rec] of ended.entries()) {
+      const id = Number(rec.id);
       known.delete(id); // final: nothing more will come for it
       if (rec.status === OrderStatus.FILLED) continue;
       const b = bases.get(id)!;
       // a taker expired by self-trade prevention: X EXPIRED_IN_MATCH, execution type EXPIRED
       const X = rec.status === OrderStatus.EXPIRED && b.inMatch ? 'EXPIRED_IN_MATCH' : STATUS[rec.status];
       send(
-        event(b, X === 'CANCELED' ? 'CANCELED' : 'EXPIRED', X, {
-          ap: averagePrice(b.math, rec.filled_quote, rec.filled_qty),
-          z: rec.filled_qty,
-          ...NO_FILL,
-          T: rec.updated_at,
-        }),
+        event(
+          b,
+          X === 'CANCELED' ? 'CANCELED' : 'EXPIRED',
+          X,
+          {
+            ap: averagePrice(b.math, rec.filled_quote, rec.filled_qty),
+            z: rec.filled_qty,
+            ...NO_FILL,
+            T: rec.updated_at,
+          },
+          restingAfter(i),
+        ),
       );
     }
   }
