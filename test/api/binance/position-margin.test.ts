@@ -5,6 +5,7 @@
 // reduceMargin and fetchMarginAdjustmentHistory work against it, its exception classes included.
 // Prices stand still (clock paused, mark set by the test).
 import ccxt from 'ccxt';
+import { Decimal } from 'decimal.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MarginMode, OrderType, PositionAction, PositionSide, Side } from '../../../src-shared/enums.ts';
 import { placeBotOrder, placeOrder, setMarginMode, setPrices } from '../../helpers/exchange-commands.ts';
@@ -178,9 +179,19 @@ describe('the user stream', () => {
       await until(() => got.length >= 1);
       await quiet();
       expect(got).toHaveLength(1);
+      // the cross wallet gave the position 30 USDT: B has the USDT entry, its wallet unchanged (bc
+      // "0") and its cross wallet (cw, the wallet less the isolated wallets) 30 lower, as the
+      // balance route answers it now
+      const wb = svc.venue.exchange.summary(c.id).wallet_balance;
+      const [usdt] = (await call(c, 'GET', '/fapi/v2/balance')).body;
+      expect(new Decimal(usdt.crossWalletBalance).toFixed(8)).toBe(new Decimal(wb).minus(510).toFixed(8));
       expect(got[0]).toMatchObject({
         e: 'ACCOUNT_UPDATE',
-        a: { m: 'MARGIN_TRANSFER', B: [], P: [{ s: 'BTCUSDT', pa: '0.100', mt: 'isolated', iw: '510', ps: 'BOTH' }] },
+        a: {
+          m: 'MARGIN_TRANSFER',
+          B: [{ a: 'USDT', wb, cw: usdt.crossWalletBalance, bc: '0' }],
+          P: [{ s: 'BTCUSDT', pa: '0.100', mt: 'isolated', iw: '510', ps: 'BOTH' }],
+        },
       });
     } finally {
       await s.close();

@@ -12,7 +12,7 @@
 // fills made while the account had no stream count; what is kept of an order lives only while it
 // is open and its account has a stream; ACCOUNT_UPDATE only for a fill, a funding payment, a
 // wallet moved from outside trading (deposit, reset) or isolated margin moved by hand
-// (MARGIN_TRANSFER: the position's new iw), never for an order placement or a setting change
+// (MARGIN_TRANSFER: the position's new iw and the wallet entry with its new cw), never for an order placement or a setting change
 // (leverage, margin type, take-profit / stop-loss); MARGIN_CALL for the venue's margin call
 // (trading/margin-call.ts); with a replay's response latency every event is held for it, in order.
 // ALGO_UPDATE for each change of a conditional order (placed NEW, CANCELED, fired TRIGGERED or
@@ -213,7 +213,14 @@ export class UserEvents {
     );
     this.orderEvents({ accountId, mode, now, orders, fills, send });
     finished();
-    const B = balance === undefined ? [] : this.walletChange(accountId, balance, fills, positions);
+    const moved = events.some((e) => e.kind === 'margin');
+    let B = balance === undefined ? [] : this.walletChange(accountId, balance, fills, positions);
+    // isolated margin moved by hand leaves the wallet as it was but moves the cross wallet (cw, the
+    // wallet less the isolated wallets) by the amount: Binance sends the USDT entry with it (bc "0")
+    if (moved && B.length === 0) {
+      const wallet = balance?.wallet_balance ?? exchange.summary(accountId).wallet_balance;
+      B = [walletEntry(wallet, wallet, positions ?? exchange.positions(accountId), [])];
+    }
     // Binance's reasons: a fill, a funding payment, isolated margin moved by hand, or a wallet
     // moved from outside trading (deposit, reset). Positions and balance pushed for anything else
     // (a leverage change repricing a cross margin, a take-profit set) are no account update:
@@ -224,7 +231,7 @@ export class UserEvents {
         ? 'ORDER'
         : events.some((e) => e.kind === 'funding')
           ? 'FUNDING_FEE'
-          : events.some((e) => e.kind === 'margin')
+          : moved
             ? 'MARGIN_TRANSFER'
             : B.length > 0
               ? 'DEPOSIT'
