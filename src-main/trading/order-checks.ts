@@ -231,7 +231,7 @@ export function checkAccountSide(
   const current = core.pairSetting(a, pair);
   const leverage = input.leverage ?? current.leverage;
   const marginMode: number = input.margin_mode ?? current.marginMode;
-  if (marginMode !== current.marginMode) checkMarginModeChange(a, row.symbol, marginMode);
+  if (marginMode !== current.marginMode) checkMarginModeChange(core, a, row.symbol, marginMode);
   // a leverage the order sets applies before it freezes its margin: what is available at it
   const availableAt = leverage !== current.leverage ? checkLeverage(core, a, pair, leverage).available : undefined;
   const settingsChange = leverage !== current.leverage || marginMode !== current.marginMode;
@@ -399,10 +399,16 @@ export function checkMarginModeValue(marginMode: number): asserts marginMode is 
     reject(Errors.INVALID_PARAMETER, ISOLATED_OR_CROSS);
 }
 
-export function checkMarginModeChange(a: AccountLive, symbol: string, marginMode: number): void {
+/**
+ * Refuses (3014) a change of the pair's margin mode while the account holds a position or an open
+ * order on it; a waiting conditional order is an open order here, as for a position-mode change
+ * (account-settings.ts checkPositionMode) and as Binance's conditional orders were open orders.
+ */
+export function checkMarginModeChange(core: TradingCore, a: AccountLive, symbol: string, marginMode: number): void {
   checkMarginModeValue(marginMode);
   const positions = positionsOf(a, symbol).length;
-  const orders = openOrdersOf(a, symbol).length;
+  let orders = openOrdersOf(a, symbol).length;
+  for (const c of core.conditionals.values()) if (c.accountId === a.id && c.symbol === symbol) orders++;
   if (positions > 0 || orders > 0) {
     reject(
       Errors.MARGIN_MODE_CHANGE_REFUSED,

@@ -3,11 +3,25 @@
 // already reached; a refusal when it fires ends it REJECTED with the route's code; kept across a
 // restart; cancelled one by one, all at once and by a paper reset.
 import { describe, expect, it } from 'vitest';
-import { ConditionalStatus, OrderStatus, PositionSide, TriggerDirection, WorkingType } from '../../src-shared/enums.ts';
+import {
+  ConditionalStatus,
+  MarginMode,
+  OrderStatus,
+  PositionSide,
+  TriggerDirection,
+  WorkingType,
+} from '../../src-shared/enums.ts';
 import { Errors } from '../../src-shared/errors.ts';
 import type { ConditionalOrderRecord } from '../../src-shared/types.ts';
 import type { ConditionalInput } from '../../src-main/trading/commands.ts';
-import { houseLimit, placeOrder, resetAccount, setPositionMode, setPrices } from '../helpers/exchange-commands.ts';
+import {
+  houseLimit,
+  placeOrder,
+  resetAccount,
+  setMarginMode,
+  setPositionMode,
+  setPrices,
+} from '../helpers/exchange-commands.ts';
 import { longQty, openLong, placeStop as place, print } from './conditional-kit.ts';
 import { btc, refusal, venueKit } from './venues.ts';
 
@@ -300,6 +314,28 @@ describe('conditional orders', () => {
     expect(err.message).toBe('Position mode cannot change while the account has 1 open order');
     v.exchange.execute({ kind: 'cancelConditional', accountId: u, orderId: Number(c.id) });
     expect(change()).toEqual({ position_mode: 'one_way' });
+  });
+
+  it("counts as an open order against a margin mode change of its pair (Binance's -4047), not of another pair", () => {
+    const v = venue();
+    const u = user(v, 'cond-mmode');
+    setPrices(v.exchange, 'BTCUSDT', { mark: 96000 });
+    const c = place(v.exchange, u, { side: 1, position_side: 2, trigger_price: '97000.0', trigger_direction: RISES });
+    const change = (symbol: string, mode: number) => () => setMarginMode(v.exchange, u, symbol, mode);
+    const err = refusal(change('BTCUSDT', MarginMode.ISOLATED));
+    expect(err.def).toBe(Errors.MARGIN_MODE_CHANGE_REFUSED);
+    expect(err.message).toBe('Margin mode of BTCUSDT cannot change while the account has 1 open order on it');
+    // an order that sets the pair's margin mode is that change too
+    const order = () =>
+      placeOrder(
+        v.exchange,
+        u,
+        btc({ side: 1, position_side: 1, position_action: 1, price: '90000.0', margin_mode: MarginMode.ISOLATED }),
+      );
+    expect(refusal(order).def).toBe(Errors.MARGIN_MODE_CHANGE_REFUSED);
+    expect(change('ETHUSDT', MarginMode.ISOLATED)()).toEqual({ symbol: 'ETHUSDT', margin_mode: MarginMode.ISOLATED });
+    v.exchange.execute({ kind: 'cancelConditional', accountId: u, orderId: Number(c.id) });
+    expect(change('BTCUSDT', MarginMode.ISOLATED)()).toEqual({ symbol: 'BTCUSDT', margin_mode: MarginMode.ISOLATED });
   });
 
   it("on the last price, after a restart it waits for a trade: the last price is the stored tape's, and a mark is no trade", async () => {

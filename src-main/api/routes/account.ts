@@ -158,7 +158,8 @@ export default async function accountRoutes(app: ApiInstance, opts: { venue: Ven
       schema: {
         tags: ['account'],
         summary: 'Set the margin mode of a pair (signed; extension)',
-        description: '1=isolated, 2=cross. 3014 while a position or an open order exists on the pair.',
+        description:
+          '1=isolated, 2=cross. 3014 while a position or an open order exists on the pair (a waiting conditional order counts as one).',
         querystring: signedQuerystring(),
         body: marginTypeBody,
         response: {

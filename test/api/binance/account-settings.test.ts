@@ -199,4 +199,30 @@ describe('a margin-type or position-mode change something blocks', () => {
     const [risk] = (await call(c, 'GET', '/fapi/v2/positionRisk', { symbol: 'ETHUSDT' })).body;
     expect(risk).toMatchObject({ marginType: 'cross', positionSide: 'BOTH' });
   });
+
+  it('a waiting algo (conditional) order is an open order for both: -4047 / -4067, its pair only', async () => {
+    const c = account(svc.venue, 'bmt-algo', 100_000, 'one_way');
+    const placed = await signedCall(svc.base, c, 'POST', '/fapi/v1/algoOrder', {
+      algoType: 'CONDITIONAL',
+      symbol: 'ETHUSDT',
+      side: 'BUY',
+      type: 'STOP_MARKET',
+      quantity: '0.100',
+      triggerPrice: '3600.00',
+    });
+    expect(placed.status, JSON.stringify(placed.body)).toBe(200);
+    expect(refusal(await marginType(c))).toEqual([
+      400,
+      { code: -4047, msg: 'Margin type cannot be changed if there exists open orders.' },
+    ]);
+    expect(refusal(await dual(c))).toEqual([
+      400,
+      { code: -4067, msg: 'Position side cannot be changed if there exists open orders.' },
+    ]);
+    const btc = await call(c, 'POST', '/fapi/v1/marginType', { symbol: 'BTCUSDT', marginType: 'ISOLATED' });
+    expect(btc.body).toEqual({ code: 200, msg: 'success' });
+    const algoId = String(placed.body.algoId);
+    expect((await signedCall(svc.base, c, 'DELETE', '/fapi/v1/algoOrder', { algoId })).status).toBe(200);
+    expect((await marginType(c)).body).toEqual({ code: 200, msg: 'success' });
+  });
 });
