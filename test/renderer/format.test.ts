@@ -7,6 +7,7 @@ import {
   fmtPct,
   fmtSigned,
   fmtSmallPct,
+  fmtSpan,
   signClass,
   toStep,
 } from '../../src-renderer/src/lib/format.ts';
@@ -46,6 +47,13 @@ describe('format', () => {
     expect(signClass(0.01, 2)).toBe('up');
     expect(signClass(0, 2)).toBe('');
     expect(signClass(null, 2)).toBe('');
+  });
+
+  it('writes a span of market time once: one instant inside a second, the end date only on another day', () => {
+    const t = Date.UTC(2026, 11, 6, 21, 35, 10);
+    expect(fmtSpan(t, t + 400)).toBe('2026-12-06 21:35:10'); // was "21:35:10 to 21:35:10"
+    expect(fmtSpan(t, t + 2_000)).toBe('2026-12-06 21:35:10 to 21:35:12');
+    expect(fmtSpan(t, t + 3 * 3_600_000)).toBe('2026-12-06 21:35:10 to 2026-12-07 00:35:10');
   });
 
   it('counts down in hours, minutes and seconds', () => {

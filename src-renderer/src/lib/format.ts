@@ -97,6 +97,17 @@ export function fmtDateTime(ms: number): string {
   return `${d.getUTCFullYear()}-${pad2(d.getUTCMonth() + 1)}-${pad2(d.getUTCDate())} ${fmtTime(ms)}`;
 }
 
+/**
+ * A span of market time, UTC, to the second: "2026-12-06 21:35:10 to 21:35:12", the end's date
+ * written when it is another day, and one instant ("2026-12-06 21:35:10") for a span inside a second.
+ */
+export function fmtSpan(from: number, to: number): string {
+  const start = fmtDateTime(from);
+  const end = fmtDateTime(to);
+  if (end === start) return start;
+  return end.slice(0, 10) === start.slice(0, 10) ? `${start} to ${fmtTime(to)}` : `${start} to ${end}`;
+}
+
 /** A duration as HH:MM:SS (hours may exceed 24); negative counts as zero. */
 export function fmtCountdown(ms: number): string {
   const s = Math.max(0, Math.floor(ms / 1000));

@@ -16,7 +16,7 @@
 // (aria-disabled, a press then does nothing), and a control that goes (Log out, a section's
 // content replaced) hands the focus to the same control once it is back, else to its section.
 import { useEffect, useRef, useState } from 'react';
-import { fmt, fmtDateTime, fmtTime } from '../../lib/format.ts';
+import { fmt, fmtDateTime, fmtSpan } from '../../lib/format.ts';
 import type { SimState } from '../../../../src-shared/sdk/rest-client.ts';
 import { parseDecimalInput } from '../order-entry/decimal-input.ts';
 import { wsUrl } from '../../lib/connection.ts';
@@ -439,7 +439,7 @@ function Thinned({ overload }: { overload: SimState['overload'] }) {
       <span className={overload.behind ? 'error small' : 'muted small'}>
         {overload.behind ? 'behind the clock now: trades thinned. ' : ''}
         {overload.spans.length} span{overload.spans.length === 1 ? '' : 's'}
-        {last ? `, last ${fmtDateTime(last.from)} to ${fmtTime(last.to)} UTC` : ''}
+        {last ? `, last ${fmtSpan(last.from, last.to)} UTC` : ''}
       </span>
     </div>
   );
