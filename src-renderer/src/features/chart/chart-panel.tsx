@@ -16,7 +16,7 @@
 // corner (scale-switch.tsx).
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { INTERVALS, type Interval } from '../../../../src-shared/intervals.ts';
-import { fmt, fmtCompact, fmtDateTime, fmtPct } from '../../lib/format.ts';
+import { fmt, fmtDateTime, fmtPct } from '../../lib/format.ts';
 import { useServices, useSel } from '../../lib/use-services.ts';
 import { useSymbolView } from '../../lib/use-symbol.ts';
 import { moveOrder } from '../orders/move-order.ts';
@@ -27,6 +27,7 @@ import type { Services } from '../../lib/services.ts';
 import { ChartFeed, idleFeedState } from './chart-feed.ts';
 import { ChartModel, type LegendBar } from './chart-model.ts';
 import { chartKey, chartSummary } from './chart-keys.ts';
+import { legendVolume } from './legend-figures.ts';
 import { DrawingTools } from './drawing-tools.tsx';
 import { ScaleSwitch } from './scale-switch.tsx';
 import { useChartFills } from './chart-fills.ts';
@@ -238,7 +239,7 @@ export function ChartPanel() {
               <b className={cls}>{fmtPct(change, 2, true)}</b>
             </span>
             <span>
-              V <b>{fmtCompact(legend.volume, Math.min(qd, 3))}</b>
+              V <b>{legendVolume(legend.volume, qd)}</b>
             </span>
             {legendFills.map((m) => (
               <span key={m.side} data-testid="chart-legend-fill">

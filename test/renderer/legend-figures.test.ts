@@ -1,0 +1,23 @@
+// The chart legend's volume (src-renderer/src/features/chart/legend-figures.ts): shortened to
+// K / M / B with 3 decimals of the unit whatever the pair's quantity decimals.
+import { describe, expect, it } from 'vitest';
+import { legendVolume } from '../../src-renderer/src/features/chart/legend-figures.ts';
+
+describe('the legend volume', () => {
+  it('keeps 3 decimals of K / M / B for a pair traded in whole units (1000PEPEUSDT, quantity decimals 0)', () => {
+    expect(legendVolume(1_886_214, 0)).toBe('1.886M');
+    expect(legendVolume(12_345, 0)).toBe('12.345K');
+    expect(legendVolume(2_345_678_901, 0)).toBe('2.346B');
+  });
+
+  it('writes a volume under 10,000 as the pair writes its quantity', () => {
+    expect(legendVolume(8_123, 0)).toBe('8,123');
+    expect(legendVolume(1.553, 3)).toBe('1.553');
+    expect(legendVolume(0, 3)).toBe('0.000');
+  });
+
+  it('reads as before for BTCUSDT (quantity decimals 3)', () => {
+    expect(legendVolume(17_860.848, 3)).toBe('17.861K');
+    expect(legendVolume(1_208_689.527, 3)).toBe('1.209M');
+  });
+});
