@@ -120,6 +120,71 @@ describe('chart feed roll-over', () => {
   });
 });
 
+describe('chart feed: pushes that come while a request runs', () => {
+  /** The REST api of `history`, each answer held until `release()`, which reads `history` then. */
+  function heldApi(history: Candle[], calls: Array<Record<string, unknown>>) {
+    const api = fakeApi(history, []);
+    const held: Array<() => void> = [];
+    return {
+      api: {
+        klines: (...args: Parameters<RestClient['klines']>) => {
+          calls.push({ ...args[2] });
+          return new Promise((resolve) => held.push(() => resolve(api.klines(...args))));
+        },
+      } as unknown as RestClient,
+      release: () => held.splice(0).forEach((go) => go()),
+    };
+  }
+
+  it("keeps a candle's final form pushed before the first load's answer, with the next candle after it", async () => {
+    // the answer holds T0 + S as the current candle; before it arrives the candle closes
+    const history = [candle(T0, '100'), candle(T0 + S, '100.5', false)];
+    const calls: Array<Record<string, unknown>> = [];
+    const { api, release } = heldApi(history, calls);
+    const bars = new Bars();
+    const { ws, push } = fakeWs();
+    const feed = new ChartFeed(api, ws, bars);
+    feed.show('BTCUSDT', '1s');
+    await settle(); // the answer is on its way, not yet applied
+    push(candle(T0 + S, '100.7', true)); // the stream: its final form
+    push(candle(T0 + 2 * S, '100.8', false)); // then the next candle
+    release();
+    await settle();
+    expect(feed.state.getState().status).toBe('ready');
+    expect([...bars.bars.keys()]).toEqual([T0, T0 + S, T0 + 2 * S]);
+    expect(bars.bars.get(T0 + S)?.[5]).toBe('100.7'); // not the answer's 100.5 of before its close
+    expect(bars.bars.get(T0 + S)?.[11]).toBe(true);
+    expect(calls).toEqual([{ limit: 500 }]);
+  });
+
+  it("keeps a candle's final form pushed while a gap is filled, with the next candle after it", async () => {
+    const history = [candle(T0, '100'), candle(T0 + S, '100.5', false)];
+    const calls: Array<Record<string, unknown>> = [];
+    const { api, release } = heldApi(history, calls);
+    const bars = new Bars();
+    const { ws, push } = fakeWs();
+    const feed = new ChartFeed(api, ws, bars);
+    feed.show('BTCUSDT', '1s');
+    release();
+    await settle();
+    // a push two candles ahead: the feed fetches the one between over REST
+    history[1] = candle(T0 + S, '100.6');
+    history.push(candle(T0 + 2 * S, '100.7'));
+    push(candle(T0 + 3 * S, '100.8', false));
+    await settle();
+    expect(calls).toEqual([{ limit: 500 }, { startTime: T0 + S, endTime: T0 + 3 * S - 1 }]);
+    // while that request runs, T0 + 3s closes and T0 + 4s opens
+    push(candle(T0 + 3 * S, '100.9', true));
+    push(candle(T0 + 4 * S, '101', false));
+    release();
+    await settle();
+    expect([...bars.bars.keys()].sort((a, b) => a - b)).toEqual([T0, T0 + S, T0 + 2 * S, T0 + 3 * S, T0 + 4 * S]);
+    expect(bars.bars.get(T0 + 2 * S)?.[5]).toBe('100.7');
+    expect(bars.bars.get(T0 + 3 * S)?.[5]).toBe('100.9'); // its final form, not the gap push's 100.8
+    expect(bars.bars.get(T0 + 4 * S)?.[5]).toBe('101');
+  });
+});
+
 describe('chart feed while the service is away', () => {
   it("shows no other pair's candles under a pair picked while disconnected, and loads its own on the reconnect", async () => {
     const { PerpdeskApiError, CLIENT_ERROR, NO_ANSWER } = await import('../../src-shared/sdk/rest-request.ts');

@@ -3,7 +3,9 @@
 // with limit) when the view nears the left edge. A switch of symbol or interval bumps a
 // generation number; answers and pushes of an older generation are dropped, so a slow
 // request can never paint the previous pair's candles. Pushes that arrive before the REST
-// answer are kept (the latest one) and applied after it. A load that fails (the service is
+// answer are kept, each candle's latest, in order, and applied after it: a candle that closed
+// meanwhile comes in its final form before the next one (before, only the latest push was kept,
+// and the candle the answer held as current stayed as it was then, short of its last trades). A load that fails (the service is
 // away) empties the chart when it held another pair's or interval's candles, so none stand under
 // the new name; the next reconnect of the socket loads them.
 //
@@ -13,7 +15,7 @@
 // its final form just before. A push further ahead (at high simulator speeds whole candles close
 // between two pushes, or a push was lost) has the feed fetch the range from its newest candle up
 // to the new one over REST and append it in order before the push, so the chart has no holes and
-// every closed candle shows its final values.
+// every closed candle shows its final values; pushes during that request wait, kept as above.
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import type { RestClient } from '../../../../src-shared/sdk/rest-client.ts';
 import type { WsClient } from '../../../../src-shared/sdk/ws-client.ts';
@@ -27,6 +29,17 @@ import { isNetworkFailure } from '../../lib/network-failure.ts';
 /** Candles loaded first, and per step back in history. */
 const INITIAL_CANDLES = 500;
 const OLDER_CANDLES = 500;
+/** Pushes kept while a request runs; past it the oldest go (a gap then, filled over REST). */
+const MAX_WAITING = 1500;
+
+/** Adds push `k` to `list` (ascending by open time): it replaces a push of its candle, an older one is dropped. */
+function keep(list: Candle[], k: Candle): void {
+  const last = list[list.length - 1];
+  if (last !== undefined && k[0] < last[0]) return;
+  if (last !== undefined && k[0] === last[0]) list[list.length - 1] = k;
+  else list.push(k);
+  if (list.length > MAX_WAITING) list.shift();
+}
 
 export interface ChartFeedState {
   symbol: string;
@@ -87,10 +100,11 @@ export class ChartFeed {
   private off: (() => void) | null = null;
   private offReconnect: (() => void) | null = null;
   private keep: (() => void) | null = null;
-  private pending: Candle | null = null;
-  /** A roll-over gap is being fetched; the newest push waits here meanwhile. */
+  /** Pushes that came before the REST answer, each candle's latest, ascending. */
+  private pending: Candle[] = [];
+  /** A roll-over gap is being fetched; the pushes wait in `afterFill` meanwhile, as in `pending`. */
   private filling = false;
-  private afterFill: Candle | null = null;
+  private afterFill: Candle[] = [];
   /** Which symbol and interval the model's candles are of ('' when none were loaded). */
   private holds = '';
 
@@ -111,8 +125,8 @@ export class ChartFeed {
     const s = this.state.getState();
     if (s.symbol === symbol && s.interval === interval && s.status !== 'error') return;
     const gen = ++this.generation;
-    this.pending = null;
-    this.afterFill = null;
+    this.pending = [];
+    this.afterFill = [];
     this.filling = false;
     this.state.setState({
       symbol,
@@ -193,9 +207,7 @@ export class ChartFeed {
         oldest: this.model.oldestOpenTime ?? 0,
         exhausted: candles.length < INITIAL_CANDLES,
       });
-      const p = this.pending;
-      this.pending = null;
-      if (p !== null) this.apply(p);
+      for (const p of this.pending.splice(0)) this.apply(p);
     } catch (err) {
       if (gen !== this.generation) return;
       // another pair's (or interval's) candles must not stand under this one's name
@@ -216,7 +228,7 @@ export class ChartFeed {
   private onPush(d: KlinePush): void {
     if (!Array.isArray(d?.k)) return;
     if (this.state.getState().status !== 'ready') {
-      this.pending = d.k;
+      keep(this.pending, d.k);
       return;
     }
     this.apply(d.k);
@@ -225,7 +237,7 @@ export class ChartFeed {
   private apply(k: Candle): void {
     const last = this.model.newestOpenTime;
     if (this.filling) {
-      if (this.afterFill === null || k[0] >= this.afterFill[0]) this.afterFill = k;
+      keep(this.afterFill, k);
       return;
     }
     const interval = this.state.getState().interval;
@@ -238,7 +250,7 @@ export class ChartFeed {
     void this.fillGap(last, k);
   }
 
-  /** Fetches [last, k's open) over REST, appends it, then `k` and whatever pushed meanwhile. */
+  /** Fetches [last, k's open) over REST, appends it, then `k` and whatever was pushed meanwhile. */
   private async fillGap(last: number, k: Candle): Promise<void> {
     const s = this.state.getState();
     if (s.interval === null) return;
@@ -257,9 +269,8 @@ export class ChartFeed {
     if (gen !== this.generation) return;
     this.model.update(k);
     this.state.setState({ candles: this.model.size });
-    const next = this.afterFill;
-    this.afterFill = null;
-    if (next !== null) this.apply(next);
+    // in order; one that opens another gap has the rest wait again
+    for (const next of this.afterFill.splice(0)) this.apply(next);
   }
 }
 
