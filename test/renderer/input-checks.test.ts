@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import {
   amountFieldCheck,
   notionalCheck,
+  postOnlyCheck,
   priceCheck,
   priceFieldCheck,
   sizeCheck,
@@ -86,5 +87,17 @@ describe('the order form’s input checks', () => {
     for (const t of ['0', '-1']) expect(amountFieldCheck(typed(t), capped)).toBe('Amount must be above 0.');
     expect(amountFieldCheck(typed(''), capped)).toBeNull();
     expect(amountFieldCheck(typed('0.0105'), undefined)).toBeNull();
+  });
+});
+
+describe('a post-only price that would take (3022)', () => {
+  it('names the side, the best price it reaches and the refusal; nothing when it rests', () => {
+    expect(postOnlyCheck({ side: 1, best: 96_040.1 }, 1)).toBe(
+      'Post-only: a buy at or above the best ask (96,040.1) would take liquidity, and the venue refuses it.',
+    );
+    expect(postOnlyCheck({ side: 2, best: 95_000 }, 1)).toBe(
+      'Post-only: a sell at or below the best bid (95,000.0) would take liquidity, and the venue refuses it.',
+    );
+    expect(postOnlyCheck(null, 1)).toBeNull();
   });
 });

@@ -122,6 +122,23 @@ describe('preview', () => {
     expect(s.buy.fee).toBeCloseTo(0.01 * 94_000 * 0.0002, 9);
   });
 
+  it('a post-only buy at 96,500 over the ask 95,000 pays no taker fee (0.4750 shown) and is said to take; the venue refuses it (3022)', () => {
+    const asks = [['95000', '1.000']] as const;
+    const m = orderModel(input({ asks }, { type: 1, price: '96500', qty: '0.010', tif: 4 }));
+    // never a taker: what it would pay resting at its limit, the maker fee
+    expect(m.buy.fee).toBeCloseTo(0.01 * 96_500 * 0.0002, 9);
+    expect(m.postOnlyTakes).toEqual({ side: 1, best: 95_000 });
+    // the sell at 96,500 rests above the ask: fine
+    expect(m.sell.fee).toBeCloseTo(0.01 * 96_500 * 0.0002, 9);
+    // a sell at the best bid would take too; one between the bid and the ask rests; GTC says nothing
+    expect(orderModel(input({}, { type: 1, price: '94990', qty: '0.010', tif: 4 })).postOnlyTakes).toEqual({
+      side: 2,
+      best: 94_990,
+    });
+    expect(orderModel(input({}, { type: 1, price: '94995', qty: '0.010', tif: 4 })).postOnlyTakes).toBeNull();
+    expect(orderModel(input({}, { type: 1, price: '96500', qty: '0.010', tif: 1 })).postOnlyTakes).toBeNull();
+  });
+
   it('a limit order with no price estimates nothing (it would not be sent at the market price), and Max still reads the market', () => {
     const m = orderModel(input({}, { type: 1, price: '', qty: '0.010' }));
     expect(m.priceIn.kind).toBe('empty');

@@ -1,13 +1,16 @@
 // What the venue will refuse in a price or size as typed, said under the field before anything is
 // sent: a price off the pair's tick (3003), a size off its step (3004), under its minimum (3005)
 // or over its maximum (3006), and an opening order worth less than the pair's minimum notional at
-// the price it would go at (3007).
+// the price it would go at (3007), and a post-only order whose price reaches the other side of the
+// book (3022).
 // The venue's own step arithmetic (src-shared/decimal.ts, the scale its order checks use) decides,
 // so the screen and the venue cannot disagree on what a multiple is. Said, not enforced: the order
 // still goes if sent, and the venue's answer is the last word (one rule at a time; here all of
 // them at once, while typing).
 import { createScale } from '../../../../src-shared/decimal.ts';
+import { Side } from '../../../../src-shared/enums.ts';
 import type { FuturesSymbol } from '../../../../src-shared/types.ts';
+import { fmt } from '../../lib/format.ts';
 import type { DecimalInput } from './decimal-input.ts';
 import { NOT_A_NUMBER } from './order-model.ts';
 
@@ -50,6 +53,17 @@ export function notionalCheck(notional: number, minNotional: string | undefined)
   const min = Number(minNotional);
   if (!(notional > 0) || !(min > 0) || notional >= min) return null;
   return `Worth ${notional.toFixed(2)} USDT at this price: the venue takes at least ${minNotional} USDT for an order that opens.`;
+}
+
+/**
+ * A post-only limit order that would take, or null (order-model.ts postOnlyTakes): a buy at or
+ * above the best ask, a sell at or below the best bid, which the venue refuses whole (3022).
+ */
+export function postOnlyCheck(takes: { side: Side; best: number } | null, pd: number): string | null {
+  if (takes === null) return null;
+  const [what, best] =
+    takes.side === Side.BUY ? ['buy', 'at or above the best ask'] : ['sell', 'at or below the best bid'];
+  return `Post-only: a ${what} ${best} (${fmt(takes.best, pd)}) would take liquidity, and the venue refuses it.`;
 }
 
 // The dialogs' fields (Modify order, Modify stop, TP/SL) say under each field, as it is typed,

@@ -30,7 +30,7 @@ import { useLiveSummary } from '../account/use-live-summary.ts';
 import { tabStop, tablistKeys } from '../../layout/tablist-keys.ts';
 import { LeverageEditor } from './leverage-editor.tsx';
 import { LoginHint } from './login-hint.tsx';
-import { priceCheck } from './input-checks.ts';
+import { postOnlyCheck, priceCheck } from './input-checks.ts';
 import { ARMED_ID, PriceField } from './price-field.tsx';
 import { SidePreview, SideButton } from './order-side.tsx';
 import { SizeField } from './size-field.tsx';
@@ -113,6 +113,7 @@ export function OrderEntry() {
   const base = entry?.general.base_asset ?? '';
   const quote = entry?.general.quote_asset ?? 'USDT';
   const offTick = fut && priced ? priceCheck(priceIn, fut.price_step) : null;
+  const postOnlyTakes = postOnlyCheck(model.postOnlyTakes, pd);
   // what a trailing stop's rate, activation and sentences are read against
   const trailCtx = { working: f.working, watched, tick: fut?.price_step, pd };
   // the cap of the leverage in force (once per pair and leverage)
@@ -351,6 +352,7 @@ export function OrderEntry() {
           priced={priced}
           stop={f.stop}
           offTick={offTick}
+          postOnly={postOnlyTakes}
           last={last}
           pd={pd}
           quote={quote}

@@ -12,7 +12,7 @@ import {
   PositionAction,
   PositionSide,
   Side,
-  type TimeInForce,
+  TimeInForce,
   WorkingType,
 } from '../../../../src-shared/enums.ts';
 import type { AccountSummary } from '../../../../src-shared/sdk/rest-client.ts';
@@ -141,6 +141,12 @@ export interface OrderModel {
   sell: SideModel;
   /** What the size percentage is a share of (sizePctBasis). */
   pctOf: PctBasis;
+  /**
+   * A post-only (GTX) limit order whose price reaches the other side of the book: the side it is
+   * for and the best price there. The venue refuses it whole (3022, it never takes), so its
+   * preview has no taker fee; null otherwise.
+   */
+  postOnlyTakes: { side: Side; best: number } | null;
   /** The request a click on `side` sends, or the form's own reason to send nothing. */
   order(side: Side): OrderOutcome;
 }
@@ -306,6 +312,15 @@ export function orderModel(i: OrderModelInput): OrderModel {
       ? `No ${side === Side.BUY ? 'short' : 'long'} to ${open ? 'reduce' : 'close'}`
       : null;
 
+  // a post-only limit order (a stop's limit order meets the book only when it fires)
+  const postOnly = !stop && type === OrderType.LIMIT && f.tif === TimeInForce.GTX;
+  const postOnlyTakes = ((): OrderModel['postOnlyTakes'] => {
+    if (!postOnly || priceIn.kind !== 'ok' || !(priceIn.n > 0)) return null;
+    if (bestAsk > 0 && priceIn.n >= bestAsk) return { side: Side.BUY, best: bestAsk };
+    if (bestBid > 0 && priceIn.n <= bestBid) return { side: Side.SELL, best: bestBid };
+    return null;
+  })();
+
   const sideModel = (side: Side): SideModel => {
     const label = sideLabel(side, open, oneWay);
     // nothing it could close or reduce: no quantity, no figures (a fee or size of an order the
@@ -320,9 +335,10 @@ export function orderModel(i: OrderModelInput): OrderModel {
     const qty = qtyFor(side);
     // a stop fires when the price is at its trigger: estimated as taking liquidity then
     const crosses = side === Side.BUY ? price >= bestAsk : price <= bestBid;
-    const taker = stop || type === OrderType.MARKET || crosses;
+    // a post-only order never takes: the venue refuses one that would (3022), so no taker fee
+    const taker = stop || type === OrderType.MARKET || (crosses && !postOnly);
     // a limit crossing the book fills at the book's prices, not at its own (its fee is of those)
-    const fills = !stop && type === OrderType.LIMIT && crosses ? bookFills(side, i) : undefined;
+    const fills = !stop && type === OrderType.LIMIT && crosses && !postOnly ? bookFills(side, i) : undefined;
     const p = preview({
       side,
       action: f.action,
@@ -418,6 +434,7 @@ export function orderModel(i: OrderModelInput): OrderModel {
     buy,
     sell,
     pctOf,
+    postOnlyTakes,
     order,
   };
 }

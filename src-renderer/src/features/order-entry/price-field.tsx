@@ -1,6 +1,7 @@
 // The order form's price: the field (a limit price, a stop's optional limit price, "Market price"
 // for a market order), Last beside it, and under it what the venue will refuse in it, each
-// message named by the field (aria-describedby) as is the side armed with B / S.
+// message named by the field (aria-describedby; a post-only order's price that would take, too)
+// as is the side armed with B / S.
 import type { DecimalInput } from './decimal-input.ts';
 import { NOT_A_NUMBER } from './order-model.ts';
 import { fmt } from '../../lib/format.ts';
@@ -24,6 +25,8 @@ export interface PriceFieldProps {
   stop: boolean;
   /** Off the pair's tick (input-checks.ts), or null. */
   offTick: string | null;
+  /** A post-only order this price makes take liquidity (input-checks.ts postOnlyCheck), or null. */
+  postOnly?: string | null;
   last: number | undefined;
   pd: number;
   quote: string;
@@ -38,6 +41,7 @@ export function PriceField({
   priced,
   stop,
   offTick,
+  postOnly = null,
   last,
   pd,
   quote,
@@ -54,10 +58,11 @@ export function PriceField({
             aria-label="Price"
             inputMode="decimal"
             value={price}
-            aria-invalid={invalid || offTick !== null}
+            aria-invalid={invalid || offTick !== null || postOnly !== null}
             aria-describedby={describedBy(
               invalid && 'price-invalid',
               offTick !== null && 'price-check',
+              postOnly !== null && 'price-post-only',
               armed && ARMED_ID,
             )}
             placeholder={stop ? 'Market' : fmt(last, pd)}
@@ -90,6 +95,11 @@ export function PriceField({
       {offTick !== null && (
         <p className="warn-text" id="price-check" data-testid="price-check">
           {offTick}
+        </p>
+      )}
+      {postOnly !== null && (
+        <p className="warn-text" id="price-post-only" data-testid="price-post-only">
+          {postOnly}
         </p>
       )}
     </>
