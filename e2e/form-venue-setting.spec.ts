@@ -86,3 +86,25 @@ test('the form follows a margin mode set by another client, and its order leaves
   expect(bodies[0]).not.toHaveProperty('leverage');
   await expect(isolated).toHaveAttribute('aria-pressed', 'true');
 });
+
+test('a refused margin mode change says the venue\'s code, as a refused leverage does: "(3014) Margin mode of …"', async ({
+  page,
+  service,
+  trader,
+  market,
+}) => {
+  // it read "Margin mode of XRPUSDT cannot change while …", without the code
+  const symbol = 'XRPUSDT';
+  const { price } = await market.priceOffMid(symbol, 0.9);
+  const screen = await openLimitForm(page, service.url, trader, symbol, price);
+  const f = screen.form;
+  // a resting order on the pair holds its margin mode
+  await f.size.fill('100');
+  await f.button('Open long').click();
+  await expect(f.notice).toContainText('placed');
+  await f.root.getByRole('button', { name: 'Isolated' }).click();
+  await expect(f.root.getByTestId('setting-error')).toHaveText(
+    `(3014) Margin mode of ${symbol} cannot change while the account has 1 open order on it`,
+  );
+  await expect(f.root.getByRole('button', { name: 'Cross' })).toHaveAttribute('aria-pressed', 'true');
+});

@@ -22,7 +22,7 @@ import {
   valuesOf,
 } from '../../../../src-shared/enums.ts';
 import { fmt } from '../../lib/format.ts';
-import { errorText } from '../../lib/frame.ts';
+import { refusalText } from '../../lib/frame.ts';
 import { marketDown } from '../../lib/connection-status.ts';
 import { useServices, useSel } from '../../lib/use-services.ts';
 import { useSymbolView } from '../../lib/use-symbol.ts';
@@ -86,7 +86,7 @@ export function OrderEntry() {
       s.account
         .getState()
         .actions.loadSetting(symbol)
-        .catch((e: unknown) => s.orderForm.getState().actions.settingFailed(errorText(e)));
+        .catch((e: unknown) => s.orderForm.getState().actions.settingFailed(refusalText(e)));
   }, [s, symbol, loggedIn]);
 
   // B / S: the whole size is selected, so what is typed replaces the last size
@@ -208,7 +208,8 @@ export function OrderEntry() {
     try {
       await s.account.getState().actions.setMarginMode(symbol, mode);
     } catch (e) {
-      a.settingFailed(errorText(e));
+      // the venue's words with its code, "(3014) Margin mode of …", as a refused leverage says it
+      a.settingFailed(refusalText(e));
     }
   };
 
