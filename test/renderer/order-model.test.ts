@@ -139,6 +139,25 @@ describe('preview', () => {
     expect(orderModel(input({}, { type: 1, price: '96500', qty: '0.010', tif: 1 })).postOnlyTakes).toBeNull();
   });
 
+  it('a fill-or-kill buy of 0.010 at 95,010 that the book fills only 0.005 of is said short (the venue refuses it, 3023)', () => {
+    const asks = [
+      ['95000', '0.003'],
+      ['95005', '0.002'],
+      ['95020', '1.000'],
+    ] as const;
+    const m = orderModel(input({ asks }, { type: 1, price: '95010', qty: '0.010', tif: 3 }));
+    expect(m.buy.fokFills).toBeCloseTo(0.005, 9);
+    // the sell at 95,010 is above the best bid 94,990: nothing fills
+    expect(m.sell.fokFills).toBe(0);
+    // 0.005 fills whole; GTC is not held to it; levels that end before the price say nothing
+    expect(orderModel(input({ asks }, { type: 1, price: '95010', qty: '0.005', tif: 3 })).buy.fokFills).toBeNaN();
+    expect(orderModel(input({ asks }, { type: 1, price: '95010', qty: '0.010', tif: 1 })).buy.fokFills).toBeNaN();
+    const shallow = asks.slice(0, 2);
+    expect(
+      orderModel(input({ asks: shallow }, { type: 1, price: '95010', qty: '0.010', tif: 3 })).buy.fokFills,
+    ).toBeNaN();
+  });
+
   it('a limit order with no price estimates nothing (it would not be sent at the market price), and Max still reads the market', () => {
     const m = orderModel(input({}, { type: 1, price: '', qty: '0.010' }));
     expect(m.priceIn.kind).toBe('empty');

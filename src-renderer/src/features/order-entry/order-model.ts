@@ -24,6 +24,7 @@ import { parseDecimalInput, type DecimalInput } from './decimal-input.ts';
 import { notionalRoomQty, oneWaySide, sideNotional, type OneWaySide } from './notional-cap.ts';
 import type { FormAction, FormType, SizeMode } from './order-form-store.ts';
 import { crossBacking, maxOpenQty, preview, type BackingPosition, type Preview, type Tier } from './preview.ts';
+import { fillOrKillShort } from './fill-or-kill.ts';
 import { capOf, pctQty } from './size.ts';
 
 export const NOT_A_NUMBER = 'use digits and a decimal point, e.g. 90000.5 (thousands separators are fine)';
@@ -119,6 +120,11 @@ export interface SideModel extends Preview {
   max: number;
   /** Why the side is disabled in Close or a one-way reduce-only open (no position it could reduce), or null. */
   nothingToClose: string | null;
+  /**
+   * A fill-or-kill limit order larger than the book shows at its price or better: what it shows
+   * there (the venue refuses the order whole, 3023); NaN when it fills or the book does not say.
+   */
+  fokFills: number;
 }
 
 type OrderOutcome = { ok: true; order: OrderRequest } | { ok: false; error: string };
@@ -326,7 +332,7 @@ export function orderModel(i: OrderModelInput): OrderModel {
     // nothing it could close or reduce: no quantity, no figures (a fee or size of an order the
     // venue would refuse, 3018 / 3010, is no estimate)
     const none = nothingToClose(side);
-    if (none !== null) return { ...NO_PREVIEW, side, label, qty: '', max: 0, nothingToClose: none };
+    if (none !== null) return { ...NO_PREVIEW, side, label, qty: '', max: 0, nothingToClose: none, fokFills: NaN };
     // no limit price, no estimate: the order would not be sent at the market's price (Max and
     // the % sizes still read it, to size the order before the price is typed)
     const unpriced =
@@ -363,7 +369,11 @@ export function orderModel(i: OrderModelInput): OrderModel {
       // a reduce-only one never opens, and the venue trims it to the position: it never flips
       reduceOnly: open && oneWay && f.reduceOnly,
     });
-    return { ...p, side, label, qty, max: maxFor(side), nothingToClose: null };
+    // a close or reduce-only order enters trimmed to the position: that is what must fill
+    const fok = f.tif === TimeInForce.FOK && !stop && type === OrderType.LIMIT && priceIn.kind === 'ok';
+    const whole = Number.isFinite(p.trimmedTo) ? p.trimmedTo : num(qty);
+    const fokFills = fok ? fillOrKillShort(side, priceIn.n, whole, i) : NaN;
+    return { ...p, side, label, qty, max: maxFor(side), nothingToClose: null, fokFills };
   };
   const buy = sideModel(Side.BUY);
   const sell = sideModel(Side.SELL);

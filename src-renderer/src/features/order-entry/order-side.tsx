@@ -146,6 +146,13 @@ export function SidePreview({
           </div>
         </>
       )}
+      {Number.isFinite(m.fokFills) && (
+        <div className="oe-fok warn-text" data-testid="fok-short">
+          {m.fokFills > 0
+            ? `Fill-or-kill: the book holds only ${fmt(m.fokFills, qd)} ${base} at this price or better; the venue refuses it whole.`
+            : 'Fill-or-kill: the book holds nothing at this price or better; the venue refuses it.'}
+        </div>
+      )}
       {Number.isFinite(m.trimmedTo) && (
         <div data-testid="trimmed">
           <dt title="A close or reduce-only order never opens or flips the position: the venue trims it to the position as it enters, and the figures above are of that quantity">
