@@ -48,6 +48,23 @@ export function createMarketClock(api: RestClient, wall: () => number = Date.now
   }));
 }
 
+/**
+ * Whether a market time the venue just pushed (`price@`'s E, built about a second apart) says the
+ * projection is off: more than 2 s of market time at the projected speed (2 s at least) apart, as
+ * after a bot paused the market, resumed it or changed its speed between two syncs. Then the clock
+ * syncs at once instead of running on at the old speed until the next 5 s sync (at 100x, up to
+ * 500 s of market time off). Before the first sync, or held, nothing is compared.
+ */
+export function clockOff(
+  s: Pick<MarketClockState, 'marketAt' | 'wallAt' | 'speed' | 'paused' | 'held'>,
+  pushed: number,
+  wall: number,
+): boolean {
+  if (s.marketAt === 0 || s.held || !Number.isFinite(pushed)) return false;
+  const tolerance = Math.max(2_000, 2_000 * (s.paused ? 1 : s.speed));
+  return Math.abs(marketNow(s, wall) - pushed) > tolerance;
+}
+
 /** Market time now, whole ms as the venue's times are (wall time before the first sync). */
 export function marketNow(
   s: Pick<MarketClockState, 'marketAt' | 'wallAt' | 'speed' | 'paused'> & Partial<Pick<MarketClockState, 'held'>>,

@@ -32,14 +32,14 @@ import { createTickerStore } from '../features/topbar/ticker-store.ts';
 import { startTradesFeed } from '../features/trades/trades-feed.ts';
 import { createTradesStore } from '../features/trades/trades-store.ts';
 import { baseUrl, wsUrl } from './connection.ts';
-import { createMarketClock } from './market-clock.ts';
+import { clockOff, createMarketClock } from './market-clock.ts';
 import { poll } from './frame.ts';
 import { createSessionStore } from './session-store.ts';
 import { startUserFeed } from './user-feed.ts';
 import { createWorkspaceStore } from './workspace-store.ts';
 import { createStore } from 'zustand/vanilla';
 import type { WsState } from '../../../src-shared/sdk/ws-client.ts';
-import { reportBugs } from './service-failure.ts';
+import { dropServiceFailure, reportBugs } from './service-failure.ts';
 import { pacedSocket } from './paced-socket.ts';
 import { createServiceBack, watchWindowSigns } from './service-back.ts';
 import {
@@ -181,7 +181,17 @@ export function createServices(opts: { baseUrl?: string; wsUrl?: string } = {}) 
       void symbols.getState().actions.load();
       stops.push(reloadWhenOpen(symbols, ws));
       stops.push(poll(() => clock.getState().actions.sync(), 5000));
-      stops.push(startTickerFeed({ api, ws, workspace, tickers }));
+      // a price push far from the clock's projection (a bot paused the market or changed its speed):
+      // sync now, at most once a second, not at the next 5 s sync (a replay has its own clock)
+      let resyncAt = 0;
+      const onMarketTime = (t: number): void => {
+        const wall = Date.now();
+        if (replay.getState().mode === 'replay' || wall - resyncAt < 1000) return;
+        if (!clockOff(clock.getState(), t, wall)) return;
+        resyncAt = wall;
+        clock.getState().actions.sync().catch(dropServiceFailure);
+      };
+      stops.push(startTickerFeed({ api, ws, workspace, tickers, onMarketTime }));
       stops.push(startTradesFeed({ api, ws, workspace, store: trades, tickers }));
       stops.push(watchAlerts({ alerts, tickers, symbols, toasts, now: marketTime, win: window }));
       stops.push(watchStoredDrawings(drawings, window));

@@ -20,8 +20,10 @@ export function startTickerFeed(deps: {
   ws: WsClient;
   workspace: StoreApi<WorkspaceState>;
   tickers: StoreApi<TickerState>;
+  /** Each push's market time (the market clock checks its projection against it). */
+  onMarketTime?: (t: number) => void;
 }): () => void {
-  const { api, ws, workspace, tickers } = deps;
+  const { api, ws, workspace, tickers, onMarketTime } = deps;
   const actions = tickers.getState().actions;
   const stops: Array<() => void> = [];
 
@@ -50,7 +52,10 @@ export function startTickerFeed(deps: {
     if (stream !== null) void ws.unsubscribe([stream]).catch(dropServiceFailure);
     off?.();
     stream = next;
-    off = ws.on(next, (data) => actions.applyPricePush(data as PricePush));
+    off = ws.on(next, (data) => {
+      actions.applyPricePush(data as PricePush);
+      onMarketTime?.((data as PricePush).E);
+    });
     keep = keepSubscribed(ws, [next]);
   };
   follow(workspace.getState().symbol);

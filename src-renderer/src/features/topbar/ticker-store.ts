@@ -20,6 +20,8 @@ export interface Ticker {
 
 /** The price push of `price@{symbol}`: index, mark, last, funding rate, next funding time. */
 export interface PricePush {
+  /** Market time the push was built at, ms. */
+  E: number;
   s: string;
   i: string;
   m: string;
