@@ -22,7 +22,7 @@ import type { AccountSummary, ConditionalOrderRecord, OrderRecord, PositionRecor
 import type { IsolatedMarginLimits, PositionTpSl } from '../../src-shared/types/position-settings.ts';
 import { parseFixed } from '../../src-shared/decimal.ts';
 import { checkPositionMode, setLeverage, setMarginMode, setPositionMode } from './account-settings.ts';
-import type { Command, ResultOf } from './commands.ts';
+import type { Command, OrderInput, ResultOf } from './commands.ts';
 import { amendConditional } from './conditional-amend.ts';
 import {
   cancelAllConditionals,
@@ -48,6 +48,7 @@ import {
   cancelAll,
   cancelBotOrder,
   cancelOrder,
+  checkUserOrder,
   placeBotOrder,
   placeUserOrder,
   trimBotOrder,
@@ -301,6 +302,11 @@ export class Exchange {
   /** Throws the refusal (3015) a change of the account's position mode would meet now; changes nothing. */
   checkPositionModeChange(accountId: number): void {
     checkPositionMode(this.core, this.core.requireAccount(accountId));
+  }
+
+  /** Throws the refusal a user placement of `input` would meet now; places nothing, changes nothing. */
+  checkOrder(accountId: number, input: OrderInput): void {
+    checkUserOrder(this.core, this.core.requireAccount(accountId), input);
   }
 
   summary(accountId: number): AccountSummary {

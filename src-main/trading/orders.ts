@@ -79,6 +79,20 @@ export function placeUserOrder(
   return placement(core, order);
 }
 
+/**
+ * Every check a user placement meets (shape, client id, settings, reduce-only cap, notional,
+ * leverage cap, margin, post-only / fill-or-kill against the book), in the same order, without
+ * placing: a test order (Binance's POST /fapi/v1/order/test). Reads only; throws the refusal.
+ */
+export function checkUserOrder(core: TradingCore, a: AccountLive, input: OrderInput): void {
+  const pair = core.requirePair(input.symbol);
+  const s = checkShape(pair, input, a.mode);
+  checkClientOrderId(input.client_order_id);
+  // no id is taken: a generated client id cannot collide (checkClientOrderId keeps api.N out)
+  const c = checkAccountSide(core, a, input, s, input.client_order_id || 'api.0');
+  checkImmediate(pair, a.id, input.side, s, c.maxFill);
+}
+
 /** Bot placement: no margin, never stored; `need_cache` keeps it listed and cancellable. */
 export function placeBotOrder(core: TradingCore, input: BotOrderInput, engineAccount: number): PlacementResult {
   core.checkHealthy();

@@ -77,7 +77,7 @@ export function signedRequest(ctx: BinanceContext, req: FastifyRequest, live = t
 }
 
 /** A native refusal in Binance's terms; a position-side refusal names the live mode. */
-function translated(ctx: BinanceContext, err: unknown, ectx: ErrorContext, s?: Signed): never {
+export function translated(ctx: BinanceContext, err: unknown, ectx: ErrorContext, s?: Signed): never {
   if (!(err instanceof ApiError)) throw err;
   if (s !== undefined && err.def.code === Errors.POSITION_SIDE_MISMATCH.code)
     ectx = { ...ectx, positionMode: ctx.venue.exchange.summary(s.account.id).position_mode };

@@ -206,6 +206,10 @@ const orders = (description: string) => list(ORDER, description);
 /** The order routes' 200 answers, by "METHOD path" under /binance. */
 export const ORDER_ANSWERS: Record<string, TSchema> = {
   'POST /fapi/v1/order': ORDER_ANSWER,
+  'POST /fapi/v1/order/test': obj(
+    {},
+    'Empty ({}): the order passed every check a new order meets (parameters, filters, margin, post-only and fill-or-kill against the book); nothing was placed',
+  ),
   'PUT /fapi/v1/order': obj(ORDER.properties, 'The order as modified'),
   'GET /fapi/v1/order': ORDER,
   'DELETE /fapi/v1/order': obj(ORDER.properties, 'The order as cancelled'),

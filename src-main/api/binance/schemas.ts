@@ -223,6 +223,8 @@ const SIGNED_ROUTES: Record<string, RouteParams> = {
   // quantity is mandatory for LIMIT and MARKET (translate/orders.ts parseNewOrder), as Binance's
   // "additional mandatory parameters based on type": a Close-All order is refused for its type first
   'POST /fapi/v1/order': p(NEW_ORDER, ['symbol', 'side', 'type']),
+  // a test order takes exactly a new order's parameters (Binance's New Order Test)
+  'POST /fapi/v1/order/test': p(NEW_ORDER, ['symbol', 'side', 'type']),
   'PUT /fapi/v1/order': p(
     {
       ...ORDER_REF,

@@ -195,6 +195,7 @@ describe('orders', () => {
   it('answers placing, modifying, querying, listing and cancelling as documented', async () => {
     const limit = { ...BTC, side: 'BUY', type: 'LIMIT', timeInForce: 'GTC', quantity: '0.010', price: '90000' };
     const a = await call(c.one, 'POST', '/fapi/v1/order', limit);
+    expect(await call(c.one, 'POST', '/fapi/v1/order/test', limit)).toEqual({});
     await call(c.one, 'POST', '/fapi/v1/order', { ...limit, newOrderRespType: 'RESULT', newClientOrderId: 'ans-b' });
     await call(c.one, 'POST', '/fapi/v1/order', {
       ...BTC,

@@ -11,7 +11,7 @@ import { OrderStatus } from '../../../../src-shared/enums.ts';
 import type { PlacementResult } from '../../../../src-shared/types.ts';
 import type { PairView } from '../../../trading/pair-state.ts';
 import type { OrderState } from '../../../trading/ports.ts';
-import { enter, pairOf, signedRequest, type BinanceContext, type Signed } from '../context.ts';
+import { enter, pairOf, signedRequest, translated, type BinanceContext, type Signed } from '../context.ts';
 import { PATTERNS, routeSchema } from '../schemas.ts';
 import {
   BinanceError,
@@ -190,6 +190,22 @@ export function registerOrders(app: FastifyInstance, ctx: BinanceContext): void 
     if (answer instanceof Promise) return answer;
     reply.send(answer);
     return undefined;
+  });
+
+  // Binance's New Order Test: the parameters and every check a placement meets (filters, margin,
+  // reduce-only, post-only / fill-or-kill against the book) as the account stands now, with the
+  // same codes; nothing is placed, frozen or stored, no order id is taken. Answers {}.
+  app.post('/fapi/v1/order/test', routeSchema('POST', '/fapi/v1/order/test'), (req, reply) => {
+    const s = signedRequest(ctx, req, false);
+    const o = parseNewOrder(s.q, true);
+    const pair = pairOf(ctx, o.symbol);
+    const input = inputFor(s, o, pair.row.symbol);
+    try {
+      ex.checkOrder(s.account.id, input);
+    } catch (err) {
+      translated(ctx, err, { side: o.side, positionMode: s.mode }, s);
+    }
+    reply.send({});
   });
 
   // Batches: each entry runs alone, in the order sent, through the same command as a single
