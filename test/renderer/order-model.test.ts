@@ -122,6 +122,23 @@ describe('preview', () => {
     expect(s.buy.fee).toBeCloseTo(0.01 * 94_000 * 0.0002, 9);
   });
 
+  it('an IOC limit pays no fee on what the book leaves (it expires, never rests), and none when it crosses nothing', () => {
+    const asks = [
+      ['95000', '0.003'],
+      ['95005', '0.002'],
+      ['95020', '1.000'],
+    ] as const;
+    const m = orderModel(input({ asks }, { type: 1, price: '95,010', qty: '0.010', tif: 2 }));
+    // 0.003 at 95,000 and 0.002 at 95,005 taken; the 0.005 left at 95,010 expires (GTC charged it 0.0950 as a maker)
+    expect(m.buy.fee).toBeCloseTo(0.003 * 95_000 * 0.0005 + 0.002 * 95_005 * 0.0005, 9);
+    expect(fmt(m.buy.fee, 4)).toBe('0.2375');
+    // a sell at 95,010 is above the best bid: nothing fills, all of it expires
+    expect(m.sell.fee).toBe(0);
+    // a market order is no IOC limit: its taker fee stands
+    const market = orderModel(input({ asks }, { type: 2, qty: '0.010', tif: 2 }));
+    expect(market.buy.fee).toBeGreaterThan(0);
+  });
+
   it('a post-only buy at 96,500 over the ask 95,000 pays no taker fee (0.4750 shown) and is said to take; the venue refuses it (3022)', () => {
     const asks = [['95000', '1.000']] as const;
     const m = orderModel(input({ asks }, { type: 1, price: '96500', qty: '0.010', tif: 4 }));

@@ -353,6 +353,8 @@ export function orderModel(i: OrderModelInput): OrderModel {
       qty: num(qty),
       taker,
       fills,
+      // an IOC limit's unfilled rest expires, it never rests (a stop's order meets the book only when it fires)
+      expires: !stop && type === OrderType.LIMIT && f.tif === TimeInForce.IOC,
       leverage,
       marginMode,
       makerFee,

@@ -41,6 +41,12 @@ export interface PreviewInput {
    * estimated at `price`.
    */
   fills?: ReadonlyArray<readonly [price: number, qty: number]>;
+  /**
+   * An immediate-or-cancel limit order: what the book does not fill at once expires instead of
+   * resting, so it pays no fee (a maker's, as a resting part would) and an order that crosses
+   * nothing pays none at all.
+   */
+  expires?: boolean;
   leverage: number;
   marginMode: MarginMode;
   makerFee: number;
@@ -258,7 +264,12 @@ export function preview(i: PreviewInput): Preview {
   if (qty > 0 && !(i.price > 0))
     return { notional: NaN, margin: NaN, fee: NaN, cost: NaN, liquidation: NaN, pnl: NaN, trimmedTo };
   const notional = i.price > 0 ? qty * i.price : 0;
-  const fee = i.taker && i.fills ? crossingFee(i, qty) : notional * (i.taker ? i.takerFee : i.makerFee);
+  const fee =
+    i.taker && i.fills
+      ? crossingFee(i, qty)
+      : i.expires && !i.taker
+        ? 0
+        : notional * (i.taker ? i.takerFee : i.makerFee);
   const long = i.action === 'open' ? i.side === Side.BUY : i.side === Side.SELL;
   if (i.action === 'close') {
     const pnl = reduced && qty > 0 && i.price > 0 ? (i.price - reduced.entry) * qty * (long ? 1 : -1) : NaN;
@@ -296,7 +307,8 @@ export function preview(i: PreviewInput): Preview {
 
 /**
  * The fee of a limit order of `qty` that crosses the book (`fills`): the levels it reaches take
- * it at their prices, as a taker; what they leave rests at its limit, as a maker.
+ * it at their prices, as a taker; what they leave rests at its limit, as a maker (an IOC order's
+ * expires: no fee).
  */
 function crossingFee(i: PreviewInput, qty: number): number {
   const buy = i.side === Side.BUY;
@@ -308,7 +320,8 @@ function crossingFee(i: PreviewInput, qty: number): number {
     fee += take * price * i.takerFee;
     left -= take;
   }
-  return left > qty * 1e-9 ? fee + left * i.price * i.makerFee : fee;
+  // the rest rests as a maker, or an IOC order's expires unfilled (no fee)
+  return left > qty * 1e-9 && !i.expires ? fee + left * i.price * i.makerFee : fee;
 }
 
 /**
