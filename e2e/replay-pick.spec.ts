@@ -80,6 +80,14 @@ test('a pair with two datasets: the non-default one picked in the dialog is what
   await dialog.getByRole('textbox', { name: 'End', exact: true }).fill('2025-01-07 00:00');
   await dialog.getByLabel('Speed', { exact: true }).fill('1');
   await page.screenshot({ path: test.info().outputPath('replay-pick-dialog.png') });
+  // the replay's screen (its own origin, BTCUSDT the pair remembered there) asks only LINKUSDT:
+  // it asked BTCUSDT's trades and ticker first, two 404s, before it knew it showed a replay
+  const notFound: string[] = [];
+  const tradesAsked: string[] = [];
+  page.on('response', (r) => {
+    if (r.status() === 404) notFound.push(r.url());
+    if (r.url().includes('/fapi/v1/trades?')) tradesAsked.push(new URL(r.url()).searchParams.get('symbol') ?? '');
+  });
   const [answer] = await Promise.all([
     page.waitForResponse((r) => r.url().endsWith('/api/v1/replays') && r.request().method() === 'POST'),
     dialog.getByRole('button', { name: 'Start replay' }).click(),
@@ -103,6 +111,9 @@ test('a pair with two datasets: the non-default one picked in the dialog is what
     datasets: { LINKUSDT: [{ role: 'klines', id: ids['15m'], market: 'spot', kind: 'klines', interval: '15m' }] },
   });
   await expect(screen.chart.interval('15m')).toHaveAttribute('aria-selected', 'true');
+  await expect.poll(() => tradesAsked).toContain('LINKUSDT');
+  expect(tradesAsked).not.toContain('BTCUSDT');
+  expect(notFound).toEqual([]);
   await page.screenshot({ path: test.info().outputPath('replay-pick-screen.png') });
   const running = (await (await page.request.get(`${service.url}/api/v1/replays`)).json()) as {
     data: Array<{ id: string; url: string }>;

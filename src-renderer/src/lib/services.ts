@@ -191,14 +191,10 @@ export function createServices(opts: { baseUrl?: string; wsUrl?: string } = {}) 
         resyncAt = wall;
         clock.getState().actions.sync().catch(dropServiceFailure);
       };
-      stops.push(startTickerFeed({ api, ws, workspace, tickers, onMarketTime }));
-      stops.push(startTradesFeed({ api, ws, workspace, store: trades, tickers }));
       stops.push(watchAlerts({ alerts, tickers, symbols, toasts, now: marketTime, win: window }));
       stops.push(watchStoredDrawings(drawings, window));
       stops.push(watchToastNotices(toasts, notices));
       stops.push(watchMarginCalls({ positions, symbols, toasts }));
-      bookFeed = startBookFeed({ api, ws, workspace, symbols, store: book });
-      stops.push(() => bookFeed?.stop());
       user = startUserFeed({
         api,
         wsUrl: opts.wsUrl ?? wsUrl(),
@@ -246,12 +242,28 @@ export function createServices(opts: { baseUrl?: string; wsUrl?: string } = {}) 
           if (w.symbol !== prev.symbol) candleInterval();
         }),
       );
+      // the pair's feeds (ticker, trades, book) start once the screen knows its venue, on one of
+      // the replayed pairs: a replay of another pair (its own origin, so BTCUSDT remembered) asked
+      // BTCUSDT's trades and ticker first, two 404s (the first render waits for the probe anyway)
+      let stopped = false;
+      stops.push(() => {
+        stopped = true;
+      });
+      const startPairFeeds = (): void => {
+        if (stopped) return;
+        stops.push(startTickerFeed({ api, ws, workspace, tickers, onMarketTime }));
+        stops.push(startTradesFeed({ api, ws, workspace, store: trades, tickers }));
+        bookFeed = startBookFeed({ api, ws, workspace, symbols, store: book });
+        stops.push(() => bookFeed?.stop());
+      };
       replayProbe = followed.known.then(() => {
         const r = replay.getState();
-        if (r.mode !== 'replay' || r.status === null) return;
-        if (!r.status.symbols.includes(workspace.getState().symbol))
-          workspace.getState().actions.setSymbol(r.status.symbols[0]);
-        candleInterval();
+        if (r.mode === 'replay' && r.status !== null) {
+          if (!r.status.symbols.includes(workspace.getState().symbol))
+            workspace.getState().actions.setSymbol(r.status.symbols[0]);
+          candleInterval();
+        }
+        startPairFeeds();
       });
     },
     stop: stopAll,
