@@ -5,45 +5,21 @@
 // flow had held the book over the index, BTCUSDT's rate read 0.0100 % before the stop and 0.0644 %
 // after it (the few samples after the restart, at the premium of the moment, were all the average
 // had), and the interval's earlier samples were lost to the settlement too.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import type { SimulatedMarket } from '../../../src-main/market/sim/simulated-market.ts';
-import { openVenue, type LocalVenue } from '../../../src-main/venue.ts';
+import { describe, expect, it } from 'vitest';
 import { placeBotOrder } from '../../helpers/exchange-commands.ts';
-import { T0 } from './helpers.ts';
-
-const venues: LocalVenue[] = [];
-const dirs: string[] = [];
-afterEach(async () => {
-  for (const v of venues.splice(0)) await v.close();
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
-});
+import { restartingSim, T0 } from './helpers.ts';
 
 const SYMBOL = 'BTCUSDT';
 const START = T0 + 14 * 3_600_000; // two hours before the 16:00 settlement
+const { open, stop, run } = restartingSim({
+  prefix: 'perpdesk-funding-restart-',
+  seed: 5,
+  start: START,
+  symbol: SYMBOL,
+});
 
 describe('the running funding interval across a restart', () => {
   it('goes on with the samples taken before the stop', { timeout: 300_000 }, async () => {
-    const dataDir = mkdtempSync(join(tmpdir(), 'perpdesk-funding-restart-'));
-    dirs.push(dataDir);
-    let wall = START;
-    const open = (first: boolean) => {
-      const v = openVenue({ dataDir, simulate: true, seed: 5, start: first ? START : undefined, wall: () => wall });
-      venues.push(v);
-      const market = v.market as SimulatedMarket;
-      market.start();
-      return { v, market, s: market.sim.symbol(SYMBOL)! };
-    };
-    const run = (market: SimulatedMarket, ms: number, each?: () => void) => {
-      for (let t = 0; t < ms; t += 100) {
-        wall += 100;
-        market.catchUp();
-        if (each !== undefined && t % 1_000 === 0) each();
-      }
-    };
-
     const a = open(true);
     run(a.market, 5_000);
     // two minutes of market buys of 4 M USDT a second hold the book over the index: the
@@ -58,8 +34,7 @@ describe('the running funding interval across a restart', () => {
     expect(rate).toBeGreaterThan(0.0002);
     expect(samples).toBe(31);
     expect(a.market.sim.stats.errors).toBe(0);
-    await a.v.close();
-    venues.splice(0);
+    await stop(a);
 
     const b = open(false);
     // no market time has passed: the rate the pair shows is the one before the stop

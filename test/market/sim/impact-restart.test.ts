@@ -4,47 +4,21 @@
 // from where it was and the book stays over it. Before, the offset started at 0: the new latent
 // price was the last trade's, so the index jumped by the whole offset to the book and the premium
 // the flow had built was gone.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import type { SimulatedMarket } from '../../../src-main/market/sim/simulated-market.ts';
-import { openVenue, type LocalVenue } from '../../../src-main/venue.ts';
+import { describe, expect, it } from 'vitest';
 import { placeBotOrder } from '../../helpers/exchange-commands.ts';
-import { T0 } from './helpers.ts';
-
-const venues: LocalVenue[] = [];
-const dirs: string[] = [];
-afterEach(async () => {
-  for (const v of venues.splice(0)) await v.close();
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
-});
+import { restartingSim, T0 } from './helpers.ts';
 
 const SYMBOL = 'BTCUSDT';
 const START = T0 + 14 * 3_600_000;
+const { open, stop, run } = restartingSim({
+  prefix: 'perpdesk-impact-restart-',
+  seed: 3,
+  start: START,
+  symbol: SYMBOL,
+});
 
 describe('the transient price impact across a restart', () => {
   it('goes on from where the stopped service left it, and the index with it', { timeout: 300_000 }, async () => {
-    const dataDir = mkdtempSync(join(tmpdir(), 'perpdesk-impact-restart-'));
-    dirs.push(dataDir);
-    let wall = START;
-    /** The service on the folder (the first start builds the history up to START). */
-    const open = (first: boolean) => {
-      const v = openVenue({ dataDir, simulate: true, seed: 3, start: first ? START : undefined, wall: () => wall });
-      venues.push(v);
-      const market = v.market as SimulatedMarket;
-      market.start();
-      return { v, market, s: market.sim.symbol(SYMBOL)! };
-    };
-    /** The running service's driver, tick by tick (100 ms of wall time each). */
-    const run = (market: SimulatedMarket, ms: number, each?: () => void) => {
-      for (let t = 0; t < ms; t += 100) {
-        wall += 100;
-        market.catchUp();
-        if (each !== undefined && t % 1_000 === 0) each();
-      }
-    };
-
     const a = open(true);
     run(a.market, 5_000);
     // a minute of market buys of 2 M USDT a second: the book is held over the index
@@ -57,8 +31,7 @@ describe('the transient price impact across a restart', () => {
     const latent = a.s.process.price;
     expect(offset).toBeGreaterThan(0.0005); // 5 bp: well over the venues' basis (about 1 bp)
     expect(a.market.sim.stats.errors).toBe(0);
-    await a.v.close();
-    venues.splice(0);
+    await stop(a);
 
     const b = open(false);
     // the offset where it was (no market time has passed), the latent price (the index's centre)
