@@ -17,39 +17,9 @@ import {
   stopModifiable,
   stopModified,
 } from '../../src-renderer/src/features/stops/stop-amend.ts';
+import { conditionalRecord } from './conditional-record.ts';
 
-const stop = (change: Partial<ConditionalOrderRecord> = {}): ConditionalOrderRecord => ({
-  id: '41',
-  client_order_id: 'c41',
-  symbol: 'BTCUSDT',
-  side: 1,
-  position_side: 1,
-  position_action: 1,
-  type: 2,
-  price: '0.0',
-  qty: '0.010',
-  close_position: false,
-  reduce_only: false,
-  time_in_force: 1,
-  leverage: null,
-  margin_mode: null,
-  trigger_price: '97000.0',
-  trigger_direction: 1,
-  working_type: 1,
-  price_protect: false,
-  callback_rate: null,
-  activation_price: null,
-  peak_price: null,
-  status: 1,
-  order_id: null,
-  reject_code: null,
-  reject_reason: null,
-  created_at: 1,
-  updated_at: 1,
-  triggered_at: null,
-  user_id: '7',
-  ...change,
-});
+const stop = conditionalRecord;
 
 const limit = stop({ type: 1, price: '97100.0' });
 const closeAll = stop({ side: 2, position_action: 2, qty: null, close_position: true, trigger_direction: 2 });

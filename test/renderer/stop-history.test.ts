@@ -13,39 +13,18 @@ import {
   stopSize,
   watchedText,
 } from '../../src-renderer/src/features/stops/stop-labels.ts';
+import { conditionalRecord } from './conditional-record.ts';
 
-const stop = (id: string, change: Partial<ConditionalOrderRecord> = {}): ConditionalOrderRecord => ({
-  id,
-  client_order_id: `c${id}`,
-  symbol: 'BTCUSDT',
-  side: 2,
-  position_side: 1,
-  position_action: 2,
-  type: 2,
-  price: '0.0',
-  qty: '0.010',
-  close_position: false,
-  reduce_only: false,
-  time_in_force: 1,
-  leverage: null,
-  margin_mode: null,
-  trigger_price: '95000.0',
-  trigger_direction: 2,
-  working_type: 1,
-  price_protect: false,
-  callback_rate: null,
-  activation_price: null,
-  peak_price: null,
-  status: 1,
-  order_id: null,
-  reject_code: null,
-  reject_reason: null,
-  created_at: 1,
-  updated_at: 1,
-  triggered_at: null,
-  user_id: '7',
-  ...change,
-});
+const stop = (id: string, change: Partial<ConditionalOrderRecord> = {}): ConditionalOrderRecord =>
+  conditionalRecord({
+    id,
+    client_order_id: `c${id}`,
+    side: 2,
+    position_action: 2,
+    trigger_price: '95000.0',
+    trigger_direction: 2,
+    ...change,
+  });
 
 describe('stop history words', () => {
   it('says how each stop ended, a refused one with the venue code and message', () => {

@@ -7,43 +7,23 @@ import type { ConditionalOrderRecord } from '../../src-shared/types.ts';
 import { createStopsStore } from '../../src-renderer/src/features/stops/stops-store.ts';
 import { stopToast, triggerText } from '../../src-renderer/src/features/stops/stop-labels.ts';
 import type { StopChange } from '../../src-renderer/src/features/stops/stop-amend.ts';
+import { conditionalRecord } from './conditional-record.ts';
 
 const stop = (
   id: string,
   status: 1 | 2 | 3 | 4,
   change: Partial<ConditionalOrderRecord> = {},
-): ConditionalOrderRecord => ({
-  id,
-  client_order_id: `c${id}`,
-  symbol: 'BTCUSDT',
-  side: 1,
-  position_side: 1,
-  position_action: 1,
-  type: 2,
-  price: '0.0',
-  qty: '0.010',
-  close_position: false,
-  reduce_only: false,
-  time_in_force: 1,
-  leverage: 20,
-  margin_mode: 2,
-  trigger_price: '97000.0',
-  trigger_direction: 1,
-  working_type: 1,
-  price_protect: false,
-  callback_rate: null,
-  activation_price: null,
-  peak_price: null,
-  status,
-  order_id: null,
-  reject_code: null,
-  reject_reason: null,
-  created_at: Number(id),
-  updated_at: Number(id),
-  triggered_at: null,
-  user_id: '7',
-  ...change,
-});
+): ConditionalOrderRecord =>
+  conditionalRecord({
+    id,
+    client_order_id: `c${id}`,
+    leverage: 20,
+    margin_mode: 2,
+    status,
+    created_at: Number(id),
+    updated_at: Number(id),
+    ...change,
+  });
 
 function deferred<T>(): { promise: Promise<T>; resolve(v: T): void } {
   let resolve!: (v: T) => void;

@@ -1,0 +1,37 @@
+// A waiting conditional order's record as the venue sends it (GET /fapi/v1/conditional/openOrders,
+// the user channel's `conditional` event), for the screen's stop tests: #41, a stop-market buy of
+// 0.010 BTCUSDT opening a long when the mark rises to 97,000; `change` replaces any field.
+import type { ConditionalOrderRecord } from '../../src-shared/types.ts';
+
+export const conditionalRecord = (change: Partial<ConditionalOrderRecord> = {}): ConditionalOrderRecord => ({
+  id: '41',
+  client_order_id: 'c41',
+  symbol: 'BTCUSDT',
+  side: 1,
+  position_side: 1,
+  position_action: 1,
+  type: 2,
+  price: '0.0',
+  qty: '0.010',
+  close_position: false,
+  reduce_only: false,
+  time_in_force: 1,
+  leverage: null,
+  margin_mode: null,
+  trigger_price: '97000.0',
+  trigger_direction: 1,
+  working_type: 1,
+  price_protect: false,
+  callback_rate: null,
+  activation_price: null,
+  peak_price: null,
+  status: 1,
+  order_id: null,
+  reject_code: null,
+  reject_reason: null,
+  created_at: 1,
+  updated_at: 1,
+  triggered_at: null,
+  user_id: '7',
+  ...change,
+});
