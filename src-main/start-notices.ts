@@ -17,6 +17,8 @@ export function recoveryNotice(r: StartRecovery): string | null {
     done.push(
       `the market clock goes on ${r.clockAhead} ms past the last saved market time, after the newest stored record`,
     );
+  if (r.tapeTradesFolded > 0)
+    done.push(`${r.tapeTradesFolded} trade(s) of the public tape put into the 1s candles, which had missed them`);
   if (r.repairedCandles > 0) done.push(`${r.repairedCandles} candle(s) rebuilt from the finer ones`);
   if (r.partialHistories.size > 0) {
     const pairs = [...r.partialHistories].map(([symbol, n]) => `${symbol} (${n} candles)`).join(', ');

@@ -26,7 +26,7 @@ import { PriceKlines } from './market/price-klines.ts';
 import { OpenInterestHistory } from './market/open-interest-history.ts';
 import { RecentTrades } from './market/recent-trades.ts';
 import { storedCandlesEnd } from './market/kline-restore.ts';
-import { repairNewestCandles } from './market/candle-repair.ts';
+import { repairCandles } from './market/candle-repair.ts';
 import type { HistoryProgress } from './market/sim/history.ts';
 import { seedCatalogue } from './market/seed-catalogue.ts';
 import { HistoryWorkers, historyWorkerCount } from './market/sim/history-pool.ts';
@@ -119,8 +119,9 @@ export interface StartRecovery {
   failedStart: boolean;
   /** How far the clock starts past the saved market time (records or candles committed after it; ms, 0 when not). */
   clockAhead: number;
-  /** Candles built again from the finer ones (market/candle-repair.ts). */
+  /** Candles built again from the finer ones, and the tape's trades put into the 1s candles (market/candle-repair.ts). */
   repairedCandles: number;
+  tapeTradesFolded: number;
   /** Candles deleted of each pair whose history build had been cut short (it is built again). */
   partialHistories: ReadonlyMap<string, number>;
 }
@@ -233,11 +234,11 @@ function* buildVenue(
   // a replay's candles end with it as its other records do: kept in memory, not in its SQLite
   // (sorted arrays: a candle write is an append, where SQLite's upsert costs ~1 µs)
   const candles = replay !== undefined ? new MemoryCandleStore() : new CandlesRepo(db);
-  // the last run did not stop cleanly (kill -9, a crash): each interval's newest candles are made
-  // to agree with the finer ones again (market/candle-repair.ts), before anything reads them
+  // the last run did not stop cleanly (kill -9, a crash): the 1s candles take the tape's trades they
+  // miss, and each interval's newest candles agree with the finer ones again, before anything reads them
   const last = replay === undefined ? lastRun(settings) : 'clean';
   const unclean = last !== 'clean';
-  const repairedCandles = unclean ? symbols.all().reduce((n, r) => n + repairNewestCandles(candles, r.symbol), 0) : 0;
+  const repaired = repairCandles(candles, unclean ? symbols.all() : [], () => new TapeRepo(db).loadAll());
   if (replay === undefined) {
     markOpen(settings); // until close() says otherwise
     candles.commitNow();
@@ -441,7 +442,7 @@ function* buildVenue(
       unclean,
       failedStart: last === 'failed-start',
       clockAhead: savedTime === undefined ? 0 : Math.max(0, clockStart - savedTime),
-      repairedCandles,
+      ...repaired,
       partialHistories,
     },
     commitNow() {

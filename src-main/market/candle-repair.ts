@@ -8,10 +8,51 @@
 // agrees with the finer ones again. 1s has nothing finer: its candle open at the crash stays as
 // the checkpoint saw it. The folds follow the kline rules: a candle with no trade carries the
 // close before it; a candle's open is its first trade's, never a carried price.
+// Before that, the 1s candles take the trades of the public tape they do not hold (foldTapeTrades):
+// the tape and the current candles are saved by two timers, up to a second apart, so a kill -9 can
+// leave the tape a few trades ahead of the candles (3 trades of a second no 1s or 1m candle counted).
 import { INTERVALS, type Interval } from '../../src-shared/intervals.ts';
+import type { Side } from '../../src-shared/enums.ts';
 import type { Candle } from '../core/candle.ts';
 import { aggregateRun } from './candle-aggregate.ts';
-import type { CandleStore } from './ports.ts';
+import { CandleBuilder } from './candles.ts';
+import type { CandleStore, TapeRow } from './ports.ts';
+import { RECENT_TRADES_KEPT } from './recent-trades.ts';
+
+/** The most seconds past the newest 1s candle whose tape trades are put into the candles (a crash leaves about one). */
+const TAPE_FOLD_MAX_SECONDS = 1500;
+
+/**
+ * Puts the trades of the public tape (`tape`: every stored row, ascending by id) that `symbol`'s
+ * 1s candles do not hold into them: the trades of the seconds after its newest stored 1s candle,
+ * and those of that candle's own second past the ones it counts (it is a snapshot of its second:
+ * the trades it counts are the first ones). Answers how many trades it put in; the coarser
+ * intervals follow from the 1s candles (repairNewestCandles, after it).
+ */
+export function foldTapeTrades(repo: CandleStore, symbol: string, tape: readonly TapeRow[]): number {
+  const newest = repo.newest(symbol, '1s');
+  if (newest === undefined) return 0;
+  const rows = tape.filter((r) => r.symbol === symbol);
+  const end = newest.openTime + 1000;
+  // the tape holds every trade of the newest second only when it reaches back before that second
+  const whole = rows.length < RECENT_TRADES_KEPT || (rows.length > 0 && rows[0].time < newest.openTime);
+  const inNewest = rows.filter((r) => r.time >= newest.openTime && r.time < end);
+  const missing = [...(whole ? inNewest.slice(newest.trades) : []), ...rows.filter((r) => r.time >= end)].sort(
+    (a, b) => a.time - b.time,
+  );
+  if (missing.length === 0 || missing[missing.length - 1].time >= end + TAPE_FOLD_MAX_SECONDS * 1000) return 0;
+  const out: Candle[] = [];
+  const builder = new CandleBuilder({ intervals: ['1s'], onClose: (c) => out.push(c) });
+  builder.restore([newest]);
+  for (const r of missing) builder.trade(r.time, r.priceTicks, r.qtyLots, r.takerSide as Side);
+  out.push(...builder.currentAll());
+  repo.writeMany(
+    out.map(() => symbol),
+    out,
+  );
+  repo.commitNow();
+  return missing.length;
+}
 
 /** The finer interval each interval is folded from (its candles lie exactly inside). */
 const SOURCE: Partial<Record<Interval, Interval>> = {
@@ -31,6 +72,27 @@ const SOURCE: Partial<Record<Interval, Interval>> = {
   '1w': '1d',
   '1M': '1d',
 };
+
+/**
+ * After an unclean stop, for each pair: its 1s candles take the tape's trades they miss
+ * (foldTapeTrades; `tape` read once, only when there are pairs), then its newest candles of every
+ * interval are built again from the finer ones (repairNewestCandles). Answers the candles rebuilt
+ * and the trades put in.
+ */
+export function repairCandles(
+  repo: CandleStore,
+  pairs: readonly { symbol: string }[],
+  tape: () => readonly TapeRow[],
+): { repairedCandles: number; tapeTradesFolded: number } {
+  let repairedCandles = 0;
+  let tapeTradesFolded = 0;
+  const rows = pairs.length > 0 ? tape() : [];
+  for (const { symbol } of pairs) {
+    tapeTradesFolded += foldTapeTrades(repo, symbol, rows);
+    repairedCandles += repairNewestCandles(repo, symbol);
+  }
+  return { repairedCandles, tapeTradesFolded };
+}
 
 /** Rebuilds `symbol`'s newest candles of every interval above 1s from the finer ones; answers how many changed. */
 export function repairNewestCandles(repo: CandleStore, symbol: string): number {

@@ -27,6 +27,7 @@ describe('start notices', () => {
       failedStart: false,
       clockAhead: 0,
       repairedCandles: 0,
+      tapeTradesFolded: 0,
       partialHistories: new Map<string, number>(),
     };
     expect(recoveryNotice(none)).toBeNull();
@@ -36,11 +37,13 @@ describe('start notices', () => {
         failedStart: false,
         clockAhead: 412,
         repairedCandles: 30,
+        tapeTradesFolded: 3,
         partialHistories: new Map([['XRPUSDT', 42_792]]),
       }),
     ).toBe(
       'perpdesk: the previous run did not stop cleanly (killed, or the machine stopped); the market clock goes on 412 ms ' +
-        'past the last saved market time, after the newest stored record; 30 candle(s) rebuilt from the finer ones; the ' +
+        'past the last saved market time, after the newest stored record; 3 trade(s) of the public tape put into the 1s ' +
+        'candles, which had missed them; 30 candle(s) rebuilt from the finer ones; the ' +
         'unfinished simulated history of XRPUSDT (42792 candles) deleted and built again; every acknowledged order, fill and ' +
         'balance is as it was committed (docs/reliability.md)',
     );
