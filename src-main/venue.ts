@@ -25,7 +25,7 @@ import { SessionReport } from './replay/session-report.ts';
 import { PriceKlines } from './market/price-klines.ts';
 import { OpenInterestHistory } from './market/open-interest-history.ts';
 import { RecentTrades } from './market/recent-trades.ts';
-import { storedCandlesEnd } from './market/kline-restore.ts';
+import { lastTradedPrice, storedCandlesEnd } from './market/kline-restore.ts';
 import { repairCandles } from './market/candle-repair.ts';
 import type { HistoryProgress } from './market/sim/history.ts';
 import { seedCatalogue } from './market/seed-catalogue.ts';
@@ -296,11 +296,11 @@ function* buildVenue(
   });
   // the public tape survives a restart (a replay's ends with it)
   const recentTrades = new RecentTrades(exchange.events, replay === undefined ? new TapeRepo(db) : null);
-  // each pair's last price is its newest stored trade's, not its listing price: the last-price
-  // triggers (TP/SL, conditional orders) are checked against it
+  // each pair's last price is its last trade's (the tape's, or the 1s candles' close where they reach
+  // further), not its listing price: the last-price triggers (TP/SL, conditional orders) check it
   for (const symbol of exchange.pairs.keys()) {
-    const [last] = recentTrades.newest(symbol, 1);
-    if (last !== undefined) exchange.restoreLastPrice(symbol, last.priceTicks);
+    const last = lastTradedPrice(candles, symbol, recentTrades.newest(symbol, 1)[0]);
+    if (last !== undefined) exchange.restoreLastPrice(symbol, last);
   }
   const priceKlines = new PriceKlines(exchange.events, new PriceKlinesRepo(db));
   const openInterestHistory = new OpenInterestHistory(

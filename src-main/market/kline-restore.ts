@@ -71,3 +71,21 @@ export function storedCandlesEnd(repo: CandleStore, symbols: Iterable<string>): 
   }
   return end;
 }
+
+/**
+ * A pair's last traded price when a venue starts, in ticks: its newest stored trade's (the tape),
+ * unless the 1s candles reach that trade's second or later: then the newest 1s candle's close,
+ * which carries the last trade's price through seconds without one. After a kill -9 the tape can
+ * lack the last second's trades while the candles (written every advance) hold them, and the
+ * candles hold every trade the tape does (candle-repair.ts foldTapeTrades). Undefined with neither.
+ */
+export function lastTradedPrice(
+  repo: CandleStore,
+  symbol: string,
+  newestTrade: { time: number; priceTicks: number } | undefined,
+): number | undefined {
+  const c = repo.newest(symbol, '1s');
+  if (c === undefined) return newestTrade?.priceTicks;
+  if (newestTrade === undefined || c.openTime >= openTimeOf('1s', newestTrade.time)) return c.close;
+  return newestTrade.priceTicks;
+}

@@ -118,3 +118,43 @@ describe('the public tape and the ids across a restart', () => {
     expect(b.recentTrades.newest('BTCUSDT', 10).map((t) => t.tradeId)).toEqual(ids);
   });
 });
+
+// A kill -9 can lose the tape's last second (saved once a second) while the 1s candles, written at
+// every advance, hold its trades: in one run a fill at 96565.5 was acknowledged and closed the 1m
+// candle, but after the restart last_price (complete_price, the ticker, the last-price triggers)
+// said 96564.5, the tape's newest, until the next trade.
+describe('the last price after an unclean stop', () => {
+  it('is the last trade’s: the 1s candles’ close when they hold a trade the tape lost', async () => {
+    const dir = dataDir();
+    const a = venue(dir);
+    trade(a, 'BTCUSDT', '96564.5', '0.010', 1);
+    trade(a, 'BTCUSDT', '96565.5', '0.010', 1);
+    const b = await restart(a, dir);
+    await b.close();
+    open.splice(open.indexOf(b), 1);
+    // the crash: the tape's checkpoint had not saved the last trade; the candles had it
+    const raw = new DatabaseSync(join(dir, 'perpdesk.db'));
+    try {
+      const newest = raw.prepare("SELECT MAX(id) AS id FROM public_trades WHERE symbol = 'BTCUSDT'").get() as {
+        id: number;
+      };
+      raw.prepare('DELETE FROM public_trades WHERE id = ?').run(newest.id);
+      raw.exec("UPDATE settings SET value = '1' WHERE key = 'running'");
+    } finally {
+      raw.close();
+    }
+    const c = venue(dir);
+    expect(c.recentTrades.newest('BTCUSDT', 1)[0].priceTicks).toBe(965_645);
+    const [minute] = c.klines!.klines('BTCUSDT', '1m', { limit: 1 });
+    expect(minute[5]).toBe('96565.5');
+    expect(c.exchange.pair('BTCUSDT')!.lastPriceTicks).toBe(965_655);
+  });
+
+  it('is the tape’s newest trade after a clean stop', async () => {
+    const dir = dataDir();
+    const a = venue(dir);
+    trade(a, 'ETHUSDT', '3400.50', '0.100', 2);
+    const b = await restart(a, dir);
+    expect(b.exchange.pair('ETHUSDT')!.lastPriceTicks).toBe(340_050);
+  });
+});
