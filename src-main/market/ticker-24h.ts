@@ -18,6 +18,11 @@ const MINUTES_A_DAY = 1440;
 /** Where 1m candles do not reach back a day, the intervals the window's rest is read from, finest first. */
 const COARSER = ['5m', '15m', '1h'] as const;
 
+/** A decimal text that rounds to zero without its sign: a fall of 0.0004 % reads 0.000, not -0.000. */
+function unsignedZero(text: string): string {
+  return /^-0\.?0*$/.test(text) ? text.slice(1) : text;
+}
+
 /** Prices at the pair's price precision, volumes at its quantity / quote precision. */
 export interface Ticker24h {
   symbol: string;
@@ -149,7 +154,7 @@ export class Ticker24hService {
       low: low.toFixed(p),
       last: last.toFixed(p),
       change: change.toFixed(p),
-      changePercent: open.isZero() ? '0.000' : change.div(open).times(100).toFixed(3),
+      changePercent: open.isZero() ? '0.000' : unsignedZero(change.div(open).times(100).toFixed(3)),
       weightedAverage: volume.isZero() ? last.toFixed(p) : quote.div(volume).toFixed(p),
       volume: volume.toFixed(r.qtyPrecision),
       quoteVolume: quote.toFixed(r.quotePrecision),

@@ -199,6 +199,8 @@ describe('GET /fapi/v1/klines', () => {
       ['interval=1m', 6006],
       ['symbol=BTCUSDT', 6006],
       ['symbol=NOPEUSDT&interval=1m', 6002],
+      // a dotless ı upper-cases to I in JavaScript: no pair is named so
+      [`symbol=${encodeURIComponent('wıfusdt')}&interval=1m`, 6002],
       ['symbol=BTCUSDT&interval=2m', 6001],
       ['symbol=BTCUSDT&interval=1H', 6001],
       ['symbol=BTCUSDT&interval=1m&limit=0', 6004],
@@ -288,6 +290,7 @@ describe('GET /fapi/v1/klines/batch', () => {
     const cases: Array<[string, number]> = [
       [`symbols=${many}&interval=1m`, 6005],
       ['symbols=BTCUSDT,NOPEUSDT&interval=1m', 6002],
+      [`symbols=BTCUSDT,${encodeURIComponent('wıfusdt')}&interval=1m`, 6002],
       ['symbols=BTCUSDT,,ETHUSDT&interval=1m', 6000],
       ['symbols=BTCUSDT&interval=2m', 6001],
       ['symbols=BTCUSDT&interval=1m&limit=1501', 6004],

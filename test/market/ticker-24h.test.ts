@@ -48,6 +48,12 @@ describe('Ticker24hService', () => {
     });
   });
 
+  it('a fall that rounds to 0.000 % reads 0.000, without a sign (it read -0.000)', () => {
+    // from 96,500.3 to the last 96,500.0: -0.0003 %
+    const t = service([k(NOW - 10 * MIN, '96500.3', '96500.3', '96500.0', '0.010', '965.0', 1)]).ticker(pair, NOW);
+    expect([t.change, t.changePercent]).toEqual(['-0.3', '0.000']);
+  });
+
   it('with no candle in the window every price is the last one and the volumes are zero', () => {
     const t = service([]).ticker(pair, NOW);
     expect([t.open, t.high, t.low, t.change, t.changePercent, t.volume, t.trades]).toEqual([

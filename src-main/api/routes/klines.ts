@@ -179,6 +179,14 @@ export function klinesValidationError(
   );
 }
 
+/**
+ * A pair's name as sent, upper-cased when it is letters and digits of ASCII alone; else as sent,
+ * which names no pair (so 6002): 'wıfusdt' (a dotless ı) upper-cases to WIFUSDT in JavaScript.
+ */
+function pairName(sent: string): string {
+  return /^[A-Za-z0-9]+$/.test(sent) ? sent.toUpperCase() : sent;
+}
+
 const klinesQuery = Type.Object(
   {
     symbol: Type.String({
@@ -267,7 +275,7 @@ export default async function klinesRoutes(
       if (hasStart && q.limit !== undefined) {
         throw new ApiError(Errors.KLINES_TIME_RANGE_RULE, 'limit cannot be combined with start_time and end_time');
       }
-      const symbol = q.symbol.toUpperCase();
+      const symbol = pairName(q.symbol);
       if (!venue.symbols.get(symbol))
         throw new ApiError(Errors.KLINES_SYMBOL_NOT_FOUND, `Unknown symbol '${shown(q.symbol)}'`);
       const body = service().klinesBody(
@@ -317,7 +325,7 @@ export default async function klinesRoutes(
       for (const part of parts) {
         if (part === '')
           throw new ApiError(Errors.KLINES_INVALID_PARAMETER, "symbols holds an empty name (use 'A,B,C')");
-        const name = part.toUpperCase();
+        const name = pairName(part);
         if (!seen.has(name)) {
           seen.add(name);
           names.push(name);
