@@ -2,7 +2,8 @@
 //
 // Invariants
 // - Every event the book reported for a command is applied before the command ends (drain
-//   loops until the sink is empty: trimming close orders can make the book report more).
+//   loops until the sink and the trim queue are empty: trimming close orders can make the book
+//   report more).
 // - A fill books its price PnL and fee into the wallet and the position at once; order margin
 //   frozen for the filled part is released in proportion, all of it on the last fill. In one-way
 //   mode, where what an order freezes depends on the net position it reduces (ledger.ts
@@ -46,17 +47,23 @@ export function drain(core: TradingCore, pair: PairState, untracked: LiveOrder |
   let taken = 0;
   for (;;) {
     // (no new array for the empty take that ends every drain)
-    if (pair.sink.events.length === 0) break;
-    const events = pair.sink.take();
-    for (const e of events) {
-      if (e.type === 'trade' && e.takerId === takerId) taken += e.qtyLots;
-      apply(core, pair, e, untracked);
+    if (pair.sink.events.length > 0) {
+      const events = pair.sink.take();
+      for (const e of events) {
+        if (e.type === 'trade' && e.takerId === takerId) taken += e.qtyLots;
+        apply(core, pair, e, untracked);
+      }
     }
-    // positions that shrank: trim or cancel the reduce-only orders resting against them
-    if (core.trimQueue.size > 0) {
-      const queue = [...core.trimQueue];
-      core.trimQueue.clear();
-      for (const p of queue) trimCloseOrders(core, pair, p);
+    if (core.trimQueue.size === 0) break;
+    // positions that shrank, here or by a venue close with no book event (ADL, bankruptcy): trim
+    // or cancel the reduce-only orders resting against them, each in its own pair's book (a
+    // trim sent to another pair's book is refused there as an unknown order)
+    const queue = [...core.trimQueue];
+    core.trimQueue.clear();
+    for (const p of queue) {
+      const own = core.pairs.get(p.symbol) ?? pair;
+      trimCloseOrders(core, own, p);
+      if (own !== pair) drain(core, own, null);
     }
   }
   // one-way accounts whose net position or opening orders here changed: what their orders freeze follows

@@ -174,6 +174,8 @@ function liquidate(core: TradingCore, a: AccountLive, positions: PositionState[]
     const live = a.positions.get(posKey(p.symbol, p.side));
     if (live && live.qty > 0) closeAtBankruptcy(core, a, live, bpTicks, { time, order });
     if (qtyBefore > 0) core.trimQueue.add(p);
+    // the ADL counterparties' close orders follow what ADL left of their positions, in this command
+    drain(core, pair, null);
   }
   const fees = chargeClearanceFees(core, a, closed, crossAll, time);
   // announced before the command's own events (fills, positions, balance), as the liquidation
