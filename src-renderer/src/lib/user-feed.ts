@@ -18,6 +18,7 @@ import type { AccountState } from '../features/account/account-store.ts';
 import type { OpenOrdersState } from '../features/orders/open-orders-store.ts';
 import type { PositionsState } from '../features/positions/positions-store.ts';
 import { tpslFiredToast } from '../features/positions/tpsl-toast.ts';
+import { adlToast } from '../features/positions/adl-toast.ts';
 import type { StopsState } from '../features/stops/stops-store.ts';
 import { createStopToasts } from '../features/stops/stop-labels.ts';
 import type { SymbolsState } from '../features/symbols/symbols-store.ts';
@@ -157,6 +158,14 @@ export function startUserFeed(deps: {
     if (t !== null) toasts.getState().actions.push({ key: `tpsl:${o.id}`, ...t });
   };
 
+  // A position the venue auto-deleveraged (ADL): said as such, not as a close of the trader's own.
+  const adlClosed = (o: OrderRecord): void => {
+    const entry = symbols.getState().bySymbol[o.symbol];
+    const d = { pd: entry?.priceDecimals ?? 2, qd: entry?.qtyDecimals ?? 3, base: entry?.general.base_asset ?? '' };
+    const t = adlToast(o, d);
+    if (t !== null) toasts.getState().actions.push({ key: `adl:${o.id}`, ...t });
+  };
+
   // The fills of one order arrive one by one; they are summed into one toast per order.
   const fillSums = new Map<string, { qty: number; quote: number; fee: number; pnl: number; at: number }>();
   const fillToast = (t: TradeRecord): void => {
@@ -210,6 +219,7 @@ export function startUserFeed(deps: {
         orders.getState().actions.apply(e.data as OrderRecord);
         stopToasts.order(e.data as OrderRecord);
         tpslFired(e.data as OrderRecord);
+        adlClosed(e.data as OrderRecord);
         // a take-profit / stop-loss close spends its position's triggers now, not at the next poll
         positions.getState().actions.applyOrder(e.data as OrderRecord);
         state.setState({ orders: state.getState().orders + 1 });
