@@ -3,7 +3,8 @@
 // to do; it is also a desktop notification while the window is away (toasts/toast-notices.ts).
 // The ratio is read with every change of a position, every 5 s, on a jump of the mark and when
 // the venue sends its own `margin_call` (user-feed.ts, mark-refresh.ts), so a call comes at most
-// that late.
+// that late. A call's toast goes when the call is over: the positions closed (a liquidation) or the
+// ratio back under 70 %.
 import type { StoreApi } from 'zustand/vanilla';
 import { fmt, fmtPct } from '../../lib/format.ts';
 import type { SymbolsState } from '../symbols/symbols-store.ts';
@@ -38,9 +39,20 @@ export function watchMarginCalls(deps: {
 }): () => void {
   const { positions, symbols, toasts } = deps;
   const called = new Set<string>();
+  // the toast of each call still on screen: it goes once its call is over (the positions closed,
+  // liquidated say, or the ratio back under 70 %), not to advise "add funds" for positions gone
+  const shown = new Map<string, number>();
   const check = (): void => {
     for (const c of marginCalls(positions.getState().positions, called))
-      toasts.getState().actions.push({ kind: 'margin', key: `margin:${c.key}`, ...callToast(c, symbols) });
+      shown.set(
+        c.key,
+        toasts.getState().actions.push({ kind: 'margin', key: `margin:${c.key}`, ...callToast(c, symbols) }),
+      );
+    for (const [key, id] of shown) {
+      if (called.has(key)) continue;
+      shown.delete(key);
+      toasts.getState().actions.dismiss(id);
+    }
   };
   check();
   return positions.subscribe((s, prev) => {
