@@ -103,7 +103,10 @@ function liquidate(core: TradingCore, a: AccountLive, positions: PositionState[]
   const symbols = new Set(positions.map((p) => p.symbol));
   const crossAll = positions.some((p) => p.marginMode === MarginMode.CROSS);
   for (const o of [...a.orders.values()]) {
-    if (crossAll || symbols.has(o.symbol)) {
+    // a cross liquidation: every order on cross margin (any pair's could add to the cross
+    // positions); an isolated one: the orders of its pairs. An isolated position's orders (its
+    // take-profit) stand through a cross liquidation: they neither add to nor draw on the cross margin.
+    if (crossAll ? o.marginMode === MarginMode.CROSS : symbols.has(o.symbol)) {
       const pair = core.pairs.get(o.symbol)!;
       o.liquidated = true; // ends EXPIRED (fills.ts)
       pair.book.cancel(o.id);
