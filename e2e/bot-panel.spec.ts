@@ -130,6 +130,35 @@ test('Tab from the send button goes on past the request box to the cached orders
   await expect(panel.getByTestId('bot-response')).toContainText('"status": 4');
 });
 
+test("from the keyboard, Send and the answer's Cancel order keep the focus in the drawer", async ({
+  page,
+  service,
+  market,
+}) => {
+  const symbol = 'SOLUSDT';
+  await setPaused(service.url, true);
+  const { price } = await market.priceOffMid(symbol, 0.9);
+  const screen = new TradingPage(page);
+  await screen.open(service.url);
+  await screen.selectSymbol(symbol);
+  const panel = await screen.openBotPanel();
+  await panel.getByRole('textbox', { name: 'price', exact: true }).fill(price);
+  await panel.getByRole('textbox', { name: 'qty', exact: true }).fill('1.00');
+  await panel.getByRole('checkbox', { name: 'need_cache' }).uncheck();
+  // Enter on Send: disabled while the request runs, it has the focus back with the answer
+  const send = panel.getByRole('button', { name: 'Send bot order' });
+  await send.focus();
+  await page.keyboard.press('Enter');
+  await expect(panel.getByTestId('bot-response')).toContainText('"status": 1');
+  await expect(send).toBeFocused();
+  const answer = JSON.parse((await panel.getByTestId('bot-response').textContent())!) as { data: { order_id: string } };
+  // the answer's Cancel order goes with its use: the focus goes to the Response heading, not to the page
+  await panel.getByRole('button', { name: `Cancel order ${answer.data.order_id}` }).focus();
+  await page.keyboard.press('Enter');
+  await expect(panel.getByTestId('bot-response')).toContainText('"status": 4');
+  await expect(panel.getByRole('heading', { name: /^Response/ })).toBeFocused();
+});
+
 test.afterEach(async ({ service }) => {
   await setPaused(service.url, false);
 });

@@ -4,6 +4,7 @@
 import { useEffect, useRef } from 'react';
 import { fmt } from '../../lib/format.ts';
 import { poll } from '../../lib/frame.ts';
+import { keepFocus } from '../../layout/keep-focus.ts';
 import { useServices, useSel } from '../../lib/use-services.ts';
 import { useDecimals } from '../../lib/use-symbol.ts';
 import { Drawer } from '../../layout/drawer.tsx';
@@ -43,6 +44,9 @@ function BotPanelBody() {
   const entries = useSel(s.symbols, (x) => x.entries);
   const decimals = useDecimals();
   const cachedHeading = useRef<HTMLHeadingElement>(null);
+  const form = useRef<HTMLFormElement>(null);
+  const raw = useRef<HTMLDivElement>(null);
+  const responseHeading = useRef<HTMLHeadingElement>(null);
   const f = st.form;
   const set = (change: Partial<BotForm>): void => st.actions.set(change);
 
@@ -51,6 +55,26 @@ function BotPanelBody() {
     void st.actions.refreshWhitelist();
     return poll(() => st.actions.refreshCached(), 2000);
   }, [st.actions, s.workspace]);
+  // The focus never falls to the page: Send, disabled while its request runs, has it back with
+  // the answer; the answer's Cancel order, gone once used, hands it to the Response heading.
+  useEffect(
+    () =>
+      keepFocus(
+        form.current!,
+        (el) => el,
+        (el) => (usable(el) ? el : null),
+      ),
+    [],
+  );
+  useEffect(
+    () =>
+      keepFocus(
+        raw.current!,
+        (el) => el,
+        (el) => (usable(el) ? el : responseHeading.current),
+      ),
+    [],
+  );
 
   const body = st.actions.body();
   const last = st.last;
@@ -69,6 +93,7 @@ function BotPanelBody() {
         </button>
       </div>
       <form
+        ref={form}
         className="bot-form"
         onSubmit={(e) => {
           e.preventDefault();
@@ -201,7 +226,7 @@ function BotPanelBody() {
         </button>
       </form>
 
-      <div className="raw">
+      <div className="raw" ref={raw}>
         <div>
           <h4>{last && !st.edited ? 'Last request' : 'Request (as it will be sent)'}</h4>
           <pre data-testid="bot-request">
@@ -211,7 +236,7 @@ function BotPanelBody() {
           </pre>
         </div>
         <div>
-          <h4>
+          <h4 ref={responseHeading} tabIndex={-1}>
             Response{' '}
             {last && (
               <span className={last.status === HTTP_OK && (last.json as { code?: number })?.code === 0 ? 'up' : 'down'}>
@@ -252,6 +277,11 @@ function BotPanelBody() {
       />
     </div>
   );
+}
+
+/** A control the focus can go back to: still on the page and not disabled. */
+function usable(el: HTMLElement): boolean {
+  return el.isConnected && !(el as HTMLButtonElement).disabled;
 }
 
 type BotOrderRow = { o: OrderRecord; pd: number; qd: number };
