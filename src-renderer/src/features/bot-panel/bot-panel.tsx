@@ -52,8 +52,7 @@ function BotPanelBody() {
 
   useEffect(() => {
     st.actions.set({ symbol: s.workspace.getState().symbol });
-    void st.actions.refreshWhitelist();
-    return poll(() => st.actions.refreshCached(), 2000);
+    return poll(() => st.actions.refresh(), 2000);
   }, [st.actions, s.workspace]);
   // The focus never falls to the page: Send, disabled while its request runs, has it back with
   // the answer; the answer's Cancel order, gone once used, hands it to the Response heading.

@@ -54,6 +54,11 @@ export interface BotState {
     cancel(order: Pick<OrderRecord, 'symbol' | 'id'>): Promise<RawExchange>;
     refreshWhitelist(): Promise<void>;
     refreshCached(): Promise<void>;
+    /**
+     * The cached orders and the whitelist status together (the panel's poll, and after each
+     * answer): an IP put on or taken off the list while the panel is open shows so.
+     */
+    refresh(): Promise<void>;
   };
 }
 
@@ -109,7 +114,7 @@ export function createBotStore(api: RestClient, initialSymbol: string) {
         set({ sending: true });
         const x = await api.request('POST', '/fapi/v1/bot/orders', { body: botBody(get().form) });
         set({ sending: false, last: x, edited: false });
-        void get().actions.refreshCached();
+        void get().actions.refresh();
         return x;
       },
       async cancel(order) {
@@ -117,7 +122,7 @@ export function createBotStore(api: RestClient, initialSymbol: string) {
           query: { symbol: order.symbol, order_id: order.id },
         });
         set({ last: x, edited: false });
-        await get().actions.refreshCached();
+        await get().actions.refresh();
         return x;
       },
       async refreshWhitelist() {
@@ -134,6 +139,9 @@ export function createBotStore(api: RestClient, initialSymbol: string) {
         } catch (e) {
           set({ cachedError: errorText(e) });
         }
+      },
+      async refresh() {
+        await Promise.all([get().actions.refreshCached(), get().actions.refreshWhitelist()]);
       },
     },
   }));
