@@ -159,6 +159,19 @@ test("from the keyboard, Send and the answer's Cancel order keep the focus in th
   await expect(panel.getByRole('heading', { name: /^Response/ })).toBeFocused();
 });
 
+test('Edit whitelist opens Settings with the focus on the whitelist', async ({ page, service }) => {
+  const screen = new TradingPage(page);
+  await screen.open(service.url);
+  const panel = await screen.openBotPanel();
+  await panel.getByRole('button', { name: 'Edit whitelist' }).focus();
+  await page.keyboard.press('Enter');
+  const settings = page.getByTestId('settings-panel');
+  await expect(settings).toBeVisible();
+  const field = settings.getByRole('textbox', { name: 'Whitelisted IPs' });
+  await expect(field).toBeFocused();
+  await expect(field).toHaveValue(/127\.0\.0\.1/);
+});
+
 test.afterEach(async ({ service }) => {
   await setPaused(service.url, false);
 });

@@ -22,6 +22,8 @@ import {
   TimeInForce,
 } from '../../../../src-shared/enums.ts';
 import { OMIT, type BotForm } from './bot-store.ts';
+import { WHITELIST_FIELD_ID, WHITELIST_SECTION_ID } from '../settings/settings-panel.tsx';
+import type { Services } from '../../lib/services.ts';
 import './bot-panel.css';
 
 /** The HTTP status of an answered request (the raw pane colours everything else as a failure). */
@@ -87,7 +89,7 @@ function BotPanelBody() {
         ) : (
           (st.whitelistError ?? 'Checking the whitelist…')
         )}
-        <button className="link" onClick={() => s.workspace.getState().actions.open('settings')}>
+        <button className="link" onClick={() => editWhitelist(s)}>
           Edit whitelist
         </button>
       </div>
@@ -275,6 +277,18 @@ function BotPanelBody() {
         lastGone={cachedHeading}
       />
     </div>
+  );
+}
+
+/**
+ * Settings, the focus on the whitelist it is opened for (its field, or the section when the list
+ * cannot be read here), not on the drawer's top, nine Tab stops away: once Settings is drawn, as
+ * its drawer takes the focus when it opens.
+ */
+function editWhitelist(s: Services): void {
+  s.workspace.getState().actions.open('settings');
+  requestAnimationFrame(() =>
+    (document.getElementById(WHITELIST_FIELD_ID) ?? document.getElementById(WHITELIST_SECTION_ID))?.focus(),
   );
 }
 

@@ -32,6 +32,10 @@ import './settings.css';
 
 const SPEEDS = [1, 10, 60, 600, 3600];
 
+/** The whitelist's section and its field, where the bot panel's "Edit whitelist" puts the focus. */
+export const WHITELIST_SECTION_ID = 'settings-whitelist';
+export const WHITELIST_FIELD_ID = 'settings-whitelist-ips';
+
 export function SettingsPanel() {
   const s = useServices();
   const open = useSel(s.workspace, (w) => w.overlay === 'settings');
@@ -214,13 +218,14 @@ function SettingsBody() {
         </p>
       </section>
 
-      <section tabIndex={-1} aria-label="Bot whitelist">
+      <section tabIndex={-1} aria-label="Bot whitelist" id={WHITELIST_SECTION_ID}>
         <h3>Bot whitelist</h3>
         {st.ipsError ? (
           <p className="error small">{st.ipsError}</p>
         ) : (
           <>
             <textarea
+              id={WHITELIST_FIELD_ID}
               aria-label="Whitelisted IPs"
               rows={4}
               value={ipsText}
