@@ -172,6 +172,21 @@ test('Edit whitelist opens Settings with the focus on the whitelist', async ({ p
   await expect(field).toHaveValue(/127\.0\.0\.1/);
 });
 
+test('a paused market is said in the drawer, which covers the top bar\'s "Market paused"', async ({
+  page,
+  service,
+}) => {
+  await setPaused(service.url, true);
+  const screen = new TradingPage(page);
+  await screen.open(service.url);
+  await expect(page.getByTestId('connection-status')).toHaveAttribute('data-paused', 'true');
+  const panel = await screen.openBotPanel();
+  await expect(panel.getByTestId('bot-market-paused')).toContainText('Market paused');
+  await page.screenshot({ path: test.info().outputPath('bot-panel-paused.png') });
+  await setPaused(service.url, false);
+  await expect(panel.getByTestId('bot-market-paused')).toBeHidden();
+});
+
 test.afterEach(async ({ service }) => {
   await setPaused(service.url, false);
 });

@@ -77,10 +77,21 @@ function BotPanelBody() {
     [],
   );
 
+  // the top bar's "Market paused" is under the drawer: said here too (a replay's clock reads
+  // paused all along; its banner says whether it plays)
+  const replay = useSel(s.replay, (r) => r.mode === 'replay');
+  const paused = useSel(s.clock, (c) => c.paused) && !replay;
+
   const body = st.actions.body();
   const last = st.last;
   return (
     <div className="bot-panel">
+      {paused && (
+        <p className="sim-paused" data-testid="bot-market-paused">
+          <b>Market paused</b> (Settings): market time stands still and the simulated market neither trades nor moves
+          its quotes; a bot order still matches the book as it stands.
+        </p>
+      )}
       <div className={`wl-status ${st.whitelist?.whitelisted ? 'ok' : 'bad'}`} data-testid="whitelist-status">
         {st.whitelist ? (
           <>
