@@ -187,6 +187,22 @@ test('a paused market is said in the drawer, which covers the top bar\'s "Market
   await expect(panel.getByTestId('bot-market-paused')).toBeHidden();
 });
 
+test('a cached list that cannot be read says so, not "No cached bot orders."', async ({ page, service }) => {
+  // as a browser on another machine, off the whitelist, is answered
+  await page.route('**/fapi/v1/bot/openOrders', (route) =>
+    route.fulfill({
+      status: 403,
+      contentType: 'application/json',
+      body: JSON.stringify({ code: 2101, message: 'Caller IP 192.0.2.2 is not on the bot whitelist', data: null }),
+    }),
+  );
+  const screen = new TradingPage(page);
+  await screen.open(service.url);
+  const panel = await screen.openBotPanel();
+  await expect(panel.getByText('Caller IP 192.0.2.2 is not on the bot whitelist')).toBeVisible();
+  await expect(panel.getByText('No cached bot orders.')).toHaveCount(0);
+});
+
 test.afterEach(async ({ service }) => {
   await setPaused(service.url, false);
 });

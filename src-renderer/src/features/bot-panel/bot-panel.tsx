@@ -284,7 +284,8 @@ function BotPanelBody() {
         rows={st.cached.map((o) => ({ o, ...decimals(o.symbol) }))}
         rowKey={(r) => r.o.id}
         rowAttrs={(r) => ({ 'data-testid': `bot-order-row-${r.o.id}` })}
-        empty={<p className="empty">No cached bot orders.</p>}
+        // a list that cannot be read (2101 off the whitelist, the service gone) is not an empty one
+        empty={st.cachedError === null && <p className="empty">No cached bot orders.</p>}
         lastGone={cachedHeading}
       />
     </div>
