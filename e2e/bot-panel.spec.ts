@@ -203,6 +203,30 @@ test('a cached list that cannot be read says so, not "No cached bot orders."', a
   await expect(panel.getByText('No cached bot orders.')).toHaveCount(0);
 });
 
+test('opened again on the same pair, the drawer still shows the last request beside its answer', async ({
+  page,
+  service,
+  market,
+}) => {
+  const symbol = 'SOLUSDT';
+  await setPaused(service.url, true);
+  const { price } = await market.priceOffMid(symbol, 0.9);
+  const screen = new TradingPage(page);
+  await screen.open(service.url);
+  await screen.selectSymbol(symbol);
+  let panel = await screen.openBotPanel();
+  await panel.getByRole('textbox', { name: 'price', exact: true }).fill(price);
+  await panel.getByRole('textbox', { name: 'qty', exact: true }).fill('1.00');
+  await panel.getByRole('button', { name: 'Send bot order' }).click();
+  await expect(panel.getByTestId('bot-response')).toContainText('"code": 0');
+  await expect(panel.getByRole('heading', { name: 'Last request' })).toBeVisible();
+  await page.keyboard.press('Escape');
+  await expect(panel).toBeHidden();
+  panel = await screen.openBotPanel();
+  await expect(panel.getByTestId('bot-response')).toContainText('"code": 0');
+  await expect(panel.getByRole('heading', { name: 'Last request' })).toBeVisible();
+});
+
 test.afterEach(async ({ service }) => {
   await setPaused(service.url, false);
 });

@@ -53,7 +53,9 @@ function BotPanelBody() {
   const set = (change: Partial<BotForm>): void => st.actions.set(change);
 
   useEffect(() => {
-    st.actions.set({ symbol: s.workspace.getState().symbol });
+    // the screen's pair; not an edit when it is the form's already (the last request stays shown)
+    const symbol = s.workspace.getState().symbol;
+    if (s.bots.getState().form.symbol !== symbol) st.actions.set({ symbol });
     return poll(() => st.actions.refresh(), 2000);
   }, [st.actions, s.workspace]);
   // The focus never falls to the page: Send, disabled while its request runs, has it back with
