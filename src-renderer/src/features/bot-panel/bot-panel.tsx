@@ -90,8 +90,8 @@ function BotPanelBody() {
     <div className="bot-panel">
       {paused && (
         <p className="sim-paused" data-testid="bot-market-paused">
-          <b>Market paused</b> (Settings): market time stands still and the simulated market neither trades nor moves
-          its quotes; a bot order still matches the book as it stands.
+          <b>Market paused</b> (Settings): market time stands still and nothing trades but the orders sent; a bot order
+          still matches the book as it stands.
         </p>
       )}
       <div className={`wl-status ${st.whitelist?.whitelisted ? 'ok' : 'bad'}`} data-testid="whitelist-status">
