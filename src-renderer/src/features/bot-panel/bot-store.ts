@@ -74,7 +74,10 @@ function botBody(f: BotForm): BotOrderRequest {
     ...(price !== '' ? { price } : {}),
     qty: f.qty.trim(),
   };
-  if (f.leverage.trim() !== '') body.leverage = Number(f.leverage);
+  // a whole number as a number; anything else as typed, for the venue to refuse by name (Number()
+  // sent "abc" as null, which the venue took as no leverage, and "0x10" as 16)
+  const leverage = f.leverage.trim();
+  if (leverage !== '') body.leverage = /^-?[0-9]+$/.test(leverage) ? Number(leverage) : (leverage as unknown as number);
   if (f.margin_mode !== OMIT) body.margin_mode = f.margin_mode;
   if (f.time_in_force !== OMIT) body.time_in_force = f.time_in_force;
   if (f.reduce_only) body.reduce_only = true;
