@@ -5,7 +5,7 @@ import { fmt } from '../../lib/format.ts';
 import { useServices, useSel } from '../../lib/use-services.ts';
 import { useDecimals } from '../../lib/use-symbol.ts';
 import { ClientId, NarrowPair, When, type Column } from '../../layout/record-table.tsx';
-import { directionName, placedOneWay, sideClass, STATUS_NAMES, TYPE_NAMES } from '../orders/order-labels.ts';
+import { directionName, orderTypeName, placedOneWay, sideClass, STATUS_NAMES } from '../orders/order-labels.ts';
 import { FilterSelect, HistoryTable, usePagedHistory } from './history-controls.tsx';
 
 const STATUS_OPTIONS: ReadonlyArray<readonly [OrderStatus | 0, string]> = [
@@ -33,11 +33,11 @@ export function OrderHistory() {
   const columns: Column<{ o: OrderRecord; pd: number; qd: number }>[] = [
     { head: 'Time', cls: 'dim', cell: ({ o }) => <When ms={o.created_at} /> },
     { head: 'Symbol', cls: 'sym', cell: ({ o }) => o.symbol },
-    { head: 'Type', headClass: 'wide-only', cls: 'wide-only', cell: ({ o }) => TYPE_NAMES[o.type] },
+    { head: 'Type', headClass: 'wide-only', cls: 'wide-only', cell: ({ o }) => orderTypeName(o) },
     {
       head: <NarrowPair top="Direction" sub="Type" />,
       cls: ({ o }) => sideClass(o.side),
-      cell: ({ o }) => <NarrowPair top={directionName(o, placedOneWay(o, oneWay))} sub={TYPE_NAMES[o.type]} />,
+      cell: ({ o }) => <NarrowPair top={directionName(o, placedOneWay(o, oneWay))} sub={orderTypeName(o)} />,
     },
     {
       head: <NarrowPair top="Price" sub="Avg price" />,

@@ -14,6 +14,17 @@ export const STATUS_NAMES: Record<number, string> = {
 export const TYPE_NAMES: Record<number, string> = { [OrderType.LIMIT]: 'Limit', [OrderType.MARKET]: 'Market' };
 
 /**
+ * An order's type as the histories name it: a close order the venue forced is named for what it
+ * was, by the client id no user may take (docs/api.md): a liquidation's `autoclose-<id>` (a limit
+ * IOC down to the bankruptcy price), an auto-deleveraging's `adl_autoclose`; else Limit / Market.
+ */
+export function orderTypeName(o: Pick<OrderRecord, 'type' | 'client_order_id'>): string {
+  if (/^autoclose-[0-9]+$/.test(o.client_order_id)) return 'Liquidation';
+  if (o.client_order_id === 'adl_autoclose') return 'ADL';
+  return TYPE_NAMES[o.type] ?? String(o.type);
+}
+
+/**
  * "Open long", "Close short", ... from side, position side and action (hedge mode). In one-way
  * mode every order carries position_side LONG and whether it opens, reduces or flips the net
  * position depends on that position, so the order is named by its side: "Buy", "Sell (close)",
