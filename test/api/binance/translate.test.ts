@@ -240,7 +240,9 @@ describe('native records -> Binance records', () => {
       time: 1000,
       updateTime: 2000,
     });
-    expect(binanceOrder(math, order, 'one_way').positionSide).toBe('BOTH');
+    // a one-way order is recorded on LONG; a record on SHORT is a hedge order (placed before a switch)
+    expect(binanceOrder(math, { ...order, positionSide: PositionSide.LONG }, 'one_way').positionSide).toBe('BOTH');
+    expect(binanceOrder(math, order, 'one_way').positionSide).toBe('SHORT');
   });
 
   it("a forced close order as forceOrders lists it: LIMIT IOC reduce-only, one-way BOTH; a market-sent one's price '0'", () => {
@@ -254,7 +256,8 @@ describe('native records -> Binance records', () => {
       reduceOnly: true,
       positionAction: PositionAction.CLOSE,
     };
-    const one = forcedOrder(math, adl, 'one_way');
+    // a one-way account's close order is recorded on LONG
+    const one = forcedOrder(math, { ...adl, positionSide: PositionSide.LONG }, 'one_way');
     expect(one).toEqual({
       orderId: 42,
       symbol: 'BTCUSDT',

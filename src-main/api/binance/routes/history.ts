@@ -15,7 +15,7 @@ import { pairOf, signedRequest, type BinanceContext } from '../context.ts';
 import { INCOME_TYPES, routeSchema } from '../schemas.ts';
 import { BinanceError } from '../errors.ts';
 import type { Params } from '../params.ts';
-import { binanceOrder, binanceTrade, forcedOrder } from '../translate/orders.ts';
+import { binanceOrder, binanceTrade, fillMode, forcedOrder } from '../translate/orders.ts';
 
 export const HISTORY_PAGE = 500;
 const WEEK = 7 * 86_400_000;
@@ -199,7 +199,13 @@ export function registerHistory(app: FastifyInstance, ctx: BinanceContext): void
       only,
       idAlone: true,
     });
-    return rows.map((t) => binanceTrade(pair.math, t, s.mode));
+    // each fill in the mode its order was placed in (one order's fills read it once)
+    const orders = new Map<number, OrderState | undefined>();
+    const orderOf = (id: number) => {
+      if (!orders.has(id)) orders.set(id, venue.trading.order(id));
+      return orders.get(id);
+    };
+    return rows.map((t) => binanceTrade(pair.math, t, fillMode(t, orderOf(t.orderId), s.mode)));
   });
 
   // forceOrders: the account's liquidation and ADL close orders (told apart by their client ids,

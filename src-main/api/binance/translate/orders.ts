@@ -59,6 +59,33 @@ export function positionSideName(mode: Mode, nativeSide: number): 'BOTH' | 'LONG
   return nativeSide === PositionSide.SHORT ? 'SHORT' : 'LONG';
 }
 
+/**
+ * The position mode a recorded order was placed in, so that its record (and its fills') keep the
+ * positionSide and reduceOnly they were answered with after the account switches modes (which it
+ * may only do with nothing open). One-way orders are stored on LONG: a record on SHORT is a hedge
+ * order, and on LONG a sell that opens or a buy that closes is one only one-way mode takes. A buy
+ * that opens LONG and a sell that closes it read the same in both modes: named by the mode now.
+ */
+export function placedMode(o: Pick<OrderState, 'side' | 'positionSide' | 'positionAction'>, modeNow: Mode): Mode {
+  if (o.positionSide === PositionSide.SHORT) return 'hedge';
+  const hedgeSide = o.positionAction === PositionAction.OPEN ? Side.BUY : Side.SELL;
+  return o.side === hedgeSide ? modeNow : 'one_way';
+}
+
+/**
+ * The position mode a fill was made in: its order's (placedMode). A one-way order is stored on LONG
+ * while its fills carry the side of the position they change, so a fill on another side than its
+ * order's is one-way; `order` undefined (not found) is the mode now.
+ */
+export function fillMode(
+  t: Pick<TradeState, 'positionSide'>,
+  order: Pick<OrderState, 'side' | 'positionSide' | 'positionAction'> | undefined,
+  modeNow: Mode,
+): Mode {
+  if (order === undefined) return modeNow;
+  return t.positionSide !== order.positionSide ? 'one_way' : placedMode(order, modeNow);
+}
+
 /** A new order's Binance parameters, checked (the single route's, or one entry of a batch). */
 export interface NewOrder {
   symbol: string;
@@ -240,8 +267,10 @@ export function placedOrder(m: SymbolMath, o: NewOrder, placed: Placed, mode: Mo
 }
 
 /** An order as Binance answers it (cancel / query / lists). */
-export function binanceOrder(m: SymbolMath, o: Readonly<OrderState>, mode: Mode): Record<string, unknown> {
+export function binanceOrder(m: SymbolMath, o: Readonly<OrderState>, modeNow: Mode): Record<string, unknown> {
   const market = o.type === OrderType.MARKET;
+  // an order of the history is named in the mode it was placed in, not the account's now
+  const mode = placedMode(o, modeNow);
   // a liquidation's or an ADL's close order is Binance's LIQUIDATION order, as the user stream shows it
   const type = isForcedCloseClientId(o.clientOrderId) ? 'LIQUIDATION' : market ? 'MARKET' : 'LIMIT';
   return {
@@ -278,7 +307,8 @@ export function binanceOrder(m: SymbolMath, o: Readonly<OrderState>, mode: Mode)
  * A liquidation's or an ADL's close order as Binance's forceOrders lists it (response-schemas-orders.ts
  * FORCE_ORDER): a reduce-only LIMIT IOC at the bankruptcy price, its fills what closed.
  */
-export function forcedOrder(m: SymbolMath, o: Readonly<OrderState>, mode: Mode): Static<typeof FORCE_ORDER> {
+export function forcedOrder(m: SymbolMath, o: Readonly<OrderState>, modeNow: Mode): Static<typeof FORCE_ORDER> {
+  const mode = placedMode(o, modeNow);
   return {
     orderId: o.id,
     symbol: o.symbol,
@@ -321,6 +351,7 @@ export function averagePrice(m: SymbolMath, quote: Decimal.Value, qty: Decimal.V
  */
 export const STP_MODE = 'EXPIRE_TAKER';
 
+/** A fill as userTrades lists it; `mode` the mode it was made in (fillMode). */
 export function binanceTrade(m: SymbolMath, t: TradeState, mode: Mode): Record<string, unknown> {
   return {
     symbol: t.symbol,
