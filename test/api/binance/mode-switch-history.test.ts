@@ -66,3 +66,32 @@ describe('history across a position mode switch', () => {
     expect(await history(c)).toEqual(before);
   });
 });
+
+describe('algo order history across a position mode switch', () => {
+  /** A stop-market of `c` on BTCUSDT that opens on `side` as the price falls to 95,000, cancelled. */
+  function cancelledStop(c: Creds, o: { side: 1 | 2; position_side: 1 | 2 }): void {
+    const ex = svc.venue.exchange;
+    const input = { symbol: 'BTCUSDT', position_action: 1, type: 2, qty: '0.010', trigger_price: '95000.0', ...o };
+    const r = ex.execute({ kind: 'placeConditional', accountId: c.id, input: { ...input, trigger_direction: 2 } });
+    ex.execute({ kind: 'cancelConditional', accountId: c.id, orderId: Number(r.id) });
+  }
+  const algoSides = async (c: Creds) => {
+    const r = await signedInject(svc.app, c, 'GET', '/fapi/v1/allAlgoOrders', { symbol: 'BTCUSDT' });
+    expect(r.status).toBe(200);
+    return r.body.map((o: any) => `${o.side} ${o.positionSide}`);
+  };
+
+  it('a hedge stop keeps SHORT after the switch to one-way, a one-way one BOTH after the switch to hedge', async () => {
+    const h = account(svc.venue, 'algohedge');
+    cancelledStop(h, { side: 2, position_side: 2 });
+    expect(await algoSides(h)).toEqual(['SELL SHORT']);
+    setPositionMode(svc.venue.exchange, h.id, 'one_way');
+    expect(await algoSides(h)).toEqual(['SELL SHORT']);
+
+    const o = account(svc.venue, 'algooneway', 100_000, 'one_way');
+    cancelledStop(o, { side: 2, position_side: 1 });
+    expect(await algoSides(o)).toEqual(['SELL BOTH']);
+    setPositionMode(svc.venue.exchange, o.id, 'hedge');
+    expect(await algoSides(o)).toEqual(['SELL BOTH']);
+  });
+});

@@ -14,6 +14,7 @@ import {
   ConditionalStatus,
   OrderStatus,
   OrderType,
+  PositionAction,
   Side,
   TriggerDirection,
   WorkingType,
@@ -26,7 +27,7 @@ import { ApiError, errorByCode } from '../../../../src-shared/errors.ts';
 import { BinanceError, fromNative, invalidValue, mandatory, notRequired } from '../errors.ts';
 import type { Params } from '../params.ts';
 import { CONDITIONAL_TYPES as ALGO_TYPES } from '../schemas.ts';
-import { placeInput, positionSideName, STP_MODE, TIF, type Mode, type NewOrder } from './orders.ts';
+import { placedMode, placeInput, positionSideName, STP_MODE, TIF, type Mode, type NewOrder } from './orders.ts';
 
 type AlgoType = (typeof ALGO_TYPES)[number];
 const CLOSE_ALL_TYPES: readonly string[] = ['STOP_MARKET', 'TAKE_PROFIT_MARKET'];
@@ -194,14 +195,25 @@ function actualFields(m: SymbolMath, actual: Readonly<OrderState> | undefined) {
   };
 }
 
+/**
+ * The position mode a conditional record was placed in (placedMode's rule; a reduce-only one that
+ * opens, which hedge mode refuses, is one-way too).
+ */
+function algoPlacedMode(r: ConditionalOrderRecord, modeNow: Mode): Mode {
+  if (r.reduce_only && r.position_action === PositionAction.OPEN) return 'one_way';
+  return placedMode({ side: r.side, positionSide: r.position_side, positionAction: r.position_action }, modeNow);
+}
+
 /** An algo order as Binance answers it (`actual`: the order it placed, when it fired). */
 export function binanceAlgoOrder(
   m: SymbolMath,
   r: ConditionalOrderRecord,
-  mode: Mode,
+  modeNow: Mode,
   shape: AlgoShape,
   actual?: Readonly<OrderState>,
 ): Record<string, unknown> {
+  // a past algo order is named in the mode it was placed in, not the account's now
+  const mode = algoPlacedMode(r, modeNow);
   const trailing = r.callback_rate !== null;
   const zero = m.formatPrice(0);
   const out: Record<string, unknown> = { ...head(m, r, mode, algoStatus(r, actual)) };
