@@ -161,6 +161,17 @@ describe('/openapi.json documents the errors of every operation', () => {
     expect(ws.length).toBe(16);
     for (const [label, op] of ws) expect(Object.keys(op.responses).sort(), label).toEqual(['101', '400', '403', '429']);
   });
+
+  it('the native WebSocket endpoint, GET /ws, documents its upgrade (101) and the handshake refusal (text/html)', () => {
+    const op = doc.paths['/ws'].get;
+    // no 429: the per-IP rate limit covers /api and /fapi alone
+    expect(Object.keys(op.responses).sort()).toEqual(['101', '400', '403', '431']);
+    expect(op.responses['101'].description).toMatch(/Switching Protocols/);
+    const bad = op.responses['400'].content;
+    expect(Object.keys(bad).sort()).toEqual(['application/json', 'text/html']);
+    expect(bad['application/json'].schema.required).toEqual(['code', 'message', 'data']);
+    expect(bad['text/html'].schema.type).toBe('string');
+  });
 });
 
 describe("/openapi.json documents the service guards' answers on every native operation", () => {

@@ -135,7 +135,21 @@ export async function installWebSocket(app: FastifyInstance, opts: WebSocketOpti
       tags: ['streams'],
       summary: 'WebSocket streams and requests',
       description: DESCRIPTION,
-      response: { 400: { ...errorEnvelopeSchema, description: 'A plain GET, not a WebSocket upgrade (1000)' } },
+      // the upgrade's answer (101) and the WebSocket server's own refusal of a malformed handshake
+      // (text/html) are answers of this path too, as the Binance streams document theirs
+      response: {
+        101: { description: 'Switching Protocols: the WebSocket connection is open' },
+        400: {
+          description:
+            'Not a WebSocket upgrade: a plain GET answers 1000 (application/json); a malformed handshake ' +
+            '(missing or invalid Sec-WebSocket-Key or Sec-WebSocket-Version) is refused by the WebSocket server ' +
+            'with a text/html reason',
+          content: {
+            'application/json': { schema: { ...errorEnvelopeSchema, description: 'A plain GET (1000)' } },
+            'text/html': { schema: { type: 'string', description: "The WebSocket server's reason" } },
+          },
+        },
+      },
     },
     handler: async (_req, reply) =>
       sendError(
