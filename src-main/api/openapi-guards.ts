@@ -12,6 +12,8 @@
 //   login, which writes nothing): the data folder's disk is nearly full.
 // - 429 taken off the operations no rate limit covers (/admin: rate-limit.ts isLimitedPath), which
 //   standardErrors gives every envelope route.
+// - the headers these answers carry: Retry-After (whole seconds) on every 429, the facade's too
+//   (rate-limit.ts sendRateLimited, binance/rate-limit.ts), and Allow on every 405.
 // The candlestick routes answer 2103 in their own style (HTTP 200), said in their 200 answer.
 // Their `limit` gets its default (500), which the schema cannot hold: validation applies
 // defaults (useDefaults), and a present limit is refused beside start_time (6003).
@@ -23,6 +25,7 @@ import { isLimitedPath } from './rate-limit.ts';
 interface Response {
   description?: string;
   content?: unknown;
+  headers?: Record<string, unknown>;
 }
 interface Operation {
   parameters?: Array<{ name?: string; in?: string; schema?: Record<string, unknown> }>;
@@ -45,6 +48,27 @@ function envelope(description: string): Response {
   return { description, content: { 'application/json': { schema } } };
 }
 
+/** The response headers of the guards' answers, by status. */
+const HEADERS_OF: Record<string, Record<string, unknown>> = {
+  '405': {
+    Allow: { description: 'The methods this path has, e.g. POST', schema: { type: 'string' } },
+  },
+  '429': {
+    'Retry-After': {
+      description: 'Seconds to wait before the next request (a whole number, at least 1)',
+      schema: { type: 'integer', minimum: 1 },
+    },
+  },
+};
+
+/** Names the headers of the 405 and 429 answers of an operation's `responses`. */
+function addHeaders(responses: Record<string, Response>): void {
+  for (const [status, headers] of Object.entries(HEADERS_OF)) {
+    const r = responses[status];
+    if (r !== undefined) r.headers = { ...JSON.parse(JSON.stringify(headers)), ...r.headers };
+  }
+}
+
 /** Adds `status` with `text`, or adds `text` to the description of the answer already there. */
 function add(responses: Record<string, Response>, status: string, text: string): void {
   const had = responses[status];
@@ -57,8 +81,12 @@ function add(responses: Record<string, Response>, status: string, text: string):
 export function addGuardAnswers<T extends { paths?: object }>(doc: T): T {
   const paths = (doc.paths ?? {}) as Record<string, Record<string, unknown> | undefined>;
   for (const [path, item] of Object.entries(paths)) {
-    if (item === undefined || path.startsWith('/binance')) continue;
+    if (item === undefined) continue;
     const methods = METHODS.filter((m) => item[m] !== undefined);
+    if (path.startsWith('/binance')) {
+      for (const method of methods) addHeaders((item[method] as Operation).responses ?? {});
+      continue;
+    }
     for (const method of methods) {
       const op = item[method] as Operation;
       const responses = (op.responses ??= {});
@@ -69,6 +97,7 @@ export function addGuardAnswers<T extends { paths?: object }>(doc: T): T {
       add(responses, '431', HEADERS);
       if (!READS.has(method) && !path.startsWith('/api/v1/session')) add(responses, '503', DISK);
       if (!isLimitedPath(path)) delete responses['429'];
+      addHeaders(responses);
       if (KLINES_PATHS.has(path))
         for (const p of op.parameters ?? [])
           if (p.name === 'limit' && p.in === 'query' && p.schema) p.schema.default = KLINES_DEFAULT_LIMIT;

@@ -196,6 +196,22 @@ describe("/openapi.json documents the service guards' answers on every native op
     expect(missing).toEqual([]);
   });
 
+  it('every 429 names its Retry-After header and every 405 its Allow header, as the answers carry them', () => {
+    const missing: string[] = [];
+    let seen429 = 0;
+    for (const [label, op] of operations()) {
+      const r429 = op.responses?.['429'];
+      if (r429 !== undefined) {
+        seen429++;
+        if (r429.headers?.['Retry-After']?.schema?.type !== 'integer') missing.push(`${label}: 429 Retry-After`);
+      }
+      const r405 = op.responses?.['405'];
+      if (r405 !== undefined && r405.headers?.Allow?.schema?.type !== 'string') missing.push(`${label}: 405 Allow`);
+    }
+    expect(seen429).toBeGreaterThan(100); // native and facade operations
+    expect(missing).toEqual([]);
+  });
+
   it("the candlestick routes' limit says its default, 500 (spec)", () => {
     for (const path of ['/fapi/v1/klines', '/fapi/v1/klines/batch']) {
       const limit = doc.paths[path].get.parameters.find((p: any) => p.name === 'limit');
