@@ -153,12 +153,16 @@ export type BodyTypeCheck = (body: Record<string, unknown>) => ApiError | undefi
 export function bodyTypeChecker(props: FlatBodySchema['properties']): BodyTypeCheck {
   // Per declared key, its types and a test compiled from them (most keys declare one type), so
   // that a body that passes, the case on every order, costs a lookup and a typeof per key.
-  const declared = new Map<string, { types: readonly string[]; ok: (v: unknown) => boolean }>();
+  const declared = new Map<
+    string,
+    { types: readonly string[]; ok: (v: unknown) => boolean; values: readonly unknown[] | undefined }
+  >();
   // an array's items are checked too: the validator would coerce [10] to ["10"]
   const itemTypes = new Map<string, readonly string[]>();
   for (const key of Object.keys(props)) {
     const types = declaredTypes(props[key]);
-    if (types !== undefined) declared.set(key, { types, ok: typeTest(types) });
+    const values = (props[key] as { enum?: readonly unknown[] }).enum;
+    if (types !== undefined) declared.set(key, { types, ok: typeTest(types), values });
     const items = (props[key] as { items?: unknown }).items;
     if (types?.includes('array') && typeof items === 'object' && items !== null) {
       const it = declaredTypes(items);
@@ -194,7 +198,7 @@ export function bodyTypeChecker(props: FlatBodySchema['properties']): BodyTypeCh
       }
       return new ApiError(
         Errors.INVALID_PARAMETER,
-        `Invalid body parameter '${key}': must be a JSON ${types.join(' or ')}${quoteHint(v, types)}`,
+        `Invalid body parameter '${key}': must be a JSON ${types.join(' or ')}${quoteHint(v, types, d.values)}`,
       );
     }
     return undefined;
@@ -207,9 +211,17 @@ const PLAIN_NUMBER = /^-?(0|[1-9]\d{0,19})(\.\d{1,19})?$/;
 /**
  * What to send instead, when the value is the right one in the wrong JSON type: a number quoted
  * where a number belongs (an order record's id is a string, the amend body's order_id a JSON
- * integer), or a number unquoted where a decimal string belongs. Empty otherwise.
+ * integer), or a number unquoted where a decimal string belongs. A field with a list of values
+ * (`enum`) names them instead when the value, retyped, is not one of them: `position_mode` 1 is
+ * no `"1"` but `"hedge"` or `"one_way"`. Empty otherwise.
  */
-function quoteHint(v: unknown, types: readonly string[]): string {
+function quoteHint(v: unknown, types: readonly string[], values?: readonly unknown[]): string {
+  if (values !== undefined) {
+    // (only a scalar is retyped: an object may have a toString that throws)
+    const retyped = typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean' ? String(v) : undefined;
+    if (retyped === undefined || !values.some((x) => String(x) === retyped))
+      return `: one of ${values.map((x) => JSON.stringify(x)).join(', ')}`;
+  }
   const numeric = types.includes('integer') || types.includes('number');
   if (typeof v === 'string' && numeric && PLAIN_NUMBER.test(v)) return `: send ${v}, not "${v}"`;
   if (typeof v === 'number' && Number.isFinite(v) && types.includes('string') && !numeric)

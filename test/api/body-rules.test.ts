@@ -103,12 +103,44 @@ describe('a number in quotes', () => {
       message: 'Invalid body parameter \'side\': must be a JSON integer: send 1, not "1"',
       data: null,
     });
-    // a string that is no number gets no such advice
+    // a string that is no number gets no such advice: the field's values instead
     const word = await signedPost(
       '/fapi/v1/orders',
       '{"symbol":"BTCUSDT","side":"buy","position_side":1,"position_action":1,"type":2,"qty":"0.002"}',
     );
-    expect(word.body.message).toBe("Invalid body parameter 'side': must be a JSON integer");
+    expect(word.body.message).toBe("Invalid body parameter 'side': must be a JSON integer: one of 1, 2");
+  });
+});
+
+describe('a wrong JSON type in a field with a list of values', () => {
+  it('names the values, not the retyped value that is none of them (position_mode 1 is no "1")', async () => {
+    const mode = await signedPost('/fapi/v1/positionMode', '{"position_mode":1}');
+    expect(mode.body).toEqual({
+      code: 1001,
+      message: 'Invalid body parameter \'position_mode\': must be a JSON string: one of "hedge", "one_way"',
+      data: null,
+    });
+    const side = await signedPost(
+      '/fapi/v1/orders',
+      '{"symbol":"BTCUSDT","side":"3","position_side":1,"position_action":1,"type":2,"qty":"0.002"}',
+    );
+    expect(side.body.message).toBe("Invalid body parameter 'side': must be a JSON integer: one of 1, 2");
+    // the same on every route with such a field (the admin route, unsigned)
+    const admin = await app.inject({
+      method: 'POST',
+      url: '/admin/v1/accounts',
+      payload: { api_key: 'enum_mode_01', position_mode: 1 },
+    });
+    expect(admin.json().message).toBe(
+      'Invalid body parameter \'position_mode\': must be a JSON string: one of "hedge", "one_way"',
+    );
+    expect(venue.accounts.byKey('enum_mode_01')).toBeUndefined();
+    // an object is not retyped (its toString may not be a function): the values, never a 5xx
+    const obj = await signedPost('/fapi/v1/positionMode', '{"position_mode":{"toString":1}}');
+    expect(obj.status).toBe(400);
+    expect(obj.body.message).toBe(
+      'Invalid body parameter \'position_mode\': must be a JSON string: one of "hedge", "one_way"',
+    );
   });
 });
 
