@@ -8,6 +8,7 @@ import { RecordTable, type Column, type RecordTableProps } from '../../layout/re
 import { signClass } from '../../lib/format.ts';
 import { useServices, useSel } from '../../lib/use-services.ts';
 import type { PagedState } from './paged-store.ts';
+import { ExportCsv, type ExportSpec } from './history-export.tsx';
 
 /** How long a burst of account events is gathered into one reload, ms. */
 const RELOAD_DEBOUNCE_MS = 250;
@@ -46,12 +47,20 @@ export function HistoryTable<T, F extends { symbol: string }, R>({
   st,
   what,
   lead,
+  exportAs,
   children,
   ...table
-}: { st: PagedState<T, F>; what: string; lead?: ReactNode; children: ReactNode } & Omit<RecordTableProps<R>, 'empty'>) {
+}: {
+  st: PagedState<T, F>;
+  what: string;
+  lead?: ReactNode;
+  /** The tab's Export CSV (history-export.tsx), when it has one. */
+  exportAs?: ExportSpec;
+  children: ReactNode;
+} & Omit<RecordTableProps<R>, 'empty'>) {
   return (
     <>
-      <HistoryTools st={st} lead={lead}>
+      <HistoryTools st={st} lead={lead} exportAs={exportAs}>
         {children}
       </HistoryTools>
       <RecordTable {...table} empty={<EmptyHistory st={st} what={what} />} />
@@ -59,14 +68,16 @@ export function HistoryTable<T, F extends { symbol: string }, R>({
   );
 }
 
-/** The tool row above a history table: `lead` first, the tab's filters (children), the pager, the error line. */
+/** The tool row above a history table: `lead` first, the tab's filters (children), the pager, Export CSV, the error line. */
 function HistoryTools<T, F extends { symbol: string }>({
   st,
   lead,
+  exportAs,
   children,
 }: {
   st: PagedState<T, F>;
   lead?: ReactNode;
+  exportAs?: ExportSpec;
   children: ReactNode;
 }) {
   return (
@@ -83,6 +94,7 @@ function HistoryTools<T, F extends { symbol: string }>({
           onNext={() => void st.actions.next()}
           onReload={() => void st.actions.reload()}
         />
+        {exportAs && <ExportCsv st={st} spec={exportAs} />}
       </div>
       {st.error && <p className="error">{st.error}</p>}
     </>

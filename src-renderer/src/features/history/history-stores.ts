@@ -101,6 +101,8 @@ export function createHistoryStores(api: RestClient) {
         return { items: r.list, nextCursor: r.next_cursor, hasMore: r.next_cursor !== '' };
       },
       { symbol: '', positionSide: 0, marginMode: 0, closeType: 0, startTime: 0, endTime: 0 },
+      20,
+      100, // the route's maximum page
     ),
   };
 }

@@ -1,6 +1,6 @@
 // Order history: every order of the account, newest first, filtered by pair and status.
 import { OrderStatus, OrderType, valuesOf } from '../../../../src-shared/enums.ts';
-import type { OrderRecord } from '../../../../src-shared/types.ts';
+import { ORDER_RECORD_FIELDS, type OrderRecord } from '../../../../src-shared/types.ts';
 import { fmt } from '../../lib/format.ts';
 import { useServices, useSel } from '../../lib/use-services.ts';
 import { useDecimals } from '../../lib/use-symbol.ts';
@@ -59,6 +59,7 @@ export function OrderHistory() {
   ];
   return (
     <HistoryTable
+      exportAs={{ name: 'orders', fields: ORDER_RECORD_FIELDS, timeFields: ['created_at', 'updated_at'] }}
       st={st}
       what="orders"
       testId="order-history-table"

@@ -26,6 +26,11 @@ export interface PagedState<T, F> {
     next(): Promise<void>;
     prev(): Promise<void>;
     reload(): Promise<void>;
+    /**
+     * Every record the filters select, newest first, paged at `exportLimit` a request (the
+     * route's maximum): at most `max` of them; `complete` false when there were more.
+     */
+    collect(max: number): Promise<{ items: T[]; complete: boolean }>;
   };
 }
 
@@ -33,6 +38,7 @@ export function createPagedStore<T, F extends object>(
   fetchPage: (filters: F, cursor: string, limit: number) => Promise<Page<T>>,
   initial: F,
   limit = 20,
+  exportLimit = 500,
 ) {
   // cursors[i] is the cursor of page i ('' for the first).
   let cursors: string[] = [''];
@@ -73,6 +79,18 @@ export function createPagedStore<T, F extends object>(
           if (get().page > 0) await show(get().page - 1);
         },
         reload: () => show(get().page),
+        async collect(max) {
+          const filters = get().filters;
+          const items: T[] = [];
+          let cursor = '';
+          for (;;) {
+            const r = await fetchPage(filters, cursor, Math.min(exportLimit, max - items.length + 1));
+            items.push(...r.items);
+            if (items.length > max) return { items: items.slice(0, max), complete: false };
+            if (!r.hasMore || r.nextCursor === '' || r.items.length === 0) return { items, complete: true };
+            cursor = r.nextCursor;
+          }
+        },
       },
     };
   });

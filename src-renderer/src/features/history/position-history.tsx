@@ -1,7 +1,7 @@
 // Position history: closed positions, newest first, with the spec's filters (pair, position
 // side, margin mode, close type, close time) and close types by name.
 import { CloseType, MarginMode, PositionSide, valuesOf } from '../../../../src-shared/enums.ts';
-import type { ClosedPositionRecord } from '../../../../src-shared/types.ts';
+import { CLOSED_POSITION_RECORD_FIELDS, type ClosedPositionRecord } from '../../../../src-shared/types.ts';
 import { fmt, fmtSigned } from '../../lib/format.ts';
 import { useServices } from '../../lib/use-services.ts';
 import { useDecimals } from '../../lib/use-symbol.ts';
@@ -89,6 +89,11 @@ export function PositionHistory() {
   ];
   return (
     <HistoryTable
+      exportAs={{
+        name: 'position-history',
+        fields: CLOSED_POSITION_RECORD_FIELDS,
+        timeFields: ['opened_at', 'closed_at', 'created_at'],
+      }}
       st={st}
       what="closed positions"
       testId="position-history-table"

@@ -1,6 +1,6 @@
 // Trade history: the account's fills, newest first, filtered by pair, side and UTC days.
 import { PositionSide, Side, TradeRole } from '../../../../src-shared/enums.ts';
-import type { TradeRecord } from '../../../../src-shared/types.ts';
+import { TRADE_RECORD_FIELDS, type TradeRecord } from '../../../../src-shared/types.ts';
 import { fmt, fmtSigned } from '../../lib/format.ts';
 import { useServices } from '../../lib/use-services.ts';
 import { useDecimals } from '../../lib/use-symbol.ts';
@@ -61,6 +61,7 @@ export function TradeHistory() {
   ];
   return (
     <HistoryTable
+      exportAs={{ name: 'trades', fields: TRADE_RECORD_FIELDS, timeFields: ['created_at'] }}
       st={st}
       what="trades"
       testId="trade-history-table"
