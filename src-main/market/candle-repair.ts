@@ -29,7 +29,7 @@ const TAPE_FOLD_MAX_SECONDS = 1500;
  * the trades it counts are the first ones). Answers how many trades it put in; the coarser
  * intervals follow from the 1s candles (repairNewestCandles, after it).
  */
-export function foldTapeTrades(repo: CandleStore, symbol: string, tape: readonly TapeRow[]): number {
+function foldTapeTrades(repo: CandleStore, symbol: string, tape: readonly TapeRow[]): number {
   const newest = repo.newest(symbol, '1s');
   if (newest === undefined) return 0;
   const rows = tape.filter((r) => r.symbol === symbol);
@@ -95,7 +95,7 @@ export function repairCandles(
 }
 
 /** Rebuilds `symbol`'s newest candles of every interval above 1s from the finer ones; answers how many changed. */
-export function repairNewestCandles(repo: CandleStore, symbol: string): number {
+function repairNewestCandles(repo: CandleStore, symbol: string): number {
   let changed = 0;
   for (const interval of INTERVALS) {
     const from = SOURCE[interval];

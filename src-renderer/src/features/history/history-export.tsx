@@ -7,7 +7,7 @@ import { csvText } from '../../lib/csv.ts';
 import { errorText } from '../../lib/frame.ts';
 import type { PagedState } from './paged-store.ts';
 
-export const EXPORT_MAX = 50_000;
+const EXPORT_MAX = 50_000;
 
 /** What a tab exports: the file's name part, the record's fields in order, which of them are times (ms). */
 export interface ExportSpec {

@@ -9,7 +9,7 @@ import type { OrderRecord } from '../../../../src-shared/types.ts';
 import { fmt } from '../../lib/format.ts';
 
 /** The client order id of every ADL close (Binance's name for it). */
-export const ADL_CLIENT_ORDER_ID = 'adl_autoclose';
+const ADL_CLIENT_ORDER_ID = 'adl_autoclose';
 
 interface AdlToast {
   kind: 'liquidation';
