@@ -224,9 +224,17 @@ export function parseCli(argv: readonly string[]): CliOptions {
       return v;
     };
     switch (name) {
-      case '--host':
-        out.host = takeValue();
+      case '--host': {
+        const v = takeValue();
+        // Node listens on every interface for an empty host: `--host "$UNSET"` must not expose the
+        // venue beyond this machine (binding elsewhere than loopback is explicit, 0.0.0.0)
+        if (v.trim() === '')
+          throw new CliError(
+            `--host needs an address, got '${v}' (127.0.0.1 is the default; 0.0.0.0 listens on every interface)`,
+          );
+        out.host = v;
         break;
+      }
       case '--port': {
         const v = takeValue();
         const n = Number(v);

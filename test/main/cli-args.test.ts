@@ -39,6 +39,9 @@ describe('command line', () => {
   });
 
   it.each([
+    // an empty host made Node listen on every interface (*:PORT) and print http://:PORT
+    [['--host', ''], /^--host needs an address, got ''/],
+    [['--host= '], /^--host needs an address/],
     [['--port', '70000'], /--port/],
     [['--port', 'abc'], /--port/],
     [['--speed', '0'], /--speed/],
