@@ -15,7 +15,7 @@ import { holdFolder } from './data-folder-hold.ts';
 import { closeDatabase, openDatabase } from './store/database.ts';
 import { groupCommitOf } from './store/group-commit.ts';
 import { DatasetsRepo } from './store/datasets-repo.ts';
-import { defaultDataDir, makeDataDir, userFolder } from './paths.ts';
+import { defaultDataDir, makeDataDir, resolveFrom, userFolder } from './paths.ts';
 import { DatasetService, type ImportResult } from './data/dataset-service.ts';
 import type { DatasetRecord } from './data/ports.ts';
 import { DEFAULT_BASE_URL, download, parseKinds, planDownload } from './data/download.ts';
@@ -97,7 +97,7 @@ export async function runDataCli(
     let checksums: string[];
     let repeats: { path: string; first: string }[];
     try {
-      ({ files, checksums, repeats } = expandPaths(opts.paths.map((p) => resolve(cwd, p))));
+      ({ files, checksums, repeats } = expandPaths(opts.paths.map((p) => resolveFrom(cwd, p))));
     } catch (e) {
       err(`perpdesk data: ${(e as Error).message}`);
       return 2;
@@ -117,7 +117,7 @@ export async function runDataCli(
           : `same      ${r.path}: the same file as ${r.first}, named before; read once`,
       );
   }
-  const dataDir = resolve(cwd, opts.dataDir ?? defaultDataDir());
+  const dataDir = resolveFrom(cwd, opts.dataDir ?? defaultDataDir());
   // a folder this user cannot create (under a file, a read-only place, /proc): one line, before any work
   try {
     makeDataDir(dataDir);
@@ -140,7 +140,7 @@ export async function runDataCli(
       err(`perpdesk data: ${(e as Error).message}`);
       return 2;
     }
-    const dir = resolve(cwd, opts.out ?? join(dataDir, 'downloads'));
+    const dir = resolveFrom(cwd, opts.out ?? join(dataDir, 'downloads'));
     try {
       makeDataDir(dir); // before any fetch, and not by a recursive mkdir (under /proc it never returns)
     } catch (e) {

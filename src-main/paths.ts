@@ -7,7 +7,7 @@
 // they belong to, one set per data folder.
 import { accessSync, constants, existsSync, mkdirSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join, resolve, sep } from 'node:path';
 
 const APP_NAME = 'perpdesk';
 
@@ -32,7 +32,18 @@ export function userFolder(env: NodeJS.ProcessEnv = process.env, cwd: string = p
  * no folder: the caller refuses it in its words) and ':memory:' (an in-memory store) are kept.
  */
 export function userPath(path: string, env: NodeJS.ProcessEnv = process.env, cwd: string = process.cwd()): string {
-  return path === '' || path === ':memory:' ? path : resolve(userFolder(env, cwd), path);
+  return path === '' || path === ':memory:' ? path : resolveFrom(userFolder(env, cwd), path);
+}
+
+/**
+ * `path` made absolute from `base`, a leading `~` (`~`, `~/x`) read as the home folder, as a
+ * shell reads it: the shell leaves it to the command after an `=` (`--data-dir=~/perpdesk-data`)
+ * or in quotes, and before, that made a folder named `~` in the current one (a new, empty venue
+ * beside the one `--data-dir ~/perpdesk-data` opens). `~user` is left as it is.
+ */
+export function resolveFrom(base: string, path: string): string {
+  const home = path === '~' || path.startsWith('~/') || (sep === '\\' && path.startsWith('~\\'));
+  return home ? join(homedir(), path.slice(1)) : resolve(base, path);
 }
 
 export function defaultDataDir(
@@ -127,10 +138,10 @@ export function desktopDataDirs(o: {
   platform?: NodeJS.Platform;
 }): DesktopDataDirs {
   const fallback = defaultDataDir(o.env ?? process.env, o.platform ?? process.platform);
-  const explicitProfile = o.userDataDir !== undefined ? resolve(o.cwd, o.userDataDir) : undefined;
+  const explicitProfile = o.userDataDir !== undefined ? resolveFrom(o.cwd, o.userDataDir) : undefined;
   const chosen = o.dataDir ?? explicitProfile ?? fallback;
   if (chosen === ':memory:') return { dataDir: chosen, userData: explicitProfile ?? fallback };
-  const dataDir = resolve(o.cwd, chosen);
+  const dataDir = resolveFrom(o.cwd, chosen);
   return { dataDir, userData: explicitProfile ?? dataDir };
 }
 

@@ -5,11 +5,11 @@
 // repository's, so the doc's `./perpdesk-data` import and replay named two folders.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { userFolder, userPath } from '../../src-main/paths.ts';
+import { desktopDataDirs, userFolder, userPath } from '../../src-main/paths.ts';
 
 const root = fileURLToPath(new URL('../..', import.meta.url)).replace(/\/$/, '');
 const dirs: string[] = [];
@@ -31,10 +31,11 @@ function run(
   args: string[],
   user: string,
   until?: RegExp,
+  env: NodeJS.ProcessEnv = {},
 ): Promise<{ code: number | null; out: string }> {
   const child = spawn(process.execPath, [join(root, script), ...args], {
     cwd: root,
-    env: { ...process.env, PERPDESK_AS_DESKTOP: '', ...npmEnv(user) },
+    env: { ...process.env, PERPDESK_AS_DESKTOP: '', ...npmEnv(user), ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
@@ -83,5 +84,23 @@ describe("a command line's relative paths", () => {
     expect(existsSync(join(user, 'rel/swept'))).toBe(false);
     // nothing in the repository
     expect(existsSync(join(root, 'rel'))).toBe(false);
+  }, 60_000);
+
+  // the shell leaves `~` to the command after `=` or in quotes: before, `--data-dir=~/pd` made a
+  // folder named `~` in the user's folder, a new empty venue beside the one `--data-dir ~/pd` opens
+  it('read a leading ~ as the home folder, on every command', async () => {
+    expect(userPath('~/pd', npmEnv('/home/u/work'), root)).toBe(join(homedir(), 'pd'));
+    expect(userPath('~', {}, '/srv/x')).toBe(homedir());
+    // only a leading ~ alone or before a slash: ~user and a~ are paths like any other
+    expect(userPath('~other/pd', {}, '/srv/x')).toBe('/srv/x/~other/pd');
+    expect(userPath('a~/pd', {}, '/srv/x')).toBe('/srv/x/a~/pd');
+    expect(desktopDataDirs({ dataDir: '~/pd', cwd: '/w', env: {}, platform: 'linux' }).dataDir).toBe(
+      join(homedir(), 'pd'),
+    );
+    const home = tempDir();
+    const user = tempDir();
+    const data = await run('src-main/data-cli.ts', ['list', '--data-dir', '~/pd'], user, undefined, { HOME: home });
+    expect(data.out).toContain(`No datasets in ${join(home, 'pd')}.`);
+    expect(existsSync(join(user, '~'))).toBe(false);
   }, 60_000);
 });
