@@ -46,10 +46,14 @@ export function checkAccountFields(apiKey: string, apiSecret: string, balanceTex
   if (!isWellFormedCredential(apiSecret)) throw new AccountFieldError('SECRET', `must be ${CREDENTIAL_RULE}`);
   if (balanceText === undefined) return { balance: DEFAULT_PAPER_BALANCE };
   const r = parseFixed(balanceText, USDT_DECIMALS);
+  // a zero balance is refused as a negative one is: said so (before, '0' read "must be a
+  // non-negative decimal", which it is)
   if (!r.ok)
     throw new AccountFieldError(
       'BALANCE',
-      `must be a non-negative decimal with at most ${USDT_DECIMALS} decimals`,
+      r.reason === 'zero' || r.reason === 'negative'
+        ? 'must be greater than 0'
+        : `must be a positive decimal with at most ${USDT_DECIMALS} decimals`,
       balanceText,
     );
   return { balance: r.value };

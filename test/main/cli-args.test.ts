@@ -55,7 +55,13 @@ describe('command line', () => {
     [['--seed', '-1'], /--seed/],
     [['--account', 'nocolon'], /KEY:SECRET/],
     [['--account', 'short:secret0001'], /KEY must be/],
-    [['--account', 'keykeykey:secret0001:-5'], /BALANCE/],
+    [['--account', 'keykeykey:secret0001:-5'], /^--account BALANCE must be greater than 0, got '-5'$/],
+    // (before: "must be a non-negative decimal with at most 8 decimals, got '0'")
+    [['--account', 'keykeykey:secret0001:0'], /^--account BALANCE must be greater than 0, got '0'$/],
+    [
+      ['--account', 'keykeykey:secret0001:1e3'],
+      /^--account BALANCE must be a positive decimal with at most 8 decimals, got '1e3'$/,
+    ],
     [['--account', 'keykeykey:secret0001:1.123456789'], /BALANCE/],
     // over the most a paper account holds: a bad command line (before, a failed start, exit 1)
     [

@@ -106,7 +106,7 @@ function checkAccountFields(apiKey: string, apiSecret: string, balance: string |
     return checkFields(apiKey, apiSecret, balance);
   } catch (err) {
     if (!(err instanceof AccountFieldError)) throw err;
-    const detail = err.detail.replace('non-negative decimal', 'positive decimal string');
+    const detail = err.detail.replace('positive decimal', 'positive decimal string');
     throw new ApiError(Errors.INVALID_PARAMETER, `Invalid body parameter '${FIELD_OF[err.field]}': ${detail}`);
   }
 }
