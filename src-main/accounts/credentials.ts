@@ -45,6 +45,11 @@ export function checkAccountFields(apiKey: string, apiSecret: string, balanceTex
   if (!isWellFormedCredential(apiKey)) throw new AccountFieldError('KEY', `must be ${CREDENTIAL_RULE}`);
   if (!isWellFormedCredential(apiSecret)) throw new AccountFieldError('SECRET', `must be ${CREDENTIAL_RULE}`);
   if (balanceText === undefined) return { balance: DEFAULT_PAPER_BALANCE };
+  return { balance: parsePaperBalance(balanceText) };
+}
+
+/** A paper balance (USDT decimal text) in 1e-8 units; AccountFieldError ('BALANCE') when it is not one. */
+export function parsePaperBalance(balanceText: string): bigint {
   const r = parseFixed(balanceText, USDT_DECIMALS);
   // a zero balance is refused as a negative one is: said so (before, '0' read "must be a
   // non-negative decimal", which it is)
@@ -56,7 +61,7 @@ export function checkAccountFields(apiKey: string, apiSecret: string, balanceTex
         : `must be a positive decimal with at most ${USDT_DECIMALS} decimals`,
       balanceText,
     );
-  return { balance: r.value };
+  return r.value;
 }
 
 /** A fresh API key: `<prefix>_` and 24 hex digits (prefix 'user', 'key' or 'local'). */

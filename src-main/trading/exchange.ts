@@ -20,7 +20,6 @@ import { Errors } from '../../src-shared/errors.ts';
 import { PositionSide } from '../../src-shared/enums.ts';
 import type { AccountSummary, ConditionalOrderRecord, OrderRecord, PositionRecord } from '../../src-shared/types.ts';
 import type { IsolatedMarginLimits, PositionTpSl } from '../../src-shared/types/position-settings.ts';
-import { parseFixed } from '../../src-shared/decimal.ts';
 import { checkPositionMode, setLeverage, setMarginMode, setPositionMode } from './account-settings.ts';
 import type { Command, OrderInput, ResultOf } from './commands.ts';
 import { amendConditional } from './conditional-amend.ts';
@@ -279,13 +278,6 @@ export class Exchange {
     ) {
       events.emit('price', { symbol: p.symbol, mark: pair.markPrice, index: pair.indexPrice, time: pair.priceTime });
     }
-  }
-
-  /** Parses a USDT amount (decimal string, at most 8 decimals) into units. */
-  static parseUsdt(text: string): bigint {
-    const r = parseFixed(text, 8);
-    if (!r.ok) reject(Errors.INVALID_PARAMETER, `'${text}' is not a USDT amount with at most 8 decimals`);
-    return r.value;
   }
 
   // ------------------------------------------------------------------ views (read-only)

@@ -78,6 +78,19 @@ describe('JSON types of body values', () => {
     expect(wallet()).toBe(before);
   });
 
+  // before: "'0' is not a USDT amount with at most 8 decimals" and "balance must be at most
+  // 1000000000 USDT", neither naming the body parameter
+  it.each([
+    ['{"balance":"0"}', 'Invalid body parameter \'balance\': must be greater than 0, got "0"'],
+    ['{"balance":"0.00000000"}', 'Invalid body parameter \'balance\': must be greater than 0, got "0.00000000"'],
+    ['{"balance":"1000000001"}', 'Invalid body parameter \'balance\': at most 1000000000 USDT, got "1000000001"'],
+  ])('POST /fapi/v1/account/reset refuses %s naming the balance', async (body, message) => {
+    const before = wallet();
+    const r = await signedPost('/fapi/v1/account/reset', body);
+    expect(r.body).toEqual({ code: 1001, message, data: null });
+    expect(wallet()).toBe(before);
+  });
+
   it('POST /admin/v1/accounts refuses a numeric balance', async () => {
     const r = await app.inject({
       method: 'POST',

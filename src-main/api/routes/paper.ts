@@ -3,13 +3,14 @@ import { Type } from 'typebox';
 import { ApiError, Errors } from '../../../src-shared/errors.ts';
 import type { ApiCredentials } from '../../../src-shared/types/admin.ts';
 import {
+  AccountFieldError,
   DEFAULT_PAPER_BALANCE,
   MAX_PAPER_BALANCE,
   MAX_PAPER_USDT,
   newApiKey,
   newApiSecret,
+  parsePaperBalance,
 } from '../../accounts/credentials.ts';
-import { Exchange } from '../../trading/exchange.ts';
 import type { Venue } from '../../services/venue.ts';
 import { signedQuerystring, type AuthServices } from '../auth.ts';
 import { envelopeSchema, ok, standardErrors } from '../envelope.ts';
@@ -29,6 +30,27 @@ const resetBody = Type.Object(
 const credentialsSchema = Type.Object({ api_key: Type.String(), api_secret: Type.String() });
 
 agree<typeof credentialsSchema, ApiCredentials>(true);
+
+/**
+ * The balance a reset sets, in 1e-8 USDT: more than 0 and at most a paper account's most, said as
+ * the body field's error (before, '0' read "'0' is not a USDT amount with at most 8 decimals" and
+ * too much "balance must be at most ...", neither naming the body parameter).
+ */
+function resetBalance(text: string): bigint {
+  let balance: bigint;
+  try {
+    balance = parsePaperBalance(text);
+  } catch (err) {
+    if (!(err instanceof AccountFieldError)) throw err;
+    throw new ApiError(Errors.INVALID_PARAMETER, `Invalid body parameter 'balance': ${err.detail}, got "${text}"`);
+  }
+  if (balance > MAX_PAPER_BALANCE)
+    throw new ApiError(
+      Errors.INVALID_PARAMETER,
+      `Invalid body parameter 'balance': at most ${MAX_PAPER_USDT} USDT, got "${text}"`,
+    );
+  return balance;
+}
 
 export default async function paperRoutes(app: ApiInstance, opts: { venue: Venue; auth: AuthServices }): Promise<void> {
   const { venue, auth } = opts;
@@ -51,9 +73,7 @@ export default async function paperRoutes(app: ApiInstance, opts: { venue: Venue
       },
     },
     async (req) => {
-      const balance = req.body.balance === undefined ? DEFAULT_PAPER_BALANCE : Exchange.parseUsdt(req.body.balance);
-      if (balance > MAX_PAPER_BALANCE)
-        throw new ApiError(Errors.INVALID_PARAMETER, `balance must be at most ${MAX_PAPER_USDT} USDT`);
+      const balance = req.body.balance === undefined ? DEFAULT_PAPER_BALANCE : resetBalance(req.body.balance);
       return ok(await venue.submit({ kind: 'reset', accountId: req.account!.id, balance }));
     },
   );
