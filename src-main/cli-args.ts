@@ -221,6 +221,12 @@ export function parseCli(argv: readonly string[]): CliOptions {
       if (eq > 0) return arg.slice(eq + 1);
       const v = argv[++i];
       if (v === undefined) throw new CliError(`${name} needs a value`);
+      // the value left out (`--data-dir $UNSET --no-sim`: the shell drops an unset variable) takes
+      // the next option as the value; before, a folder named --no-sim was made and simulated
+      if (v.startsWith('--'))
+        throw new CliError(
+          `${name} needs a value, got the option '${v}' after it (a value that starts with -- is written ${name}=${v})`,
+        );
       return v;
     };
     switch (name) {

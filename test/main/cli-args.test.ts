@@ -26,6 +26,8 @@ describe('command line', () => {
     ]);
     expect(o).toMatchObject({ host: '0.0.0.0', port: 0, dataDir: '/tmp/x', seed: 7, speed: 250.5, simulate: true });
     expect(parseCli(['--no-sim']).simulate).toBe(false);
+    // a value that starts with -- is given after an equals sign
+    expect(parseCli(['--data-dir=--odd']).dataDir).toBe('--odd');
     // the seed is kept for a later simulated start of the folder; --start starts the clock
     expect(parseCli(['--no-sim', '--seed', '7', '--start', '2025-01-06'])).toMatchObject({ simulate: false, seed: 7 });
     expect(parseCli(['--volatility', '2.5', '--intensity=0.5'])).toMatchObject({
@@ -78,6 +80,11 @@ describe('command line', () => {
     [['--intensity', '11'], /--intensity/],
     [['--intensity', '1e1'], /--intensity/],
     [['--port'], /needs a value/],
+    // a value left out (an unset variable, unquoted) took the next option as the value: a data
+    // folder named --no-sim, simulated
+    [['--data-dir', '--no-sim'], /^--data-dir needs a value, got the option '--no-sim' after it/],
+    [['--host', '--fast'], /^--host needs a value, got the option '--fast' after it/],
+    [['--replay', 'BTCUSDT@2021-05-16', '--until', '--lockstep'], /^--until needs a value/],
     // with --no-sim there is no simulator to scale or run fast: refused, not silently ignored
     [['--no-sim', '--fast'], /^--fast is an option of the simulated market, not of --no-sim$/],
     [['--volatility', '2', '--no-sim'], /^--volatility is an option of the simulated market, not of --no-sim$/],
