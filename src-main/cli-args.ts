@@ -158,6 +158,12 @@ export function parseReplayTime(text: string): number | null {
   return t;
 }
 
+/**
+ * The earliest --start: a new venue's history (market/sim/history.ts, 30 days and a minute) ends
+ * there and must not reach before 1970. Before, `--start 1970-01-01` built its history at negative
+ * times, which every route's start_time refuses (`must be >= 0`) and klines listed newest first.
+ */
+const EARLIEST_START = Date.UTC(1970, 1, 1);
 const TIME_RULE = 'a UTC time like 2021-05-16, 2021-05-16T00:00Z, 2021-05-16T00:00:00Z or 2021-05-16T00:00:00.061Z';
 const REPLAY_SYMBOL = /^[A-Z0-9]{2,30}$/;
 
@@ -301,6 +307,12 @@ export function parseCli(argv: readonly string[]): CliOptions {
         const v = takeValue();
         const t = parseReplayTime(v);
         if (t === null) throw new CliError(`--start must be ${TIME_RULE}; got '${v}'`);
+        // (--no-sim builds no history)
+        if (t < EARLIEST_START && !argv.includes('--no-sim'))
+          throw new CliError(
+            `--start must be 1970-02-01 or later: the 30 days of history before it would reach before 1970, ` +
+              `times no route takes; got '${v}'`,
+          );
         out.simStart = t;
         simOnly.push(name);
         break;

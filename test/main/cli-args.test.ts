@@ -30,6 +30,8 @@ describe('command line', () => {
     expect(parseCli(['--data-dir=--odd']).dataDir).toBe('--odd');
     // the seed is kept for a later simulated start of the folder; --start starts the clock
     expect(parseCli(['--no-sim', '--seed', '7', '--start', '2025-01-06'])).toMatchObject({ simulate: false, seed: 7 });
+    expect(parseCli(['--start', '1970-02-01']).simStart).toBe(Date.UTC(1970, 1, 1));
+    expect(parseCli(['--start', '1970-01-01', '--no-sim']).simStart).toBe(0); // no history to build
     expect(parseCli(['--volatility', '2.5', '--intensity=0.5'])).toMatchObject({
       simVolatility: 2.5,
       simIntensity: 0.5,
@@ -80,6 +82,9 @@ describe('command line', () => {
     [['--intensity', '11'], /--intensity/],
     [['--intensity', '1e1'], /--intensity/],
     [['--port'], /needs a value/],
+    // a history before 1970: negative candle times no route takes, klines listed newest first
+    [['--start', '1970-01-01'], /^--start must be 1970-02-01 or later: .*; got '1970-01-01'$/],
+    [['--start', '1970-01-31T23:59Z'], /^--start must be 1970-02-01 or later/],
     // a value left out (an unset variable, unquoted) took the next option as the value: a data
     // folder named --no-sim, simulated
     [['--data-dir', '--no-sim'], /^--data-dir needs a value, got the option '--no-sim' after it/],
