@@ -250,7 +250,7 @@ async function main(): Promise<void> {
 }
 
 /**
- * Ctrl-C (SIGINT) and SIGTERM close the service, also while it starts: a first start's history
+ * Ctrl-C (SIGINT), SIGTERM and SIGHUP close the service, also while it starts: a first start's history
  * build stops after the pair under way (ServiceSlot aborts the start) and the folder is closed as
  * a normal close leaves it. Installed before anything starts: before, they came once the service
  * listened, and a Ctrl-C during the build ended the process at once (exit 130, the lock and the
@@ -264,6 +264,12 @@ function stop(signal: string): void {
 }
 process.on('SIGINT', () => stop('SIGINT'));
 process.on('SIGTERM', () => stop('SIGTERM'));
+// the terminal it runs in closed (its window, an ssh session that dropped): the kernel hangs up
+// the foreground processes. Before, Node's default ended the process at once (exit 129: the lock,
+// the WAL and service.json left, the next start saying the run did not stop cleanly). Node resets
+// an inherited SIG_IGN at start, so `nohup` never kept it running: a service that must outlive
+// its terminal runs under setsid, tmux or a service manager.
+process.on('SIGHUP', () => stop('SIGHUP'));
 // `npm run serve` / `npm start` killed: npm's shell goes, the signal does not reach this process
 stopWhenOrphaned('perpdesk');
 
