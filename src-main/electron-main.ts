@@ -34,6 +34,7 @@ import {
   addressInUseError,
   choosePort,
   fallbackNotice,
+  movedPortNotice,
   isAddressInUse,
   LAST_PORT_FILE,
   parseSavedPort,
@@ -333,6 +334,10 @@ async function boot(plan: RunPlan): Promise<void> {
     const opts: MessageBoxOptions = { type: 'info', title: 'perpdesk', message: 'The usual port is in use', detail };
     // once the window is on screen: a dialog on a hidden parent may never be seen
     created.window.once('show', () => void dialog.showMessageBox(created.window, opts));
+  } else {
+    // back on 8787 from the last launch's port: said in the terminal (the window's address moved)
+    const moved = movedPortNotice(choice, baseUrl);
+    if (moved !== null) console.log(`perpdesk: ${moved}`);
   }
 }
 

@@ -21,7 +21,7 @@ import {
   addressInUseError,
   cannotListenError,
   choosePort,
-  fallbackNotice,
+  movedPortNotice,
   isAddressInUse,
   LAST_PORT_FILE,
   parseSavedPort,
@@ -236,7 +236,8 @@ async function main(): Promise<void> {
     );
     console.log(`perpdesk: reading ${reads.join('; ')}`);
   }
-  if (choice.fellBack) console.log(`perpdesk: ${fallbackNotice(choice, service.url, 'the service')}`);
+  const moved = movedPortNotice(choice, service.url, 'the service');
+  if (moved !== null) console.log(`perpdesk: ${moved}`);
   if (dataDir !== ':memory:' && rememberPort(request, service.port)) {
     try {
       writeJsonFile(join(dataDir, LAST_PORT_FILE), { port: service.port });

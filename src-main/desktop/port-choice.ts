@@ -50,6 +50,16 @@ export async function choosePort(req: PortRequest, isFree: (port: number) => Pro
   return { port: 0, fellBack: true, busy };
 }
 
+/**
+ * What to say before the URL when a preferred port was busy, or null: also when the service moved
+ * from the last launch's port to 8787, which the notice that named the last one had told the user
+ * to point bots at ("the next launch tries this port first"). Before, only a fall back to a free
+ * port was said, and a move to 8787 was silent.
+ */
+export function movedPortNotice(choice: PortChoice, baseUrl: string, who?: string): string | null {
+  return choice.busy.length > 0 ? fallbackNotice(choice, baseUrl, who) : null;
+}
+
 /** Whether the port the service got should be remembered for the next launch. */
 export function rememberPort(req: PortRequest, actualPort: number): boolean {
   return req.kind === 'preferred' && validPort(actualPort);

@@ -9,6 +9,7 @@ import {
   choosePort,
   DEFAULT_DESKTOP_PORT,
   fallbackNotice,
+  movedPortNotice,
   isAddressInUse,
   parseSavedPort,
   portCandidates,
@@ -24,11 +25,20 @@ describe('port choice', () => {
     expect(portCandidates({ kind: 'explicit', port: 9000 })).toEqual([9000]);
   });
 
-  it('takes the first free candidate, without a notice', async () => {
+  it('takes the first free candidate, without a fall back to a free port', async () => {
     const tried: number[] = [];
     const c = await choosePort({ kind: 'preferred', saved: 41234 }, async (p) => (tried.push(p), p === 8787));
     expect(c).toEqual({ port: 8787, fellBack: false, busy: [41234] });
     expect(tried).toEqual([41234, 8787]);
+    // the move from the last launch's port is said (before: silent, bots left on 41234)
+    expect(movedPortNotice(c, 'http://127.0.0.1:8787', 'the service')).toBe(
+      'Port 41234 is in use (by another program or another perpdesk), so the service listens on ' +
+        'http://127.0.0.1:8787 instead. Point bots there; the next launch tries this port first. ' +
+        'To choose the port yourself, start with --port N.',
+    );
+    // nothing busy: nothing to say
+    expect(movedPortNotice({ port: 41234, fellBack: false, busy: [] }, 'http://127.0.0.1:41234')).toBeNull();
+    expect(movedPortNotice({ port: 9000, fellBack: false, busy: [] }, 'http://127.0.0.1:9000')).toBeNull();
   });
 
   it('falls back to a free port (0) with a notice when all are busy', async () => {
