@@ -18,6 +18,8 @@ interface FileHead {
   size: number;
   mtimeMs: number;
   head: Buffer;
+  /** A folder stands where the file goes (reading it was EISDIR, said raw before). */
+  folder: boolean;
 }
 
 /** A file's size, modification time and first `n` bytes, read through one descriptor; null when it is not there. */
@@ -31,9 +33,10 @@ function readFileHead(path: string, n: number): FileHead | null {
   }
   try {
     const st = fstatSync(fd);
+    if (st.isDirectory()) return { size: st.size, mtimeMs: st.mtimeMs, head: Buffer.alloc(0), folder: true };
     const buf = Buffer.alloc(n);
     const got = st.size === 0 ? 0 : readSync(fd, buf, 0, n, 0);
-    return { size: st.size, mtimeMs: st.mtimeMs, head: buf.subarray(0, got) };
+    return { size: st.size, mtimeMs: st.mtimeMs, head: buf.subarray(0, got), folder: false };
   } finally {
     closeSync(fd);
   }
@@ -61,6 +64,10 @@ function readFileBytes(file: string): FileBytes | null {
   const wal = `${file}-wal`;
   const w = readFileHead(wal, 32);
   const main = readFileHead(file, 100);
+  if (main?.folder === true || w?.folder === true) {
+    const refusal = main?.folder === true ? 'it is a folder, not a file' : `its WAL ${wal} is a folder, not a file`;
+    return { size: 0, head: Buffer.alloc(0), pageSize: 0, walSize: 0, stamp: `folder/${refusal}`, refusal };
+  }
   if (main === null || main.size === 0) return null;
   const { size, head } = main;
   const walSize = w?.size ?? 0;

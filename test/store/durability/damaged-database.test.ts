@@ -9,6 +9,7 @@ import {
   closeSync,
   copyFileSync,
   existsSync,
+  mkdirSync,
   openSync,
   mkdtempSync,
   readFileSync,
@@ -52,7 +53,12 @@ async function venueFolder(n: number, prefix: string): Promise<string> {
   return dir;
 }
 
-const hash = (f: string) => (existsSync(f) ? createHash('sha256').update(readFileSync(f)).digest('hex') : 'absent');
+const hash = (f: string) =>
+  !existsSync(f)
+    ? 'absent'
+    : statSync(f).isDirectory()
+      ? 'folder'
+      : createHash('sha256').update(readFileSync(f)).digest('hex');
 const files = (dir: string) =>
   ['perpdesk.db', 'perpdesk.db-wal', 'perpdesk.db-shm'].map((f) => `${f}:${hash(join(dir, f))}`);
 
@@ -92,6 +98,17 @@ describe('a damaged database', () => {
     const db = join(dir, 'perpdesk.db');
     truncateSync(db, statSync(db).size - 1000);
     refused(dir, /truncated/);
+  });
+
+  // before: the start failed with Node's raw "EISDIR: illegal operation on a directory, read"
+  it('a folder where the database or its WAL goes: refused, naming it', () => {
+    const dir = folder();
+    mkdirSync(join(dir, 'perpdesk.db'));
+    refused(dir, /cannot be opened: it is a folder, not a file\./);
+    const dir2 = folder();
+    writeFileSync(join(dir2, 'perpdesk.db'), Buffer.alloc(8192, 0x41));
+    mkdirSync(join(dir2, 'perpdesk.db-wal'));
+    refused(dir2, /its WAL .*perpdesk\.db-wal is a folder, not a file/);
   });
 
   it('not an SQLite file at all: refused', () => {
