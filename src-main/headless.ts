@@ -91,6 +91,14 @@ function failed(why: string): never {
   process.exit(1);
 }
 
+/** What a start says of the perpdesk that runs on its data folder (service.json). */
+function alreadyRunning(running: { pid: number; url: string }): string {
+  return (
+    `perpdesk is already running on this data folder (process ${running.pid}), at ${running.url}: ` +
+    `open ${running.url} in a browser, or close it first to start another here (or use --data-dir)`
+  );
+}
+
 /** Where to listen: the port asked for (checked free), or the desktop's choice (npm start). */
 async function choosePortOf(
   o: { host: string; port: number; portGiven: boolean },
@@ -106,7 +114,13 @@ async function choosePortOf(
     return { request, choice: await choosePort(request, (p) => isPortFree(o.host, p)) };
   }
   const problem = o.port === 0 ? null : await listenProblem(o.host, o.port);
-  if (problem?.code === 'EADDRINUSE') failed(addressInUseError(o.host, o.port, asDesktop).message);
+  if (problem?.code === 'EADDRINUSE') {
+    // the same command run again: the folder's own service holds the port. Said as a second start
+    // on the folder is (before, "choose another --port", and that start was refused in turn)
+    const running = dataDir === ':memory:' ? null : readServiceFile(dataDir);
+    if (running !== null && new URL(running.url).port === String(o.port)) failed(alreadyRunning(running));
+    failed(addressInUseError(o.host, o.port, asDesktop).message);
+  }
   if (problem !== null) failed(cannotListenError(o.host, o.port, problem).message);
   return { request: { kind: 'explicit', port: o.port }, choice: { port: o.port, fellBack: false, busy: [] } };
 }
@@ -278,10 +292,6 @@ main().catch((err: unknown) => {
   if (err instanceof QuitDuringStart) return; // an uncaught error while starting: onProcessError exits
   // the folder's venue is running: say where, as a second desktop launch brings the first forward
   const running = err instanceof DataFolderInUseError && dataFolder !== null ? readServiceFile(dataFolder) : null;
-  if (running !== null && running.pid === (err as DataFolderInUseError).pid)
-    failed(
-      `perpdesk is already running on this data folder (process ${running.pid}), at ${running.url}: ` +
-        `open ${running.url} in a browser, or close it first to start another here (or use --data-dir)`,
-    );
+  if (running !== null && running.pid === (err as DataFolderInUseError).pid) failed(alreadyRunning(running));
   failed(err instanceof Error ? err.message || err.name : String(err));
 });

@@ -175,4 +175,24 @@ describe('a second start on a data folder in use', () => {
     expect(r2.code, r2.stderr + r2.stdout).toBe(1);
     expect(firstLines(r2.stderr)[0]).toContain(`is in use by another perpdesk (process ${process.pid})`);
   }, 40_000);
+
+  // the same command run again: the folder's service holds the very port. Before: "Port N on
+  // 127.0.0.1 is in use (...). Choose another with --port N", and a start on another port was then
+  // refused as the folder's
+  it("with the folder's own service on the --port: names it, not the port", async () => {
+    const port = await hold(0);
+    const dir = tempDir();
+    writeFileSync(join(dir, 'service.json'), JSON.stringify({ url: `http://127.0.0.1:${port}`, pid: process.pid }));
+    const r = await headless(['--port', String(port), '--no-sim', '--data-dir', dir]);
+    expect(r.code, r.stderr + r.stdout).toBe(1);
+    expect(firstLines(r.stderr)).toEqual([
+      `perpdesk: failed to start (data folder ${dir}): perpdesk is already running on this data folder ` +
+        `(process ${process.pid}), at http://127.0.0.1:${port}: open http://127.0.0.1:${port} in a browser, ` +
+        `or close it first to start another here (or use --data-dir)`,
+    ]);
+    // another program on the port (the service.json names another): the port's message
+    writeFileSync(join(dir, 'service.json'), JSON.stringify({ url: 'http://127.0.0.1:18799', pid: process.pid }));
+    const r2 = await headless(['--port', String(port), '--no-sim', '--data-dir', dir]);
+    expect(firstLines(r2.stderr)[0]).toContain(`Port ${port} on 127.0.0.1 is in use`);
+  }, 40_000);
 });
