@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { TRADE_RECORD_FIELDS } from '../src-shared/types.ts';
 import { test, expect } from './support/fixtures.ts';
-import { openTrading } from './support/desk.ts';
+import { openTrading, roundTrip } from './support/desk.ts';
 
 test('Export CSV of the trade history: both fills of a round trip, as the API answers them', async ({
   page,
@@ -14,12 +14,7 @@ test('Export CSV of the trade history: both fills of a round trip, as the API an
   market,
 }) => {
   const symbol = '1000PEPEUSDT';
-  const s = await market.symbol(symbol);
-  await market.ensureBook(symbol);
-  const qty = String(Math.ceil((2 * Number(s.min_notional)) / (await market.mid(symbol))));
-  const open = await trader.api.placeOrder({ symbol, side: 1, position_side: 1, position_action: 1, type: 2, qty });
-  const close = await trader.api.placeOrder({ symbol, side: 2, position_side: 1, position_action: 2, type: 2, qty });
-  expect([open.status, close.status]).toEqual([3, 3]);
+  const { open, close } = await roundTrip(market, trader.api, symbol);
   const screen = await openTrading(page, service.url, trader, symbol, { size: { width: 1024, height: 640 } });
   await screen.tabs.show('Trade history');
   await expect(screen.tabs.tradeHistory.locator('tbody tr').first()).toBeVisible();

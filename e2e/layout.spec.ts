@@ -12,7 +12,7 @@ import type { Locator, Page } from 'playwright/test';
 import { RestClient } from '../src-shared/sdk/rest-client.ts';
 import { test, expect } from './support/fixtures.ts';
 import { TradingPage } from './pages/trading-page.ts';
-import { openTrading } from './support/desk.ts';
+import { openTrading, roundTrip } from './support/desk.ts';
 import { onTick } from './support/prices.ts';
 
 /** Whether the element drawn at the centre of `l` is `l` or inside it (nothing covers it there). */
@@ -333,12 +333,7 @@ test('at 1024x640 the trade and position histories fit their panel, folding pair
   market,
 }) => {
   const symbol = '1000PEPEUSDT';
-  const s = await market.symbol(symbol);
-  await market.ensureBook(symbol);
-  const qty = String(Math.ceil((2 * Number(s.min_notional)) / (await market.mid(symbol))));
-  const open = await trader.api.placeOrder({ symbol, side: 1, position_side: 1, position_action: 1, type: 2, qty });
-  const close = await trader.api.placeOrder({ symbol, side: 2, position_side: 1, position_action: 2, type: 2, qty });
-  expect([open.status, close.status]).toEqual([3, 3]);
+  const { close } = await roundTrip(market, trader.api, symbol);
   const screen = await openTrading(page, service.url, trader, symbol, { size: { width: 1024, height: 640 } });
 
   await screen.tabs.show('Trade history');

@@ -90,3 +90,22 @@ export function restingBuy(api: RestClient, symbol: string, price: string, qty: 
 export function marketOrder(api: RestClient, symbol: string, side: 1 | 2, qty: string): Promise<PlacementResult> {
   return api.placeOrder({ symbol, side, position_side: side, position_action: 1, type: 2, qty });
 }
+
+/**
+ * A round trip of the account `api` calls with on `symbol`, against the bot market's book: a market
+ * buy opening a long of twice the pair's minimum notional, then a market sell closing it, both
+ * filled. Its two placements.
+ */
+export async function roundTrip(
+  market: BotMarket,
+  api: RestClient,
+  symbol: string,
+): Promise<{ open: PlacementResult; close: PlacementResult }> {
+  const s = await market.symbol(symbol);
+  await market.ensureBook(symbol);
+  const qty = String(Math.ceil((2 * Number(s.min_notional)) / (await market.mid(symbol))));
+  const open = await api.placeOrder({ symbol, side: 1, position_side: 1, position_action: 1, type: 2, qty });
+  const close = await api.placeOrder({ symbol, side: 2, position_side: 1, position_action: 2, type: 2, qty });
+  expect([open.status, close.status]).toEqual([3, 3]);
+  return { open, close };
+}
