@@ -178,10 +178,7 @@ export class TurnWriter {
       for (let i = 0; i < positions.size; i++) turn.positions.addOnce(positions.at(i));
       for (let i = 0; i < closed.size; i++) turn.closed.add(closed.at(i));
       for (let i = 0; i < wallets.size; i++) turn.wallets.addOnce(wallets.at(i));
-      if (!this.turnScheduled) {
-        this.turnScheduled = true;
-        this.core.deps.repo.group.defer(this.writeTurn);
-      }
+      this.scheduleTurn();
     }
     if (this.core.events.has('account')) this.announceCommand();
     // the command's lists are emptied for the next one, not made anew (a command per order)
@@ -274,10 +271,22 @@ export class TurnWriter {
     for (const ev of out) this.core.events.emit('account', ev);
   }
 
+  /** The turn's writer runs in the coming commit (opening the batch when none is open). */
+  private scheduleTurn(): void {
+    if (this.turnScheduled) return;
+    this.turnScheduled = true;
+    this.core.deps.repo.group.defer(this.writeTurn);
+  }
+
   /** Announces a private event once everything written before it is committed. */
   announce(ev: AccountEvent): void {
     const events = this.core.events;
     if (!events.has('account')) return;
+    // What this command marked and has not flushed yet (a liquidation's close order) is what the
+    // event reports: it waits for the commit that stores it. Without an open batch afterCommit
+    // would emit it at once, before the order is written (the forceOrder streams, reading it back
+    // by its id, then found none and pushed nothing).
+    if (this.marked) this.scheduleTurn();
     const stamped = ev.time === undefined ? { ...ev, time: this.core.now() } : ev;
     this.core.deps.repo.group.afterCommit(() => events.emit('account', stamped));
   }
