@@ -10,17 +10,20 @@
 // and decides alone who holds the folder: no two starters can both have it, whatever the timing.
 // Then `perpdesk.lock` names the holder (its pid) for the messages: it is simply overwritten when
 // stale (a crash left it) and removed on close. A pid file that names another live process is
-// still honoured (a perpdesk from before the OS lock holds the folder), as before: the only false
-// refusal is a dead owner's pid reused by another live process; the message names the file to
-// delete then. The lock file itself stays in the folder: deleting it while another starter has it
-// open would let that one and the next both lock it (two files of one name).
+// still honoured (a perpdesk from before the OS lock holds the folder), unless it cannot be the
+// writer: a file written before the machine last booted (its writer died with the reboot), or, on
+// Linux, a process that is no Node or Electron program (a dead owner's pid reused after a reboot or
+// a container's restart refused every start until the file was deleted by hand). The lock file
+// itself stays in the folder: deleting it while another starter has it open would let that one
+// and the next both lock it (two files of one name).
 // Before, the pid file alone was the lock (O_EXCL, a stale one deleted and made again): a second
 // starter could delete the file a first had just made, and both held the folder (6 of 40 rounds
 // of three starters on a stale lock).
 //
 // Within one process a folder is locked once (a set of held paths), so two venues of one process
 // are refused as well.
-import { readFileSync, unlinkSync, writeFileSync, mkdirSync } from 'node:fs';
+import { readFileSync, statSync, unlinkSync, writeFileSync, mkdirSync } from 'node:fs';
+import { uptime } from 'node:os';
 import { join, resolve } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { sqliteCode } from './write-failure.ts';
@@ -78,6 +81,27 @@ function alive(pid: number): boolean {
   }
 }
 
+/**
+ * Whether the live process `pid` named by the pid file `file` cannot be the perpdesk that wrote
+ * it: the file is older than the machine's last boot (a minute's slack), or on Linux the process
+ * runs no Node or Electron program (every perpdesk runs in one). A pid reused after a reboot or a
+ * container's restart is then a stranger's.
+ */
+function strangerOf(file: string, pid: number): boolean {
+  try {
+    const bootedAt = Date.now() - uptime() * 1000;
+    if (statSync(file).mtimeMs < bootedAt - 60_000) return true;
+  } catch {
+    // no file, no time: decided by the process alone
+  }
+  try {
+    const cmdline = readFileSync(`/proc/${pid}/cmdline`, 'utf8').toLowerCase();
+    return cmdline !== '' && !/node|electron|perpdesk/.test(cmdline);
+  } catch {
+    return false; // no /proc (macOS, Windows) or not readable: taken as a perpdesk
+  }
+}
+
 /** The pid written in a lock file, or null when it is unreadable or gone. */
 function ownerOf(file: string): number | null {
   try {
@@ -125,9 +149,10 @@ export function lockDataFolder(dir: string): DataLock {
   const os = takeOsLock(path);
   if (os === null) throw new DataFolderInUseError(path, ownerOf(file));
   try {
-    // a live process named by the pid file: a perpdesk without the OS lock (an older one)
+    // a live process named by the pid file: a perpdesk without the OS lock (an older one), unless
+    // it cannot be the one that wrote it
     const pid = ownerOf(file);
-    if (pid !== null && alive(pid)) throw new DataFolderInUseError(path, pid);
+    if (pid !== null && alive(pid) && !strangerOf(file, pid)) throw new DataFolderInUseError(path, pid);
     writeFileSync(file, String(process.pid), { mode: 0o600 });
   } catch (err) {
     os.close();

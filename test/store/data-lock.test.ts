@@ -2,8 +2,8 @@
 // (its process is gone) is taken over, and a venue that fails to open leaves no lock behind.
 // Starters at the same instant on a stale lock: exactly one holds the folder (an OS lock decides).
 import { fork, spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { tmpdir, uptime } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DatabaseSync } from 'node:sqlite';
@@ -48,6 +48,38 @@ describe('data folder lock', () => {
       expect((caught as DataFolderInUseError).pid).toBe(other.pid);
       expect((caught as Error).message).toContain(`process ${other.pid}`);
       expect(readFileSync(join(dir, LOCK_FILE), 'utf8')).toBe(String(other.pid)); // left alone
+    } finally {
+      other.kill();
+    }
+  });
+
+  it.skipIf(process.platform !== 'linux')(
+    'takes over a lock whose pid a process that is no perpdesk took since (a reboot or a container restart reused it)',
+    () => {
+      const dir = tempDir();
+      const other = spawn('sleep', ['30'], { stdio: 'ignore' });
+      try {
+        writeFileSync(join(dir, LOCK_FILE), String(other.pid));
+        const lock = lockDataFolder(dir);
+        expect(readFileSync(join(dir, LOCK_FILE), 'utf8')).toBe(String(process.pid));
+        lock.release();
+      } finally {
+        other.kill();
+      }
+    },
+  );
+
+  it('takes over a lock written before the machine last booted, whatever process has its pid now', () => {
+    const dir = tempDir();
+    const other = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 30_000)'], { stdio: 'ignore' });
+    try {
+      const file = join(dir, LOCK_FILE);
+      writeFileSync(file, String(other.pid));
+      const beforeBoot = (Date.now() - uptime() * 1000 - 3_600_000) / 1000;
+      utimesSync(file, beforeBoot, beforeBoot);
+      const lock = lockDataFolder(dir);
+      expect(readFileSync(file, 'utf8')).toBe(String(process.pid));
+      lock.release();
     } finally {
       other.kill();
     }
