@@ -60,9 +60,11 @@ const NOT_A_REPLAY = 1108;
 /** What a bot pointed at the live venue is told: what it is, and how to start a replay. */
 function notAReplay(url: string): Error {
   return new Error(
-    `${url} is not a replay (it is a live venue). Start one and give its address with --url: ` +
-      '`npm run serve -- --replay TRXUSDT@2025-04-14 --lockstep --port 8788 --account KEY:SECRET:10000` ' +
-      "(a service of its own, on another port), or the live venue's Replay dialog or POST /api/v1/replays (docs/replay.md)",
+    `${url} is not a replay (it is a live venue). Start one and give its address with --url: from this venue, ` +
+      `its Replay dialog or POST ${url}/api/v1/replays, then the bot's account on the replay (POST /admin/v1/accounts ` +
+      "at the replay's url: a replay has accounts of its own); or, with this venue stopped first (a replay on its own " +
+      'takes the data folder, as the live venue does), ' +
+      '`npm run serve -- --replay TRXUSDT@2025-04-14 --lockstep --account KEY:SECRET:10000` (docs/replay.md)',
   );
 }
 

@@ -127,6 +127,13 @@ describe('the example bots on the command line', () => {
         ),
       );
       expect(r.stderr).toContain('npm run serve -- --replay TRXUSDT@2025-04-14 --lockstep');
+      // a replay on its own takes the data folder the live venue holds: the bot must not offer it as
+      // one to run beside it (it was 'a service of its own, on another port', refused 'perpdesk is
+      // already running on this data folder'); from the live venue, the replay needs the bot's account
+      expect(r.stderr).toContain('with this venue stopped first');
+      expect(r.stderr).not.toContain('on another port');
+      expect(r.stderr).toContain(`POST ${live.url}/api/v1/replays`);
+      expect(r.stderr).toContain('POST /admin/v1/accounts');
     } finally {
       await live.close();
     }
