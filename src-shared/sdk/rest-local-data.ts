@@ -83,7 +83,7 @@ export class DatasetRoutes {
    * say, and its SHA-256 to verify. For a file the service can read itself, `import` is cheaper.
    * No time-out: a large file takes long to send and import.
    */
-  upload(name: string, bytes: Uint8Array<ArrayBuffer> | Blob, key: UploadKey = {}): Promise<DatasetImportResults> {
+  upload(name: string, bytes: Uint8Array | Blob, key: UploadKey = {}): Promise<DatasetImportResults> {
     const query = Object.fromEntries(uploadQuery(name, key));
     return this.call('POST', '/api/v1/datasets/import', {
       query,

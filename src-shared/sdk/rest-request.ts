@@ -87,7 +87,7 @@ export interface RequestOptions {
   /** JSON body; serialised once, and that exact text is signed and sent. */
   body?: unknown;
   /** A file's bytes sent as the body as they are, with this content type (not with `body`; never signed). */
-  upload?: { bytes: Uint8Array<ArrayBuffer> | Blob; type: string };
+  upload?: { bytes: Uint8Array | Blob; type: string };
   auth?: AuthKind;
   /** This request's time-out, ms, instead of the client's `timeoutMs` (0 or Infinity: none). */
   timeoutMs?: number;
@@ -142,7 +142,16 @@ export function writeRequest(
   }
   if (bodyText !== undefined) headers['Content-Type'] = 'application/json';
   if (options.upload !== undefined) headers['Content-Type'] = options.upload.type;
-  return { qs, headers, bodyText, bytes: options.upload?.bytes };
+  return { qs, headers, bodyText, bytes: sendable(options.upload?.bytes) };
+}
+
+/**
+ * Bytes fetch takes as a body: a Uint8Array over an ArrayBuffer as it is, one over another buffer
+ * (a SharedArrayBuffer; TypeScript types a plain `Uint8Array` so) copied into one.
+ */
+function sendable(bytes: Uint8Array | Blob | undefined): Uint8Array<ArrayBuffer> | Blob | undefined {
+  if (bytes === undefined || bytes instanceof Blob) return bytes;
+  return bytes.buffer instanceof ArrayBuffer ? (bytes as Uint8Array<ArrayBuffer>) : new Uint8Array(bytes);
 }
 
 /** One HTTP exchange as it went over the wire. */

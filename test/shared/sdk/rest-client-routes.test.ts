@@ -147,7 +147,9 @@ describe('RestClient.datasets.upload', () => {
     const bytes = readFileSync(made.zip);
     const name = path.basename(made.zip);
     // a wrong checksum refuses it, and nothing is imported
-    const bad = await api.datasets.upload(name, bytes, { market: 'um', checksum: '0'.repeat(64) });
+    // (a plain `Uint8Array`, as a caller declares one, type-checks: docs/sdk.md says "a Uint8Array")
+    const plain: Uint8Array = new Uint8Array(bytes);
+    const bad = await api.datasets.upload(name, plain, { market: 'um', checksum: '0'.repeat(64) });
     expect(bad.results[0]).toMatchObject({ ok: false, status: 'refused', file: name, dataset_id: null });
     const good = await api.datasets.upload(name, new Blob([bytes]), { market: 'um', checksum: sha256(bytes) });
     expect(good.results[0]).toMatchObject({ ok: true, status: 'imported', file: name, rows: 2, checksum: 'verified' });
