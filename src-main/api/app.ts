@@ -55,7 +55,7 @@ import timeRoutes from './routes/time.ts';
 import sessionRoutes, { type LoginToken } from './routes/session.ts';
 import tpslRoutes from './routes/tpsl.ts';
 import paperRoutes from './routes/paper.ts';
-import simRoutes from './routes/sim.ts';
+import simRoutes, { replaySimRoutes } from './routes/sim.ts';
 import replayRoutes, { type ReplayHost } from './routes/replay.ts';
 import sweepRoutes, { type SweepResults } from './routes/sweeps.ts';
 import priceRoutes from './routes/prices.ts';
@@ -384,6 +384,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   // a venue without a market source (--no-sim) has the route for its clock
   if (venue.market === null || venue.market.kind === 'simulator')
     await app.register(simRoutes, { market: venue.market, clock: venue.clock, seed: venue.seed });
+  else await app.register(replaySimRoutes);
   await app.register(replayRoutes, { replay: venue.replay, host: venue.replay === null ? opts.replays : undefined });
   if (opts.sweeps !== undefined) await app.register(sweepRoutes, { sweeps: opts.sweeps });
   await app.register(tradingSchemas);

@@ -59,6 +59,15 @@ describe('the dataset routes on a replay venue', () => {
         });
         if (!klines) expect(r.body.data).toBeNull();
       }
+      // the simulator's route: a replay's clock is its controls' (it answered 1100 "No route")
+      for (const [m, b] of [
+        ['GET', undefined],
+        ['POST', { paused: true }],
+      ] as const) {
+        const r = await call(base, m, '/api/v1/sim', b);
+        expect([r.status, r.body.code], `${m} /api/v1/sim: ${r.text}`).toEqual([404, 1108]);
+        expect(r.body.message).toContain('POST /api/v1/replay');
+      }
       // the live venue's catalogue is as it was, and still answers
       expect((await call(live.url, 'GET', '/api/v1/datasets')).body.data).toEqual(liveList);
       // and the replay goes on reading it

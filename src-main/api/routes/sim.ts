@@ -212,3 +212,28 @@ export default async function simRoutes(app: ApiInstance, opts: SimRouteOptions)
     },
   );
 }
+
+/**
+ * A replay venue's answer on the simulator's route: its clock is moved by the replay's controls
+ * (POST /api/v1/replay), so both methods answer 404 / 1108 saying so (before: 404 / 1100 "No
+ * route", as if the route did not exist on any venue).
+ */
+export async function replaySimRoutes(app: ApiInstance): Promise<void> {
+  const refuse = (): never => {
+    throw new ApiError(
+      Errors.NOT_A_REPLAY,
+      'A replay has no simulator: its clock is moved by the replay controls, POST /api/v1/replay ' +
+        "(play, pause, speed, step, seek) and read from GET /api/v1/replay; /api/v1/sim is the live venue's",
+    );
+  };
+  const schema = (summary: string) => ({
+    tags: ['simulator'],
+    summary,
+    description: 'On a replay venue: 404 / 1108, naming the replay controls.',
+    response: standardErrors(),
+  });
+  // before anything of the request is read (a body the clock route would take included)
+  app.addHook('onRequest', async () => refuse());
+  app.get('/api/v1/sim', { schema: schema('Simulated market (a replay venue: none)') }, refuse);
+  app.post('/api/v1/sim', { schema: schema('Market clock (a replay venue: the replay controls)') }, refuse);
+}
