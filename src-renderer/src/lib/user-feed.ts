@@ -53,6 +53,12 @@ interface UserEvent {
  */
 const LOGGED_OUT_GRACE_MS = 3000;
 
+/** The `logged_out` code of a login whose key got a new secret (2002 is a regenerated key). */
+const SECRET_ROTATED = 2004;
+export const SECRET_ROTATED_TEXT =
+  "This API key's secret was changed elsewhere (POST /admin/v1/accounts, by a bot or a script): the secret " +
+  'this screen signs with no longer works, and its login ended. Log in again with a new login link.';
+
 export interface UserFeedState {
   status: 'off' | 'connecting' | 'live' | 'error';
   error: string | null;
@@ -196,9 +202,20 @@ export function startUserFeed(deps: {
   // The key this feed logged in with was regenerated (docs/api.md, `logged_out`): by this window's
   // Settings (the new key arrives with the answer), by another window of this browser (it stored
   // the new key: take it), or elsewhere (a bot, another browser: log out and say why).
-  const onLoggedOut = (client: WsClient): void => {
+  const onLoggedOut = (client: WsClient, code: unknown): void => {
     if (ws !== client) return;
     const lost = key;
+    if (code === SECRET_ROTATED) {
+      // the same key with another secret (POST /admin/v1/accounts): nothing in this browser
+      // rotates a secret, so no new one is on its way; not a regenerated key either
+      if (session.getState().source === 'desktop') {
+        state.setState({ status: 'error', error: SECRET_ROTATED_TEXT });
+        return;
+      }
+      // its end disconnects this feed and clears the account's lists (follow below)
+      session.getState().actions.expire(SECRET_ROTATED_TEXT);
+      return;
+    }
     state.setState({ status: 'error', error: 'This API key was regenerated: its login ended.' });
     if (loggedOutTimer !== null) clearTimeout(loggedOutTimer);
     loggedOutTimer = setTimeout(() => {
@@ -317,7 +334,7 @@ export function startUserFeed(deps: {
     unfollow = deps.serviceBack.follow(client);
     client.on('user', (data) => {
       const e = data as UserEvent;
-      if (e.kind === 'logged_out') onLoggedOut(client);
+      if (e.kind === 'logged_out') onLoggedOut(client, (e.data as { code?: unknown } | null)?.code);
       else onEvent(e);
     });
     // a LOGIN not sent because the first connection attempt failed (the service was down or
