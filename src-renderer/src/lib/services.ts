@@ -120,7 +120,7 @@ export function createServices(opts: { baseUrl?: string; wsUrl?: string } = {}) 
   const notices = createNoticesStore();
   const orderForm = createOrderFormStore(api);
   const notionalCaps = createNotionalCapsStore(api);
-  const history = createHistoryStores(api);
+  const history = createHistoryStores(api, session);
   const bots = createBotStore(api, workspace.getState().symbol);
   const replay = createReplayStore(api);
   venueMode = () => replay.getState().mode;

@@ -14,7 +14,7 @@ import type {
   OrderRecord,
   TradeRecord,
 } from '../../../../src-shared/types.ts';
-import { createPagedStore } from './paged-store.ts';
+import { createPagedStore, type PagedState } from './paged-store.ts';
 
 export interface OrderHistoryFilters {
   symbol: string;
@@ -45,7 +45,43 @@ export interface PositionHistoryFilters {
 
 const opt = <T>(v: T | 0 | ''): T | undefined => (v === 0 || v === '' ? undefined : v);
 
-export function createHistoryStores(api: RestClient) {
+/** What the history lists follow of the session (session-store.ts): who is logged in. */
+export interface HistorySession {
+  getState(): { status: string; apiKey: string | null };
+  subscribe(listener: (s: { status: string; apiKey: string | null }) => void): () => void;
+}
+
+export function createHistoryStores(api: RestClient, session?: HistorySession) {
+  const stores = createLists(api);
+  if (session) followSession(Object.values(stores), session);
+  return stores;
+}
+
+/**
+ * The lists are the account's logged in: a log-out (or a login that ended) forgets their records,
+ * so a login afterwards never shows the account before's, even for a moment; a login with another
+ * key (another account's link, another tab's login) reads the first page afresh, an answer on its
+ * way for the key before dropped. Before, the records of the account before stayed in a tab open
+ * on them until the next fill or order event of the new one.
+ */
+function followSession(lists: ReadonlyArray<{ getState(): PagedState<unknown, unknown> }>, session: HistorySession) {
+  const keyOf = (s: { status: string; apiKey: string | null }): string | null =>
+    s.status === 'ready' ? s.apiKey : null;
+  let key = keyOf(session.getState());
+  session.subscribe((s) => {
+    const next = keyOf(s);
+    if (next === key) return;
+    const before = key;
+    key = next;
+    for (const list of lists) {
+      const st = list.getState();
+      if (next === null) st.actions.clear();
+      else if (before !== null && st.loaded) void st.actions.load();
+    }
+  });
+}
+
+function createLists(api: RestClient) {
   return {
     orders: createPagedStore<OrderRecord, OrderHistoryFilters>(
       async (f, cursor, limit) => {

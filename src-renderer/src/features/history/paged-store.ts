@@ -26,6 +26,8 @@ export interface PagedState<T, F> {
     next(): Promise<void>;
     prev(): Promise<void>;
     reload(): Promise<void>;
+    /** Forgets the records shown (another account's, once the login changed); an answer on its way is dropped. */
+    clear(): void;
     /**
      * Every record the filters select, newest first, paged at `exportLimit` a request (the
      * route's maximum): at most `max` of them; `complete` false when there were more.
@@ -79,6 +81,11 @@ export function createPagedStore<T, F extends object>(
           if (get().page > 0) await show(get().page - 1);
         },
         reload: () => show(get().page),
+        clear() {
+          generation++;
+          cursors = [''];
+          set({ items: [], page: 0, hasMore: false, loading: false, loaded: false, error: null });
+        },
         async collect(max) {
           const filters = get().filters;
           const items: T[] = [];
