@@ -36,7 +36,7 @@ import { clockOff, createMarketClock } from './market-clock.ts';
 import { poll } from './frame.ts';
 import { createSessionStore } from './session-store.ts';
 import { startUserFeed } from './user-feed.ts';
-import { createWorkspaceStore } from './workspace-store.ts';
+import { createWorkspaceStore, followLogin } from './workspace-store.ts';
 import { createStore } from 'zustand/vanilla';
 import type { WsState } from '../../../src-shared/sdk/ws-client.ts';
 import { dropServiceFailure, reportBugs } from './service-failure.ts';
@@ -223,6 +223,8 @@ export function createServices(opts: { baseUrl?: string; wsUrl?: string } = {}) 
       // a login link pasted into this open tab (only the hash changes: no reload)
       stops.push(session.getState().actions.followLoginLinks());
       stops.push(session.getState().actions.followOtherTabs(window));
+      // a dialog on the account's records goes with the login it was opened in
+      stops.push(followLogin(workspace, session));
       // a replay venue: follow its status, and show one of the replayed pairs
       const followed = followReplay(ws, replay);
       stops.push(followed.stop);

@@ -70,7 +70,36 @@ export interface WorkspaceState {
     openStopAmend(stop: ConditionalOrderRecord): void;
     /** Closes the overlay on top: help (back to the panel under it, if any), else the panel or dialog. */
     close(): void;
+    /** Closes a dialog on a record of the account (TP/SL, margin, Modify, Modify stop), help over it too. */
+    closeAccountDialogs(): void;
   };
+}
+
+/** The dialogs on one of the account's records: they act on the account logged in when they save. */
+const ACCOUNT_DIALOGS: ReadonlySet<Overlay> = new Set<Overlay>(['tpsl', 'margin', 'amend', 'amend-stop']);
+
+/** What followLogin() reads of the session (session-store.ts). */
+export interface LoginSource {
+  getState(): { status: string; apiKey: string | null };
+  subscribe(listener: (s: { status: string; apiKey: string | null }) => void): () => void;
+}
+
+/**
+ * Closes a dialog on the account's records when the login changes (a log-out, a login that ended,
+ * another account's login from another tab or a link): it was opened on the account before, and
+ * saved it would act on the one logged in now (a TP/SL dialog opened on one account's BTCUSDT long
+ * set the take profit of the next account's). Returns the stop.
+ */
+export function followLogin(workspace: { getState(): WorkspaceState }, session: LoginSource): () => void {
+  const keyOf = (s: { status: string; apiKey: string | null }): string | null =>
+    s.status === 'ready' ? s.apiKey : null;
+  let key = keyOf(session.getState());
+  return session.subscribe((s) => {
+    const next = keyOf(s);
+    if (next === key) return;
+    key = next;
+    workspace.getState().actions.closeAccountDialogs();
+  });
 }
 
 const KEY = 'perpdesk.workspace';
@@ -120,6 +149,12 @@ export function createWorkspaceStore(initial: { symbol?: string; interval?: Inte
           w.help && w.overlay !== 'help'
             ? { help: false }
             : { overlay: null, help: false, amending: null, tpslOf: null, amendingStop: null },
+        ),
+      closeAccountDialogs: () =>
+        set((w) =>
+          ACCOUNT_DIALOGS.has(w.overlay)
+            ? { overlay: null, help: false, amending: null, tpslOf: null, amendingStop: null }
+            : {},
         ),
     },
   }));
