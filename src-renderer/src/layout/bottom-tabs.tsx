@@ -38,6 +38,9 @@ export function BottomTabs() {
   const stopsView = useSel(s.workspace, (w) => w.stopsView);
   const nAlerts = useSel(s.alerts, (x) => x.alerts.filter((a) => a.fired === undefined).length);
   const session = useSel(s.session, (x) => x.status);
+  // the account the tables show: another login remounts them, so what one holds of the account before
+  // (a Cancel all… / Close all… bar asking about its orders or positions) never asks about the next one
+  const account = useSel(s.session, (x) => (x.status === 'ready' ? x.apiKey : null));
   // a replay venue adds its session report
   const replay = useSel(s.replay, (r) => r.mode === 'replay');
   const tabs = replay ? [...TABS, ['replay-report', 'Replay report'] as const] : TABS;
@@ -81,7 +84,7 @@ export function BottomTabs() {
           </button>
         ))}
       </div>
-      <div className="tab-body" role="tabpanel" aria-labelledby={`account-tab-${tab}`}>
+      <div className="tab-body" key={account ?? ''} role="tabpanel" aria-labelledby={`account-tab-${tab}`}>
         {tab === 'alerts' ? (
           <AlertsTab />
         ) : session !== 'ready' ? (
