@@ -1,11 +1,16 @@
-// Closing a position at market: a close order (PositionAction.CLOSE, which the server makes
+// Closing a position at market: close orders (PositionAction.CLOSE, which the server makes
 // reduce-only) of the whole size on the opposite side. Hedge mode names the position side
 // being closed; one-way mode only accepts PositionSide.LONG and reduces the net position the
 // sell (of a long) or the buy (of a short) is against, so the side is what matters there.
+// An order may not be larger than the pair's max_qty (the venue refuses it whole: "qty 21560.86
+// is above the maximum 20000"), while a position may be (built from several orders), so a
+// position larger than that is closed by several orders of at most max_qty each, sent one after
+// the other; one the book did not fill whole (the price band stopped it) ends the sequence,
+// what is left staying open as it is (the fills say what was closed).
 import type { RestClient } from '../../../../src-shared/sdk/rest-client.ts';
 import type { OrderRequest, PlacementResult, PositionRecord } from '../../../../src-shared/types.ts';
 import { positionDirection } from './position-direction.ts';
-import { OrderType, PositionAction, PositionSide, Side } from '../../../../src-shared/enums.ts';
+import { OrderStatus, OrderType, PositionAction, PositionSide, Side } from '../../../../src-shared/enums.ts';
 
 export function closeOrder(p: PositionRecord, qtyDecimals: number, oneWay: boolean): OrderRequest {
   const d = positionDirection(p);
@@ -19,11 +24,37 @@ export function closeOrder(p: PositionRecord, qtyDecimals: number, oneWay: boole
   };
 }
 
-export function closePosition(
+/**
+ * The close orders of the whole position, in the order they are sent: one, or with `maxQty` (the
+ * pair's max_qty, a decimal string) below the size, as many as it takes of at most max_qty each
+ * (whole steps of the quantity's decimals, the last one the rest).
+ */
+export function closeOrders(p: PositionRecord, qtyDecimals: number, oneWay: boolean, maxQty?: string): OrderRequest[] {
+  const whole = closeOrder(p, qtyDecimals, oneWay);
+  const scale = 10 ** qtyDecimals;
+  const lots = Math.round(Number(whole.qty) * scale);
+  const maxLots = maxQty === undefined ? NaN : Math.floor(Number(maxQty) * scale + 1e-6);
+  if (!(maxLots > 0) || lots <= maxLots) return [whole];
+  const out: OrderRequest[] = [];
+  for (let left = lots; left > 0; left -= maxLots)
+    out.push({ ...whole, qty: (Math.min(left, maxLots) / scale).toFixed(qtyDecimals) });
+  return out;
+}
+
+/** Sends the close orders of `closeOrders`; answers the last one sent. */
+export async function closePosition(
   api: RestClient,
   p: PositionRecord,
   qtyDecimals: number,
   oneWay: boolean,
+  maxQty?: string,
 ): Promise<PlacementResult> {
-  return api.placeOrder(closeOrder(p, qtyDecimals, oneWay));
+  const orders = closeOrders(p, qtyDecimals, oneWay, maxQty);
+  let last: PlacementResult | undefined;
+  for (const order of orders) {
+    last = await api.placeOrder(order);
+    // the book did not take all of it (the price band): the rest waits for the trader
+    if (last.status !== OrderStatus.FILLED) break;
+  }
+  return last as PlacementResult;
 }

@@ -41,6 +41,10 @@ export function PositionsTable() {
   const tickers = useSel(s.tickers, (x) => x.tickers);
   const oneWay = useSel(s.account, (x) => x.summary?.position_mode === 'one_way');
   const decimals = useDecimals();
+  const bySymbol = useSel(s.symbols, (x) => x.bySymbol);
+  // a position larger than the pair's max_qty is closed by several orders (close-position.ts)
+  const closeIt = (p: PositionRecord) =>
+    closePosition(s.api, p, decimals(p.symbol).qd, oneWay, bySymbol[p.symbol]?.futures.max_qty);
   const editing = useSel(s.workspace, (w) => (w.overlay === 'tpsl' ? w.tpslOf : null));
   const [adjusting, setAdjusting] = useState<PositionRecord | null>(null);
   const [busy, setBusy] = useState<string | null>(null);
@@ -62,7 +66,7 @@ export function PositionsTable() {
     const k = positionKey(p.symbol, p.position_side);
     setBusy(k);
     try {
-      await closePosition(s.api, p, decimals(p.symbol).qd, oneWay);
+      await closeIt(p);
       await s.positions.getState().actions.refresh();
     } catch (e) {
       fail(`Close ${p.symbol} refused`, e);
@@ -75,7 +79,7 @@ export function PositionsTable() {
     setBusy('all');
     for (const p of positions) {
       try {
-        await closePosition(s.api, p, decimals(p.symbol).qd, oneWay);
+        await closeIt(p);
       } catch (e) {
         fail(`Close ${p.symbol} refused`, e);
       }

@@ -1,0 +1,65 @@
+// The Positions tab's Close (and Close all) of a position larger than the pair's max_qty: the
+// venue refuses an order above max_qty whole ("qty 21560.86 is above the maximum 20000"), while
+// a position may be larger (built from several orders), so Close could never close it. It is
+// now closed by several orders of at most max_qty each, sent one after the other, stopping at
+// one the book did not fill whole.
+import { describe, expect, it } from 'vitest';
+import type { RestClient } from '../../src-shared/sdk/rest-client.ts';
+import type { OrderRequest, PlacementResult, PositionRecord } from '../../src-shared/types.ts';
+import { closeOrders, closePosition } from '../../src-renderer/src/features/positions/close-position.ts';
+
+const bnb = (position_side: 1 | 2, quantity: number): PositionRecord =>
+  ({ symbol: 'BNBUSDT', position_side, quantity, entry_price: 660, mark_price: 655, leverage: 5 }) as PositionRecord;
+
+/** A venue that refuses an order above `max` as the service does, and fills up to `book` in all. */
+function venue(max: number, book = Infinity) {
+  const sent: OrderRequest[] = [];
+  let left = book;
+  const api = {
+    placeOrder: async (o: OrderRequest): Promise<PlacementResult> => {
+      if (Number(o.qty) > max) throw new Error(`qty ${o.qty} is above the maximum ${max}`);
+      sent.push(o);
+      const filled = Math.min(Number(o.qty), left);
+      left -= filled;
+      return {
+        order_id: String(sent.length),
+        client_order_id: `api.${sent.length}`,
+        status: filled === Number(o.qty) ? 3 : 6,
+        filled_qty: filled.toFixed(2),
+        filled_quote: '0',
+      };
+    },
+  } as unknown as RestClient;
+  return { api, sent };
+}
+
+describe('closing a position larger than max_qty', () => {
+  it('splits the close into orders of at most max_qty, the last the rest', () => {
+    expect(closeOrders(bnb(1, 21560.86), 2, false, '20000').map((o) => o.qty)).toEqual(['20000.00', '1560.86']);
+    expect(closeOrders(bnb(2, 45000), 2, true, '20000').map((o) => [o.qty, o.side, o.position_side])).toEqual([
+      ['20000.00', 1, 1],
+      ['20000.00', 1, 1],
+      ['5000.00', 1, 1],
+    ]);
+    // at or under max_qty, or max_qty unknown: one order of the whole size
+    expect(closeOrders(bnb(1, 20000), 2, false, '20000').map((o) => o.qty)).toEqual(['20000.00']);
+    expect(closeOrders(bnb(1, 21560.86), 2, false).map((o) => o.qty)).toEqual(['21560.86']);
+  });
+
+  it('closes all of it where one order of the whole size was refused', async () => {
+    const { api, sent } = venue(20000);
+    const r = await closePosition(api, bnb(1, 21560.86), 2, false, '20000');
+    expect(sent.map((o) => [o.qty, o.side, o.position_side, o.position_action, o.type])).toEqual([
+      ['20000.00', 2, 1, 2, 2],
+      ['1560.86', 2, 1, 2, 2],
+    ]);
+    expect(r.status).toBe(3);
+  });
+
+  it('stops at an order the book did not fill whole: the rest stays open, nothing more is sent', async () => {
+    const { api, sent } = venue(20000, 30000);
+    const r = await closePosition(api, bnb(2, 45000), 2, false, '20000');
+    expect(sent.map((o) => o.qty)).toEqual(['20000.00', '20000.00']);
+    expect(r).toMatchObject({ status: 6, filled_qty: '10000.00' });
+  });
+});
