@@ -6,7 +6,7 @@
 import { useRef, useState } from 'react';
 import type { PositionRecord } from '../../../../src-shared/types.ts';
 import { fmt, fmtPct, fmtSigned } from '../../lib/format.ts';
-import { errorText } from '../../lib/frame.ts';
+import { refusalText } from '../../lib/frame.ts';
 import { marketDown } from '../../lib/connection-status.ts';
 import { useServices, useSel } from '../../lib/use-services.ts';
 import { useDecimals } from '../../lib/use-symbol.ts';
@@ -60,7 +60,7 @@ export function PositionsTable() {
   const overlay = useSel(s.workspace, (w) => w.overlay);
 
   const fail = (what: string, e: unknown): void => {
-    s.toasts.getState().actions.push({ kind: 'error', title: what, body: errorText(e) });
+    s.toasts.getState().actions.push({ kind: 'error', title: what, body: refusalText(e) });
   };
   const close = async (p: PositionRecord): Promise<void> => {
     const k = positionKey(p.symbol, p.position_side);
