@@ -9,7 +9,7 @@
 // from the amount field (buttons keep their own Enter), and as a modal (use-modal.ts) the focus
 // starts in the amount, Tab / Shift+Tab cycle inside, Esc closes it from anywhere in it and the
 // focus goes back to the button that opened it.
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useRef, useState, type RefObject } from 'react';
 import { MarginChangeType } from '../../../../src-shared/enums.ts';
 import type { IsolatedMarginLimits } from '../../../../src-shared/sdk/rest-client.ts';
 import type { PositionRecord } from '../../../../src-shared/types.ts';
@@ -23,7 +23,16 @@ import { liquidationAtMargin, marginAmountInput, moneyDown, trimZeros } from './
 import { positionDirection } from './position-direction.ts';
 import { positionKey } from './positions-store.ts';
 
-export function MarginDialog({ position, onClose }: { position: PositionRecord; onClose: () => void }) {
+export function MarginDialog({
+  position,
+  onClose,
+  opener,
+}: {
+  position: PositionRecord;
+  onClose: () => void;
+  /** Takes the focus back when the button that opened the dialog is gone (its position closed). */
+  opener?: RefObject<HTMLElement | null>;
+}) {
   const s = useServices();
   const key = positionKey(position.symbol, position.position_side);
   // the live record (its margin and liquidation price move with fills and funding)
@@ -102,6 +111,7 @@ export function MarginDialog({ position, onClose }: { position: PositionRecord; 
     <FormDialog
       label="Adjust margin"
       onClose={onClose}
+      opener={opener}
       onSubmit={() => void send()}
       initial={field}
       error={error ?? (input.ok ? null : input.error)}

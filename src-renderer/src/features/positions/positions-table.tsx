@@ -3,7 +3,7 @@
 // close / close-all at market. Long or short comes from
 // positionDirection() (a one-way short is side 2, never read from the mode alone). Close all
 // asks first, naming how many positions it closes; confirmed, the focus goes to the Positions tab.
-import { useRef, useState } from 'react';
+import { useRef, useState, type RefObject } from 'react';
 import type { PositionRecord } from '../../../../src-shared/types.ts';
 import { fmt, fmtPct, fmtSigned } from '../../lib/format.ts';
 import { refusalText } from '../../lib/frame.ts';
@@ -50,6 +50,13 @@ export function PositionsTable() {
   const [busy, setBusy] = useState<string | null>(null);
   const [confirmAll, setConfirmAll] = useState(false);
   const closeAllButton = useRef<HTMLButtonElement>(null);
+  // where a dialog's focus goes back when its row's ✎ or ± is gone (the position closed while it
+  // was open): the Positions tab, as for a row's Close (record-table.tsx), not the page
+  const tabOpener: RefObject<HTMLElement | null> = {
+    get current() {
+      return selectedTab(closeAllButton.current);
+    },
+  };
 
   // the dialog is an overlay: the global shortcuts stay inert while it is open
   const editTpSl = (p: PositionRecord): void => s.workspace.getState().actions.openTpSl(p);
@@ -272,13 +279,16 @@ export function PositionsTable() {
       {adjusting && overlay === 'margin' && (
         <MarginDialog
           position={adjusting}
+          opener={tabOpener}
           onClose={() => {
             setAdjusting(null);
             s.workspace.getState().actions.close();
           }}
         />
       )}
-      {editing && <TpSlDialog position={editing} onClose={() => s.workspace.getState().actions.close()} />}
+      {editing && (
+        <TpSlDialog position={editing} opener={tabOpener} onClose={() => s.workspace.getState().actions.close()} />
+      )}
     </>
   );
 }

@@ -13,7 +13,7 @@
 // The store's triggers may be seconds old (a bot may have just set them through the API): the
 // dialog reads them afresh when it opens (the fields take them unless already edited), and again
 // before it saves; when they changed since it opened it saves nothing, says so and shows them.
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useRef, useState, type RefObject } from 'react';
 import type { PositionRecord } from '../../../../src-shared/types.ts';
 import { WorkingType } from '../../../../src-shared/enums.ts';
 import { fmt, fmtSigned } from '../../lib/format.ts';
@@ -26,7 +26,16 @@ import { positionKey, type TpSl } from './positions-store.ts';
 import { WATCHED_NAMES } from '../order-entry/stop-order.ts';
 import { sameTriggers, tpslChecks, triggerPnl, triggerPrices, watchedPrice } from './tpsl-input.ts';
 
-export function TpSlDialog({ position, onClose }: { position: PositionRecord; onClose: () => void }) {
+export function TpSlDialog({
+  position,
+  onClose,
+  opener,
+}: {
+  position: PositionRecord;
+  onClose: () => void;
+  /** Takes the focus back when the button that opened the dialog is gone (its position closed). */
+  opener?: RefObject<HTMLElement | null>;
+}) {
   const s = useServices();
   const key = positionKey(position.symbol, position.position_side);
   // the live record (entry and size move with fills); the one clicked once it is gone
@@ -120,6 +129,7 @@ export function TpSlDialog({ position, onClose }: { position: PositionRecord; on
     <FormDialog
       label="Take profit / stop loss"
       onClose={onClose}
+      opener={opener}
       onSubmit={() => void save()}
       initial={first}
       error={error}
