@@ -55,7 +55,7 @@ const LOGGED_OUT_GRACE_MS = 3000;
 
 /** The `logged_out` code of a login whose key got a new secret (2002 is a regenerated key). */
 const SECRET_ROTATED = 2004;
-export const SECRET_ROTATED_TEXT =
+const SECRET_ROTATED_TEXT =
   "This API key's secret was changed elsewhere (POST /admin/v1/accounts, by a bot or a script): the secret " +
   'this screen signs with no longer works, and its login ended. Log in again with a new login link.';
 

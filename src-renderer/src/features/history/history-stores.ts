@@ -16,17 +16,17 @@ import type {
 } from '../../../../src-shared/types.ts';
 import { createPagedStore, type PagedState } from './paged-store.ts';
 
-export interface OrderHistoryFilters {
+interface OrderHistoryFilters {
   symbol: string;
   status: OrderStatus | 0;
 }
 
-export interface StopHistoryFilters {
+interface StopHistoryFilters {
   symbol: string;
   status: ConditionalStatus | 0;
 }
 
-export interface TradeHistoryFilters {
+interface TradeHistoryFilters {
   symbol: string;
   side: Side | 0;
   /** ms, 0 = open. */
@@ -34,7 +34,7 @@ export interface TradeHistoryFilters {
   endTime: number;
 }
 
-export interface PositionHistoryFilters {
+interface PositionHistoryFilters {
   symbol: string;
   positionSide: PositionSide | 0;
   marginMode: MarginMode | 0;
