@@ -35,6 +35,8 @@ export function keepFocus<M>(
 ): () => void {
   let memo: { el: HTMLElement; at: M } | null = null;
   let timer: ReturnType<typeof setTimeout> | null = null;
+  // stopped (the container unmounted): an attempt already queued does nothing
+  let stopped = false;
   const cancel = (): void => {
     if (timer !== null) clearTimeout(timer);
     timer = null;
@@ -52,7 +54,7 @@ export function keepFocus<M>(
     const started = Date.now();
     const attempt = (): void => {
       timer = null;
-      if (!nowhere()) return;
+      if (stopped || !root.isConnected || !nowhere()) return;
       // still there and usable: the user left it (a click on nothing, another window)
       if (!disabled && focusable(lost.el)) return;
       const waited = Date.now() - started;
@@ -67,6 +69,7 @@ export function keepFocus<M>(
   root.addEventListener('focusin', onIn);
   root.addEventListener('focusout', onOut);
   return () => {
+    stopped = true;
     cancel();
     root.removeEventListener('focusin', onIn);
     root.removeEventListener('focusout', onOut);

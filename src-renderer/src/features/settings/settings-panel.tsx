@@ -64,7 +64,11 @@ function SettingsBody() {
   const root = useRef<HTMLDivElement>(null);
   const regenButton = useRef<HTMLButtonElement>(null);
   const resetButton = useRef<HTMLButtonElement>(null);
-  useEffect(() => keepFocus(root.current!, placeOf, (at) => focusAfter(root.current!, at)), []);
+  useEffect(() => {
+    // the element itself, not the ref (null once the drawer has unmounted)
+    const el = root.current!;
+    return keepFocus(el, placeOf, (at) => focusAfter(el, at));
+  }, []);
 
   useEffect(() => {
     void st.actions.load();
