@@ -111,12 +111,13 @@ export function checkPositionMode(core: TradingCore, a: AccountLive): void {
   let positions = 0;
   for (const p of a.positions.values()) if (p.qty > 0) positions++;
   // a waiting conditional order is an open order here: it was checked against the mode it would fire in
-  let orders = a.orders.size;
-  for (const c of core.conditionals.values()) if (c.accountId === a.id) orders++;
+  let waiting = 0;
+  for (const c of core.conditionals.values()) if (c.accountId === a.id) waiting++;
+  const orders = a.orders.size + waiting;
   if (positions > 0 || orders > 0) {
     reject(
       Errors.POSITION_MODE_CHANGE_REFUSED,
-      `Position mode cannot change while the account has ${blockers(positions, orders)}`,
+      `Position mode cannot change while the account has ${blockers(positions, orders, waiting)}`,
       orders > 0 ? 'open_orders' : 'position',
     );
   }

@@ -407,21 +407,30 @@ export function checkMarginModeValue(marginMode: number): asserts marginMode is 
 export function checkMarginModeChange(core: TradingCore, a: AccountLive, symbol: string, marginMode: number): void {
   checkMarginModeValue(marginMode);
   const positions = positionsOf(a, symbol).length;
-  let orders = openOrdersOf(a, symbol).length;
-  for (const c of core.conditionals.values()) if (c.accountId === a.id && c.symbol === symbol) orders++;
+  let waiting = 0;
+  for (const c of core.conditionals.values()) if (c.accountId === a.id && c.symbol === symbol) waiting++;
+  const orders = openOrdersOf(a, symbol).length + waiting;
   if (positions > 0 || orders > 0) {
     reject(
       Errors.MARGIN_MODE_CHANGE_REFUSED,
-      `Margin mode of ${symbol} cannot change while the account has ${blockers(positions, orders)} on it`,
+      `Margin mode of ${symbol} cannot change while the account has ${blockers(positions, orders, waiting)} on it`,
       orders > 0 ? 'open_orders' : 'position',
     );
   }
 }
 
-/** What blocks a margin-mode or position-mode change, in words ("a position and 2 open orders"). */
-export function blockers(positions: number, orders: number): string {
+/**
+ * What blocks a margin-mode or position-mode change, in words ("a position and 2 open orders"):
+ * `orders` the open orders, `waiting` the waiting conditional orders among them, which the Open
+ * orders tab does not list ("1 open order (a waiting conditional order)": the Stops tab's).
+ */
+export function blockers(positions: number, orders: number, waiting = 0): string {
   const p = positions === 0 ? '' : positions === 1 ? 'a position' : `${positions} positions`;
-  const o = orders === 0 ? '' : orders === 1 ? '1 open order' : `${orders} open orders`;
+  let o = orders === 0 ? '' : orders === 1 ? '1 open order' : `${orders} open orders`;
+  if (waiting > 0) {
+    const what = waiting === 1 ? 'a waiting conditional order' : 'waiting conditional orders';
+    o += waiting === orders ? ` (${what})` : ` (${waiting} of them ${what})`;
+  }
   return p && o ? `${p} and ${o}` : p || o;
 }
 

@@ -15,6 +15,7 @@ import { Errors } from '../../src-shared/errors.ts';
 import type { ConditionalOrderRecord } from '../../src-shared/types.ts';
 import type { ConditionalInput } from '../../src-main/trading/commands.ts';
 import {
+  cancelOrder,
   houseLimit,
   placeOrder,
   resetAccount,
@@ -311,7 +312,23 @@ describe('conditional orders', () => {
     const change = () => v.exchange.execute({ kind: 'setPositionMode', accountId: u, mode: 'one_way' });
     const err = refusal(change);
     expect(err.def).toBe(Errors.POSITION_MODE_CHANGE_REFUSED);
-    expect(err.message).toBe('Position mode cannot change while the account has 1 open order');
+    expect(err.message).toBe(
+      'Position mode cannot change while the account has 1 open order (a waiting conditional order)',
+    );
+    // beside a resting limit order: the message says which of them the Open orders tab does not list
+    const limit = placeOrder(v.exchange, u, {
+      symbol: 'BTCUSDT',
+      side: 1,
+      position_side: 1,
+      position_action: 1,
+      type: 1,
+      price: '90000.0',
+      qty: '0.010',
+    });
+    expect(refusal(change).message).toBe(
+      'Position mode cannot change while the account has 2 open orders (1 of them a waiting conditional order)',
+    );
+    cancelOrder(v.exchange, u, { symbol: 'BTCUSDT', orderId: Number(limit.order_id) });
     v.exchange.execute({ kind: 'cancelConditional', accountId: u, orderId: Number(c.id) });
     expect(change()).toEqual({ position_mode: 'one_way' });
   });
@@ -324,7 +341,9 @@ describe('conditional orders', () => {
     const change = (symbol: string, mode: number) => () => setMarginMode(v.exchange, u, symbol, mode);
     const err = refusal(change('BTCUSDT', MarginMode.ISOLATED));
     expect(err.def).toBe(Errors.MARGIN_MODE_CHANGE_REFUSED);
-    expect(err.message).toBe('Margin mode of BTCUSDT cannot change while the account has 1 open order on it');
+    expect(err.message).toBe(
+      'Margin mode of BTCUSDT cannot change while the account has 1 open order (a waiting conditional order) on it',
+    );
     // an order that sets the pair's margin mode is that change too
     const order = () =>
       placeOrder(
