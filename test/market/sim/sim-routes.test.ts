@@ -139,14 +139,16 @@ describe('/api/v1/sim', () => {
       dispose: () => {},
     };
     const other = await buildApp({ venue: Object.assign(tv.venue, { market: replayLike }), rateLimit: false });
-    await other.register(simRoutes, { market: replayLike, clock: tv.venue.clock, seed: 1 });
+    // (the app's own /api/v1/sim on a replay source answers 1108; the clock's route under a prefix)
+    await other.register(simRoutes, { market: replayLike, clock: tv.venue.clock, seed: 1, prefix: '/alone' });
     await other.ready();
     try {
-      const r = await other.inject({ method: 'POST', url: '/api/v1/sim', payload: { fast: true } });
+      const r = await other.inject({ method: 'POST', url: '/alone/api/v1/sim', payload: { fast: true } });
       expect(r.statusCode).toBe(400);
       expect(r.json()).toMatchObject({ code: 1001, data: null });
       expect(r.json().message).toMatch(/fast/);
-      expect((await other.inject({ method: 'GET', url: '/api/v1/sim' })).json().data.fast).toBe(false);
+      expect((await other.inject({ method: 'GET', url: '/alone/api/v1/sim' })).json().data.fast).toBe(false);
+      expect((await other.inject({ method: 'GET', url: '/api/v1/sim' })).json().code).toBe(1108);
     } finally {
       await other.close();
     }
