@@ -470,6 +470,7 @@ function* buildVenue(
           trading.group.setLockWait(0);
         }
       };
+      simulated?.stop(); // the clock stops where the simulation is: the time saved below is one it reached
       step(() => simulated?.saveCheckpoint((key, text) => settings.set(key, text)));
       session?.close();
       market?.dispose();

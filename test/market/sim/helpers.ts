@@ -56,6 +56,8 @@ export function restartingSim(opts: { prefix: string; seed: number; start: numbe
   open(first: boolean): SimService;
   stop(svc: SimService): Promise<void>;
   run(market: SimulatedMarket, ms: number, each?: () => void): void;
+  /** Moves the wall clock on with no tick of the driver: the market time runs ahead of the simulation, as between two ticks. */
+  idle(ms: number): void;
 } {
   const venues: Venue[] = [];
   const dirs: string[] = [];
@@ -94,6 +96,9 @@ export function restartingSim(opts: { prefix: string; seed: number; start: numbe
         market.catchUp();
         if (each !== undefined && t % 1_000 === 0) each();
       }
+    },
+    idle(ms) {
+      wall += ms;
     },
   };
 }
