@@ -55,7 +55,10 @@ export function Ladder() {
   const gone = held !== null && !(held.side === 'ask' ? book.asks : book.bids).some((l) => l.price === held.price);
   const asks = keepHeld(askRows, book.asks, held?.side === 'ask' ? held.price : null, 1, fit.ask);
   const bids = keepHeld(bidRows, book.bids, held?.side === 'bid' ? held.price : null, -1, fit.bid);
-  const maxTotal = Math.max(Number(askRows.at(-1)?.total ?? 0), Number(bidRows.at(-1)?.total ?? 0));
+  // the levels in sight (the rows past `fit` wrap out of view): the bars and the B / S share are of these
+  const askShown = askRows.slice(0, fit.ask);
+  const bidShown = bidRows.slice(0, fit.bid);
+  const maxTotal = Math.max(Number(askShown.at(-1)?.total ?? 0), Number(bidShown.at(-1)?.total ?? 0));
   const spread = book.bestAsk - book.bestBid;
   const mid = (book.bestAsk + book.bestBid) / 2;
 
@@ -107,8 +110,8 @@ export function Ladder() {
     // (not the page's scroll, nor a shortcut: Space plays a replay)
     e.preventDefault();
   };
-  const bidQty = bidRows.reduce((a, l) => a + Number(l.qty), 0);
-  const askQty = askRows.reduce((a, l) => a + Number(l.qty), 0);
+  const bidQty = bidShown.reduce((a, l) => a + Number(l.qty), 0);
+  const askQty = askShown.reduce((a, l) => a + Number(l.qty), 0);
   // an empty book has no ratio: "—" and an empty bar, not 50% / 50%
   const bidShare = bidQty + askQty > 0 ? bidQty / (bidQty + askQty) : NaN;
   const shared = Number.isFinite(bidShare);
@@ -354,7 +357,8 @@ function near(a: number, b: number): boolean {
  * is not drawn again.
  */
 function barWidth(value: string, maxTotal: number): number {
-  return maxTotal > 0 ? Math.round((Number(value) / maxTotal) * 200) / 2 : 0;
+  // (a focused level kept in sight from deeper in the book may hold more than the deepest shown)
+  return maxTotal > 0 ? Math.min(Math.round((Number(value) / maxTotal) * 200) / 2, 100) : 0;
 }
 
 /**
