@@ -47,6 +47,22 @@ export function parseStep(step: string): Dec {
   return s;
 }
 
+/**
+ * The price of the group that holds `price` at `step` (a bid's rounds down, an ask's up), written
+ * as `groupSide` writes it; null for a price or step it cannot read.
+ */
+export function groupPrice(price: string, step: string, roundUp: boolean): string | null {
+  const p = parseDec(price);
+  const s = parseDec(step);
+  if (p === null || s === null || s.units <= 0n) return null;
+  const scale = Math.max(p.scale, s.scale);
+  const units = at(p, scale);
+  const stepUnits = at(s, scale);
+  let g = (units / stepUnits) * stepUnits;
+  if (roundUp && g < units) g += stepUnits;
+  return formatFixed(rescaleFixed(g, scale, s.scale, 'trunc'), s.scale);
+}
+
 /** The best `n` groups of one side's levels (best first): bids round down to the step, asks up. */
 export function groupSide(levels: readonly PriceLevel[], step: Dec, n: number, roundUp: boolean): GroupedLevel[] {
   const out: GroupedLevel[] = [];

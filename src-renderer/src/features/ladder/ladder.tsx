@@ -16,6 +16,7 @@
 // (never wrapped out of sight, where its focus ring would not show).
 import { memo, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import type { GroupedLevel } from '../../../../src-shared/sdk/local-order-book.ts';
+import { groupPrice } from '../../../../src-shared/sdk/grouped-view.ts';
 import { decimalsOf, fmt, fmtSmallPct } from '../../lib/format.ts';
 import { marketDown } from '../../lib/connection-status.ts';
 import { useServices, useSel } from '../../lib/use-services.ts';
@@ -86,6 +87,34 @@ export function Ladder() {
           ? { side: 'ask', price: askRows[0].price }
           : null);
   const root = useRef<HTMLDivElement>(null);
+  // The grouping changed under the keyboard's focus (`[` / `]` on a level): the focus goes to the
+  // group that now holds its price, not to a made-up level "gone from the book" at the old price
+  // written at the new step's decimals (the bid 96,344.6 at a step of 1 read "96,345, gone" beside
+  // the ask 96,345, and Enter took 96344.6).
+  const shownStep = useRef(book.rowsStep);
+  const refocus = useRef<Level | null>(null);
+  useLayoutEffect(() => {
+    const from = shownStep.current;
+    shownStep.current = book.rowsStep;
+    if (from === '' || book.rowsStep === '' || from === book.rowsStep) return;
+    const to = (l: Level | null): Level | null =>
+      regroup(l, from, book.rowsStep, l?.side === 'ask' ? book.asks : book.bids);
+    const h = to(held);
+    if (h !== held) {
+      refocus.current = h;
+      setHeld(h);
+    }
+    setCursor(to);
+  }, [book, held]);
+  useLayoutEffect(() => {
+    // (once drawn with it: the commit that set it still has the previous rows)
+    const l = refocus.current;
+    if (l === null || l !== held) return;
+    refocus.current = null;
+    root.current
+      ?.querySelector<HTMLElement>(`.ladder-row.${l.side}[data-price="${l.price}"]`)
+      ?.focus({ preventScroll: true });
+  });
   useEffect(() => keepFocus(root.current!, levelPlace, (at) => levelAt(root.current!, at)), []);
   // the rows that fit, read after each drawing (set only when changed) and when a side is resized
   const measure = useCallback((): void => {
@@ -275,6 +304,19 @@ function keepHeld(
   return at >= fit
     ? [...levels.slice(0, Math.max(fit - 1, 0)), ghost]
     : [...levels.slice(0, at), ghost, ...levels.slice(at)];
+}
+
+/**
+ * `level` (a group at the step `from`) at the step `to`: the best of the side's `levels` (grouped
+ * at `to`) inside its group, else the group at `to` that holds its price (a bid's rounds down, an
+ * ask's up).
+ */
+function regroup(level: Level | null, from: string, to: string, levels: readonly GroupedLevel[]): Level | null {
+  if (level === null) return null;
+  const up = level.side === 'ask';
+  const inside = levels.find((l) => groupPrice(l.price, from, up) === level.price);
+  const price = inside?.price ?? groupPrice(level.price, to, up);
+  return price === null || price === level.price ? level : { side: level.side, price };
 }
 
 /** Whether `price` is among the first `fit` of `levels` (shown on its side). */
