@@ -77,9 +77,13 @@ export function weightedAveragePremium(samples: readonly number[]): number {
   return weights === 0 ? 0 : weighted / weights;
 }
 
-/** 0.75 x MMR of tier 1 (the top, highest-leverage tier): BTCUSDT 0.30%. */
+/**
+ * 0.75 x MMR of tier 1 (the top, highest-leverage tier): BTCUSDT 0.30%; at the rate's 6 decimals,
+ * truncated, as settlements apply it (fundingRate), so what fundingInfo publishes is the cap a
+ * settlement reaches (BNBUSDT's 0.75 x 0.6667% published 0.00500025 and settled at most 0.005).
+ */
 export function fundingRateCap(brackets: readonly Bracket[]): number {
-  return 0.75 * brackets[0].mmr;
+  return truncRate(0.75 * brackets[0].mmr);
 }
 
 const RATE_SCALE = 1e6;

@@ -42,6 +42,15 @@ describe('fundingInfo', () => {
     );
     expect(btc.adjustedFundingRateCap).toBe((0.75 * top).toFixed(8));
     expect(btc.adjustedFundingRateFloor).toBe((-0.75 * top).toFixed(8));
+    // a cap past the rate's 6 decimals is published as settlements apply it, truncated
+    // (BNBUSDT: 0.75 x 0.6667% = 0.00500025 was published, 0.005 the most a settlement reached)
+    for (const x of r.body) {
+      const cap = Number(x.adjustedFundingRateCap);
+      expect(Math.round(cap * 1e6) / 1e6, x.symbol).toBe(cap);
+      const mmr = t.venue.symbols.get(x.symbol)!.brackets[0].mmr;
+      expect(cap, x.symbol).toBeLessThanOrEqual(0.75 * mmr);
+      expect(cap, x.symbol).toBeGreaterThan(0.75 * mmr - 1e-6);
+    }
     expect(btc.fundingIntervalHours).toBe(8);
     expect(btc.disclaimer).toBe(false);
   });
