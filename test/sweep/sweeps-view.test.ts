@@ -13,6 +13,7 @@ import {
   progressText,
   setCurve,
   setJobsText,
+  shownSweep,
   sortSets,
   stateText,
   type JobCurve,
@@ -272,5 +273,16 @@ describe('the Sweeps page', () => {
       expect(m.ys).toEqual(['']);
       expect(m.cells).toEqual([[0, 0.01, 0.02]]);
     }
+  });
+});
+
+describe('the sweep shown after a refresh of the list', () => {
+  const list = [{ id: 'swB' }, { id: 'swA' }];
+  it('keeps the chosen sweep while it is listed, else shows the newest', () => {
+    expect(shownSweep(list, 'swA')).toBe('swA');
+    expect(shownSweep(list, null)).toBe('swB');
+    // swC removed (--remove) while the page showed it: its id answers 1109 from now on
+    expect(shownSweep(list, 'swC')).toBe('swB');
+    expect(shownSweep([], 'swC')).toBeNull();
   });
 });

@@ -21,6 +21,7 @@ import {
   setCurve,
   setJobsText,
   SET_METRICS,
+  shownSweep,
   sortSets,
   stateText,
   type SetMetric,
@@ -104,10 +105,13 @@ function SweepsBody() {
     try {
       const l = await getData<SweepSummaryWire[]>(`${base}/api/v1/sweeps`);
       setList(l);
-      const sel = id ?? l[0]?.id ?? null;
+      // the chosen sweep, or the newest when it was removed meanwhile (its own sets and picks gone)
+      const sel = shownSweep(l, id);
       if (sel !== id) {
         shown.current = sel;
         setId(sel);
+        setDetail(null);
+        setPicked([]);
       }
       if (sel !== null) {
         const d = await getData<SweepWire>(`${base}/api/v1/sweeps/${sel}`);

@@ -277,6 +277,15 @@ export function curveKey(sweepId: string, params: Record<string, SweepParamValue
   return `${sweepId} ${JSON.stringify(params)}`;
 }
 
+/**
+ * The sweep the page shows after a refresh of the list: the one chosen while it is still listed,
+ * else the newest (a sweep removed meanwhile, `--remove`, is gone: its id answers 1109).
+ */
+export function shownSweep(list: ReadonlyArray<Pick<SweepSummaryWire, 'id'>>, chosen: string | null): string | null {
+  if (chosen !== null && list.some((w) => w.id === chosen)) return chosen;
+  return list[0]?.id ?? null;
+}
+
 /** The jobs of one parameter set. */
 export function jobsOfSet(d: SweepWire, params: Record<string, SweepParamValue>): number[] {
   const key = JSON.stringify(params);
