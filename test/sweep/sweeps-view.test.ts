@@ -3,6 +3,7 @@
 // a strip over one parameter) and colours, a parameter left at its default, a set's equity curve over its pieces and the curves' scaling.
 import { describe, expect, it } from 'vitest';
 import {
+  curveKey,
   curvePaths,
   dataText,
   likeCommand,
@@ -15,6 +16,7 @@ import {
   setJobsText,
   shownSweep,
   sortSets,
+  staleCurves,
   stateText,
   type JobCurve,
 } from '../../src-renderer/src/features/sweeps/sweeps-view.ts';
@@ -284,5 +286,21 @@ describe('the sweep shown after a refresh of the list', () => {
     // swC removed (--remove) while the page showed it: its id answers 1109 from now on
     expect(shownSweep(list, 'swC')).toBe('swB');
     expect(shownSweep([], 'swC')).toBeNull();
+  });
+});
+
+describe("the picked sets' curves to read again", () => {
+  const st = (fast: number, ok: number): SweepSet =>
+    ({ params: { fast }, jobs: 7, ok, failed: 0 }) as unknown as SweepSet;
+  it('reads a picked set whose curve is missing or lacks results finished since it was drawn', () => {
+    const d = { id: 'sw1', sets: [st(3, 7), st(5, 7)] };
+    const k3 = curveKey('sw1', { fast: 3 });
+    const k5 = curveKey('sw1', { fast: 5 });
+    // fast 3 was picked at 1 of its 7 jobs, while the sweep ran: its line ended on the first day
+    expect(staleCurves(d, [k3], { [k3]: '1/0/7' }).map((s) => s.params)).toEqual([{ fast: 3 }]);
+    expect(staleCurves(d, [k3], { [k3]: '7/0/7' })).toEqual([]);
+    // not picked: nothing to read; picked without a curve: read
+    expect(staleCurves(d, [], {})).toEqual([]);
+    expect(staleCurves(d, [k5], { [k3]: '1/0/7' }).map((s) => s.params)).toEqual([{ fast: 5 }]);
   });
 });

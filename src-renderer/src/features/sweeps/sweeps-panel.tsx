@@ -9,6 +9,7 @@ import { useServices, useSel } from '../../lib/use-services.ts';
 import { Drawer } from '../../layout/drawer.tsx';
 import {
   curveKey,
+  curveStamp,
   dataText,
   curvePaths,
   heatColor,
@@ -22,6 +23,7 @@ import {
   setJobsText,
   SET_METRICS,
   shownSweep,
+  staleCurves,
   sortSets,
   stateText,
   type SetMetric,
@@ -97,7 +99,10 @@ function SweepsBody() {
   // the picked sets and their curves, keyed by sweep and parameter set (curveKey): another
   // sweep's sets of the same parameters are other sets
   const [picked, setPicked] = useState<string[]>([]);
-  const [curves, setCurves] = useState<Record<string, Array<[number, number]>>>({});
+  // each with the set's results it was drawn from (curveStamp): read again when the set has more
+  const [curves, setCurves] = useState<Record<string, { stamp: string; c: Array<[number, number]> }>>({});
+  // the curves being read now, at the stamp they are read for
+  const reading = useRef<Record<string, string>>({});
   // the sweep shown now, for answers that come after another was chosen
   const shown = useRef<string | null>(null);
 
@@ -158,33 +163,44 @@ function SweepsBody() {
     setPicked([]);
   };
 
-  const pick = async (set: SweepSet) => {
+  const pick = (set: SweepSet) => {
     if (detail === null) return;
     const key = curveKey(detail.id, set.params);
-    if (picked.includes(key)) {
-      setPicked(picked.filter((k) => k !== key));
-      return;
-    }
-    setPicked([...picked, key].slice(-COLORS.length));
-    if (curves[key] !== undefined) return;
-    try {
-      const jobs = await Promise.all(
-        jobsOfSet(detail, set.params).map((i) => getData<JobWire>(`${base}/api/v1/sweeps/${detail.id}/jobs/${i}`)),
-      );
-      const curve = setCurve(
-        jobs.map((j) => ({
-          start: j.start,
-          until: j.until,
-          ok: j.status === 'ok',
-          base: j.metrics?.starting_equity ?? 0,
-          equity: j.equity,
-        })),
-      );
-      setCurves((c) => ({ ...c, [key]: curve }));
-    } catch (e) {
-      setError(`Could not read the equity curves: ${errorText(e)}`);
-    }
+    setPicked(picked.includes(key) ? picked.filter((k) => k !== key) : [...picked, key].slice(-COLORS.length));
   };
+
+  // the picked sets' curves, read again when a set has results its curve lacks (picked while the
+  // sweep ran: the line ends at the set's return in the table, not at its first jobs')
+  useEffect(() => {
+    if (detail === null) return;
+    const drawn = Object.fromEntries(Object.entries(curves).map(([k, v]) => [k, v.stamp]));
+    for (const st of staleCurves(detail, picked, { ...drawn, ...reading.current })) {
+      const key = curveKey(detail.id, st.params);
+      const stamp = curveStamp(st);
+      reading.current[key] = stamp;
+      Promise.all(
+        jobsOfSet(detail, st.params).map((i) => getData<JobWire>(`${base}/api/v1/sweeps/${detail.id}/jobs/${i}`)),
+      )
+        .then(
+          (jobs) => {
+            const c = setCurve(
+              jobs.map((j) => ({
+                start: j.start,
+                until: j.until,
+                ok: j.status === 'ok',
+                base: j.metrics?.starting_equity ?? 0,
+                equity: j.equity,
+              })),
+            );
+            setCurves((cs) => ({ ...cs, [key]: { stamp, c } }));
+          },
+          (e: unknown) => setError(`Could not read the equity curves: ${errorText(e)}`),
+        )
+        .finally(() => {
+          if (reading.current[key] === stamp) delete reading.current[key];
+        });
+    }
+  }, [base, detail, picked, curves]);
 
   const sets = useMemo(() => (detail === null ? [] : sortSets(detail.sets, sort.key, sort.desc)), [detail, sort]);
   const map = useMemo(
@@ -201,7 +217,7 @@ function SweepsBody() {
     </th>
   );
   const overlay = picked.flatMap((k, i) =>
-    curves[k] === undefined ? [] : [{ c: curves[k], color: COLORS[i % COLORS.length], params: k }],
+    curves[k] === undefined ? [] : [{ c: curves[k].c, color: COLORS[i % COLORS.length], params: k }],
   );
   // across the sweep's span, from its start to its end (not from the first point drawn)
   const chart = curvePaths(
@@ -296,8 +312,8 @@ function SweepsBody() {
                       className={i >= 0 ? 'selected' : ''}
                       aria-selected={i >= 0}
                       tabIndex={0}
-                      onClick={() => void pick(st)}
-                      onKeyDown={(e) => activate(e, () => void pick(st))}
+                      onClick={() => pick(st)}
+                      onKeyDown={(e) => activate(e, () => pick(st))}
                       title="Show its equity curves (Enter)"
                     >
                       {detail.params.map((p) => {

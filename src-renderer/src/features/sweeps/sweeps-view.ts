@@ -286,6 +286,24 @@ export function shownSweep(list: ReadonlyArray<Pick<SweepSummaryWire, 'id'>>, ch
   return list[0]?.id ?? null;
 }
 
+/** A set's results as far as they go: its curve drawn at another stamp lacks jobs finished since. */
+export const curveStamp = (st: Pick<SweepSet, 'jobs' | 'ok' | 'failed'>): string => `${st.ok}/${st.failed}/${st.jobs}`;
+
+/**
+ * The picked sets whose curve is missing or was drawn from fewer results than the set has now
+ * (picked while its sweep ran, or a resume): each to read again, so its line ends at its return.
+ */
+export function staleCurves(
+  d: Pick<SweepWire, 'id' | 'sets'>,
+  picked: readonly string[],
+  drawn: Readonly<Record<string, string>>,
+): SweepSet[] {
+  return d.sets.filter((st) => {
+    const key = curveKey(d.id, st.params);
+    return picked.includes(key) && drawn[key] !== curveStamp(st);
+  });
+}
+
 /** The jobs of one parameter set. */
 export function jobsOfSet(d: SweepWire, params: Record<string, SweepParamValue>): number[] {
   const key = JSON.stringify(params);
