@@ -9,11 +9,18 @@ import type { SweepSummaryWire } from '../../../../src-shared/types/sweeps.ts';
 /** Copies a command to the clipboard, a toast saying whether it went. */
 function useCopy(): (cmd: string) => void {
   const toasts = useServices().toasts;
-  return (cmd) =>
-    void navigator.clipboard?.writeText(cmd).then(
-      () => toasts.getState().actions.push({ kind: 'success', title: 'Command copied' }),
-      () => toasts.getState().actions.push({ kind: 'error', title: 'Could not copy the command' }),
-    );
+  const failed = () => toasts.getState().actions.push({ kind: 'error', title: 'Could not copy the command' });
+  return (cmd) => {
+    // no clipboard on a page that is not a secure context (the screen opened at a LAN address:
+    // --host 0.0.0.0): the click did nothing, not even this toast
+    if (navigator.clipboard === undefined) {
+      failed();
+      return;
+    }
+    navigator.clipboard
+      .writeText(cmd)
+      .then(() => toasts.getState().actions.push({ kind: 'success', title: 'Command copied' }), failed);
+  };
 }
 
 /** One command of the page's to run from the repository, with its Copy button. */
