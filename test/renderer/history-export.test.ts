@@ -57,4 +57,30 @@ describe('collect', () => {
     expect(r.items).toHaveLength(1000);
     expect(r.items[999]).toBe(235);
   });
+
+  it('a login change while it pages aborts it: one file never mixes two accounts', async () => {
+    // Account A's records on the first page; the login changes (clear()) before the second is read.
+    let pages = 0;
+    const fetchPage = async (_f: object, cursor: string): Promise<Page<string>> => {
+      pages++;
+      if (cursor === '') {
+        store.getState().actions.clear();
+        return { items: ['A1', 'A2'], nextCursor: 'c', hasMore: true };
+      }
+      return { items: ['B1'], nextCursor: '', hasMore: false };
+    };
+    const store = createPagedStore(fetchPage, {}, 20, 2);
+    await expect(store.getState().actions.collect(100)).rejects.toThrow(/login changed/);
+    expect(pages).toBe(1);
+    // Showing a page meanwhile (a tab's own paging) does not abort an export.
+    let shown = 0;
+    const quiet = createPagedStore(async (_f: object, cursor: string): Promise<Page<string>> => {
+      shown++;
+      if (shown === 1) await quiet.getState().actions.load();
+      return cursor === ''
+        ? { items: ['A1'], nextCursor: 'c', hasMore: true }
+        : { items: ['A2'], nextCursor: '', hasMore: false };
+    }, {});
+    expect((await quiet.getState().actions.collect(100)).items).toEqual(['A1', 'A2']);
+  });
 });

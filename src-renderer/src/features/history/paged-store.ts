@@ -30,7 +30,9 @@ export interface PagedState<T, F> {
     clear(): void;
     /**
      * Every record the filters select, newest first, paged at `exportLimit` a request (the
-     * route's maximum): at most `max` of them; `complete` false when there were more.
+     * route's maximum): at most `max` of them; `complete` false when there were more. Throws
+     * when `clear()` ran meanwhile (the login changed): the pages read so far are the account
+     * before's, the pages to come the new one's, and one file must not mix them.
      */
     collect(max: number): Promise<{ items: T[]; complete: boolean }>;
   };
@@ -45,6 +47,8 @@ export function createPagedStore<T, F extends object>(
   // cursors[i] is the cursor of page i ('' for the first).
   let cursors: string[] = [''];
   let generation = 0;
+  // Bumped by clear() only (a page shown bumps `generation` too, which an export must outlive).
+  let account = 0;
   return createStore<PagedState<T, F>>()((set, get) => {
     const show = async (page: number): Promise<void> => {
       const gen = ++generation;
@@ -83,15 +87,18 @@ export function createPagedStore<T, F extends object>(
         reload: () => show(get().page),
         clear() {
           generation++;
+          account++;
           cursors = [''];
           set({ items: [], page: 0, hasMore: false, loading: false, loaded: false, error: null });
         },
         async collect(max) {
           const filters = get().filters;
+          const at = account;
           const items: T[] = [];
           let cursor = '';
           for (;;) {
             const r = await fetchPage(filters, cursor, Math.min(exportLimit, max - items.length + 1));
+            if (at !== account) throw new Error('The login changed during the export; nothing was saved');
             items.push(...r.items);
             if (items.length > max) return { items: items.slice(0, max), complete: false };
             if (!r.hasMore || r.nextCursor === '' || r.items.length === 0) return { items, complete: true };
