@@ -14,9 +14,7 @@
 // not reach; it is drawn in its place among the prices, or at the column's end when the book has
 // put more levels than fit between it and the spread, as is a focused level still in the book
 // (never wrapped out of sight, where its focus ring would not show).
-import { memo, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
-import type { GroupedLevel } from '../../../../src-shared/sdk/local-order-book.ts';
-import { groupPrice } from '../../../../src-shared/sdk/grouped-view.ts';
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { decimalsOf, fmt, fmtSmallPct } from '../../lib/format.ts';
 import { marketDown } from '../../lib/connection-status.ts';
 import { useServices, useSel } from '../../lib/use-services.ts';
@@ -25,6 +23,8 @@ import { Side } from '../../../../src-shared/enums.ts';
 import { keepFocus } from '../../layout/keep-focus.ts';
 import { BookTabs } from './book-tabs.tsx';
 import { sizeHeading } from './size-heading.ts';
+import { barWidth, keepHeld, near, regroup, shown, type Level } from './ladder-levels.ts';
+import { Row } from './ladder-row.tsx';
 import './ladder.css';
 
 /** Rows per side rendered: enough for a tall window; the column clips the rest. */
@@ -272,59 +272,6 @@ export function Ladder() {
   );
 }
 
-/** A level of one side of the book. */
-interface Level {
-  side: 'ask' | 'bid';
-  price: string;
-}
-
-/**
- * `levels` (asks: dir 1, rising from the best; bids: -1, falling; the first of the side's `all`)
- * with the focused level at `price` kept in sight: made up, sizes "—", in its place when the book
- * no longer has it, so its row stays where it was. A place past the `fit` rows the side shows, a
- * level the book still has but better levels pushed down, or a gone one, is the last row shown,
- * the levels between left out (the column is still in price order, and the row is not wrapped out
- * of sight with its focus ring); the levels kept before it are before it already, so its row is
- * never moved (a moved row would lose the focus).
- */
-function keepHeld(
-  levels: GroupedLevel[],
-  all: readonly GroupedLevel[],
-  price: string | null,
-  dir: 1 | -1,
-  fit: number,
-): GroupedLevel[] {
-  if (price === null) return levels;
-  const live = all.findIndex((l) => l.price === price);
-  if (live >= 0) return live < fit ? levels : [...levels.slice(0, Math.max(fit - 1, 0)), all[live]];
-  const ghost = { price, qty: '', total: '' } as GroupedLevel;
-  const p = Number(price);
-  let at = levels.findIndex((l) => (Number(l.price) - p) * dir > 0);
-  if (at < 0) at = levels.length;
-  return at >= fit
-    ? [...levels.slice(0, Math.max(fit - 1, 0)), ghost]
-    : [...levels.slice(0, at), ghost, ...levels.slice(at)];
-}
-
-/**
- * `level` (a group at the step `from`) at the step `to`: the best of the side's `levels` (grouped
- * at `to`) inside its group, else the group at `to` that holds its price (a bid's rounds down, an
- * ask's up).
- */
-function regroup(level: Level | null, from: string, to: string, levels: readonly GroupedLevel[]): Level | null {
-  if (level === null) return null;
-  const up = level.side === 'ask';
-  const inside = levels.find((l) => groupPrice(l.price, from, up) === level.price);
-  const price = inside?.price ?? groupPrice(level.price, to, up);
-  return price === null || price === level.price ? level : { side: level.side, price };
-}
-
-/** Whether `price` is among the first `fit` of `levels` (shown on its side). */
-function shown(levels: GroupedLevel[], price: string, fit: number): boolean {
-  const i = levels.findIndex((l) => l.price === price);
-  return i >= 0 && i < fit;
-}
-
 /** How many rows the side shows whole: its height in rows (1.5rem each, ladder.css). */
 function rowsFit(root: HTMLElement, name: 'asks' | 'bids'): number {
   const box = root.querySelector<HTMLElement>(`.ladder-side.${name}`);
@@ -388,93 +335,3 @@ function levelAt(root: HTMLElement, at: { price: string | undefined; index: numb
     rows.find((r) => r.dataset.price === at.price) ?? rows[Math.min(Math.max(at.index, 0), rows.length - 1)] ?? null
   );
 }
-
-function near(a: number, b: number): boolean {
-  return Math.abs(a - b) <= Math.abs(b) * 1e-12 + 1e-12;
-}
-
-/**
- * A bar's width in % of the widest (the deepest total shown), to the half percent: a level whose
- * own figures did not change keeps its width when the deepest total moves a little, and its row
- * is not drawn again.
- */
-function barWidth(value: string, maxTotal: number): number {
-  // (a focused level kept in sight from deeper in the book may hold more than the deepest shown)
-  return maxTotal > 0 ? Math.min(Math.round((Number(value) / maxTotal) * 200) / 2, 100) : 0;
-}
-
-/**
- * How long a level stays lit after a trade on it, ms. Lit and unlit at once, not faded: a fade is
- * a frame of style and paint every 16 ms for as long as it runs, and with a trade every few
- * hundred ms some level is always fading (measured: about 14 % of a core, over the renderer's
- * threads, with the screen idle).
- */
-const FLASH_MS = 300;
-
-interface RowProps {
-  level: GroupedLevel;
-  side: 'ask' | 'bid';
-  pd: number;
-  qd: number;
-  /** The cumulative total's bar, % of the row. */
-  totalW: number;
-  /** The level's own size's bar, % of the row. */
-  sizeW: number;
-  /** The id of the last trade when it was on this level (it flashes once per trade), else null. */
-  flash: number | null;
-  /** The ladder's one Tab stop. */
-  stop: boolean;
-  onPick: (price: string) => void;
-}
-
-/** Drawn again only when what it shows changed (each book update brings new level objects). */
-function sameRow(a: RowProps, b: RowProps): boolean {
-  return (
-    a.level.price === b.level.price &&
-    a.level.qty === b.level.qty &&
-    a.level.total === b.level.total &&
-    a.side === b.side &&
-    a.pd === b.pd &&
-    a.qd === b.qd &&
-    a.totalW === b.totalW &&
-    a.sizeW === b.sizeW &&
-    a.flash === b.flash &&
-    a.stop === b.stop &&
-    a.onPick === b.onPick
-  );
-}
-
-const Row = memo(function Row(props: RowProps) {
-  const { level, side, pd, qd, totalW, sizeW, flash, stop, onPick } = props;
-  const gone = level.qty === '';
-  const glow = useRef<HTMLSpanElement>(null);
-  useLayoutEffect(() => {
-    const el = glow.current;
-    if (flash === null || el === null) return;
-    el.classList.add('lit');
-    const t = setTimeout(() => el.classList.remove('lit'), FLASH_MS);
-    return () => {
-      clearTimeout(t);
-      el.classList.remove('lit');
-    };
-  }, [flash]);
-  return (
-    <div
-      className={`ladder-row ${side}${gone ? ' gone' : ''}`}
-      data-testid={`ladder-${side}-row`}
-      data-price={level.price}
-      data-qty={level.qty}
-      style={{ '--total': `${totalW}%`, '--size': `${sizeW}%` } as React.CSSProperties}
-      onClick={() => onPick(level.price)}
-      title={`Click (or Enter) to use ${level.price} in the order form`}
-      role="button"
-      tabIndex={stop ? 0 : -1}
-      aria-label={`${side === 'ask' ? 'Ask' : 'Bid'} ${fmt(level.price, pd)}, ${gone ? 'gone from the book' : fmt(level.qty, qd)}: use the price`}
-    >
-      <span className="ladder-flash" ref={glow} aria-hidden="true" />
-      <span className="price">{fmt(level.price, pd)}</span>
-      <span className="num">{gone ? '—' : fmt(level.qty, qd)}</span>
-      <span className="num total">{gone ? '—' : fmt(level.total, qd)}</span>
-    </div>
-  );
-}, sameRow);
