@@ -3,6 +3,9 @@
 // resting orders' size on each level (the mark beside a level's price).
 import type { GroupedLevel } from '../../../../src-shared/sdk/local-order-book.ts';
 import { groupPrice } from '../../../../src-shared/sdk/grouped-view.ts';
+import { MAX_DECIMALS, formatFixed, parseFixed } from '../../../../src-shared/decimal.ts';
+import { OrderType, Side } from '../../../../src-shared/enums.ts';
+import type { OrderRecord } from '../../../../src-shared/types.ts';
 
 /** A level of one side of the book. */
 export interface Level {
@@ -69,4 +72,32 @@ export function near(a: number, b: number): boolean {
 export function barWidth(value: string, maxTotal: number): number {
   // (a focused level kept in sight from deeper in the book may hold more than the deepest shown)
   return maxTotal > 0 ? Math.min(Math.round((Number(value) / maxTotal) * 200) / 2, 100) : 0;
+}
+
+/**
+ * Your resting orders' size still open on each group of one side of `symbol`'s book at `step`
+ * (the rows' grouping): a buy rests among the bids, its group rounded down, a sell among the
+ * asks, rounded up, as the book groups its levels; group price (written as the rows write it)
+ * -> the summed remaining size, exact. Market orders rest nowhere and are left out.
+ */
+export function ownLevels(
+  orders: readonly OrderRecord[],
+  symbol: string,
+  side: Level['side'],
+  step: string,
+): ReadonlyMap<string, string> {
+  const out = new Map<string, string>();
+  if (step === '') return out;
+  const sums = new Map<string, bigint>();
+  const want = side === 'ask' ? Side.SELL : Side.BUY;
+  for (const o of orders) {
+    if (o.symbol !== symbol || o.side !== want || o.type !== OrderType.LIMIT) continue;
+    const group = groupPrice(o.price, step, side === 'ask');
+    const qty = parseFixed(o.qty, MAX_DECIMALS);
+    const filled = parseFixed(o.filled_qty, MAX_DECIMALS, { allowZero: true });
+    if (group === null || !qty.ok || !filled.ok || qty.value <= filled.value) continue;
+    sums.set(group, (sums.get(group) ?? 0n) + qty.value - filled.value);
+  }
+  for (const [price, units] of sums) out.set(price, formatFixed(units, MAX_DECIMALS).replace(/\.?0+$/, ''));
+  return out;
 }

@@ -25,6 +25,8 @@ export interface RowProps {
   flash: number | null;
   /** The ladder's one Tab stop. */
   stop: boolean;
+  /** Your resting orders' size still open on this level (marked beside its price), else null. */
+  own: string | null;
   onPick: (price: string) => void;
 }
 
@@ -41,12 +43,13 @@ function sameRow(a: RowProps, b: RowProps): boolean {
     a.sizeW === b.sizeW &&
     a.flash === b.flash &&
     a.stop === b.stop &&
+    a.own === b.own &&
     a.onPick === b.onPick
   );
 }
 
 export const Row = memo(function Row(props: RowProps) {
-  const { level, side, pd, qd, totalW, sizeW, flash, stop, onPick } = props;
+  const { level, side, pd, qd, totalW, sizeW, flash, stop, own, onPick } = props;
   const gone = level.qty === '';
   const glow = useRef<HTMLSpanElement>(null);
   useLayoutEffect(() => {
@@ -65,14 +68,16 @@ export const Row = memo(function Row(props: RowProps) {
       data-testid={`ladder-${side}-row`}
       data-price={level.price}
       data-qty={level.qty}
+      data-own={own ?? undefined}
       style={{ '--total': `${totalW}%`, '--size': `${sizeW}%` } as React.CSSProperties}
       onClick={() => onPick(level.price)}
-      title={`Click (or Enter) to use ${level.price} in the order form`}
+      title={`${own === null ? '' : `Your orders here: ${fmt(own, qd)} open. `}Click (or Enter) to use ${level.price} in the order form`}
       role="button"
       tabIndex={stop ? 0 : -1}
-      aria-label={`${side === 'ask' ? 'Ask' : 'Bid'} ${fmt(level.price, pd)}, ${gone ? 'gone from the book' : fmt(level.qty, qd)}: use the price`}
+      aria-label={`${side === 'ask' ? 'Ask' : 'Bid'} ${fmt(level.price, pd)}, ${gone ? 'gone from the book' : fmt(level.qty, qd)}${own === null ? '' : `, yours ${fmt(own, qd)}`}: use the price`}
     >
       <span className="ladder-flash" ref={glow} aria-hidden="true" />
+      {own !== null && <span className="ladder-own" aria-hidden="true" data-testid="ladder-own" />}
       <span className="price">{fmt(level.price, pd)}</span>
       <span className="num">{gone ? '—' : fmt(level.qty, qd)}</span>
       <span className="num total">{gone ? '—' : fmt(level.total, qd)}</span>

@@ -1,6 +1,8 @@
 // Depth ladder: asks above, bids below, grouped by one of the pair's price_merges, with size
 // and cumulative-total bars, the last trade and mark price in the middle with the spread, and
 // a flash on the level of the last trade. Clicking a level puts its price in the order form.
+// A level holding your own resting orders has a dot beside its price (their open size in its
+// title and spoken label; ladder-levels.ts ownLevels).
 // While the book is not live (first sync, a resync after a gap, the market connection lost)
 // the levels are dimmed behind a "Reconnecting…" / "Syncing…" veil: they may be stale; on a replay
 // that ended with its service, behind "Replay ended" (the book is its last, nothing reconnects).
@@ -23,7 +25,7 @@ import { Side } from '../../../../src-shared/enums.ts';
 import { keepFocus } from '../../layout/keep-focus.ts';
 import { BookTabs } from './book-tabs.tsx';
 import { sizeHeading } from './size-heading.ts';
-import { barWidth, keepHeld, near, regroup, shown, type Level } from './ladder-levels.ts';
+import { barWidth, keepHeld, near, ownLevels, regroup, shown, type Level } from './ladder-levels.ts';
 import { Row } from './ladder-row.tsx';
 import './ladder.css';
 
@@ -37,6 +39,7 @@ export function Ladder() {
   const book = useSel(s.book, (b) => b);
   const lastTrade = useSel(s.trades, (t) => t.trades[0]);
   const mark = useSel(s.tickers, (t) => t.tickers[symbol]?.mark);
+  const orders = useSel(s.orders, (o) => o.orders);
   const down = useSel(s.connection, (c) => marketDown(c.state));
   // a replay found gone with its service: nothing will reconnect (replay-store.ts, link 'ended')
   const ended = useSel(s.replay, (r) => r.link === 'ended');
@@ -60,6 +63,9 @@ export function Ladder() {
   const askShown = askRows.slice(0, fit.ask);
   const bidShown = bidRows.slice(0, fit.bid);
   const maxTotal = Math.max(Number(askShown.at(-1)?.total ?? 0), Number(bidShown.at(-1)?.total ?? 0));
+  // your resting orders' open size on each level, marked beside its price
+  const ownAsks = useMemo(() => ownLevels(orders, symbol, 'ask', book.rowsStep), [orders, symbol, book.rowsStep]);
+  const ownBids = useMemo(() => ownLevels(orders, symbol, 'bid', book.rowsStep), [orders, symbol, book.rowsStep]);
   const spread = book.bestAsk - book.bestBid;
   const mid = (book.bestAsk + book.bestBid) / 2;
 
@@ -215,6 +221,7 @@ export function Ladder() {
             sizeW={barWidth(l.qty, maxTotal)}
             flash={flash !== null && flash.side === Side.BUY && near(Number(l.price), flash.up) ? flash.id : null}
             stop={stop?.side === 'ask' && l.price === stop.price}
+            own={ownAsks.get(l.price) ?? null}
             onPick={pick}
           />
         ))}
@@ -253,6 +260,7 @@ export function Ladder() {
             sizeW={barWidth(l.qty, maxTotal)}
             flash={flash !== null && flash.side === Side.SELL && near(Number(l.price), flash.down) ? flash.id : null}
             stop={stop?.side === 'bid' && l.price === stop.price}
+            own={ownBids.get(l.price) ?? null}
             onPick={pick}
           />
         ))}
