@@ -63,4 +63,52 @@ describe('ACCOUNT_UPDATE of a liquidation', () => {
     ]);
     expect(ex.walletOf(c.id)).toBe(957_430_000_000n);
   });
+
+  it("sends the ends of the orders a liquidation cancels before its close order's NEW and fills", async () => {
+    const c = account(venue, 'liqorder', 10_000);
+    const ex = venue.exchange;
+    const ctx = { venue } as unknown as BinanceContext;
+    const mine: any[] = [];
+    const events = new UserEvents(
+      ctx,
+      { deliver: (accountId, msg) => accountId === c.id && mine.push(msg), hasStream: (id) => id === c.id },
+      0,
+    );
+    const stop = ex.events.on('account', (e) => events.onAccount(e));
+    try {
+      events.seed(c.id);
+      setMarginMode(ex, c.id, 'BTCUSDT', MarginMode.ISOLATED);
+      setPrices(ex, 'BTCUSDT', { mark: 96_000 });
+      house(2, '96000.0');
+      placeOrder(ex, c.id, { symbol: 'BTCUSDT', side: 1, position_side: 1, position_action: 1, type: 2, qty: '0.100' });
+      // two resting buys far under the market, adding to the long
+      for (const price of ['50000.0', '60000.0'])
+        placeOrder(ex, c.id, {
+          symbol: 'BTCUSDT',
+          side: 1,
+          position_side: 1,
+          position_action: 1,
+          type: 1,
+          price,
+          qty: '0.010',
+          time_in_force: 1,
+        });
+      await settle();
+      mine.length = 0;
+      house(1, '93000.0');
+      setPrices(ex, 'BTCUSDT', { mark: 91_560 });
+      await settle();
+      expect(ex.positions(c.id)).toEqual([]);
+      const orders = mine.filter((m) => m.e === 'ORDER_TRADE_UPDATE').map((m) => [m.o.o, m.o.x, m.o.p, m.o.b]);
+      // each EXPIRED's b: the long side's bids still open right after it
+      expect(orders).toEqual([
+        ['LIMIT', 'EXPIRED', '50000.0', '600.00000000'],
+        ['LIMIT', 'EXPIRED', '60000.0', '0.00000000'],
+        ['LIQUIDATION', 'NEW', expect.any(String), '0.00000000'],
+        ['LIQUIDATION', 'CALCULATED', expect.any(String), '0.00000000'],
+      ]);
+    } finally {
+      stop();
+    }
+  });
 });

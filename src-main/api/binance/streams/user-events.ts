@@ -1,7 +1,8 @@
 // The user data stream's events (reference a.4): the native pushes of one command (order record,
 // fills, positions, balance) turned into Binance's sequence: ORDER_TRADE_UPDATE NEW, AMENDMENT
 // for a modified order (before the TRADEs of a modification that trades at once), one TRADE per
-// fill with running totals, CANCELED / EXPIRED, then ACCOUNT_UPDATE with the changed positions (pa
+// fill with running totals, CANCELED / EXPIRED (a liquidation's cancels before its close order's
+// NEW, as Binance cancels first), then ACCOUNT_UPDATE with the changed positions (pa
 // "0" and its margin type for a closed one) and the wallet when it moved; ACCOUNT_CONFIG_UPDATE
 // for a leverage change on any surface. An ORDER_TRADE_UPDATE's `T` and `o.T` are the time of what
 // it reports as the REST records give it (the order's time, the fill's), `E` the time it is sent.
@@ -314,7 +315,20 @@ export class UserEvents {
     const ended = [...orders.values()].filter(
       (rec) => rec.status !== OrderStatus.NEW && rec.status !== OrderStatus.PARTIALLY_FILLED,
     );
-    const endedResting = ended.filter((rec) => rec.status !== OrderStatus.FILLED && wasOpen.has(Number(rec.id)));
+    // A liquidation expires the orders it cancels before it places its close order: their ends
+    // go first, as Binance sends them (the rest of the batch's ends after its fills).
+    const liquidating = [...orders.values()].some((rec) => isForcedCloseClientId(rec.client_order_id));
+    const cancelledFirst = liquidating
+      ? ended.filter(
+          (rec) =>
+            rec.status !== OrderStatus.FILLED &&
+            wasOpen.has(Number(rec.id)) &&
+            !isForcedCloseClientId(rec.client_order_id),
+        )
+      : [];
+    const endedResting = ended.filter(
+      (rec) => rec.status !== OrderStatus.FILLED && wasOpen.has(Number(rec.id)) && !cancelledFirst.includes(rec),
+    );
     const restingAfter = (i: number) => ended.slice(i + 1).filter((rec) => endedResting.includes(rec));
     const base = (id: number) => {
       // the live order while it is open (no store read, which would flush the turn's writes)
@@ -385,7 +399,31 @@ export class UserEvents {
     }
     const open = (rec: OrderRecord) => rec.status === OrderStatus.NEW || rec.status === OrderStatus.PARTIALLY_FILLED;
     const filledNow = new Set(fills.map((f) => Number(f.order_id)));
+    const end = (rec: OrderRecord, endedLater: readonly OrderRecord[]): void => {
+      const id = Number(rec.id);
+      known.delete(id); // final: nothing more will come for it
+      if (rec.status === OrderStatus.FILLED) return;
+      const b = bases.get(id)!;
+      // a taker expired by self-trade prevention: X EXPIRED_IN_MATCH, execution type EXPIRED
+      const X = rec.status === OrderStatus.EXPIRED && b.inMatch ? 'EXPIRED_IN_MATCH' : STATUS[rec.status];
+      send(
+        event(
+          b,
+          X === 'CANCELED' ? 'CANCELED' : 'EXPIRED',
+          X,
+          {
+            ap: averagePrice(b.math, rec.filled_quote, rec.filled_qty),
+            z: rec.filled_qty,
+            ...NO_FILL,
+            T: rec.updated_at,
+          },
+          endedLater,
+        ),
+      );
+    };
+    for (const [i, rec] of cancelledFirst.entries()) end(rec, cancelledFirst.slice(i + 1));
     for (const id of ids) {
+      if (cancelledFirst.some((rec) => Number(rec.id) === id)) continue;
       const b = bases.get(id)!;
       const shows = shown(b.fields.p, b.fields.q);
       const last = known.get(id);
@@ -428,28 +466,7 @@ export class UserEvents {
       );
       if (full) known.delete(id);
     }
-    for (const [i, rec] of ended.entries()) {
-      const id = Number(rec.id);
-      known.delete(id); // final: nothing more will come for it
-      if (rec.status === OrderStatus.FILLED) continue;
-      const b = bases.get(id)!;
-      // a taker expired by self-trade prevention: X EXPIRED_IN_MATCH, execution type EXPIRED
-      const X = rec.status === OrderStatus.EXPIRED && b.inMatch ? 'EXPIRED_IN_MATCH' : STATUS[rec.status];
-      send(
-        event(
-          b,
-          X === 'CANCELED' ? 'CANCELED' : 'EXPIRED',
-          X,
-          {
-            ap: averagePrice(b.math, rec.filled_quote, rec.filled_qty),
-            z: rec.filled_qty,
-            ...NO_FILL,
-            T: rec.updated_at,
-          },
-          restingAfter(i),
-        ),
-      );
-    }
+    for (const [i, rec] of ended.entries()) if (!cancelledFirst.includes(rec)) end(rec, restingAfter(i));
   }
 
   /**
