@@ -1,6 +1,7 @@
 // A tab whose login changes to another account (another tab of the browser logs in as it) while a
 // Cancel all… bar is open on the open orders: the bar goes, it asked about the account before's
-// orders. Before, it stayed, counting the new account's, and confirming cancelled them.
+// orders. Before, it stayed, counting the new account's, and confirming cancelled them. The tab
+// says it now trades as another account (before, only its figures changed).
 import { test, expect } from './support/fixtures.ts';
 import { RestClient } from '../src-shared/sdk/rest-client.ts';
 import { startHeadless } from './support/service.ts';
@@ -45,6 +46,10 @@ test('a Cancel all… bar asked on one account goes when another account logs in
       { key: own.account.apiKey, secret: own.account.apiSecret, base: own.url },
     );
     await expect(page.getByRole('tab', { name: 'Open orders (2)' })).toBeVisible();
+    // and it says so: the figures alone changing under the trader said nothing
+    await expect(page.getByTestId('toast-info').filter({ hasText: 'Logged in as another account' })).toContainText(
+      `Another tab of this browser logged in with API key ${own.account.apiKey.slice(0, 8)}`,
+    );
     await expect(page.getByText(/^Cancel \d open orders?\?$/)).toHaveCount(0);
     await expect(page.getByRole('button', { name: 'Cancel all…' })).toHaveAttribute('aria-expanded', 'false');
     expect(await paper.openOrders()).toHaveLength(2);

@@ -67,6 +67,16 @@ test('the login link pasted into an open view-only tab logs it in, without a rel
     expect(await page.evaluate(() => (globalThis as unknown as { stayed?: boolean }).stayed)).toBe(true);
     await expect.poll(() => new URL(page.url()).hash).toBe('');
     await expect(page.getByTestId('wallet-balance')).toHaveText(/^\d[\d,]*\.\d\d$/);
+    // the same link again, now used: the tab stays logged in and says the link did not work (a
+    // logged-in tab shows no login hint, where the reason went before)
+    await page.evaluate(
+      (url) => ((globalThis as unknown as { location: { href: string } }).location.href = url),
+      own.loginUrl,
+    );
+    await expect(page.getByTestId('toast-error').filter({ hasText: 'The login link did not work' })).toContainText(
+      /already used\. Still logged in with API key \S+/,
+    );
+    await expect(page.getByTestId('account-compact')).toBeVisible();
   } finally {
     await own.stop();
   }
@@ -152,8 +162,13 @@ test('a regenerated key: this window carries on with the new one, another tab ta
   };
   expect(fresh.apiKey).not.toBe(trader.apiKey);
   await expect(settings.getByTestId('api-key')).toHaveText(fresh.apiKey);
+  // the other tab takes the new key of the same account: no "Logged in as another account" there
+  // (a second for its storage event: a notice would stay 5 s)
+  await other.waitForTimeout(1000);
+  // (read once: a retrying `not` would pass once a notice had left)
+  expect(await other.getByTestId('toasts').innerText()).not.toContain('Logged in as another account');
   // past the grace and a refresh round: neither tab logged out
-  await page.waitForTimeout(6500);
+  await page.waitForTimeout(5500);
   for (const p of [page, other]) {
     await expect(p.getByTestId('login-hint')).toHaveCount(0);
     await expect(p.getByTestId('account-compact')).toBeVisible();

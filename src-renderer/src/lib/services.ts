@@ -100,7 +100,8 @@ export function createServices(opts: { baseUrl?: string; wsUrl?: string } = {}) 
     if (state === 'open' && previous !== 'open') orderForm.getState().actions.connectionRestored();
   });
 
-  const session = createSessionStore(api);
+  // (its notices go to the toasts, made below: it notifies only once the screen runs)
+  const session = createSessionStore(api, (kind, title, body) => toasts.getState().actions.push({ kind, title, body }));
   const workspace = createWorkspaceStore();
   const symbols = createSymbolsStore(api);
   const clock = createMarketClock(api);

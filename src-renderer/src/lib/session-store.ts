@@ -8,7 +8,9 @@
 // followLoginLinks() trades its token then, as a load would. A tab already open takes a login
 // another tab of this browser stores for the same service (followOtherTabs(), the storage event):
 // a view-only tab is logged in when another logs in, as a reopened one would be, and a logged-in
-// tab is logged out when another logs out (the stored login is gone for every tab).
+// tab is logged out when another logs out (the stored login is gone for every tab). A logged-in tab
+// that another tab's login moves to another account says so (a notice), as does a login link that
+// did not work pasted into a logged-in tab (which stays logged in; the login hint is not shown there).
 import type { StorageChange, StorageEvents } from './browser-storage.ts';
 import { createStore } from 'zustand/vanilla';
 import type { RestClient } from '../../../src-shared/sdk/rest-client.ts';
@@ -55,7 +57,15 @@ interface Stored {
   apiKey: string;
   apiSecret: string;
   baseUrl: string;
+  /** How the key came: a login (link, token) or a key regenerated for the same account. */
+  via?: 'login' | 'regenerated';
 }
+
+/** What the session store tells the trader outside the login hint (a toast). */
+export type SessionNotice = (kind: 'info' | 'error', title: string, body: string) => void;
+
+/** An API key as a notice names it: its first 8 characters. */
+const keyName = (key: string): string => (key.length > 8 ? `${key.slice(0, 8)}…` : key);
 
 function readStored(baseUrl: string): Stored | null {
   try {
@@ -73,7 +83,8 @@ function parseStored(raw: string | null, baseUrl: string): Stored | null {
     const s = JSON.parse(raw) as Partial<Stored>;
     if (typeof s.apiKey !== 'string' || typeof s.apiSecret !== 'string') return null;
     if (s.baseUrl !== undefined && s.baseUrl !== baseUrl) return null;
-    return { apiKey: s.apiKey, apiSecret: s.apiSecret, baseUrl };
+    const via = s.via === 'login' || s.via === 'regenerated' ? s.via : undefined;
+    return { apiKey: s.apiKey, apiSecret: s.apiSecret, baseUrl, ...(via ? { via } : {}) };
   } catch {
     // an entry that is not JSON: no stored session
     return null;
@@ -114,7 +125,7 @@ function tokenFromHash(hash: string): string | null {
   return m ? decodeURIComponent(m[1]) : null;
 }
 
-export function createSessionStore(api: RestClient) {
+export function createSessionStore(api: RestClient, notice: SessionNotice = () => {}) {
   return createStore<SessionState>()((set, get) => {
     const accept = (apiKey: string, apiSecret: string, source: SessionSource): void => {
       api.setCredentials(apiKey, apiSecret);
@@ -127,11 +138,16 @@ export function createSessionStore(api: RestClient) {
       history.replaceState(null, '', window.location.pathname + window.location.search);
       try {
         const r = await api.session(token);
-        writeStored({ apiKey: r.api_key, apiSecret: r.api_secret, baseUrl: api.baseUrl });
+        writeStored({ apiKey: r.api_key, apiSecret: r.api_secret, baseUrl: api.baseUrl, via: 'login' });
         accept(r.api_key, r.api_secret, 'token');
         return true;
       } catch (err) {
-        set({ error: `The login link did not work: ${err instanceof Error ? err.message : String(err)}` });
+        const why = err instanceof Error ? err.message : String(err);
+        set({ error: `The login link did not work: ${why}` });
+        // a logged-in tab shows no login hint: said in a notice, the login kept
+        const { status, apiKey } = get();
+        if (status === 'ready' && apiKey !== null)
+          notice('error', 'The login link did not work', `${why}. Still logged in with API key ${keyName(apiKey)}.`);
         return false;
       }
     };
@@ -159,7 +175,7 @@ export function createSessionStore(api: RestClient) {
         },
         replace(apiKey, apiSecret) {
           const source = get().source ?? 'session';
-          if (source !== 'desktop') writeStored({ apiKey, apiSecret, baseUrl: api.baseUrl });
+          if (source !== 'desktop') writeStored({ apiKey, apiSecret, baseUrl: api.baseUrl, via: 'regenerated' });
           accept(apiKey, apiSecret, source);
         },
         logout() {
@@ -204,6 +220,14 @@ export function createSessionStore(api: RestClient) {
             const stored = parseStored(e.newValue, api.baseUrl);
             if (stored === null || stored.apiKey === cur.apiKey) return;
             accept(stored.apiKey, stored.apiSecret, cur.source ?? 'session');
+            // a logged-in tab moved to another account by another tab's login (not its own key
+            // regenerated there, which trades as the same account): said, not only seen in the figures
+            if (cur.status === 'ready' && stored.via !== 'regenerated')
+              notice(
+                'info',
+                'Logged in as another account',
+                `Another tab of this browser logged in with API key ${keyName(stored.apiKey)}: this tab trades as that account now.`,
+              );
           };
           win.addEventListener('storage', onStorage);
           return () => win.removeEventListener('storage', onStorage);
