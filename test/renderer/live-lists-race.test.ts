@@ -1,11 +1,15 @@
 // The open-orders and positions lists against the race between their slow REST refresh and the
-// user channel's events: an answer read before an event's change must not undo that change.
+// user channel's events: an answer read before an event's change must not undo that change; and
+// (with the stops and the account) between a refresh and a login change: an answer read for the
+// login before is dropped.
 import { describe, expect, it } from 'vitest';
-import type { OrderRecord, PositionRecord } from '../../src-shared/types.ts';
+import type { AccountSummary, ConditionalOrderRecord, OrderRecord, PositionRecord } from '../../src-shared/types.ts';
 import type { RestClient } from '../../src-shared/sdk/rest-client.ts';
-import { OrderStatus, PositionSide } from '../../src-shared/enums.ts';
+import { ConditionalStatus, OrderStatus, PositionSide } from '../../src-shared/enums.ts';
 import { createOpenOrdersStore } from '../../src-renderer/src/features/orders/open-orders-store.ts';
 import { createPositionsStore } from '../../src-renderer/src/features/positions/positions-store.ts';
+import { createStopsStore } from '../../src-renderer/src/features/stops/stops-store.ts';
+import { createAccountStore } from '../../src-renderer/src/features/account/account-store.ts';
 
 /** A promise the test settles by hand: the REST answer that is still on its way. */
 function deferred<T>(): { promise: Promise<T>; resolve(v: T): void } {
@@ -102,5 +106,44 @@ describe('positions: a refresh in flight and the position events', () => {
     await refresh;
     expect(shown(store)).toEqual(['SOLUSDT:1:3']);
     expect(store.getState().loaded).toBe(true);
+  });
+});
+
+describe('a login change while a refresh is on its way (clear())', () => {
+  it("drops the answer of every account list: the login before's records never show under the new one", async () => {
+    const orders = deferred<OrderRecord[]>();
+    const positions = deferred<PositionRecord[]>();
+    const stops = deferred<ConditionalOrderRecord[]>();
+    const summary = deferred<AccountSummary>();
+    const api = {
+      openOrders: () => orders.promise,
+      positions: () => positions.promise,
+      tpslList: async () => [],
+      account: () => summary.promise,
+      conditionals: { open: () => stops.promise },
+    } as unknown as RestClient;
+    const o = createOpenOrdersStore(api);
+    const p = createPositionsStore(api);
+    const s = createStopsStore(api);
+    const a = createAccountStore(api);
+    const refreshes = [o, p, s, a].map((st) => st.getState().actions.refresh());
+    for (const st of [o, p, s, a]) st.getState().actions.clear();
+    orders.resolve([order('before', OrderStatus.NEW, 1)]);
+    positions.resolve([position('BTCUSDT', PositionSide.LONG, 1)]);
+    stops.resolve([{ id: 'c1', status: ConditionalStatus.NEW, created_at: 1 } as ConditionalOrderRecord]);
+    summary.resolve({ wallet_balance: '123' } as AccountSummary);
+    await Promise.all(refreshes);
+    expect(o.getState().orders).toEqual([]);
+    expect(p.getState().positions).toEqual([]);
+    expect(s.getState().stops).toEqual([]);
+    expect(a.getState().summary).toBeNull();
+    // the next refresh, the new login's, is taken
+    const again = deferred<OrderRecord[]>();
+    const o2 = createOpenOrdersStore({ openOrders: () => again.promise } as unknown as RestClient);
+    o2.getState().actions.clear();
+    const r = o2.getState().actions.refresh();
+    again.resolve([order('after', OrderStatus.NEW, 2)]);
+    await r;
+    expect(o2.getState().orders.map((x) => x.id)).toEqual(['after']);
   });
 });

@@ -31,6 +31,11 @@ export interface SessionState {
   source: SessionSource | null;
   /** Why the last login attempt failed (shown next to the login hint). */
   error: string | null;
+  /**
+   * Which login this is: bumped by each login (which may be another account's), not by a new key
+   * of the same account (regenerated here or in another tab), whose lists stay good.
+   */
+  login: number;
   actions: {
     bootstrap(): Promise<void>;
     /** New credentials (regenerated key); stored for this browser unless they came from the desktop. */
@@ -127,9 +132,9 @@ function tokenFromHash(hash: string): string | null {
 
 export function createSessionStore(api: RestClient, notice: SessionNotice = () => {}) {
   return createStore<SessionState>()((set, get) => {
-    const accept = (apiKey: string, apiSecret: string, source: SessionSource): void => {
+    const accept = (apiKey: string, apiSecret: string, source: SessionSource, sameAccount = false): void => {
       api.setCredentials(apiKey, apiSecret);
-      set({ status: 'ready', apiKey, apiSecret, source, error: null });
+      set({ status: 'ready', apiKey, apiSecret, source, error: null, login: get().login + (sameAccount ? 0 : 1) });
     };
     /** Trades a `#token=...` of the URL (stripped from it first); true when it logged in. */
     const loginFromHash = async (): Promise<boolean> => {
@@ -157,6 +162,7 @@ export function createSessionStore(api: RestClient, notice: SessionNotice = () =
       apiSecret: null,
       source: null,
       error: null,
+      login: 0,
       actions: {
         async bootstrap() {
           const desk = desktopBootstrap();
@@ -176,7 +182,7 @@ export function createSessionStore(api: RestClient, notice: SessionNotice = () =
         replace(apiKey, apiSecret) {
           const source = get().source ?? 'session';
           if (source !== 'desktop') writeStored({ apiKey, apiSecret, baseUrl: api.baseUrl, via: 'regenerated' });
-          accept(apiKey, apiSecret, source);
+          accept(apiKey, apiSecret, source, true);
         },
         logout() {
           endStored(LOGGED_OUT_ELSEWHERE);
@@ -193,7 +199,7 @@ export function createSessionStore(api: RestClient, notice: SessionNotice = () =
           if (cur.source === 'desktop') return false;
           const stored = readStored(api.baseUrl);
           if (stored === null || stored.apiKey === cur.apiKey) return false;
-          accept(stored.apiKey, stored.apiSecret, cur.source ?? 'session');
+          accept(stored.apiKey, stored.apiSecret, cur.source ?? 'session', true);
           return true;
         },
         followLoginLinks() {
@@ -219,7 +225,7 @@ export function createSessionStore(api: RestClient, notice: SessionNotice = () =
             }
             const stored = parseStored(e.newValue, api.baseUrl);
             if (stored === null || stored.apiKey === cur.apiKey) return;
-            accept(stored.apiKey, stored.apiSecret, cur.source ?? 'session');
+            accept(stored.apiKey, stored.apiSecret, cur.source ?? 'session', stored.via === 'regenerated');
             // a logged-in tab moved to another account by another tab's login (not its own key
             // regenerated there, which trades as the same account): said, not only seen in the figures
             if (cur.status === 'ready' && stored.via !== 'regenerated')

@@ -378,15 +378,24 @@ export function startUserFeed(deps: {
     state.setState({ status: 'off', error: null, refreshError: null });
   };
 
+  const clearLists = (): void => {
+    account.getState().actions.clear();
+    positions.getState().actions.clear();
+    orders.getState().actions.clear();
+    stops.getState().actions.clear();
+  };
+  let login = session.getState().login;
   const follow = (s: SessionState): void => {
     if (s.status === 'ready' && s.apiKey && s.apiSecret) {
-      if (s.apiKey !== key) connect(s.apiKey, s.apiSecret);
+      if (s.apiKey === key) return;
+      // straight to another login (not the same account's new key): the lists may be another
+      // account's (a refresh of theirs still on its way is dropped), read afresh for the new one
+      if (key !== null && s.login !== login) clearLists();
+      login = s.login;
+      connect(s.apiKey, s.apiSecret);
     } else if (key !== null) {
       disconnect();
-      account.getState().actions.clear();
-      positions.getState().actions.clear();
-      orders.getState().actions.clear();
-      stops.getState().actions.clear();
+      clearLists();
     }
   };
   follow(session.getState());

@@ -36,6 +36,8 @@ export interface AccountState {
 }
 
 export function createAccountStore(api: RestClient) {
+  /** Bumped by clear(): an answer to a refresh sent before (another login's) is dropped. */
+  let epoch = 0;
   return createStore<AccountState>()((set, get) => {
     // each read or change of a setting is numbered as it is asked (a change, as it is answered):
     // a pair's setting takes an answer only if none asked later has been applied
@@ -56,10 +58,13 @@ export function createAccountStore(api: RestClient) {
       error: null,
       actions: {
         async refresh() {
+          // (cleared meanwhile, another login: the answer is the account before's)
+          const at = epoch;
           try {
-            set({ summary: await api.account(), error: null });
+            const summary = await api.account();
+            if (at === epoch) set({ summary, error: null });
           } catch (e) {
-            set({ error: errorText(e) });
+            if (at === epoch) set({ error: errorText(e) });
           }
         },
         apply(summary) {
@@ -98,7 +103,10 @@ export function createAccountStore(api: RestClient) {
             patchSetting(p.symbol, { leverage: p.leverage, marginMode: p.margin_mode });
           }
         },
-        clear: () => set({ summary: null, settings: {}, error: null }),
+        clear: () => {
+          epoch++;
+          set({ summary: null, settings: {}, error: null });
+        },
       },
     };
   });

@@ -30,12 +30,15 @@ const newestFirst = (a: OrderRecord, b: OrderRecord): number => b.created_at - a
 export function createOpenOrdersStore(api: RestClient) {
   /** Per refresh in flight: the orders events brought meanwhile, by id (the last event of each). */
   const inFlight = new Set<Map<string, OrderRecord>>();
+  /** Bumped by clear(): an answer to a refresh sent before (another login's) is dropped. */
+  let epoch = 0;
   return createStore<OpenOrdersState>()((set, get) => ({
     orders: [],
     loaded: false,
     actions: {
       async refresh() {
         const during = new Map<string, OrderRecord>();
+        const at = epoch;
         inFlight.add(during);
         let list: OrderRecord[];
         try {
@@ -43,6 +46,7 @@ export function createOpenOrdersStore(api: RestClient) {
         } finally {
           inFlight.delete(during);
         }
+        if (at !== epoch) return;
         const orders = list.filter((o) => isOpen(o) && !during.has(o.id));
         for (const o of during.values()) if (isOpen(o)) orders.push(o);
         set({ orders: orders.sort(newestFirst), loaded: true });
@@ -67,7 +71,10 @@ export function createOpenOrdersStore(api: RestClient) {
         await get().actions.refresh();
         return cancelled;
       },
-      clear: () => set({ orders: [], loaded: false }),
+      clear: () => {
+        epoch++;
+        set({ orders: [], loaded: false });
+      },
     },
   }));
 }

@@ -87,6 +87,8 @@ interface DuringRefresh {
 
 export function createPositionsStore(api: RestClient) {
   const inFlight = new Set<DuringRefresh>();
+  /** Bumped by clear(): an answer to a refresh sent before (another login's) is dropped. */
+  let epoch = 0;
   return createStore<PositionsState>()((set, get) => {
     /** An event ended the triggers of position `k`: a refresh in flight must not bring them back. */
     const spend = (k: string): void => {
@@ -132,6 +134,7 @@ export function createPositionsStore(api: RestClient) {
       actions: {
         async refresh() {
           const during: DuringRefresh = { whole: false, keys: new Set(), spent: new Set() };
+          const at = epoch;
           inFlight.add(during);
           let list: PositionRecord[];
           let triggers: Awaited<ReturnType<RestClient['tpslList']>>;
@@ -140,6 +143,8 @@ export function createPositionsStore(api: RestClient) {
           } finally {
             inFlight.delete(during);
           }
+          // (cleared meanwhile, another login: the answer is the account before's)
+          if (at !== epoch) return;
           // an event newer than the answer wins: the answer only fills in what no event touched
           if (during.whole) set({ loaded: true });
           else {
@@ -190,7 +195,10 @@ export function createPositionsStore(api: RestClient) {
           const { take_profit_price: _tp, stop_loss_price: _sl, working_type: _wt, ...record } = r;
           get().actions.apply(record as PositionRecord);
         },
-        clear: () => set({ positions: [], tpsl: {}, loaded: false }),
+        clear: () => {
+          epoch++;
+          set({ positions: [], tpsl: {}, loaded: false });
+        },
       },
     };
   });

@@ -36,12 +36,15 @@ type StopsApi = Pick<RestClient['conditionals'], 'open' | 'cancel' | 'cancelAll'
 export function createStopsStore(api: { conditionals: StopsApi }) {
   /** Per refresh in flight: the stops events brought meanwhile, by id (the last event of each). */
   const inFlight = new Set<Map<string, ConditionalOrderRecord>>();
+  /** Bumped by clear(): an answer to a refresh sent before (another login's) is dropped. */
+  let epoch = 0;
   return createStore<StopsState>()((set, get) => ({
     stops: [],
     loaded: false,
     actions: {
       async refresh() {
         const during = new Map<string, ConditionalOrderRecord>();
+        const at = epoch;
         inFlight.add(during);
         let list: ConditionalOrderRecord[];
         try {
@@ -49,6 +52,8 @@ export function createStopsStore(api: { conditionals: StopsApi }) {
         } finally {
           inFlight.delete(during);
         }
+        // (cleared meanwhile: the answer is the login before's)
+        if (at !== epoch) return;
         const stops = list.filter((c) => waiting(c) && !during.has(c.id));
         for (const c of during.values()) if (waiting(c)) stops.push(c);
         set({ stops: stops.sort(newestFirst), loaded: true });
@@ -72,7 +77,10 @@ export function createStopsStore(api: { conditionals: StopsApi }) {
         await get().actions.refresh();
         return cancelled;
       },
-      clear: () => set({ stops: [], loaded: false }),
+      clear: () => {
+        epoch++;
+        set({ stops: [], loaded: false });
+      },
     },
   }));
 }
