@@ -4,7 +4,15 @@
 // restart's simulation began at that time's step: the steps in between, a funding settlement among
 // them, never ran. The headless service at speed 10000, sent SIGTERM a few ms after the clock passed
 // 00:00, restarted at 01:07 with no 00:00 settlement for any pair: no payment, no fundingRate record.
+// A kill -9 after a market checkpoint that saved a clock already past the instant, the simulation
+// not yet (the clock runs up to a driver tick ahead, seconds when the host is overloaded): the
+// restart, past the instant, settles it from the funding interval the checkpoint saved.
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import type { SimulatedMarket } from '../../../src-main/market/sim/simulated-market.ts';
+import { openVenue } from '../../../src-main/venue.ts';
 import { restartingSim, T0 } from './helpers.ts';
 
 const SYMBOL = 'BTCUSDT';
@@ -42,4 +50,44 @@ describe('a stop right after a funding instant', () => {
     expect(b.s.feed.nextFunding).toBe(SETTLEMENT + 8 * 3_600_000);
     await stop(b);
   });
+  it(
+    'a kill -9 right after a checkpoint taken as the clock passed the instant settles it',
+    { timeout: 300_000 },
+    async () => {
+      const a = open(true);
+      run(a.market, 59_900);
+      expect(a.market.sim.time).toBe(SETTLEMENT - 100);
+      // the clock passes 16:00 by 5 s (an overloaded host) and the market checkpoint runs before the
+      // driver's next tick
+      idle(5_000);
+      expect(a.v.clock.now()).toBeGreaterThan(SETTLEMENT);
+      a.v.checkpointMarket();
+      // its commit, then the process dies: the folder as it is then (its lock left out, as a dead
+      // owner's would be taken over)
+      await new Promise((r) => setTimeout(r, 100));
+      const crashed = mkdtempSync(join(tmpdir(), 'perpdesk-funding-kill-'));
+      try {
+        const dataDir = (a.v.db.prepare('PRAGMA database_list').get() as { file: string }).file;
+        cpSync(join(dataDir, '..'), crashed, { recursive: true, filter: (f) => !f.endsWith('.lock') });
+        let wall = SETTLEMENT + 4_900;
+        const b = openVenue({ dataDir: crashed, simulate: true, seed: 5, wall: () => wall });
+        try {
+          // (the checkpoint's time is the one restarted from: past the instant)
+          expect(b.clock.now()).toBeGreaterThan(SETTLEMENT);
+          const market = b.market as SimulatedMarket;
+          market.start();
+          for (let t = 0; t < 1_000; t += 100) {
+            wall += 100;
+            market.catchUp();
+          }
+          expect(fundingTimes(b.db).filter((t) => t === SETTLEMENT)).toHaveLength(1);
+        } finally {
+          await b.close();
+        }
+      } finally {
+        rmSync(crashed, { recursive: true, force: true });
+      }
+      await stop(a);
+    },
+  );
 });
