@@ -159,7 +159,10 @@ test("from the keyboard, Send and the answer's Cancel order keep the focus in th
   await expect(panel.getByRole('heading', { name: /^Response/ })).toBeFocused();
 });
 
-test('Edit whitelist opens Settings with the focus on the whitelist', async ({ page, service }) => {
+test('Edit whitelist opens Settings with the focus on the whitelist, and Esc goes back to the bot panel', async ({
+  page,
+  service,
+}) => {
   const screen = new TradingPage(page);
   await screen.open(service.url);
   const panel = await screen.openBotPanel();
@@ -170,6 +173,13 @@ test('Edit whitelist opens Settings with the focus on the whitelist', async ({ p
   const field = settings.getByRole('textbox', { name: 'Whitelisted IPs' });
   await expect(field).toBeFocused();
   await expect(field).toHaveValue(/127\.0\.0\.1/);
+  // a step of the bot panel: Esc goes back to it (before, it closed both)
+  await page.keyboard.press('Escape');
+  await expect(settings).toHaveCount(0);
+  await expect(screen.botPanel()).toBeVisible();
+  // and Esc there closes it
+  await page.keyboard.press('Escape');
+  await expect(screen.botPanel()).toHaveCount(0);
 });
 
 test('a paused market is said in the drawer, which covers the top bar\'s "Market paused"', async ({

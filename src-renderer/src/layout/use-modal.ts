@@ -4,8 +4,9 @@
 // does nothing), Tab and Shift+Tab cycle inside it, Esc closes it, and when it closes the focus
 // goes back to what had it before (the button or the field it was opened from), or, when nothing
 // had it (opened by a key), to `opener`, so that it does not fall to the page. With `keepEdits` (the
-// drawers), Esc in a text field whose text changed since it took the focus first leaves the field
-// for the dialog, the text kept: a second Esc closes it (it threw the edit away with the drawer).
+// drawers), Esc in a text field typed in since it took the focus first leaves the field for the
+// dialog, the text kept: a second Esc closes it (it threw the edit away with the drawer). A value the
+// screen put in the field meanwhile (the whitelist read after Settings opened on it) is no edit.
 import { useCallback, useLayoutEffect, useRef, type KeyboardEvent, type RefObject } from 'react';
 import { inertOutside, trapTab } from './focus-trap.ts';
 
@@ -19,8 +20,8 @@ export function useModal(
 ): (e: KeyboardEvent) => void {
   const close = useRef(onClose);
   close.current = onClose;
-  // the text each field had when it took the focus
-  const typed = useRef(new WeakMap<Element, string>());
+  // the fields typed in since they took the focus (an input event: the user's, never the screen's)
+  const typed = useRef(new WeakSet<Element>());
   const keepEdits = opts?.keepEdits === true;
   // a layout effect: the focus is inside before the first frame, so no key goes behind it
   useLayoutEffect(() => {
@@ -29,15 +30,20 @@ export function useModal(
     const before = document.activeElement;
     const free = inertOutside(el);
     const took = (e: FocusEvent): void => {
-      if (textField(e.target)) typed.current.set(e.target, e.target.value);
+      if (textField(e.target)) typed.current.delete(e.target);
+    };
+    const input = (e: Event): void => {
+      if (textField(e.target)) typed.current.add(e.target);
     };
     el.addEventListener('focusin', took);
+    el.addEventListener('input', input);
     const first = initial?.current ?? el;
     first.focus();
     // a field opened with a value (a Modify dialog's price) has it selected: what is typed replaces it
     if (first instanceof HTMLInputElement) first.select();
     return () => {
       el.removeEventListener('focusin', took);
+      el.removeEventListener('input', input);
       free();
       if (before instanceof HTMLElement && before !== document.body && before.isConnected) before.focus();
       else opener?.current?.focus();
@@ -47,7 +53,7 @@ export function useModal(
   return useCallback(
     (e: KeyboardEvent) => {
       const t = e.target;
-      if (e.key === 'Escape' && keepEdits && textField(t) && typed.current.get(t) !== t.value && box.current) {
+      if (e.key === 'Escape' && keepEdits && textField(t) && typed.current.has(t) && box.current) {
         e.stopPropagation();
         e.preventDefault();
         box.current.focus();

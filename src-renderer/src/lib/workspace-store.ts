@@ -4,7 +4,8 @@
 // and the position the TP/SL dialog is on (opened from their rows or from their lines on the
 // chart). Symbol, interval and that choice survive a reload (localStorage). Help (`?`) is a layer
 // of its own: opened over a panel or a dialog it leaves that one open (and its state, an edit in
-// it, kept) under help, and closing help goes back to it.
+// it, kept) under help, and closing help goes back to it. A panel opened from another as a step
+// of it (Settings from the bot panel's "Edit whitelist") goes back to that one when it closes.
 import { createStore } from 'zustand/vanilla';
 import { isInterval, type Interval } from '../../../src-shared/intervals.ts';
 import type { ConditionalOrderRecord, OrderRecord, PositionRecord } from '../../../src-shared/types.ts';
@@ -48,6 +49,8 @@ export interface WorkspaceState {
   overlay: Overlay;
   /** Whether help is shown: alone (overlay 'help') or over the panel or dialog `overlay` names. */
   help: boolean;
+  /** The panel `overlay` was opened from as a step of it, which closing it goes back to; else null. */
+  returnTo: Overlay;
   /** The order the Modify dialog opened on, as it was then (it may fill or go while open); null while it is closed. */
   amending: OrderRecord | null;
   /** The position the TP/SL dialog opened on; null while it is closed. */
@@ -60,8 +63,11 @@ export interface WorkspaceState {
     setTab(tab: BottomTab): void;
     setBookTab(tab: BookTab): void;
     setStopsView(view: StopsView): void;
-    /** Opens `overlay`; help opens over what is open, leaving it open under help. */
-    open(overlay: Exclude<Overlay, null>): void;
+    /**
+     * Opens `overlay`; help opens over what is open, leaving it open under help. With `returnTo`,
+     * closing it opens that panel again (a step taken from it).
+     */
+    open(overlay: Exclude<Overlay, null>, returnTo?: Exclude<Overlay, null>): void;
     /** The Modify dialog on `order`, over the Open orders tab (where it is hosted). */
     openAmend(order: OrderRecord): void;
     /** The TP/SL dialog of `position`, over the Positions tab (where it is hosted). */
@@ -130,30 +136,36 @@ export function createWorkspaceStore(initial: { symbol?: string; interval?: Inte
     stopsView: 'waiting',
     overlay: null,
     help: false,
+    returnTo: null,
     amending: null,
     tpslOf: null,
     amendingStop: null,
     actions: {
-      setSymbol: (symbol) => set({ symbol, overlay: null, help: false }),
+      setSymbol: (symbol) => set({ symbol, overlay: null, help: false, returnTo: null }),
       setInterval: (interval) => set({ interval }),
       setTab: (tab) => set({ tab }),
       setBookTab: (bookTab) => set({ bookTab }),
       setStopsView: (stopsView) => set({ stopsView }),
-      open: (overlay) =>
-        set((w) => (overlay === 'help' ? { help: true, overlay: w.overlay ?? 'help' } : { overlay, help: false })),
-      openAmend: (order) => set({ overlay: 'amend', amending: order, tab: 'open-orders' }),
-      openTpSl: (position) => set({ overlay: 'tpsl', tpslOf: position, tab: 'positions' }),
-      openStopAmend: (stop) => set({ overlay: 'amend-stop', amendingStop: stop, tab: 'stops', stopsView: 'waiting' }),
+      open: (overlay, returnTo) =>
+        set((w) =>
+          overlay === 'help'
+            ? { help: true, overlay: w.overlay ?? 'help' }
+            : { overlay, help: false, returnTo: returnTo ?? null },
+        ),
+      openAmend: (order) => set({ overlay: 'amend', amending: order, tab: 'open-orders', returnTo: null }),
+      openTpSl: (position) => set({ overlay: 'tpsl', tpslOf: position, tab: 'positions', returnTo: null }),
+      openStopAmend: (stop) =>
+        set({ overlay: 'amend-stop', amendingStop: stop, tab: 'stops', stopsView: 'waiting', returnTo: null }),
       close: () =>
         set((w) =>
           w.help && w.overlay !== 'help'
             ? { help: false }
-            : { overlay: null, help: false, amending: null, tpslOf: null, amendingStop: null },
+            : { overlay: w.returnTo, returnTo: null, help: false, amending: null, tpslOf: null, amendingStop: null },
         ),
       closeAccountDialogs: () =>
         set((w) =>
           ACCOUNT_DIALOGS.has(w.overlay)
-            ? { overlay: null, help: false, amending: null, tpslOf: null, amendingStop: null }
+            ? { overlay: null, help: false, returnTo: null, amending: null, tpslOf: null, amendingStop: null }
             : {},
         ),
     },

@@ -300,7 +300,8 @@ function BotPanelBody() {
  * its drawer takes the focus when it opens.
  */
 function editWhitelist(s: Services): void {
-  s.workspace.getState().actions.open('settings');
+  // a step of the bot panel: closing Settings goes back to it
+  s.workspace.getState().actions.open('settings', 'bots');
   requestAnimationFrame(() =>
     (document.getElementById(WHITELIST_FIELD_ID) ?? document.getElementById(WHITELIST_SECTION_ID))?.focus(),
   );
