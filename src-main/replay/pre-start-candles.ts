@@ -34,6 +34,7 @@ import type { SymbolMath } from '../risk/money.ts';
 import { decimalUnits } from './kline-path.ts';
 import type { SymbolSource } from './plan.ts';
 import type { HistCandle, ReplayData, ReplayDataset } from './ports.ts';
+import { offStep, roundedTextUnits } from './units.ts';
 
 const MAX_LIMIT = 1500;
 /** Most trades one read builds candles from (a day of BTCUSDT aggTrades is about 1 to 2 million). */
@@ -254,8 +255,8 @@ export class PreStartCandles implements CandleHistory {
         if (++n > MAX_TRADES) throw tooManyTrades(iv);
         const price = m.price.toUnits(t.price);
         const qty = m.qty.toUnits(t.qty);
-        const ticks = price.ok ? price.value : m.ticksRound(Number(t.price));
-        const lots = qty.ok ? qty.value : Math.round(Number(t.qty) / m.lotValue);
+        const ticks = price.ok ? price.value : offStep(roundedTextUnits(t.price, m.price), t.price, m.tickValue);
+        const lots = qty.ok ? qty.value : offStep(roundedTextUnits(t.qty, m.qty), t.qty, m.lotValue);
         if (ticks > 0 && lots > 0) b.trade(t.time, ticks, lots, t.buyerMaker ? Side.SELL : Side.BUY, t.trades ?? 1);
       }
     }
@@ -273,11 +274,11 @@ export class PreStartCandles implements CandleHistory {
     const decimals = m.price.stepDecimals + m.qty.stepDecimals;
     const ticks = (t: string): number => {
       const r = m.price.toUnits(t);
-      return r.ok ? r.value : m.ticksRound(Number(t));
+      return r.ok ? r.value : offStep(roundedTextUnits(t, m.price), t, m.tickValue);
     };
     const lots = (t: string): number => {
       const r = m.qty.toUnits(t);
-      return r.ok ? r.value : Math.round(Number(t) / m.lotValue);
+      return r.ok ? r.value : offStep(roundedTextUnits(t, m.qty), t, m.lotValue);
     };
     const out: Candle[] = [];
     const last = Math.min(to, this.start - INTERVAL_MS[fine]);

@@ -33,6 +33,7 @@ export interface CandleColumns {
   readonly coverage: CandleCoverage | null;
 }
 import { SyntheticBook } from './synthetic-book.ts';
+import { offStep, roundedTextUnits, roundedUnits } from './units.ts';
 
 /** Gap times a symbol keeps for the status (the count goes on). */
 const MAX_GAP_TIMES = 100;
@@ -137,7 +138,7 @@ export class SymbolReplay implements PrintSink {
     // consecutive prints and rows mostly repeat the price: parse each new text once
     if (text === this.lastPriceText) return this.lastPriceValue;
     const r = this.pair.math.price.toUnits(text);
-    const v = r.ok ? r.value : this.pair.math.ticksRound(Number(text));
+    const v = r.ok ? r.value : offStep(roundedTextUnits(text, this.pair.math.price), text, this.pair.math.tickValue);
     this.lastPriceText = text;
     this.lastPriceValue = v;
     return v;
@@ -146,7 +147,7 @@ export class SymbolReplay implements PrintSink {
   lots(text: string): number {
     const r = this.pair.math.qty.toUnits(text);
     // a zero ('0.000') is not a step count: the rounding below makes it 0, as it does off-step sizes
-    return r.ok ? r.value : Math.round(Number(text) / this.stepSize);
+    return r.ok ? r.value : offStep(roundedTextUnits(text, this.pair.math.qty), text, this.stepSize);
   }
 
   private lastMantissa = -1;
@@ -158,8 +159,9 @@ export class SymbolReplay implements PrintSink {
     if (m === this.lastMantissa && dp === this.lastMantissaDp) return this.lastMantissaTicks;
     const price = this.pair.math.price;
     let v = mantissaUnits(m, dp, price.stepUnits, price.stepDecimals);
-    // off the tick: as ticks() rounds the text (m / 10^dp is the double the text parses to)
-    if (v < 0) v = this.pair.math.ticksRound(m / 10 ** dp);
+    // off the tick: as ticks() rounds the text (m / 10^dp is its value), halves up (replay/units.ts)
+    if (v < 0) v = roundedUnits(m, dp, price);
+    if (Number.isNaN(v)) v = this.pair.math.ticksRound(m / 10 ** dp);
     this.lastMantissa = m;
     this.lastMantissaDp = dp;
     this.lastMantissaTicks = v;
@@ -170,7 +172,9 @@ export class SymbolReplay implements PrintSink {
   lotsOf(m: number, dp: number): number {
     const qty = this.pair.math.qty;
     const v = mantissaUnits(m, dp, qty.stepUnits, qty.stepDecimals);
-    return v >= 0 ? v : Math.round(m / 10 ** dp / this.stepSize);
+    if (v >= 0) return v;
+    const r = roundedUnits(m, dp, qty);
+    return Number.isNaN(r) ? Math.round(m / 10 ** dp / this.stepSize) : r;
   }
 
   depth(ev: HistDepth): void {
