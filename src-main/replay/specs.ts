@@ -7,6 +7,20 @@ import type { NewSymbol } from '../core/symbol.ts';
 import { makeBrackets } from '../risk/tiers.ts';
 import { inferTickStep } from '../data/spec-inference.ts';
 import type { ReplayData, ReplayDataset, ReplaySpecs } from './ports.ts';
+import { createScale } from '../../src-shared/decimal.ts';
+import { roundedTextUnits } from './units.ts';
+
+/**
+ * History's price on the pair's tick: as it is when it is on it, else rounded as the replay rounds
+ * its prints (units.ts: halves up), so the price the pair starts with is the close its last candle
+ * shows (47579.85 on a 0.1 tick is 47579.9, mark, index and last price alike).
+ */
+export function priceOnTick(text: string, tickSize: string): string {
+  const scale = createScale(tickSize);
+  if (scale.toUnits(text).ok) return text;
+  const units = roundedTextUnits(text, scale);
+  return Number.isNaN(units) || units <= 0 ? text : scale.fromUnits(units);
+}
 
 /**
  * Specs read from the data when the dataset's are only the importer's placeholder ('inferred'):
@@ -58,6 +72,6 @@ export function replaySymbolRow(symbol: string, specs: ReplaySpecs, initialPrice
     isGainer: false,
     isNew: false,
     tags: [],
-    initialPrice,
+    initialPrice: priceOnTick(initialPrice, specs.tickSize),
   };
 }

@@ -86,3 +86,28 @@ describe('off-step values, halves up', () => {
     });
   });
 });
+
+describe('the price a pair starts with, off the tick', () => {
+  let v: ReplayVenue;
+  // the 01:05 candle closed at 47579.85: the last price at 01:06 (docs/replay.md, Session)
+  const AT = Date.UTC(2021, 4, 16, 1, 6);
+  beforeAll(async () => {
+    v = await replayVenue(
+      [{ paths: [FILE], opts: { market: 'um', symbol: 'BTCUSDT', kind: 'klines', interval: '1m' } }],
+      {
+        symbols: ['BTCUSDT'],
+        start: AT,
+        until: AT + 3_600_000,
+      },
+    );
+  }, 60_000);
+  afterAll(() => v?.close());
+
+  it("is the last candle's close rounded as the candles are: last price, mark and index", () => {
+    const pair = v.exchange.pair('BTCUSDT')!;
+    const [before] = v.klines.klines('BTCUSDT', '1m', { limit: 1 });
+    expect([before[0], before[5]]).toEqual([AT - 60_000, '47579.9']);
+    expect(pair.math.formatPrice(pair.lastPriceTicks)).toBe('47579.9');
+    expect([pair.markPrice, pair.indexPrice]).toEqual([47579.9, 47579.9]);
+  });
+});
