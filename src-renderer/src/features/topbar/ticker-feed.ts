@@ -1,7 +1,9 @@
 // Keeps the ticker store fed: every pair's price record every 2 s, the venue's 24 h tickers
 // (GET /api/v1/ticker/24h, the figures bots and Binance clients read too): the current pair's
 // every 2 s, every pair's every 30 s (the picker's columns), and the current pair's `price@`
-// stream.
+// stream. The current pair's ticker is also asked again at once when a price push comes more
+// than a minute of market time after it (a replay at 1000x moves 33 minutes in the 2 s between
+// two polls: its last price ran past the 24 h high shown, 47,895.2 under a high of 47,698.0).
 import type { RestClient } from '../../../../src-shared/sdk/rest-client.ts';
 import type { WsClient } from '../../../../src-shared/sdk/ws-client.ts';
 import type { StoreApi } from 'zustand/vanilla';
@@ -14,6 +16,8 @@ import { keepSubscribed } from '../../lib/kept-streams.ts';
 /** How often the current pair's 24 h ticker and every pair's are asked, ms. */
 const CURRENT_MS = 2000;
 const ALL_MS = 30_000;
+/** Market ms the current pair's ticker may trail its price pushes before it is asked again. */
+const STALE_MARKET_MS = 60_000;
 
 export function startTickerFeed(deps: {
   api: RestClient;
@@ -42,6 +46,19 @@ export function startTickerFeed(deps: {
     }),
   );
 
+  // one such request at a time: at any speed the ticker trails the price by one round trip
+  let asking = false;
+  const refreshIfStale = (symbol: string, marketTime: number): void => {
+    const day = tickers.getState().tickers[symbol]?.day;
+    if (asking || !day || marketTime - day.close_time <= STALE_MARKET_MS) return;
+    asking = true;
+    loadCurrent()
+      .catch(reportBugs)
+      .finally(() => {
+        asking = false;
+      });
+  };
+
   let stream: string | null = null;
   let off: (() => void) | null = null;
   let keep: (() => void) | null = null;
@@ -53,8 +70,10 @@ export function startTickerFeed(deps: {
     off?.();
     stream = next;
     off = ws.on(next, (data) => {
-      actions.applyPricePush(data as PricePush);
-      onMarketTime?.((data as PricePush).E);
+      const push = data as PricePush;
+      actions.applyPricePush(push);
+      onMarketTime?.(push.E);
+      if (push.s === workspace.getState().symbol) refreshIfStale(push.s, push.E);
     });
     keep = keepSubscribed(ws, [next]);
   };
