@@ -15,7 +15,7 @@ import { roundedTextUnits } from './units.ts';
  * its prints (units.ts: halves up), so the price the pair starts with is the close its last candle
  * shows (47579.85 on a 0.1 tick is 47579.9, mark, index and last price alike).
  */
-export function priceOnTick(text: string, tickSize: string): string {
+function priceOnTick(text: string, tickSize: string): string {
   const scale = createScale(tickSize);
   if (scale.toUnits(text).ok) return text;
   const units = roundedTextUnits(text, scale);
