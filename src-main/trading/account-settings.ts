@@ -13,6 +13,7 @@
 //   the part of it that would open (what is left of it; in one-way mode less the net position it
 //   reduces, ledger.ts eachOpeningOrder), and its fills open a position at that leverage (as
 //   Binance's changeLeverage does); the order rows change in the same store unit.
+// - A position mode switch announces the balance (the account summary, which names the mode).
 import { Errors } from '../../src-shared/errors.ts';
 import type { PositionMode } from '../../src-shared/enums.ts';
 import type { MarginModeSetting, PositionModeSetting } from '../../src-shared/types/position-settings.ts';
@@ -99,6 +100,9 @@ export function setPositionMode(core: TradingCore, a: AccountLive, mode: Positio
     const { repo } = core.deps;
     const now = core.now();
     repo.tx(() => repo.setPositionMode(a.id, mode, now));
+    // the account summary carries the mode: the `user` stream tells a client following it (the
+    // screen's order form, a bot) of a switch made elsewhere (another bot, the admin route)
+    core.writer.announceBalance(a);
   }
   return { position_mode: mode };
 }
