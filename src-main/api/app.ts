@@ -17,7 +17,7 @@ import { ApiError, Errors, STORE_FAILED } from '../../src-shared/errors.ts';
 import type { Venue } from '../services/venue.ts';
 import { AnswerBatch } from './answer-batch.ts';
 import { API_KEY_SCHEME, installAuth } from './auth.ts';
-import { closeUpgradeAfterAnswer, hostCheck, refuseFraming } from './browser-guards.ts';
+import { closeUpgradeAfterAnswer, hostCheck, originCheck, refuseFraming } from './browser-guards.ts';
 import {
   answerClientError,
   clip,
@@ -149,7 +149,7 @@ function diskCheck(venue: Venue): RequestCheck | null {
 
 /**
  * The one onRequest pass of the guards, in this order: the URL length (414), the Host header
- * (DNS rebinding, 403), the disk guard (503 on changes) and the per-IP rate limit (429); the
+ * (DNS rebinding, 403), an upgrade's Origin (cross-site WebSocket, 403), the disk guard (503 on changes) and the per-IP rate limit (429); the
  * first that answers ends the request. An upgrade request also gets its socket closed after an
  * HTTP answer (browser-guards.ts closeUpgradeAfterAnswer).
  */
@@ -282,6 +282,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   installOnRequestPass(app, [
     urlLimitCheck,
     hostCheck({ loopbackHostsOnly: opts.loopbackHostsOnly ?? true }),
+    originCheck,
     diskCheck(opts.venue),
     auth.ipLimit,
   ]);

@@ -7,6 +7,13 @@
 //   (127.0.0.1, localhost, [::1], any port), parsed strictly: 403 / 2103 otherwise, also for a
 //   malformed Host. A service bound elsewhere on purpose (--host) accepts every Host, as its
 //   callers use its LAN name.
+// - Cross-site WebSocket hijacking: WebSockets have no CORS, so a page of any site the user opens
+//   may connect to ws://127.0.0.1:PORT/ws, and its connection comes from a loopback IP: the
+//   loopback-only REPLAY controls and the `bot` stream (loopback is always on the bot whitelist)
+//   would be that page's. A browser names the page's origin in `Origin` on every upgrade, so an
+//   upgrade whose Origin is another site's is refused (403 / 2103, as a Host naming another site);
+//   accepted: no Origin (a bot, not a browser), an origin on a loopback name (any port), or the
+//   request's own Host (the screen served by this service, also bound on the LAN with --host).
 // - Framing: no page of the service may be framed by another site (click-jacking of the trading
 //   screen, whose browser login persists): every HTML answer says so (X-Frame-Options and CSP
 //   frame-ancestors). JSON answers are left as they are.
@@ -81,6 +88,35 @@ export function hostCheck(opts: { loopbackHostsOnly: boolean }): RequestCheck | 
     return true;
   };
 }
+
+/**
+ * True for an upgrade's Origin the service accepts (see the top of this file): none, a loopback
+ * name (any port, http or https), or the request's own Host. `null` (a sandboxed or file page) and
+ * anything unreadable are another site.
+ */
+export function isAcceptedOrigin(origin: string | undefined, host: string | undefined): boolean {
+  if (origin === undefined) return true;
+  const m = /^https?:\/\/([^/?#]+)$/i.exec(origin);
+  if (m === null) return false;
+  const parsed = parseHost(m[1]);
+  if (parsed === null) return false;
+  if (LOOPBACK_NAMES.has(parsed.name)) return true;
+  return host !== undefined && m[1].toLowerCase() === host.toLowerCase();
+}
+
+/** The cross-site WebSocket check of the onRequest pass (app.ts): upgrades only; plain requests pass. */
+export const originCheck: RequestCheck = (req, reply) => {
+  if (req.headers.upgrade === undefined) return false;
+  const origin = req.headers.origin;
+  if (isAcceptedOrigin(origin, req.headers.host)) return false;
+  sendError(
+    reply,
+    Errors.HOST_NOT_ALLOWED,
+    `A WebSocket from a page of another site (Origin '${String(origin).slice(0, 80)}') is refused ` +
+      '(cross-site WebSocket guard); bots send no Origin, the screen is served by this service',
+  );
+  return true;
+};
 
 /** The framing guard of the onSend pass (app.ts): every HTML answer refuses to be framed. */
 export function refuseFraming(reply: FastifyReply): void {

@@ -37,7 +37,9 @@ const READS = new Set(['get', 'head', 'options']);
 /** The candlestick routes whose `limit` defaults to KLINES_DEFAULT_LIMIT (spec: default 500). */
 const KLINES_PATHS = new Set(['/fapi/v1/klines', '/fapi/v1/klines/batch']);
 
-const HOST = '2103: the Host header names another site while the service listens on loopback (DNS rebinding guard)';
+const HOST =
+  '2103: the Host header names another site while the service listens on loopback (DNS rebinding guard), ' +
+  "or a WebSocket upgrade's Origin is a page of another site (cross-site WebSocket guard)";
 const METHOD = '1105: this path does not have the method; the Allow header names the ones it has';
 const HEADERS = '1008: the request line and headers are over 16 KiB';
 const DISK = "5002: the data folder's disk is nearly full; changes are refused until there is room, reads go on";
