@@ -12,13 +12,15 @@
 // - So do the pair's open orders: an opening order freezes the margin of the new leverage for
 //   the part of it that would open (what is left of it; in one-way mode less the net position it
 //   reduces, ledger.ts eachOpeningOrder), and its fills open a position at that leverage (as
-//   Binance's changeLeverage does); the order rows change in the same store unit.
+//   Binance's changeLeverage does); the order rows change in the same store unit, and each such
+//   order's record is announced (an `order` push) before the positions and the balance.
 // - A position mode switch announces the balance (the account summary, which names the mode).
 import { Errors } from '../../src-shared/errors.ts';
 import type { PositionMode } from '../../src-shared/enums.ts';
 import type { MarginModeSetting, PositionModeSetting } from '../../src-shared/types/position-settings.ts';
 import { openOrdersOf, positionsOf, reject, type AccountLive, type LiveOrder, type TradingCore } from './core.ts';
 import { remarginOrders } from './ledger.ts';
+import { orderRecord } from './views.ts';
 import { blockers, checkLeverage, checkMarginModeChange, checkMarginModeValue } from './order-checks.ts';
 
 export function applyPairSetting(
@@ -32,6 +34,7 @@ export function applyPairSetting(
   const before = core.pairSetting(a, pair).leverage;
   a.pairs.set(symbol, { leverage, marginMode });
   let repriced = false;
+  const changed = new Set<LiveOrder>();
   const { repo } = core.deps;
   repo.tx(() => {
     repo.savePairSetting(a.id, symbol, leverage, marginMode);
@@ -44,7 +47,6 @@ export function applyPairSetting(
     }
     // so do open orders: the part of an opening one that would open freezes the margin of the
     // new leverage (ledger.ts remarginOrders)
-    const changed = new Set<LiveOrder>();
     for (const o of openOrdersOf(a, symbol)) {
       if (o.leverage === leverage) continue;
       o.leverage = leverage;
@@ -53,9 +55,11 @@ export function applyPairSetting(
     if (changed.size > 0 && remarginOrders(a, pair, (o) => changed.add(o))) repriced = true;
     for (const o of changed) repo.saveOrder(o);
   });
-  // a cross position's margin, and so the account's available balance, follow the leverage
-  if (repriced && core.events.has('account')) {
-    core.writer.announcePositions(a);
+  // a cross position's margin, and so the account's available balance, follow the leverage; and
+  // each open order that took it is announced as REST now lists it (its leverage, its margin)
+  if ((repriced || changed.size > 0) && core.events.has('account')) {
+    for (const o of changed) core.writer.announce({ accountId: a.id, kind: 'order', data: orderRecord(core, o) });
+    if (repriced) core.writer.announcePositions(a);
     core.writer.announceBalance(a);
   }
   // a leverage change, whichever surface made it (the Binance facade's ACCOUNT_CONFIG_UPDATE)

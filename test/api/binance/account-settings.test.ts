@@ -139,6 +139,28 @@ describe('the user stream on a setting change', () => {
       await s.close();
     }
   });
+  it('a leverage change that moves an open order to it is ACCOUNT_CONFIG_UPDATE alone: no ORDER_TRADE_UPDATE', async () => {
+    setPrices(svc.venue.exchange, 'BTCUSDT', { mark: 96000 });
+    const c = account(svc.venue, 'bcfg-resting', 100_000, 'one_way');
+    placeOrder(svc.venue.exchange, c.id, {
+      symbol: 'BTCUSDT',
+      type: OrderType.LIMIT,
+      price: '95000.0',
+      qty: '0.010',
+      side: Side.BUY,
+      position_side: PositionSide.LONG,
+      position_action: PositionAction.OPEN,
+    });
+    const s = await userStream(svc.base, c);
+    try {
+      const r = await call(c, 'POST', '/fapi/v1/leverage', { symbol: 'BTCUSDT', leverage: '7' });
+      expect(r.body).toMatchObject({ leverage: 7 });
+      await settle(s.got, 1);
+      expect(s.got.map((m) => [m.e, m.ac])).toEqual([['ACCOUNT_CONFIG_UPDATE', { s: 'BTCUSDT', l: 7 }]]);
+    } finally {
+      await s.close();
+    }
+  });
 });
 
 describe('a margin-type or position-mode change something blocks', () => {

@@ -397,8 +397,6 @@ export class UserEvents {
       r.lots = r.lots.minus(f.qty);
       r.quote = r.quote.minus(f.quote_qty);
     }
-    const open = (rec: OrderRecord) => rec.status === OrderStatus.NEW || rec.status === OrderStatus.PARTIALLY_FILLED;
-    const filledNow = new Set(fills.map((f) => Number(f.order_id)));
     const end = (rec: OrderRecord, endedLater: readonly OrderRecord[]): void => {
       const id = Number(rec.id);
       known.delete(id); // final: nothing more will come for it
@@ -434,11 +432,10 @@ export class UserEvents {
         continue;
       }
       // AMENDMENT for one whose price or quantity changed (PUT order, a reduce-only order trimmed
-      // to its position), before the fills the new price made at once; and, as before, for an
-      // order record pushed while open without a fill (nothing but a modification does that)
-      const rec = orders.get(id);
-      const changed = last !== shows || (rec !== undefined && open(rec) && !filledNow.has(id));
-      if (!changed) continue;
+      // to its position), before the fills the new price made at once. An open order's record
+      // pushed with its terms unchanged and no fill is no modification: a leverage change moving
+      // the pair's orders to it (Binance sends ACCOUNT_CONFIG_UPDATE alone for that)
+      if (last === shows) continue;
       const r = before.get(id)!;
       const X = r.lots.isZero() ? 'NEW' : 'PARTIALLY_FILLED';
       send(event(b, 'AMENDMENT', X, { ...totals(b, r.lots, r.quote), ...NO_FILL, T: b.updated }));
