@@ -114,7 +114,7 @@ export function checkConditional(
       'price_protect',
       'is for a plain trigger, not a trailing stop (callback_rate)',
     );
-  checkClientOrderId(input.client_order_id);
+  checkClientOrderId(input.client_order_id, false);
   const waiting = waitingOf(core, a, row.symbol).filter((c) => c !== self);
   const cid = input.client_order_id;
   if (cid !== undefined) {

@@ -4,6 +4,9 @@
 // a restart too: it is stored with the order), and no client may choose one (order-checks.ts,
 // checkClientOrderId). A paper reset's close order is named the same way, "reset-" and the order
 // id, and is reserved alike (it is no forced close: Binance's surfaces show it as a MARKET order).
+// A position's take-profit / stop-loss close (tpsl.ts) is "tp-" / "sl-" and the order id, reserved
+// too: the trading screen tells a fired trigger by that name (its toast, the triggers it spends), so a
+// client's own "sl-1" close must not pass for one.
 const LIQUIDATION_CLIENT_ID = /^autoclose-\d+$/;
 
 /** The client id of the liquidation close order `orderId`. */
@@ -29,6 +32,18 @@ const RESET_CLIENT_ID = /^reset-\d+$/;
 /** The client id of the paper reset's close order `orderId` (paper-reset.ts). */
 export function resetClientId(orderId: number): string {
   return `reset-${orderId}`;
+}
+
+const TPSL_CLIENT_ID = /^(tp|sl)-\d+$/;
+
+/** The client id of a position's take-profit (`tp`) or stop-loss (`sl`) close order `orderId` (tpsl.ts). */
+export function tpslClientId(kind: 'tp' | 'sl', orderId: number): string {
+  return `${kind}-${orderId}`;
+}
+
+/** Whether a client id is a position's take-profit / stop-loss close order's. */
+export function isTpSlClientId(cid: string): boolean {
+  return TPSL_CLIENT_ID.test(cid);
 }
 
 /** Whether a client id has a form the venue gives its own close orders (a liquidation's, an ADL's, a reset's). */

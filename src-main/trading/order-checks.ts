@@ -40,7 +40,7 @@ import {
 } from './core.ts';
 import { available, capNotional, leverageMargin, orderMargin, reducedByNewOrder } from './ledger.ts';
 import type { PairState } from './pair-state.ts';
-import { isVenueCloseClientId } from './liquidation-client-id.ts';
+import { isTpSlClientId, isVenueCloseClientId } from './liquidation-client-id.ts';
 
 /** What the order-independent checks established about an order. */
 export interface CheckedShape {
@@ -72,15 +72,21 @@ const GENERATED_CLIENT_ID = /^(api|bot)\.\d+$/;
 
 /**
  * A client-chosen id may use Binance's characters (the route schema checks them) but not the
- * generated forms, so a generated id never collides with a chosen one.
+ * generated forms, so a generated id never collides with a chosen one. A conditional order's own
+ * id (`order` false: never an order's, its order is named api.<id>) may have a take-profit /
+ * stop-loss close's form (a clientAlgoId `sl-1`).
  */
-export function checkClientOrderId(cid: string | undefined): void {
+export function checkClientOrderId(cid: string | undefined, order = true): void {
   if (cid === undefined) return;
-  if ((cid.indexOf('.') > 0 && GENERATED_CLIENT_ID.test(cid)) || isVenueCloseClientId(cid)) {
+  if (
+    (cid.indexOf('.') > 0 && GENERATED_CLIENT_ID.test(cid)) ||
+    isVenueCloseClientId(cid) ||
+    (order && isTpSlClientId(cid))
+  ) {
     rejectParam(
       Errors.INVALID_PARAMETER,
       'client_order_id',
-      `'${cid}' has the form of the venue's generated ids (api.<n>, bot.<n>, autoclose-<n>, adl_autoclose, reset-<n>)`,
+      `'${cid}' has the form of the venue's generated ids (api.<n>, bot.<n>, autoclose-<n>, adl_autoclose, reset-<n>, tp-<n>, sl-<n>)`,
     );
   }
 }

@@ -30,6 +30,7 @@ import { watchesLastPrice, type PositionState } from '../risk/position.ts';
 import { positionNamed, posKey, reject, rejectParam, type AccountLive, type TradingCore } from './core.ts';
 import type { TriggerSpec } from './commands.ts';
 import { drain, venueCloseOrder } from './fills.ts';
+import { tpslClientId } from './liquidation-client-id.ts';
 import { fireConditionalsInRange } from './conditional.ts';
 import type { PairState } from './pair-state.ts';
 import { positionRecord } from './views.ts';
@@ -230,12 +231,12 @@ function fireInRange(core: TradingCore, pair: PairState, high: number, low: numb
 function closeByMarket(core: TradingCore, a: AccountLive, pair: PairState, p: PositionState, closeType: number): void {
   const time = core.now();
   const id = core.takeOrderId();
-  const prefix = closeType === CloseType.TAKE_PROFIT ? 'tp' : closeType === CloseType.STOP_LOSS ? 'sl' : 'close';
+  const kind = closeType === CloseType.TAKE_PROFIT ? 'tp' : 'sl';
   // the trigger is spent whether or not the market fills all of it
   p.tpTicks = 0;
   p.slTicks = 0;
   core.writer.position(p);
-  const order = venueCloseOrder(core, a, p, { id, clientOrderId: `${prefix}-${id}`, closeType, time });
+  const order = venueCloseOrder(core, a, p, { id, clientOrderId: tpslClientId(kind, id), closeType, time });
   pair.book.placeMarket(
     id,
     a.id,
