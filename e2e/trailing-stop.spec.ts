@@ -216,6 +216,8 @@ test('a trailing buy with the mouse: an activation under the last price, Last wa
   const row = page.getByTestId(`stop-row-${c.id}`);
   await expect(row).toContainText('≥ ');
   await expect(row).toContainText('Last · trailing 2.5%');
+  // not trailing yet: its trigger is only where it would start from, the activation said beside it
+  await expect(row).toContainText(`activates at ≤ ${shown(activation, s.price_precision)}`);
   await expect(row).toContainText('Open long');
   await expect(row.getByRole('button', { name: /^Modify stop/ })).toHaveCount(0);
   await expect.poll(() => screen.chart.lines()).toContain(`stop:${c.id}`);

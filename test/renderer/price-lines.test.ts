@@ -105,4 +105,27 @@ describe("the chart's stop lines", () => {
     const trailing = { ...stop('12', 2, '95000.0', '0.005'), callback_rate: '1.0' };
     expect(shown(input({ stops: [trailing] }), /^stops?:/)).toEqual(['stop:12 Stop Sell 0.005 (fixed)']);
   });
+
+  it('a trailing stop waiting for its activation price says so: its line is not armed yet', () => {
+    // a sell trailing 2.0% once the last price rises to 97,000.0: its trigger_price 95,060.0 is where
+    // it would start from, drawn (before) as a plain "Stop Sell 0.004" with the last price at 95,050.0
+    const waiting = {
+      ...stop('13', 2, '95060.0', '0.004'),
+      callback_rate: '2.0',
+      activation_price: '97000.0',
+      peak_price: null,
+    };
+    const buy = {
+      ...stop('14', 1, '96900.0', '0.004'),
+      callback_rate: '2.0',
+      activation_price: '95000.0',
+      peak_price: null,
+    };
+    const active = { ...waiting, id: '15', trigger_price: '95000.0', peak_price: '96939.0' };
+    expect(shown(input({ stops: [waiting, buy, active] }), /^stops?:/)).toEqual([
+      'stop:13 Stop Sell 0.004 · activates at ≥ 97,000.0 (fixed)',
+      'stop:14 Stop Buy 0.004 · activates at ≤ 95,000.0 (fixed)',
+      'stop:15 Stop Sell 0.004 (fixed)',
+    ]);
+  });
 });

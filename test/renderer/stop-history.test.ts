@@ -60,6 +60,13 @@ describe('stop history words', () => {
     expect(watchedText(stop('1'))).toBe('Mark');
     expect(watchedText(stop('1', { working_type: 2, callback_rate: '1.0' }))).toBe('Last · trailing 1.0%');
     expect(watchedText(stop('1', { price_protect: true }))).toBe('Mark · protected');
+    // a trailing stop waiting for its activation price: its trigger is not armed yet
+    const waiting = { working_type: 2, callback_rate: '2.0', activation_price: '97000.0', peak_price: null } as const;
+    expect(watchedText(stop('1', waiting), 1)).toBe('Last · trailing 2.0% · activates at ≥ 97,000.0');
+    expect(watchedText(stop('1', { ...waiting, side: 1, activation_price: '95000.0' }), 1)).toBe(
+      'Last · trailing 2.0% · activates at ≤ 95,000.0',
+    );
+    expect(watchedText(stop('1', { ...waiting, peak_price: '97010.0' }), 1)).toBe('Last · trailing 2.0%');
   });
 });
 

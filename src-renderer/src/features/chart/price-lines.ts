@@ -12,6 +12,7 @@ import type { PriceAlert } from '../alerts/alert-rules.ts';
 import { condition } from '../alerts/alert-rules.ts';
 import { positionKey, type TpSl } from '../positions/positions-store.ts';
 import { stopModifiable } from '../stops/stop-amend.ts';
+import { activationText, awaitsActivation } from '../stops/stop-labels.ts';
 
 /** The id prefix of a line that is one order's (`order:<id>`); a line of several is not movable. */
 export const ORDER_LINE = 'order:';
@@ -165,7 +166,8 @@ export function priceLines(i: PriceLinesInput): PriceLineSpec[] {
         price: Number(at),
         // violet: not the side's green or red, which the last price's line and TP / SL wear too
         color: '#b388ff',
-        title: `Stop ${stopsText(group, qd)}${counted(group.length, 'stops')}`,
+        // a trailing stop waiting for its activation is not armed at this line (the price may be past it)
+        title: `Stop ${stopsText(group, qd)}${counted(group.length, 'stops')}${group.length === 1 && awaitsActivation(group[0]) ? ` · ${activationText(group[0])}` : ''}`,
         style: 'dashed',
         // a trailing stop's trigger follows the price: the venue does not modify one
         movable: stopModifiable(group[0]),

@@ -66,9 +66,9 @@ export function StopHistory() {
       headClass: 'num',
       cls: 'num',
       attrs: ({ c, pd }) => ({ title: `Fires when the ${WATCHED_NAMES[c.working_type]} is ${triggerText(c, pd)}` }),
-      cell: ({ c, pd }) => <NarrowPair top={triggerText(c, pd)} sub={watchedText(c)} />,
+      cell: ({ c, pd }) => <NarrowPair top={triggerText(c, pd)} sub={watchedText(c, pd)} />,
     },
-    { head: 'Watches', headClass: 'wide-only', cls: 'dim wide-only', cell: ({ c }) => watchedText(c) },
+    { head: 'Watches', headClass: 'wide-only', cls: 'dim wide-only', cell: ({ c, pd }) => watchedText(c, pd) },
     { head: 'Amount', headClass: 'num', cls: 'num', cell: ({ c, qd }) => stopSize(c, qd) },
     {
       head: <NarrowPair top="Status" sub="Order" />,

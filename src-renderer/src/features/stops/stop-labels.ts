@@ -2,7 +2,7 @@
 // or the last price), what it places, and the toast of its firing: the order it placed (its size
 // as that order's record says, which a reduce-only stop larger than the position is trimmed to),
 // or the venue's refusal of that order then (its code and message). Pure: no clock, no DOM.
-import { ConditionalStatus, OrderType, TriggerDirection, WorkingType } from '../../../../src-shared/enums.ts';
+import { ConditionalStatus, OrderType, Side, TriggerDirection, WorkingType } from '../../../../src-shared/enums.ts';
 import type { ConditionalOrderRecord, OrderRecord } from '../../../../src-shared/types.ts';
 import { fmt } from '../../lib/format.ts';
 import { stopAction, triggerClause } from '../order-entry/stop-order.ts';
@@ -55,14 +55,41 @@ export function stopOutcome(c: Pick<ConditionalOrderRecord, 'status' | 'reject_c
 export const stopPlacedOrder = (c: Pick<ConditionalOrderRecord, 'order_id'>): string =>
   c.order_id !== null ? `#${c.order_id}` : '—';
 
+type Activation = Pick<ConditionalOrderRecord, 'side' | 'callback_rate' | 'peak_price' | 'activation_price'>;
+
 /**
- * What a trigger watches: "Mark", "Last", a trailing stop's with its rate ("Mark · trailing 1.0%"),
- * a price-protected one's with "protected" ("Mark · protected").
+ * Whether a trailing stop still waits for its activation price (no best price yet): its
+ * trigger_price is only where it would start trailing from, and it cannot fire before then.
  */
-export const watchedText = (
-  c: Pick<ConditionalOrderRecord, 'working_type' | 'callback_rate' | 'price_protect'>,
-): string =>
-  `${watchedShort(c.working_type)}${c.callback_rate !== null ? ` · trailing ${c.callback_rate}%` : ''}${c.price_protect ? ' · protected' : ''}`;
+export const awaitsActivation = (c: Activation): boolean =>
+  c.callback_rate !== null && c.peak_price === null && c.activation_price !== null;
+
+/**
+ * "activates at ≥ 97,000.0" for a trailing stop waiting for its activation price (a sell's as the
+ * price rises to it, a buy's as it falls to it), else ''; `pd` the pair's price decimals (without
+ * it, the record's own).
+ */
+export function activationText(c: Activation, pd?: number): string {
+  if (!awaitsActivation(c)) return '';
+  const at = c.activation_price as string;
+  return `activates at ${c.side === Side.SELL ? '≥' : '≤'} ${fmt(at, pd ?? (at.split('.')[1] ?? '').length)}`;
+}
+
+/**
+ * What a trigger watches: "Mark", "Last", a trailing stop's with its rate ("Mark · trailing 1.0%")
+ * and, while it waits for its activation price, that price ("Last · trailing 2.0% · activates at ≥
+ * 97,000.0": its trigger is not armed yet, though the price may already be past it), a
+ * price-protected one's with "protected" ("Mark · protected"); `withActivation` false leaves the
+ * activation to the caller (the Stops tab puts it on a line of its own).
+ */
+export function watchedText(
+  c: Pick<ConditionalOrderRecord, 'working_type' | 'callback_rate' | 'price_protect'> & Partial<Activation>,
+  pd?: number,
+  withActivation = true,
+): string {
+  const activation = c.side === undefined || !withActivation ? '' : activationText(c as Activation, pd);
+  return `${watchedShort(c.working_type)}${c.callback_rate !== null ? ` · trailing ${c.callback_rate}%` : ''}${activation !== '' ? ` · ${activation}` : ''}${c.price_protect ? ' · protected' : ''}`;
+}
 
 /** The pair's display: price and quantity decimals, base asset. */
 export interface PairDisplay {

@@ -17,7 +17,7 @@ import { useCancelTools } from '../orders/cancel-tools.tsx';
 import '../orders/open-orders.css';
 import { directionName, sideClass } from '../orders/order-labels.ts';
 import { WATCHED_NAMES } from '../order-entry/stop-order.ts';
-import { stopPlaces, stopSize, triggerText, watchedText } from './stop-labels.ts';
+import { activationText, awaitsActivation, stopPlaces, stopSize, triggerText, watchedText } from './stop-labels.ts';
 import { stopModifiable } from './stop-amend.ts';
 import { StopAmendDialog } from './stop-amend-dialog.tsx';
 import { StopsViewSwitch } from './stops-view.tsx';
@@ -55,25 +55,29 @@ export function StopsTable() {
       headClass: 'num',
       cls: 'num',
       attrs: ({ c }) => ({
-        title: `Fires when the ${WATCHED_NAMES[c.working_type]} is ${triggerText(c, decimals(c.symbol).pd)}`,
+        title: `Fires when the ${WATCHED_NAMES[c.working_type]} is ${triggerText(c, decimals(c.symbol).pd)}${awaitsActivation(c) ? `; it ${activationText(c, decimals(c.symbol).pd)} first` : ''}`,
       }),
       cell: ({ c, pd, qd }) => (
-        <span className="oo-price">
-          <span>{triggerText(c, pd)}</span>
-          <span className="dim">{watchedText(c)}</span>
-          {stopModifiable(c) && (
-            <button
-              className="btn-small ghost"
-              disabled={cancels.busy !== null}
-              // the dialog is an overlay: the global shortcuts stay inert while it is open
-              onClick={() => s.workspace.getState().actions.openStopAmend(c)}
-              aria-label={`Modify stop ${c.id}: ${c.symbol} ${directionName(c, oneWay)} ${size(c, qd)} when ${triggerText(c, pd)}`}
-              title="Modify trigger, price or amount"
-            >
-              ✎
-            </button>
-          )}
-        </span>
+        <>
+          <span className="oo-price">
+            <span>{triggerText(c, pd)}</span>
+            <span className="dim">{watchedText(c, pd, false)}</span>
+            {stopModifiable(c) && (
+              <button
+                className="btn-small ghost"
+                disabled={cancels.busy !== null}
+                // the dialog is an overlay: the global shortcuts stay inert while it is open
+                onClick={() => s.workspace.getState().actions.openStopAmend(c)}
+                aria-label={`Modify stop ${c.id}: ${c.symbol} ${directionName(c, oneWay)} ${size(c, qd)} when ${triggerText(c, pd)}`}
+                title="Modify trigger, price or amount"
+              >
+                ✎
+              </button>
+            )}
+          </span>
+          {/* a trailing stop not trailing yet: its trigger is where it would start from (a line of its own, so the cell stays narrow) */}
+          {awaitsActivation(c) && <span className="stop-activation dim">{activationText(c, pd)}</span>}
+        </>
       ),
     },
     {
