@@ -423,12 +423,8 @@ export class Exchange {
     return out.sort((x, y) => Number(x.id) - Number(y.id));
   }
 
-  /** The take-profit / stop-loss of a position as decimal strings (null when unset). */
-  tpsl(
-    accountId: number,
-    symbol: string,
-    positionSide: number,
-  ): { take_profit_price: string | null; stop_loss_price: string | null } {
+  /** The take-profit / stop-loss of a position as decimal strings and the price each watches (null when unset). */
+  tpsl(accountId: number, symbol: string, positionSide: number): ReturnType<typeof tpslOf> {
     return tpslOf(this.core, this.core.requireAccount(accountId), symbol, positionSide);
   }
 

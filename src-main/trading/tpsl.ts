@@ -112,12 +112,14 @@ export function tpslOf(
   a: AccountLive,
   symbol: string,
   positionSide: number,
-): { take_profit_price: string | null; stop_loss_price: string | null } {
+): Omit<PositionTpSl, 'symbol' | 'position_side' | 'working_type'> {
   const pair = core.requirePair(symbol);
   const p = positionNamed(a, symbol, positionSide);
   return {
     take_profit_price: p && p.tpTicks ? pair.math.formatPrice(p.tpTicks) : null,
     stop_loss_price: p && p.slTicks ? pair.math.formatPrice(p.slTicks) : null,
+    take_profit_working_type: p && p.tpTicks ? p.tpTrigger : null,
+    stop_loss_working_type: p && p.slTicks ? p.slTrigger : null,
   };
 }
 
@@ -133,6 +135,9 @@ export function tpslList(core: TradingCore, a: AccountLive): PositionTpSl[] {
       take_profit_price: p.tpTicks ? m.formatPrice(p.tpTicks) : null,
       stop_loss_price: p.slTicks ? m.formatPrice(p.slTicks) : null,
       working_type: p.tpTicks ? p.tpTrigger : p.slTicks ? p.slTrigger : WorkingType.MARK_PRICE,
+      // each trigger watches its own price: a take-profit on the mark, a stop-loss on the last
+      take_profit_working_type: p.tpTicks ? p.tpTrigger : null,
+      stop_loss_working_type: p.slTicks ? p.slTrigger : null,
     });
   }
   return out;

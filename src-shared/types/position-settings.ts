@@ -14,8 +14,12 @@ export interface PositionTpSl {
   position_side: PositionSide;
   take_profit_price: string | null;
   stop_loss_price: string | null;
-  /** 1 mark price, 2 last price. */
+  /** 1 mark price, 2 last price: the take-profit's when set, else the stop-loss' (each trigger has its own, below). */
   working_type: WorkingType;
+  /** The price the take-profit watches (1 mark, 2 last); null when none is set. */
+  take_profit_working_type: WorkingType | null;
+  /** The price the stop-loss watches (1 mark, 2 last); null when none is set. */
+  stop_loss_working_type: WorkingType | null;
 }
 
 /** Body of `POST /fapi/v1/position/tpsl`: a string sets, null removes, absent keeps. */
@@ -33,6 +37,8 @@ export type TpSlResult = PositionRecord & {
   take_profit_price: string | null;
   stop_loss_price: string | null;
   working_type: WorkingType;
+  take_profit_working_type: WorkingType | null;
+  stop_loss_working_type: WorkingType | null;
 };
 
 // ---------------------------------------------------------------- isolated margin

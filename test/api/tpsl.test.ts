@@ -26,7 +26,15 @@ describe('take-profit / stop-loss routes', () => {
       }),
     );
     expect(dataOf(await signed(t.app, u, 'GET', '/fapi/v1/position/tpsl'))).toEqual([
-      { symbol: 'BTCUSDT', position_side: 1, take_profit_price: null, stop_loss_price: null, working_type: 1 },
+      {
+        symbol: 'BTCUSDT',
+        position_side: 1,
+        take_profit_price: null,
+        stop_loss_price: null,
+        working_type: 1,
+        take_profit_working_type: null,
+        stop_loss_working_type: null,
+      },
     ]);
     const set = dataOf(
       await signed(t.app, u, 'POST', '/fapi/v1/position/tpsl', {
@@ -46,13 +54,15 @@ describe('take-profit / stop-loss routes', () => {
       working_type: 2,
     });
     // the answer is the position as position/list has it (its fields, in its order; numbers as
-    // numbers), then its triggers (OpenAPI: PositionRecord and the three)
+    // numbers), then its triggers (OpenAPI: PositionRecord and the five)
     const [listed] = dataOf(await signed(t.app, u, 'GET', '/fapi/v1/position/list')) as Array<Record<string, unknown>>;
     expect(Object.keys(set as object)).toEqual([
       ...Object.keys(listed),
       'take_profit_price',
       'stop_loss_price',
       'working_type',
+      'take_profit_working_type',
+      'stop_loss_working_type',
     ]);
     expect(typeof (set as Record<string, unknown>).entry_price).toBe('number');
     dataOf(
@@ -61,7 +71,15 @@ describe('take-profit / stop-loss routes', () => {
       }),
     );
     expect(dataOf(await signed(t.app, u, 'GET', '/fapi/v1/position/tpsl'))).toEqual([
-      { symbol: 'BTCUSDT', position_side: 1, take_profit_price: null, stop_loss_price: '93000.0', working_type: 2 },
+      {
+        symbol: 'BTCUSDT',
+        position_side: 1,
+        take_profit_price: null,
+        stop_loss_price: '93000.0',
+        working_type: 2,
+        take_profit_working_type: null,
+        stop_loss_working_type: 2,
+      },
     ]);
     expect(dataOf(await signed(t.app, other, 'GET', '/fapi/v1/position/tpsl'))).toEqual([]);
     const r = await signed(t.app, other, 'POST', '/fapi/v1/position/tpsl', {
@@ -98,6 +116,42 @@ describe('take-profit / stop-loss routes', () => {
       });
     }
     expect(dataOf(await signed(t.app, u, 'GET', '/fapi/v1/position/tpsl'))).toEqual([]); // nothing stored
+  });
+});
+
+describe('a take-profit and a stop-loss set apart watch their own prices', () => {
+  // Before, GET /fapi/v1/position/tpsl gave one working_type (the take-profit's): a stop-loss on the
+  // last price beside a take-profit on the mark read as a mark stop, and the screen, which sends
+  // that value back when a trigger's line is dragged, moved the stop-loss onto the mark.
+  it('each trigger says its own: the take-profit on the mark, the stop-loss on the last price', async () => {
+    const u = makeAccount(t.venue, 'tpsl-apart');
+    placeBotOrder(
+      t.venue.exchange,
+      { symbol: 'BTCUSDT', side: 2, position_side: 2, position_action: 1, type: 1, price: '96000.0', qty: '0.010' },
+      HOUSE_ACCOUNT,
+    );
+    dataOf(
+      await signed(t.app, u, 'POST', '/fapi/v1/orders', {
+        json: { symbol: 'BTCUSDT', side: 1, position_side: 1, position_action: 1, type: 2, qty: '0.010' },
+      }),
+    );
+    const tpsl = (json: object) => signed(t.app, u, 'POST', '/fapi/v1/position/tpsl', { json });
+    dataOf(await tpsl({ symbol: 'BTCUSDT', position_side: 1, take_profit_price: '99000.0', working_type: 1 }));
+    const set = dataOf(
+      await tpsl({ symbol: 'BTCUSDT', position_side: 1, stop_loss_price: '93000.0', working_type: 2 }),
+    ) as Record<string, unknown>;
+    expect(set).toMatchObject({ working_type: 2, take_profit_working_type: 1, stop_loss_working_type: 2 });
+    expect(dataOf(await signed(t.app, u, 'GET', '/fapi/v1/position/tpsl'))).toEqual([
+      {
+        symbol: 'BTCUSDT',
+        position_side: 1,
+        take_profit_price: '99000.0',
+        stop_loss_price: '93000.0',
+        working_type: 1,
+        take_profit_working_type: 1,
+        stop_loss_working_type: 2,
+      },
+    ]);
   });
 });
 

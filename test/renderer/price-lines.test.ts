@@ -45,8 +45,8 @@ const shown = (i: PriceLinesInput, kinds: RegExp) =>
 
 describe("the chart's take-profit and stop-loss lines", () => {
   const tpsl = {
-    'BTCUSDT:1': { takeProfit: '96180.0', stopLoss: '96020.0', workingType: 1 },
-    'BTCUSDT:2': { takeProfit: '95980.0', stopLoss: '96220.0', workingType: 1 },
+    'BTCUSDT:1': { takeProfit: '96180.0', stopLoss: '96020.0', workingType: 1, tpWorkingType: 1, slWorkingType: 1 },
+    'BTCUSDT:2': { takeProfit: '95980.0', stopLoss: '96220.0', workingType: 1, tpWorkingType: 1, slWorkingType: 1 },
   };
 
   it("hedge mode: the long's and the short's are named by side", () => {

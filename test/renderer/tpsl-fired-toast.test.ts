@@ -27,7 +27,10 @@ const venue = paperVenues(() => T0);
 const d = { pd: 1, qd: 3, base: 'BTC' };
 
 /** A user holding 1 BTC long (or, one-way, short) at 96,000 with the given triggers; the feed's toasts. */
-async function desk(name: string, o: { oneWay?: boolean; short?: boolean; tp?: string; sl?: string; last?: boolean }) {
+async function desk(
+  name: string,
+  o: { oneWay?: boolean; short?: boolean; tp?: string; sl?: string; last?: boolean; slLast?: boolean },
+) {
   const v = venue();
   const ex = v.exchange;
   setPrices(ex, 'BTCUSDT', { mark: 96_000, index: 96_000 });
@@ -52,7 +55,7 @@ async function desk(name: string, o: { oneWay?: boolean; short?: boolean; tp?: s
     'BTCUSDT',
     o.short ? 2 : 1,
     o.tp === undefined ? undefined : { price: o.tp, trigger },
-    o.sl === undefined ? undefined : { price: o.sl, trigger },
+    o.sl === undefined ? undefined : { price: o.sl, trigger: o.slLast ? WorkingType.LAST_PRICE : trigger },
   );
   const events: AccountEvent[] = [];
   ex.events.on('account', (e) => e.accountId === u && events.push(e));
@@ -133,6 +136,31 @@ describe('the toast of a take-profit / stop-loss that fired', () => {
     expect(s.toasts()).toEqual([
       expect.stringMatching(
         /^info \| Stop loss triggered: BTCUSDT short \| The last price rose to 96,500\.0: order #\d+ bought 1\.000 BTC at 96,600\.0, closing the short\.$/,
+      ),
+    ]);
+  });
+
+  it('a stop-loss on the last price beside a take-profit on the mark says the last price', async () => {
+    // (before, the toast took the position's one working type, the take-profit's: "The mark price fell to")
+    const s = await desk('tpslfire6', { tp: '97000.0', sl: '95500.0', slLast: true });
+    s.house(1, '95400.0', '1.000');
+    s.house(1, '95500.0', '0.010');
+    const other = s.v.accounts.upsert(
+      { apiKey: 'tpslfire6b', apiSecret: 's', kind: 'user', balance: 100_000n * 100_000_000n },
+      T0,
+    ).id;
+    placeOrder(s.ex, other, {
+      symbol: 'BTCUSDT',
+      side: 2,
+      position_side: 2,
+      position_action: 1,
+      type: 2,
+      qty: '0.010',
+    });
+    s.v.trading.group.commitNow();
+    expect(s.toasts()).toEqual([
+      expect.stringMatching(
+        /^info \| Stop loss triggered: BTCUSDT long \| The last price fell to 95,500\.0: order #\d+ sold 1\.000 BTC at 95,400\.0, closing the long\.$/,
       ),
     ]);
   });

@@ -152,7 +152,15 @@ describe("the positions table's take-profit / stop-loss after they are spent", (
     d.v.trading.group.commitNow();
     d.deliver();
     expect(d.ex.tpslList(d.u)).toEqual([
-      { symbol: 'BTCUSDT', position_side: 1, take_profit_price: null, stop_loss_price: null, working_type: 1 },
+      {
+        symbol: 'BTCUSDT',
+        position_side: 1,
+        take_profit_price: null,
+        stop_loss_price: null,
+        working_type: 1,
+        take_profit_working_type: null,
+        stop_loss_working_type: null,
+      },
     ]);
     expect(shown(d.store)).toEqual(['1:0.5:-']);
   });

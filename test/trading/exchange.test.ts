@@ -636,7 +636,12 @@ describe('funding, liquidation, take-profit / stop-loss', () => {
       Errors.INVALID_PARAMETER,
     );
     setTpSl(v.exchange, u, 'BTCUSDT', 1, { price: '99000.0', trigger: 1 }, { price: '95000.0', trigger: 1 });
-    expect(v.exchange.tpsl(u, 'BTCUSDT', 1)).toEqual({ take_profit_price: '99000.0', stop_loss_price: '95000.0' });
+    expect(v.exchange.tpsl(u, 'BTCUSDT', 1)).toEqual({
+      take_profit_price: '99000.0',
+      stop_loss_price: '95000.0',
+      take_profit_working_type: 1,
+      stop_loss_working_type: 1,
+    });
     bot(v, 1, '94900.0', '1.000');
     setPrices(v.exchange, 'BTCUSDT', { mark: 95500 });
     expect(v.exchange.positions(u)).toHaveLength(1);

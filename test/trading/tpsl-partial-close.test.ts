@@ -60,7 +60,15 @@ describe('a stop-loss the book fills only in part', () => {
         .map((p: any) => [p.position_side, p.quantity]),
     ).toEqual([[1, 0.6]]);
     expect(ex.tpslList(u)).toEqual([
-      { symbol: 'BTCUSDT', position_side: 1, take_profit_price: null, stop_loss_price: null, working_type: 1 },
+      {
+        symbol: 'BTCUSDT',
+        position_side: 1,
+        take_profit_price: null,
+        stop_loss_price: null,
+        working_type: 1,
+        take_profit_working_type: null,
+        stop_loss_working_type: null,
+      },
     ]);
   });
 });

@@ -45,6 +45,13 @@ const workingTypeOut = Type.Unsafe<WorkingType>({
   enum: [1, 2],
   description: '1 mark price, 2 last price',
 });
+/** Each trigger's own working type (a take-profit and a stop-loss set apart may watch different prices). */
+const nullableWorkingType = (description: string) =>
+  Type.Unsafe<WorkingType | null>({
+    type: ['integer', 'null'],
+    enum: [1, 2, null],
+    description: `${description}: 1 mark price, 2 last price`,
+  });
 
 /** One open position's triggers (GET /fapi/v1/position/tpsl). */
 const tpslEntrySchema = Type.Object({
@@ -53,6 +60,8 @@ const tpslEntrySchema = Type.Object({
   take_profit_price: nullablePrice(),
   stop_loss_price: nullablePrice(),
   working_type: workingTypeOut,
+  take_profit_working_type: nullableWorkingType('The price the take-profit watches; null when none'),
+  stop_loss_working_type: nullableWorkingType('The price the stop-loss watches; null when none'),
 });
 
 /** The position as position/list has it, with its triggers as GET /fapi/v1/position/tpsl writes them. */
@@ -62,6 +71,8 @@ const tpslResultSchema = Type.Intersect([
     take_profit_price: nullablePrice('Take-profit trigger price (decimal string), null when none'),
     stop_loss_price: nullablePrice('Stop-loss trigger price (decimal string), null when none'),
     working_type: workingTypeOut,
+    take_profit_working_type: nullableWorkingType('The price the take-profit watches; null when none'),
+    stop_loss_working_type: nullableWorkingType('The price the stop-loss watches; null when none'),
   }),
 ]);
 
@@ -113,6 +124,8 @@ export default async function tpslRoutes(app: ApiInstance, opts: { venue: Venue 
         take_profit_price: t.take_profit_price,
         stop_loss_price: t.stop_loss_price,
         working_type: wt,
+        take_profit_working_type: t.take_profit_working_type,
+        stop_loss_working_type: t.stop_loss_working_type,
       });
     },
   );

@@ -39,7 +39,8 @@ export async function moveTrigger(
       symbol: p.symbol,
       position_side: p.position_side,
       [kind === 'tp' ? 'take_profit_price' : 'stop_loss_price']: price,
-      working_type: t.workingType as WorkingType,
+      // the dragged trigger's own (a stop-loss on the last price stays on it beside a take-profit on the mark)
+      working_type: (kind === 'tp' ? t.tpWorkingType : t.slWorkingType) as WorkingType,
     });
     toasts.push({ kind: 'success', title: `${NAME[kind]} of ${p.symbol} ${d.name} moved to ${fmt(price, pd)}` });
   } catch (e) {

@@ -21,7 +21,29 @@ import { positionDirection } from './position-direction.ts';
 export interface TpSl {
   takeProfit: string | null;
   stopLoss: string | null;
+  /** The take-profit's working type when set, else the stop-loss' (the dialog's one choice). */
   workingType: number;
+  /** The price each trigger watches (1 mark, 2 last): set apart, they may differ. */
+  tpWorkingType: number;
+  slWorkingType: number;
+}
+
+/** A position's triggers as GET /fapi/v1/position/tpsl (or a record carrying them) writes them. */
+export function tpslFrom(x: {
+  take_profit_price?: string | null;
+  stop_loss_price?: string | null;
+  working_type?: number;
+  take_profit_working_type?: number | null;
+  stop_loss_working_type?: number | null;
+}): TpSl {
+  const workingType = x.working_type ?? 1;
+  return {
+    takeProfit: x.take_profit_price ?? null,
+    stopLoss: x.stop_loss_price ?? null,
+    workingType,
+    tpWorkingType: x.take_profit_working_type ?? workingType,
+    slWorkingType: x.stop_loss_working_type ?? workingType,
+  };
 }
 
 export interface PositionsState {
@@ -50,17 +72,9 @@ function sortPositions(list: PositionRecord[]): PositionRecord[] {
 
 /** Triggers carried by a record, when the server adds them to it. */
 function triggersOf(r: PositionRecord): TpSl | null {
-  const x = r as PositionRecord & {
-    take_profit_price?: string | null;
-    stop_loss_price?: string | null;
-    working_type?: number;
-  };
+  const x = r as PositionRecord & Parameters<typeof tpslFrom>[0];
   if (x.take_profit_price === undefined && x.stop_loss_price === undefined) return null;
-  return {
-    takeProfit: x.take_profit_price ?? null,
-    stopLoss: x.stop_loss_price ?? null,
-    workingType: x.working_type ?? 1,
-  };
+  return tpslFrom(x);
 }
 
 /**
@@ -121,7 +135,7 @@ export function createPositionsStore(api: RestClient) {
         const k = positionKey(t.symbol, t.position_side);
         if (stale.has(k)) continue;
         if (t.take_profit_price === null && t.stop_loss_price === null) delete tpsl[k];
-        else tpsl[k] = { takeProfit: t.take_profit_price, stopLoss: t.stop_loss_price, workingType: t.working_type };
+        else tpsl[k] = tpslFrom(t);
       }
       set({ tpsl });
     };
@@ -189,10 +203,17 @@ export function createPositionsStore(api: RestClient) {
           set({
             tpsl: {
               ...get().tpsl,
-              [k]: { takeProfit: r.take_profit_price, stopLoss: r.stop_loss_price, workingType: r.working_type },
+              [k]: tpslFrom(r),
             },
           });
-          const { take_profit_price: _tp, stop_loss_price: _sl, working_type: _wt, ...record } = r;
+          const {
+            take_profit_price: _tp,
+            stop_loss_price: _sl,
+            working_type: _wt,
+            take_profit_working_type: _tpw,
+            stop_loss_working_type: _slw,
+            ...record
+          } = r;
           get().actions.apply(record as PositionRecord);
         },
         clear: () => {

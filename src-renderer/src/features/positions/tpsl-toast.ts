@@ -41,7 +41,7 @@ function tpslToast(
     trigger === null || triggers === undefined
       ? ''
       : triggerClause(
-          triggers.workingType as Parameters<typeof triggerClause>[0],
+          (takeProfit ? triggers.tpWorkingType : triggers.slWorkingType) as Parameters<typeof triggerClause>[0],
           rises ? TriggerDirection.RISES_TO : TriggerDirection.FALLS_TO,
           trigger,
           d.pd,
