@@ -29,7 +29,7 @@ export interface TpSl {
 }
 
 /** A position's triggers as GET /fapi/v1/position/tpsl (or a record carrying them) writes them. */
-export function tpslFrom(x: {
+function tpslFrom(x: {
   take_profit_price?: string | null;
   stop_loss_price?: string | null;
   working_type?: number;
