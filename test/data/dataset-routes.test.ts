@@ -300,6 +300,24 @@ describe('upload', () => {
     expect([r.statusCode, r.json().code]).toEqual([400, 1002]);
   });
 
+  it('a name of more bytes than a file name holds is refused with 1001, not written (it was 5000: ENAMETOOLONG)', async () => {
+    const csv = KLINES_HEADER + '\n' + fixtureRows('binance_spot_BTCUSDT_1h_2023-03-24_outage_gap.csv').join('\n');
+    const q = (name: string) =>
+      `/api/v1/datasets/import?name=${encodeURIComponent(name)}&market=spot&symbol=NAMEUSDT&interval=1h`;
+    // 120 characters, within the 200 the schema takes, but 3 bytes each: 364 bytes
+    const long = `${'日'.repeat(120)}.csv`;
+    const r = await post(q(long), csv, { 'content-type': 'text/csv' });
+    expect([r.statusCode, r.json().code, r.json().message]).toEqual([
+      400,
+      1001,
+      "Invalid query parameter 'name': must be at most 246 bytes in UTF-8, what a file name can hold on disk (got 364); rename the file",
+    ]);
+    // 246 bytes: written and imported, named as sent
+    const most = `${'日'.repeat(80)}ab.csv`;
+    const res = (await post(q(most), csv, { 'content-type': 'text/csv' })).json().data.results[0];
+    expect(res).toMatchObject({ ok: true, status: 'imported', rows: 23, file: most });
+  });
+
   it('delete removes the dataset', async () => {
     const list = (await getJson(t.app, '/api/v1/datasets')).body.data as { id: number }[];
     const r = await t.app.inject({ method: 'DELETE', url: `/api/v1/datasets/${list[0].id}` });

@@ -24,6 +24,8 @@ export const DATASET_TRADES_DEFAULT_LIMIT = 500;
 const DATASET_TRADES_MAX_LIMIT = 5000;
 /** Largest uploaded file: a month of aggTrades of a busy pair zips to a few hundred MB. */
 export const MAX_UPLOAD_BYTES = 4 * 1024 ** 3;
+/** An uploaded file's name, in UTF-8 bytes: a file name's 255 less its `.CHECKSUM` copy's suffix. */
+export const MAX_UPLOAD_NAME_BYTES = 255 - '.CHECKSUM'.length;
 const MAX_TIME = 8_640_000_000_000_000;
 export const UPLOAD_TYPES = ['application/zip', 'application/x-zip-compressed', 'application/octet-stream', 'text/csv'];
 
@@ -205,7 +207,11 @@ export const tradesQuery = Type.Object(
 export const importQuery = Type.Object(
   {
     name: Type.Optional(
-      Type.String({ maxLength: 200, description: "Uploaded file's archive name (upload only; required there)" }),
+      Type.String({
+        maxLength: 200,
+        description:
+          "Uploaded file's archive name (upload only; required there); at most 246 bytes in UTF-8, what a file name holds with its .CHECKSUM suffix",
+      }),
     ),
     checksum: Type.Optional(
       Type.String({

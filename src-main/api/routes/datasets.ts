@@ -30,6 +30,7 @@ import {
   DATASET_KLINES_MAX_LIMIT,
   DATASET_TRADES_DEFAULT_LIMIT,
   MAX_UPLOAD_BYTES,
+  MAX_UPLOAD_NAME_BYTES,
   UPLOAD_TYPES,
   datasetSchema,
   deletedSchema,
@@ -350,6 +351,16 @@ export default async function datasetRoutes(
         const name = basename(q.name.replace(/\\/g, '/'));
         if (!/\.(zip|csv|jsonl)$/i.test(name))
           throw new ApiError(Errors.INVALID_PARAMETER, "'name' must end in .zip, .csv or .jsonl");
+        // the copy is written under this name (and its .CHECKSUM beside it): 200 characters of
+        // another script than Latin can be more bytes than a file name may hold (255), which the
+        // file system refused with ENAMETOOLONG, answered 5000
+        const bytes = Buffer.byteLength(name, 'utf8');
+        if (bytes > MAX_UPLOAD_NAME_BYTES)
+          throw new ApiError(
+            Errors.INVALID_PARAMETER,
+            `Invalid query parameter 'name': must be at most ${MAX_UPLOAD_NAME_BYTES} bytes in UTF-8, ` +
+              `what a file name can hold on disk (got ${bytes}); rename the file`,
+          );
         const dir = await mkdtemp(join(tmpdir(), 'perpdesk-upload-'));
         try {
           const file = join(dir, name);
