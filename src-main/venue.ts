@@ -43,7 +43,7 @@ import { diskSpaceOf } from './store/disk-space.ts';
 import { Checkpointer } from './store/checkpointer.ts';
 import { lockDataFolder, type DataLock } from './store/data-lock.ts';
 import { storeFailureLogger } from './store-failure-log.ts';
-import { closeDatabase, databaseFile, openDatabase } from './store/database.ts';
+import { closeDatabase, databaseFile, openDatabase, uploadsFolder } from './store/database.ts';
 import { storeWriteError } from './store/write-failure.ts';
 import { groupCommitOf } from './store/group-commit.ts';
 import { lastRun, markClosed, markFailedStart, markOpen, markStartFailed } from './store/run-mark.ts';
@@ -432,7 +432,7 @@ function* buildVenue(
     recentTrades,
     priceKlines,
     openInterestHistory,
-    datasets: new DatasetService(new DatasetsRepo(db)),
+    datasets: new DatasetService(new DatasetsRepo(db), { uploadDir: uploadsFolder(opts.dataDir) }),
     market,
     replay: session,
     submit: venueSubmit(exchange, { replay: replayMarket, replaySession: session !== null, simulated }),

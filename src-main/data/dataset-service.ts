@@ -15,7 +15,9 @@
 
 import { DatasetReader } from './dataset-reader.ts';
 import { inferTickStep, specsProblem } from './spec-inference.ts';
-import { basename } from 'node:path';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, join } from 'node:path';
 import { formatFixed } from '../../src-shared/decimal.ts';
 import {
   INTERVAL_MS,
@@ -115,11 +117,24 @@ export class DatasetService {
   /** The file being staged now (one at a time, the queue) and its dataset, which delete leaves alone. */
   private importing: { datasetId: number; file: string } | null = null;
 
-  constructor(store: DatasetStore, opts: { now?: () => number } = {}) {
+  /** Where uploaded files are copied for their import (the data folder's `uploads`), or null: the OS temp folder. */
+  private readonly uploadDir: string | null;
+
+  constructor(store: DatasetStore, opts: { now?: () => number; uploadDir?: string } = {}) {
     this.store = store;
     this.now = opts.now ?? Date.now;
     // A previous process stopped in the middle of a file: its staged rows go.
     store.abortStaging();
+    // ... and its uploads' copies (a killed service's stayed for good in the OS temp folder).
+    this.uploadDir = opts.uploadDir ?? null;
+    if (this.uploadDir !== null) rmSync(this.uploadDir, { recursive: true, force: true });
+  }
+
+  /** A new folder of its own for one uploaded file's copy; the caller removes it once imported. */
+  uploadFolder(): string {
+    const root = this.uploadDir ?? tmpdir();
+    mkdirSync(root, { recursive: true });
+    return mkdtempSync(join(root, 'perpdesk-upload-'));
   }
 
   list(): DatasetRecord[] {

@@ -37,6 +37,11 @@ export function databaseFile(dataDir: string): string {
   return dataDir === ':memory:' ? ':memory:' : join(dataDir, 'perpdesk.db');
 }
 
+/** The folder uploaded files are copied into for their import (none for a folder in memory: the OS temp folder). */
+export function uploadsFolder(dataDir: string): string | undefined {
+  return dataDir === ':memory:' ? undefined : join(dataDir, 'uploads');
+}
+
 export function openDatabase(opts: OpenOptions): DatabaseSync {
   const file = databaseFile(opts.dataDir);
   // The file holds API secrets: the folder (when created here) and the file are the user's only

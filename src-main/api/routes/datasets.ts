@@ -7,8 +7,7 @@
 // the records they answer are typed by them (DatasetWire, ImportResultWire; trade rows are
 // DatasetTradeWire, which the dataset service returns as they are), so no hand-kept type sits beside a schema.
 import { createWriteStream } from 'node:fs';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { rm, writeFile } from 'node:fs/promises';
 import { basename, join, sep } from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -361,7 +360,7 @@ export default async function datasetRoutes(
             `Invalid query parameter 'name': must be at most ${MAX_UPLOAD_NAME_BYTES} bytes in UTF-8, ` +
               `what a file name can hold on disk (got ${bytes}); rename the file`,
           );
-        const dir = await mkdtemp(join(tmpdir(), 'perpdesk-upload-'));
+        const dir = s.uploadFolder();
         try {
           const file = join(dir, name);
           await pipeline(body as Readable, createWriteStream(file));
