@@ -25,6 +25,7 @@ import { replayChartInterval } from '../features/replay/replay-datasets.ts';
 import { replayRequestTimeout } from '../features/replay/replay-view.ts';
 import { createSymbolsStore, reloadWhenOpen } from '../features/symbols/symbols-store.ts';
 import { createToastsStore } from '../features/toasts/toasts-store.ts';
+import { createDataImportStore } from '../features/data/import-store.ts';
 import { createNoticesStore } from '../features/toasts/notice-prefs.ts';
 import { watchToastNotices } from '../features/toasts/toast-notices.ts';
 import { startTickerFeed } from '../features/topbar/ticker-feed.ts';
@@ -113,6 +114,7 @@ export function createServices(opts: { baseUrl?: string; wsUrl?: string } = {}) 
   const orders = createOpenOrdersStore(api);
   const stopOrders = createStopsStore(api);
   const toasts = createToastsStore();
+  const dataImport = createDataImportStore();
   // the screen's market time (a replay's own clock on a replay venue): when alerts are set and fire
   const marketTime = (): number => screenNow(clock.getState(), replay.getState(), Date.now());
   const alerts = createAlertsStore(undefined, marketTime);
@@ -157,6 +159,7 @@ export function createServices(opts: { baseUrl?: string; wsUrl?: string } = {}) 
     orders,
     stopOrders,
     toasts,
+    dataImport,
     alerts,
     indicators,
     drawings,

@@ -13,6 +13,7 @@ import { useServices, useSel } from '../../lib/use-services.ts';
 import { Drawer } from '../../layout/drawer.tsx';
 import { DatasetChart } from './dataset-chart.tsx';
 import { SpecsCell } from './specs-cell.tsx';
+import type { DataImportState, ResultLine } from './import-store.ts';
 import {
   datasetSpan,
   focusAfterDelete,
@@ -40,18 +41,6 @@ export function DataPanel() {
   );
 }
 
-interface Upload {
-  file: string;
-  sent: number;
-  total: number;
-}
-
-/** A line of the pick's results: a file's import, or a picked file not uploaded. */
-interface ResultLine {
-  text: string;
-  ok: boolean;
-}
-
 function DataBody() {
   const s = useServices();
   const base = s.api.baseUrl;
@@ -62,8 +51,11 @@ function DataBody() {
   const [symbol, setSymbol] = useState('');
   const [kind, setKind] = useState('');
   const [candleInterval, setCandleInterval] = useState('');
-  const [upload, setUpload] = useState<Upload | null>(null);
-  const [results, setResults] = useState<ResultLine[]>([]);
+  // the pick under way and its results outlive the dialog (import-store.ts)
+  const upload = useSel(s.dataImport, (d) => d.upload);
+  const results = useSel(s.dataImport, (d) => d.results);
+  const setUpload = (u: DataImportState['upload']): void => s.dataImport.setState({ upload: u });
+  const addResult = (line: ResultLine): void => s.dataImport.setState((d) => ({ results: [...d.results, line] }));
   const [confirm, setConfirm] = useState<number | null>(null);
   const [charted, setCharted] = useState<number | null>(null);
   const picker = useRef<HTMLInputElement>(null);
@@ -86,7 +78,9 @@ function DataBody() {
     }
   }, [base]);
 
-  useEffect(() => void load(), [load]);
+  // read again when a pick's import ends, the dialog having been closed and opened again meanwhile too
+  const busy = upload !== null;
+  useEffect(() => void load(), [load, busy]);
 
   // the confirmation replaces the Delete that had the focus: it takes it (else it falls to the page)
   useEffect(() => {
@@ -148,16 +142,12 @@ function DataBody() {
   };
 
   const importFiles = async (files: FileList | null): Promise<void> => {
-    if (!files || files.length === 0) return;
+    if (!files || files.length === 0 || s.dataImport.getState().upload !== null) return;
     const { uploads, notUploaded } = planPick([...files]);
-    setResults(notUploaded.map((text) => ({ text, ok: false })));
-    for (const u of uploads) {
-      const line = await importOne(u.file, u.checksum);
-      setResults((prev) => [...prev, line]);
-    }
+    s.dataImport.setState({ results: notUploaded.map((text) => ({ text, ok: false })) });
+    for (const u of uploads) addResult(await importOne(u.file, u.checksum));
     setUpload(null);
     if (picker.current) picker.current.value = '';
-    await load();
   };
 
   const remove = async (id: number): Promise<void> => {

@@ -1,0 +1,52 @@
+// The Data dialog closed while a picked file is uploaded or imported, and opened again: it shows the
+// file under way (the picker disabled until it ends) and then what the import did. It showed an
+// idle dialog, took a second pick at once, and the first pick's results were never said.
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import type { Route } from 'playwright/test';
+import { test, expect } from './support/fixtures.ts';
+import { zipPayload } from './support/zip-payload.ts';
+import { TradingPage } from './pages/trading-page.ts';
+
+const KLINES = fileURLToPath(
+  new URL('../test/fixtures/binance/klines/binance_spot_BTCUSDT_1h_2023-03-24_outage_gap.csv', import.meta.url),
+);
+
+test('a pick imported while the dialog was closed shows its progress, then its results, when the dialog is opened again', async ({
+  page,
+  service,
+}) => {
+  const csv = readFileSync(KLINES, 'utf8');
+  const good = zipPayload('ADAUSDT-1h-2023-03-24.zip', csv);
+  // the upload is held until the dialog has been closed and opened again
+  let held: Route | null = null;
+  await page.route('**/api/v1/datasets/import?**', (route) => {
+    held = route;
+  });
+
+  const screen = new TradingPage(page);
+  await screen.open(service.url);
+  const dataButton = page.getByTestId('topbar').getByRole('button', { name: 'Data' });
+  await dataButton.click();
+  const panel = page.getByRole('dialog', { name: 'Market data' });
+  await panel.getByRole('combobox', { name: 'Market of the files' }).selectOption('spot');
+  await panel.getByTestId('data-file-picker').setInputFiles([good]);
+  await expect.poll(() => held !== null).toBe(true);
+  await panel.getByRole('button', { name: 'Close' }).click();
+  await expect(panel).toBeHidden();
+
+  await dataButton.click();
+  await expect(panel.getByTestId('data-upload-progress')).toContainText('ADAUSDT-1h-2023-03-24.zip');
+  await expect(panel.getByTestId('data-file-picker')).toBeDisabled();
+
+  await held!.continue();
+  await expect(panel.getByTestId('data-import-results')).toContainText(
+    'ADAUSDT-1h-2023-03-24.zip: 23 rows (23 new), 1 gap, checksum not given',
+  );
+  await expect(panel.getByTestId('data-upload-progress')).toBeHidden();
+  await expect(panel.getByTestId('data-file-picker')).toBeEnabled();
+  // the list read again once the import ended
+  await expect(
+    panel.getByTestId('data-datasets').getByRole('row', { name: /ADAUSDT · Spot · klines 1h/ }),
+  ).toContainText('23');
+});
