@@ -36,10 +36,25 @@ export function expandPaths(paths: readonly string[]): {
       out.push(p);
     }
   };
+  // the folders being searched (their real paths): a link inside one back to it is not searched again
+  const searching = new Set<string>();
   const walk = (p: string): void => {
-    const st = statSync(p);
+    let st;
+    try {
+      st = statSync(p);
+    } catch {
+      // a link in a searched folder that leads nowhere (its target gone) or round in circles: one
+      // named as data is kept for the import to refuse, naming it; the folder's other files go in
+      // (the whole import was refused: `ENOENT ... stat 'DIR/old.zip'`, `ELOOP ... DIR/a/up/a/up/...`)
+      if (isDataFile(p)) add(p);
+      return;
+    }
     if (st.isDirectory()) {
+      const real = realpathSync(p);
+      if (searching.has(real)) return;
+      searching.add(real);
       for (const name of readdirSync(p).sort()) walk(join(p, name));
+      searching.delete(real);
     } else if (isDataFile(p)) add(p);
   };
   for (const p of paths) {
