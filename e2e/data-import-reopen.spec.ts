@@ -50,3 +50,35 @@ test('a pick imported while the dialog was closed shows its progress, then its r
     panel.getByTestId('data-datasets').getByRole('row', { name: /ADAUSDT · Spot · klines 1h/ }),
   ).toContainText('23');
 });
+
+test('Cancel stops a pick: the file under way is said cancelled, the next ones not uploaded, and nothing is stored', async ({
+  page,
+  service,
+}) => {
+  const csv = readFileSync(KLINES, 'utf8');
+  let held = false;
+  await page.route('**/api/v1/datasets/import?**', () => {
+    held = true; // never answered: the upload stays under way until it is cancelled
+  });
+  const screen = new TradingPage(page);
+  await screen.open(service.url);
+  await page.getByTestId('topbar').getByRole('button', { name: 'Data' }).click();
+  const panel = page.getByRole('dialog', { name: 'Market data' });
+  await panel.getByRole('combobox', { name: 'Market of the files' }).selectOption('spot');
+  await panel
+    .getByTestId('data-file-picker')
+    .setInputFiles([zipPayload('DOTUSDT-1h-2023-03-24.zip', csv), zipPayload('DOTUSDT-1h-2023-03-25.zip', csv)]);
+  await expect.poll(() => held).toBe(true);
+  await panel.getByTestId('data-upload-progress').getByRole('button', { name: 'Cancel' }).click();
+  const results = panel.getByTestId('data-import-results');
+  await expect(results.getByRole('listitem')).toHaveText([
+    'DOTUSDT-1h-2023-03-24.zip: cancelled — nothing of this file was imported',
+    'DOTUSDT-1h-2023-03-25.zip: not uploaded — the import was cancelled',
+  ]);
+  await expect(panel.getByTestId('data-upload-progress')).toBeHidden();
+  await expect(panel.getByTestId('data-file-picker')).toBeEnabled();
+  const stored = (await (await page.request.get(`${service.url}/api/v1/datasets`)).json()) as {
+    data: { symbol: string }[];
+  };
+  expect(stored.data.filter((d) => d.symbol === 'DOTUSDT')).toEqual([]);
+});

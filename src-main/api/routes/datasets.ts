@@ -340,7 +340,7 @@ export default async function datasetRoutes(
         },
       },
     },
-    async (req) => {
+    async (req, reply) => {
       const s = service();
       const body = req.body;
       if (typeof (body as Readable | undefined)?.pipe === 'function') {
@@ -360,10 +360,25 @@ export default async function datasetRoutes(
             `Invalid query parameter 'name': must be at most ${MAX_UPLOAD_NAME_BYTES} bytes in UTF-8, ` +
               `what a file name can hold on disk (got ${bytes}); rename the file`,
           );
+        // a client that hangs up before its answer (the Data dialog's Cancel, a closed tab, an aborted
+        // SDK call) stops its upload: the file is refused, nothing of it kept (it was imported whole,
+        // for no one; one cut off mid-body was logged as an 'unhandled error')
+        const hungUp = new AbortController();
+        reply.raw.once('close', () => {
+          if (!reply.raw.writableFinished) hungUp.abort('the client hung up');
+        });
         const dir = s.uploadFolder();
         try {
           const file = join(dir, name);
-          await pipeline(body as Readable, createWriteStream(file));
+          try {
+            await pipeline(body as Readable, createWriteStream(file));
+          } catch (err) {
+            if (!hungUp.signal.aborted && !req.raw.aborted) throw err;
+            throw new ApiError(
+              Errors.BAD_REQUEST,
+              `${name}: the upload was cut off (the client hung up); nothing was imported`,
+            );
+          }
           if (q.checksum !== undefined) {
             await writeFile(`${file}.CHECKSUM`, `${q.checksum.toLowerCase()}  ${name}\n`);
           }
@@ -373,6 +388,7 @@ export default async function datasetRoutes(
             kind: q.kind,
             interval: q.interval,
             via: 'api',
+            signal: hungUp.signal,
           });
           // the client named the file, not the service's temporary copy of it
           return ok({ results: results.map((r) => uploadedView(resultView(r), dir, name)) });

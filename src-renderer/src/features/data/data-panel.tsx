@@ -41,6 +41,15 @@ export function DataPanel() {
   );
 }
 
+/** A pick being imported: cancelled by the dialog's Cancel, with the upload under way to abort. */
+interface PickRun {
+  cancelled: boolean;
+  xhr: XMLHttpRequest | null;
+}
+
+/** The upload was aborted by Cancel (the service, seeing its client hang up, keeps nothing of it). */
+class Cancelled extends Error {}
+
 function DataBody() {
   const s = useServices();
   const base = s.api.baseUrl;
@@ -54,6 +63,7 @@ function DataBody() {
   // the pick under way and its results outlive the dialog (import-store.ts)
   const upload = useSel(s.dataImport, (d) => d.upload);
   const results = useSel(s.dataImport, (d) => d.results);
+  const cancel = useSel(s.dataImport, (d) => d.cancel);
   const setUpload = (u: DataImportState['upload']): void => s.dataImport.setState({ upload: u });
   const addResult = (line: ResultLine): void => s.dataImport.setState((d) => ({ results: [...d.results, line] }));
   const [confirm, setConfirm] = useState<number | null>(null);
@@ -92,13 +102,15 @@ function DataBody() {
     setFocusTo(null);
   }, [focusTo]);
 
-  const send = (file: File, checksum: string | undefined): Promise<ImportResultView> =>
+  const send = (file: File, checksum: string | undefined, run: PickRun): Promise<ImportResultView> =>
     new Promise((resolve, reject) => {
       const xhr = new XMLHttpRequest();
       xhr.open('POST', uploadUrl(base, file.name, { market, symbol, kind, interval: candleInterval, checksum }));
       xhr.setRequestHeader('content-type', uploadType(file.name));
       xhr.upload.onprogress = (e) => setUpload({ file: file.name, sent: e.loaded, total: e.total || file.size });
       xhr.onerror = () => reject(new Error('the upload failed (connection lost?)'));
+      xhr.onabort = () => reject(new Cancelled());
+      run.xhr = xhr;
       xhr.onload = () => {
         try {
           const body = JSON.parse(xhr.responseText) as {
@@ -128,13 +140,15 @@ function DataBody() {
   };
 
   /** One picked file through the import: its .CHECKSUM's digest read first (one stating none refuses it). */
-  const importOne = async (f: File, sum: File | null): Promise<ResultLine> => {
+  const importOne = async (f: File, sum: File | null, run: PickRun): Promise<ResultLine> => {
     setUpload({ file: f.name, sent: 0, total: f.size });
     let r: ImportResultView;
     try {
       const digest = sum === null ? undefined : parseChecksum(await sum.text());
-      r = digest === null ? refusedResult(f.name, noDigest(sum!.name)) : await send(f, digest);
+      r = digest === null ? refusedResult(f.name, noDigest(sum!.name)) : await send(f, digest, run);
     } catch (e) {
+      if (e instanceof Cancelled)
+        return { text: `${f.name}: cancelled — nothing of this file was imported`, ok: false };
       r = refusedResult(f.name, errorText(e));
     }
     const gaps = r.status === 'imported' && r.dataset_id !== null ? await gapsOf(r.dataset_id) : undefined;
@@ -145,8 +159,18 @@ function DataBody() {
     if (!files || files.length === 0 || s.dataImport.getState().upload !== null) return;
     const { uploads, notUploaded } = planPick([...files]);
     s.dataImport.setState({ results: notUploaded.map((text) => ({ text, ok: false })) });
-    for (const u of uploads) addResult(await importOne(u.file, u.checksum));
-    setUpload(null);
+    const run: PickRun = { cancelled: false, xhr: null };
+    s.dataImport.setState({
+      cancel: () => {
+        run.cancelled = true;
+        run.xhr?.abort();
+      },
+    });
+    for (const u of uploads) {
+      if (run.cancelled) addResult({ text: `${u.file.name}: not uploaded — the import was cancelled`, ok: false });
+      else addResult(await importOne(u.file, u.checksum, run));
+    }
+    s.dataImport.setState({ upload: null, cancel: null });
     if (picker.current) picker.current.value = '';
   };
 
@@ -239,6 +263,9 @@ function DataBody() {
                 : 'importing…'}
             </span>
             <progress max={upload.total} value={upload.sent} />
+            <button type="button" disabled={cancel === null} onClick={() => cancel?.()}>
+              Cancel
+            </button>
           </div>
         )}
         {results.length > 0 && (

@@ -20,8 +20,10 @@ export interface DataImportState {
   /** The file under way (uploading, then importing), or null when no pick is being imported. */
   upload: Upload | null;
   results: readonly ResultLine[];
+  /** Cancels the pick under way (its upload aborted: the service stops its import, keeping nothing). */
+  cancel: (() => void) | null;
 }
 
 export function createDataImportStore() {
-  return createStore<DataImportState>()(() => ({ upload: null, results: [] }));
+  return createStore<DataImportState>()(() => ({ upload: null, results: [], cancel: null }));
 }
