@@ -4,7 +4,7 @@
 // nothing of it, took another pick at once, and the first pick's results were never said).
 import { createStore } from 'zustand/vanilla';
 
-export interface Upload {
+interface Upload {
   file: string;
   sent: number;
   total: number;
