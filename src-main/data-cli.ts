@@ -96,8 +96,9 @@ export async function runDataCli(
   if (opts.command === 'import') {
     let checksums: string[];
     let repeats: { path: string; first: string }[];
+    let unzipped: { path: string; zip: string }[];
     try {
-      ({ files, checksums, repeats } = expandPaths(opts.paths.map((p) => resolveFrom(cwd, p))));
+      ({ files, checksums, repeats, unzipped } = expandPaths(opts.paths.map((p) => resolveFrom(cwd, p))));
     } catch (e) {
       err(`perpdesk data: ${(e as Error).message}`);
       return 2;
@@ -116,6 +117,7 @@ export async function runDataCli(
           ? `same      ${r.path}: named more than once; read once`
           : `same      ${r.path}: the same file as ${r.first}, named before; read once`,
       );
+    for (const u of unzipped) out(`same      ${u.path}: the data of ${u.zip} beside it (unzipped); the zip is read`);
   }
   const dataDir = resolveFrom(cwd, opts.dataDir ?? defaultDataDir());
   // a folder this user cannot create (under a file, a read-only place, /proc): one line, before any work

@@ -1,7 +1,10 @@
 // The files an import names: .zip, .csv and .jsonl files as given, folders searched for them (sorted,
 // so an archive tree imports day after day). .CHECKSUM files are found beside their zips later; one
 // named beside its zip (`import DIR/*` names both) is that zip's checksum, not a file to import.
-// A file named more than once (`import a.zip a.zip`, or a.zip and its folder) is read once.
+// A file named more than once (`import a.zip a.zip`, or a.zip and its folder) is read once, and a
+// CSV unzipped beside its zip (X.csv beside X.zip, as Binance's archives hold it) is the zip's data:
+// the zip is read (its checksum checked), the CSV left out. (Both were read: the trades' CSV went in,
+// then its zip was refused as overlapping, exit 1 for complete data; klines counted the file twice.)
 import { readdirSync, realpathSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { checksumsBeside, isDataFile } from '../../src-shared/archive-files.ts';
@@ -18,6 +21,8 @@ export function expandPaths(paths: readonly string[]): {
   files: string[];
   checksums: string[];
   repeats: { path: string; first: string }[];
+  /** CSVs left out as the data of the zip beside them (X.csv beside X.zip). */
+  unzipped: { path: string; zip: string }[];
 } {
   const out: string[] = [];
   const repeats: { path: string; first: string }[] = [];
@@ -68,5 +73,14 @@ export function expandPaths(paths: readonly string[]): {
     else add(p);
   }
   const beside = checksumsBeside(out);
-  return { files: out.filter((p) => !beside.has(p)), checksums: out.filter((p) => beside.has(p)), repeats };
+  const zips = new Set(out.filter((p) => p.endsWith('.zip')));
+  const unzipped: { path: string; zip: string }[] = [];
+  const files = out.filter((p) => {
+    if (beside.has(p)) return false;
+    const zip = p.endsWith('.csv') ? `${p.slice(0, -'.csv'.length)}.zip` : null;
+    if (zip === null || !zips.has(zip)) return true;
+    unzipped.push({ path: p, zip });
+    return false;
+  });
+  return { files, checksums: out.filter((p) => beside.has(p)), repeats, unzipped };
 }
