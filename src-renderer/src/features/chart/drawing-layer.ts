@@ -146,9 +146,20 @@ export class DrawingLayer {
     this.requestUpdate?.();
   }
 
+  /**
+   * Moment `time` on the pane, px. lightweight-charts places whole bar indexes only (a fractional
+   * one came back as 0, the pane's left edge), so a point between two bars is placed between theirs:
+   * before, a trend line drawn on 1m from 02:17 ran from the left edge on 1h.
+   */
   private x(time: number): number | null {
     const l = logicalAt(this.host.times(), time);
-    return Number.isFinite(l) ? this.host.chart.timeScale().logicalToCoordinate(l as Logical) : null;
+    if (!Number.isFinite(l)) return null;
+    const ts = this.host.chart.timeScale();
+    const i = Math.floor(l);
+    const x0 = ts.logicalToCoordinate(i as Logical);
+    if (x0 === null || l === i) return x0;
+    const x1 = ts.logicalToCoordinate((i + 1) as Logical);
+    return x1 === null ? null : x0 + (l - i) * (x1 - x0);
   }
 
   private y(price: number): number | null {
