@@ -16,7 +16,7 @@
 // corner (scale-switch.tsx).
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { INTERVALS, type Interval } from '../../../../src-shared/intervals.ts';
-import { fmt, fmtDateTime, fmtPct } from '../../lib/format.ts';
+import { fmt, fmtPct } from '../../lib/format.ts';
 import { useServices, useSel } from '../../lib/use-services.ts';
 import { useSymbolView } from '../../lib/use-symbol.ts';
 import { moveOrder } from '../orders/move-order.ts';
@@ -27,7 +27,7 @@ import type { Services } from '../../lib/services.ts';
 import { ChartFeed, idleFeedState } from './chart-feed.ts';
 import { ChartModel, type LegendBar } from './chart-model.ts';
 import { chartKey, chartSummary } from './chart-keys.ts';
-import { legendVolume } from './legend-figures.ts';
+import { legendTime, legendVolume } from './legend-figures.ts';
 import { DrawingTools } from './drawing-tools.tsx';
 import { ScaleSwitch } from './scale-switch.tsx';
 import { useChartFills } from './chart-fills.ts';
@@ -91,6 +91,8 @@ export function ChartPanel() {
   const box = useRef<HTMLDivElement>(null);
   const [parts, setParts] = useState<{ model: ChartModel; feed: ChartFeed } | null>(null);
   const [legend, setLegend] = useState<LegendBar | null>(null);
+  // the market's year (a replay's is its own): a candle of another year has it in the legend
+  const year = useSel(s.clock, (c) => new Date(c.marketAt || Date.now()).getUTCFullYear());
   const [tool, setTool] = useState<DrawingKind | null>(null);
   const [selected, setSelected] = useState<string | null>(null);
 
@@ -222,7 +224,7 @@ export function ChartPanel() {
         </span>
         {legend && (
           <>
-            <span className="legend-time">{fmtDateTime(legend.time).slice(5, interval === '1s' ? 19 : 16)}</span>
+            <span className="legend-time">{legendTime(legend.time, interval, year)}</span>
             <span>
               O <b className={cls}>{fmt(legend.open, pd)}</b>
             </span>
