@@ -100,7 +100,10 @@ test('the TP/SL dialog owns the keyboard: shortcuts inert, focus trapped, Esc cl
   await expect(area.takeProfit).toBeFocused();
   // from a button inside the dialog and from the dialog itself (a click on its text), "3" and
   // "b" do nothing behind it
-  await area.dialog.getByRole('button', { name: 'Mark price' }).focus();
+  await area.dialog
+    .getByRole('group', { name: 'Take profit watches' })
+    .getByRole('button', { name: 'Mark price' })
+    .focus();
   await page.keyboard.press('3');
   await page.keyboard.press('b');
   await area.dialog.getByRole('heading').click();
@@ -208,7 +211,8 @@ test('the TP/SL dialog says as typed what the venue will refuse: the tick, each 
     await page.screenshot({ path: test.info().outputPath('tpsl-checks.png') });
 
     // watching the last price: the placeholders and the messages name it
-    await area.dialog.getByRole('button', { name: 'Last price' }).click();
+    for (const g of ['Take profit watches', 'Stop loss watches'])
+      await area.dialog.getByRole('group', { name: g }).getByRole('button', { name: 'Last price' }).click();
     await expect(area.takeProfit).toHaveAttribute('placeholder', 'above last');
     await expect(area.stopLoss).toHaveAttribute('placeholder', 'below last');
     await expect(tpCheck).toContainText('Not above the last price (');

@@ -144,7 +144,9 @@ test('TP/SL can be set on a position, and closing it records a user close', asyn
   const fmtPx = (x: string): string => Number(x).toLocaleString('en-US', { minimumFractionDigits: s.price_precision });
   await expect(row).toContainText(`${fmtPx(tp)} / ${fmtPx(sl)}`);
   // the toast says back what is in force
-  await expect(screen.toast('success')).toContainText(`TP ${fmtPx(tp)} · SL ${fmtPx(sl)}, on the mark price`);
+  await expect(screen.toast('success')).toContainText(
+    `TP ${fmtPx(tp)} on the mark price · SL ${fmtPx(sl)} on the mark price`,
+  );
   await expect
     .poll(() => screen.chart.lines())
     .toEqual(expect.arrayContaining([`tp:${symbol}:1`, `sl:${symbol}:1`, `entry:${symbol}:1`]));

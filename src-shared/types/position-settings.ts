@@ -30,6 +30,10 @@ export interface TpSlRequest {
   stop_loss_price?: string | null;
   /** 1 mark price (default), 2 last price. */
   working_type?: WorkingType;
+  /** The price the take-profit watches, over `working_type` (each trigger may watch its own). */
+  take_profit_working_type?: WorkingType;
+  /** The price the stop-loss watches, over `working_type`. */
+  stop_loss_working_type?: WorkingType;
 }
 
 /** Answer of `POST /fapi/v1/position/tpsl`: the position plus its triggers. */

@@ -153,6 +153,54 @@ describe('a take-profit and a stop-loss set apart watch their own prices', () =>
       },
     ]);
   });
+
+  // The trading screen's dialog saves both triggers at once: with one working_type per request, a
+  // take-profit on the mark and a stop-loss on the last price could not both be kept in one Save.
+  it('one request sets each its own: take_profit_working_type / stop_loss_working_type over working_type', async () => {
+    const u = makeAccount(t.venue, 'tpsl-own');
+    placeBotOrder(
+      t.venue.exchange,
+      { symbol: 'BTCUSDT', side: 2, position_side: 2, position_action: 1, type: 1, price: '96000.0', qty: '0.010' },
+      HOUSE_ACCOUNT,
+    );
+    dataOf(
+      await signed(t.app, u, 'POST', '/fapi/v1/orders', {
+        json: { symbol: 'BTCUSDT', side: 1, position_side: 1, position_action: 1, type: 2, qty: '0.010' },
+      }),
+    );
+    const tpsl = (json: object) => signed(t.app, u, 'POST', '/fapi/v1/position/tpsl', { json });
+    const set = dataOf(
+      await tpsl({
+        symbol: 'BTCUSDT',
+        position_side: 1,
+        take_profit_price: '99000.0',
+        stop_loss_price: '93000.0',
+        working_type: 1,
+        take_profit_working_type: 1,
+        stop_loss_working_type: 2,
+      }),
+    ) as Record<string, unknown>;
+    expect(set).toMatchObject({ take_profit_working_type: 1, stop_loss_working_type: 2 });
+    // one of them alone; the other trigger keeps its own
+    dataOf(
+      await tpsl({ symbol: 'BTCUSDT', position_side: 1, take_profit_price: '99500.0', take_profit_working_type: 2 }),
+    );
+    expect(dataOf(await signed(t.app, u, 'GET', '/fapi/v1/position/tpsl'))).toMatchObject([
+      {
+        take_profit_price: '99500.0',
+        stop_loss_price: '93000.0',
+        take_profit_working_type: 2,
+        stop_loss_working_type: 2,
+      },
+    ]);
+    const bad = await tpsl({
+      symbol: 'BTCUSDT',
+      position_side: 1,
+      stop_loss_price: '93000.0',
+      stop_loss_working_type: 3,
+    });
+    expect(bad.status).toBe(400);
+  });
 });
 
 describe('a take-profit on the last price over HTTP', () => {

@@ -2,11 +2,15 @@
 // non-number refused locally, PnL signed by direction; and its focus trap's index arithmetic.
 import { describe, expect, it } from 'vitest';
 import {
+  sameTriggers,
   tpslChecks,
+  tpslRequest,
   triggerPnl,
   triggerPrices,
   watchedPrice,
+  watchOf,
 } from '../../src-renderer/src/features/positions/tpsl-input.ts';
+import type { TpSl } from '../../src-renderer/src/features/positions/positions-store.ts';
 import { trapIndex } from '../../src-renderer/src/layout/focus-order.ts';
 
 describe('triggerPrices', () => {
@@ -47,7 +51,8 @@ describe('triggerPrices', () => {
 
 describe('tpslChecks', () => {
   const mark = { name: 'mark price', price: 95_000.04 };
-  const checks = (tp: string, sl: string, long = true, w = mark) => tpslChecks({ tp, sl }, long, w, '0.1', 1);
+  const checks = (tp: string, sl: string, long = true, w = mark) =>
+    tpslChecks({ tp, sl }, long, { tp: w, sl: w }, '0.1', 1);
 
   it('says nothing of triggers on the right side and on the tick, nor of empty fields (a removal)', () => {
     expect(checks('99,000', '90000')).toEqual({ tp: null, sl: null });
@@ -79,7 +84,59 @@ describe('tpslChecks', () => {
     expect(checks('0', '-5').sl).toBe('A price is above 0.');
     // no watched price or tick known yet: the side and the tick are not said
     const unknown = { name: 'mark price', price: NaN };
-    expect(tpslChecks({ tp: '90000.55', sl: '99000' }, true, unknown, undefined, 1)).toEqual({ tp: null, sl: null });
+    expect(tpslChecks({ tp: '90000.55', sl: '99000' }, true, { tp: unknown, sl: unknown }, undefined, 1)).toEqual({
+      tp: null,
+      sl: null,
+    });
+  });
+
+  it('checks each trigger against the price it watches: a take-profit on the mark, a stop-loss on the last', () => {
+    const last = { name: 'last price', price: 94_000 };
+    // a long's stop-loss at 94,500.0 is under the mark but over the last price it watches
+    expect(tpslChecks({ tp: '95100', sl: '94500' }, true, { tp: mark, sl: last }, '0.1', 1)).toEqual({
+      tp: null,
+      sl: 'Not below the last price (94,000.0): a long’s stop loss must be below it.',
+    });
+  });
+});
+
+// Before, the dialog had one Mark / Last choice for both triggers, started from the take-profit's:
+// saving a position whose take-profit watches the mark and whose stop-loss the last price sent
+// working_type 1 for both and moved the stop-loss onto the mark without a word.
+describe("the dialog's triggers each keep the price they watch", () => {
+  const apart: TpSl = {
+    takeProfit: '99000.0',
+    stopLoss: '93000.0',
+    workingType: 1,
+    tpWorkingType: 1,
+    slWorkingType: 2,
+  };
+
+  it('starts each choice from its own trigger (the mark when none)', () => {
+    expect(watchOf(apart)).toEqual({ tp: 1, sl: 2 });
+    expect(watchOf({ ...apart, tpWorkingType: 2, slWorkingType: 1 })).toEqual({ tp: 2, sl: 1 });
+    expect(watchOf(null)).toEqual({ tp: 1, sl: 1 });
+  });
+
+  it('sends each trigger with its own working type, both in one request', () => {
+    const prices = { take_profit_price: '99500.0', stop_loss_price: '93000.0' };
+    expect(tpslRequest({ symbol: 'BTCUSDT', position_side: 1 }, prices, watchOf(apart))).toEqual({
+      symbol: 'BTCUSDT',
+      position_side: 1,
+      take_profit_price: '99500.0',
+      stop_loss_price: '93000.0',
+      working_type: 1,
+      take_profit_working_type: 1,
+      stop_loss_working_type: 2,
+    });
+  });
+
+  it('finds a trigger moved to the other price meanwhile (Save does not overwrite it unseen)', () => {
+    expect(sameTriggers(apart, { ...apart })).toBe(true);
+    expect(sameTriggers(apart, { ...apart, slWorkingType: 1 })).toBe(false);
+    // a trigger that is not set watches nothing: its working type is no change
+    const none: TpSl = { ...apart, takeProfit: null };
+    expect(sameTriggers(none, { ...none, tpWorkingType: 2 })).toBe(true);
   });
 });
 

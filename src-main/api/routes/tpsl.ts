@@ -19,6 +19,16 @@ const priceOrNull = Type.Optional(
   }),
 );
 
+/** One trigger's own working type in a request, over `working_type` (a take-profit and a stop-loss may watch different prices). */
+const ownWorkingType = (trigger: string) =>
+  Type.Optional(
+    Type.Unsafe<WorkingType>({
+      type: 'integer',
+      enum: [1, 2],
+      description: `The price the ${trigger} watches (1 mark price, 2 last price); absent: working_type`,
+    }),
+  );
+
 const tpslBody = Type.Object(
   {
     symbol: symbolField,
@@ -33,6 +43,8 @@ const tpslBody = Type.Object(
         description: '1 mark price, 2 last price',
       }),
     ),
+    take_profit_working_type: ownWorkingType('take-profit'),
+    stop_loss_working_type: ownWorkingType('stop-loss'),
   },
   { additionalProperties: false },
 );
@@ -96,7 +108,8 @@ export default async function tpslRoutes(app: ApiInstance, opts: { venue: Venue 
           'traded is done) reaches the trigger, ' +
           'the whole position closes with a reduce-only market order; the closed position is recorded with ' +
           'close_type 2 (take profit) or 3 (stop loss). A take-profit must lie beyond the mark in the ' +
-          "position's favour, a stop-loss against it; a trigger is spent once it fires.",
+          "position's favour, a stop-loss against it; a trigger is spent once it fires. take_profit_working_type / " +
+          'stop_loss_working_type set the price one trigger watches, over working_type.',
         querystring: signedQuerystring(),
         body: tpslBody,
         response: {
@@ -115,8 +128,14 @@ export default async function tpslRoutes(app: ApiInstance, opts: { venue: Venue 
         accountId: req.account!.id,
         symbol,
         positionSide: b.position_side,
-        tp: b.take_profit_price === undefined ? undefined : { price: b.take_profit_price, trigger: wt },
-        sl: b.stop_loss_price === undefined ? undefined : { price: b.stop_loss_price, trigger: wt },
+        tp:
+          b.take_profit_price === undefined
+            ? undefined
+            : { price: b.take_profit_price, trigger: b.take_profit_working_type ?? wt },
+        sl:
+          b.stop_loss_price === undefined
+            ? undefined
+            : { price: b.stop_loss_price, trigger: b.stop_loss_working_type ?? wt },
       });
       const t = venue.exchange.tpsl(req.account!.id, symbol, b.position_side);
       return ok({

@@ -21,7 +21,7 @@ import { positionDirection } from './position-direction.ts';
 export interface TpSl {
   takeProfit: string | null;
   stopLoss: string | null;
-  /** The take-profit's working type when set, else the stop-loss' (the dialog's one choice). */
+  /** The take-profit's working type when set, else the stop-loss' (GET's `working_type`). */
   workingType: number;
   /** The price each trigger watches (1 mark, 2 last): set apart, they may differ. */
   tpWorkingType: number;

@@ -1,5 +1,7 @@
-// Take-profit / stop-loss of one position: set, change or remove each trigger, watched on
-// the mark or the last price. Shows the PnL each trigger would realise, and under each field as
+// Take-profit / stop-loss of one position: set, change or remove each trigger, each watching
+// its own price, the mark or the last (a choice under each field, showing what the trigger watches
+// now; before, one choice for both moved a stop-loss on the last price onto the take-profit's mark
+// at Save). Shows the PnL each trigger would realise, and under each field as
 // it is typed what the venue will refuse in it (off the tick, not a price above 0, on the wrong
 // side of the watched price, named with its value: tpslChecks; the field marked aria-invalid);
 // the placeholders name the watched price chosen. Said, not enforced: Save still sends, and the
@@ -24,7 +26,16 @@ import { useSubmit } from '../../lib/use-submit.ts';
 import { positionDirection } from './position-direction.ts';
 import { positionKey, type TpSl } from './positions-store.ts';
 import { WATCHED_NAMES } from '../order-entry/stop-order.ts';
-import { sameTriggers, tpslChecks, triggerPnl, triggerPrices, watchedPrice } from './tpsl-input.ts';
+import {
+  sameTriggers,
+  tpslChecks,
+  tpslRequest,
+  triggerPnl,
+  triggerPrices,
+  watchedPrice,
+  watchOf,
+  type TriggerWatch,
+} from './tpsl-input.ts';
 
 export function TpSlDialog({
   position,
@@ -48,7 +59,7 @@ export function TpSlDialog({
   const tick = useSel(s.symbols, (x) => x.bySymbol[p.symbol]?.futures.price_step);
   const [tp, setTp] = useState(current?.takeProfit ?? '');
   const [sl, setSl] = useState(current?.stopLoss ?? '');
-  const [working, setWorking] = useState<1 | 2>((current?.workingType as 1 | 2) ?? 1);
+  const [watch, setWatch] = useState<TriggerWatch>(watchOf(current));
   const { busy, error, setError, send } = useSubmit();
   const first = useRef<HTMLInputElement>(null);
   // the triggers the fields started from (what Save may replace), and whether they were edited
@@ -57,7 +68,7 @@ export function TpSlDialog({
   const show = (t: TpSl | null): void => {
     setTp(t?.takeProfit ?? '');
     setSl(t?.stopLoss ?? '');
-    setWorking((t?.workingType as 1 | 2) ?? 1);
+    setWatch(watchOf(t));
   };
   const edit = (): void => {
     edited.current = true;
@@ -86,10 +97,33 @@ export function TpSlDialog({
   const pnlAt = (price: string): number => triggerPnl(price, p.entry_price, d);
   const tpPnl = pnlAt(tp);
   const slPnl = pnlAt(sl);
-  const watched = watchedPrice(working, mark, last);
-  const checks = tpslChecks({ tp, sl }, d.long, watched, tick, pd);
-  // "above mark" / "below last": the side each trigger goes, of the price chosen to watch
-  const short = working === WorkingType.LAST_PRICE ? 'last' : 'mark';
+  const checks = tpslChecks(
+    { tp, sl },
+    d.long,
+    { tp: watchedPrice(watch.tp, mark, last), sl: watchedPrice(watch.sl, mark, last) },
+    tick,
+    pd,
+  );
+  // "above mark" / "below last": the side each trigger goes, of the price it watches
+  const short = (w: WorkingType): string => (w === WorkingType.LAST_PRICE ? 'last' : 'mark');
+  const onLast = watch.tp === WorkingType.LAST_PRICE || watch.sl === WorkingType.LAST_PRICE;
+  /** A trigger's Mark / Last choice, its current one pressed. */
+  const watchChoice = (which: keyof TriggerWatch, name: string) => (
+    <div className="seg" role="group" aria-label={`${name} watches`}>
+      <span className="muted small">Trigger on</span>
+      {([WorkingType.MARK_PRICE, WorkingType.LAST_PRICE] as const).map((w) => (
+        <button
+          key={w}
+          type="button"
+          className={watch[which] === w ? 'active' : ''}
+          aria-pressed={watch[which] === w}
+          onClick={() => (setWatch((x) => ({ ...x, [which]: w })), edit())}
+        >
+          {w === WorkingType.MARK_PRICE ? 'Mark price' : 'Last price'}
+        </button>
+      ))}
+    </div>
+  );
 
   const save = async (): Promise<void> => {
     if (busy) return;
@@ -107,19 +141,14 @@ export function TpSlDialog({
         );
         return;
       }
-      await s.positions.getState().actions.setTpSl({
-        symbol: p.symbol,
-        position_side: p.position_side,
-        take_profit_price: prices.take_profit_price,
-        stop_loss_price: prices.stop_loss_price,
-        working_type: working,
-      });
-      // what is in force now, said back: each price, or that there is none
-      const said = (x: string | null | undefined): string => (x ? fmt(Number(x), pd) : 'none');
+      await s.positions.getState().actions.setTpSl(tpslRequest(p, prices, watch));
+      // what is in force now, said back: each price and the price it watches, or that there is none
+      const said = (x: string | null, w: WorkingType): string =>
+        x ? `${fmt(Number(x), pd)} on the ${WATCHED_NAMES[w]}` : 'none';
       s.toasts.getState().actions.push({
         kind: 'success',
         title: `TP/SL saved for ${p.symbol} ${d.name}`,
-        body: `TP ${said(prices.take_profit_price)} · SL ${said(prices.stop_loss_price)}, on the ${WATCHED_NAMES[working]}`,
+        body: `TP ${said(prices.take_profit_price, watch.tp)} · SL ${said(prices.stop_loss_price, watch.sl)}`,
       });
       onClose();
     });
@@ -144,8 +173,7 @@ export function TpSlDialog({
       </h3>
       <p className="muted small">
         Entry {fmt(p.entry_price, pd)} · Mark {fmt(mark, pd)}
-        {working === WorkingType.LAST_PRICE ? ` · Last ${fmt(last, pd)}` : ''} · the whole position closes at market
-        when the trigger is reached.
+        {onLast ? ` · Last ${fmt(last, pd)}` : ''} · the whole position closes at market when the trigger is reached.
       </p>
       <label className="field">
         <span className="field-label">Take profit</span>
@@ -155,7 +183,7 @@ export function TpSlDialog({
           inputMode="decimal"
           value={tp}
           aria-invalid={checks.tp !== null}
-          placeholder={`${d.long ? 'above' : 'below'} ${short}`}
+          placeholder={`${d.long ? 'above' : 'below'} ${short(watch.tp)}`}
           onChange={(e) => (setTp(e.target.value), edit())}
         />
         <span className="unit">
@@ -176,6 +204,7 @@ export function TpSlDialog({
         </b>{' '}
         USDT
       </p>
+      {watchChoice('tp', 'Take profit')}
       <label className="field">
         <span className="field-label">Stop loss</span>
         <input
@@ -183,7 +212,7 @@ export function TpSlDialog({
           inputMode="decimal"
           value={sl}
           aria-invalid={checks.sl !== null}
-          placeholder={`${d.long ? 'below' : 'above'} ${short}`}
+          placeholder={`${d.long ? 'below' : 'above'} ${short(watch.sl)}`}
           onChange={(e) => (setSl(e.target.value), edit())}
         />
         <span className="unit">
@@ -204,20 +233,7 @@ export function TpSlDialog({
         </b>{' '}
         USDT
       </p>
-      <div className="seg" role="group" aria-label="Trigger price">
-        <span className="muted small">Trigger on</span>
-        {([1, 2] as const).map((w) => (
-          <button
-            key={w}
-            type="button"
-            className={working === w ? 'active' : ''}
-            aria-pressed={working === w}
-            onClick={() => (setWorking(w), edit())}
-          >
-            {w === 1 ? 'Mark price' : 'Last price'}
-          </button>
-        ))}
-      </div>
+      {watchChoice('sl', 'Stop loss')}
     </FormDialog>
   );
 }

@@ -9,7 +9,8 @@
 // profit above it, its stop loss below, a short's the other way round: one already reached would
 // fire at once, so the venue refuses it), naming that price and its value. Said, not enforced: the
 // venue checks them again. Pure: the dialog and the tests share it.
-import { WorkingType } from '../../../../src-shared/enums.ts';
+import { WorkingType, type PositionSide } from '../../../../src-shared/enums.ts';
+import type { TpSlRequest } from '../../../../src-shared/types/position-settings.ts';
 import { fmt } from '../../lib/format.ts';
 import { parseDecimalInput } from '../order-entry/decimal-input.ts';
 import { priceFieldCheck } from '../order-entry/input-checks.ts';
@@ -59,15 +60,19 @@ export function watchedPrice(working: WorkingType, mark: number | undefined, las
   return { name: WATCHED_NAMES[WorkingType.MARK_PRICE], price: mark ?? NaN };
 }
 
-/** Each field's problem as typed, or null: not a price above 0, off the tick, on the wrong side of the watched price. */
+/**
+ * Each field's problem as typed, or null: not a price above 0, off the tick, on the wrong side of
+ * the price that trigger watches (each its own: a take-profit on the mark, a stop-loss on the last).
+ */
 export function tpslChecks(
   texts: { tp: string; sl: string },
   long: boolean,
-  watched: WatchedPrice,
+  watchedBy: { tp: WatchedPrice; sl: WatchedPrice },
   tick: string | undefined,
   pd: number,
 ): { tp: string | null; sl: string | null } {
   const side = (text: string, profit: boolean): string | null => {
+    const watched = profit ? watchedBy.tp : watchedBy.sl;
     const r = parseDecimalInput(text);
     const own = priceFieldCheck(r, tick);
     if (own !== null || r.kind !== 'ok' || !(watched.price > 0)) return own;
@@ -87,8 +92,52 @@ export function triggerPnl(text: string, entry: number, d: Pick<PositionDirectio
   return r.kind === 'ok' && r.n > 0 ? (r.n - entry) * d.size * d.sign : NaN;
 }
 
-/** Whether two readings of a position's triggers have the same prices (null: none set). */
+/**
+ * Whether two readings of a position's triggers are the same: their prices (null: none set) and,
+ * for a trigger that is set, the price it watches.
+ */
 export function sameTriggers(a: TpSl | null, b: TpSl | null): boolean {
   const n = (x: string | null | undefined): number => (x ? Number(x) : 0);
-  return n(a?.takeProfit) === n(b?.takeProfit) && n(a?.stopLoss) === n(b?.stopLoss);
+  const tp = n(a?.takeProfit);
+  const sl = n(a?.stopLoss);
+  return (
+    tp === n(b?.takeProfit) &&
+    sl === n(b?.stopLoss) &&
+    (tp === 0 || a?.tpWorkingType === b?.tpWorkingType) &&
+    (sl === 0 || a?.slWorkingType === b?.slWorkingType)
+  );
+}
+
+/** The two triggers' working types (1 mark, 2 last), each its own. */
+export interface TriggerWatch {
+  tp: WorkingType;
+  sl: WorkingType;
+}
+
+/** What the dialog's fields start from: each trigger's own working type (the mark when none). */
+export function watchOf(t: TpSl | null | undefined): TriggerWatch {
+  const of = (w: number | undefined): WorkingType =>
+    w === WorkingType.LAST_PRICE ? WorkingType.LAST_PRICE : WorkingType.MARK_PRICE;
+  return { tp: of(t?.tpWorkingType), sl: of(t?.slWorkingType) };
+}
+
+/**
+ * The dialog's Save as the API takes it: both prices (null removes) and each trigger's own working
+ * type, so a take-profit on the mark beside a stop-loss on the last price keeps both in one request
+ * (all or nothing); `working_type` is the take-profit's, for a venue that reads that alone.
+ */
+export function tpslRequest(
+  position: { symbol: string; position_side: PositionSide },
+  prices: { take_profit_price: string | null; stop_loss_price: string | null },
+  watch: TriggerWatch,
+): TpSlRequest {
+  return {
+    symbol: position.symbol,
+    position_side: position.position_side,
+    take_profit_price: prices.take_profit_price,
+    stop_loss_price: prices.stop_loss_price,
+    working_type: watch.tp,
+    take_profit_working_type: watch.tp,
+    stop_loss_working_type: watch.sl,
+  };
 }
