@@ -66,3 +66,36 @@ test('the TP/SL dialog shows and keeps the price each trigger watches: a take-pr
     [2, 1],
   ]);
 });
+
+// Before, a dialog whose position closed meanwhile (its stop fired, a bot or another window closed
+// it) went on showing its Est. PnL, and Save answered "The TP/SL of this position changed since
+// this dialog opened (a bot or another window): now TP —, SL —. ... Save again to replace them".
+test('the TP/SL dialog of a position closed while it is open says so and saves nothing', async ({
+  page,
+  service,
+  trader,
+  market,
+}) => {
+  const symbol = 'BTCUSDT';
+  const { s, pos } = await market.position(trader.api, symbol, 1, '0.010');
+  await openTrading(page, service.url, trader, symbol);
+  const area = new PositionsArea(page);
+  const row = area.row(symbol, 1);
+  await row.getByRole('button', { name: `TP/SL ${symbol} long` }).click();
+  await expect(area.dialog).toBeVisible();
+  await area.takeProfit.fill(onTick(pos.mark_price * 1.2, s.price_step));
+  await expect(area.dialog.getByRole('alert')).toHaveCount(0);
+
+  // the long closes behind the dialog
+  await trader.api.placeOrder({ symbol, side: 2, position_side: 1, position_action: 2, type: 2, qty: '0.010' });
+  await expect(row).toHaveCount(0);
+  await expect(area.dialog.getByRole('alert')).toHaveText(
+    `This ${symbol} long closed while the dialog was open: there is no position to set a take profit or stop loss on.`,
+  );
+  const save = area.dialog.getByRole('button', { name: 'Save' });
+  await expect(save).toBeDisabled();
+  await area.takeProfit.press('Enter');
+  await expect(area.dialog.getByRole('alert')).not.toContainText('changed since this dialog opened');
+  await page.keyboard.press('Escape');
+  await expect(area.dialog).toBeHidden();
+});

@@ -50,8 +50,8 @@ export function TpSlDialog({
   const s = useServices();
   const key = positionKey(position.symbol, position.position_side);
   // the live record (entry and size move with fills); the one clicked once it is gone
-  const p =
-    useSel(s.positions, (x) => x.positions.find((r) => positionKey(r.symbol, r.position_side) === key)) ?? position;
+  const live = useSel(s.positions, (x) => x.positions.find((r) => positionKey(r.symbol, r.position_side) === key));
+  const p = live ?? position;
   const { pd } = useDecimals()(p.symbol);
   const current = useSel(s.positions, (x) => x.tpsl[key]);
   const mark = useSel(s.tickers, (x) => x.tickers[p.symbol]?.mark ?? p.mark_price);
@@ -125,8 +125,15 @@ export function TpSlDialog({
     </div>
   );
 
+  // closed while the dialog is open (its stop fired, a bot or another window closed it): nothing to
+  // set; before, Save said its triggers "changed since this dialog opened" and to Save again
+  const closed =
+    live === undefined
+      ? `This ${p.symbol} ${d.name} closed while the dialog was open: there is no position to set a take profit or stop loss on.`
+      : null;
+
   const save = async (): Promise<void> => {
-    if (busy) return;
+    if (busy || closed !== null) return;
     const prices = triggerPrices(tp, sl);
     if (!prices.ok) {
       setError(prices.error);
@@ -161,9 +168,9 @@ export function TpSlDialog({
       opener={opener}
       onSubmit={() => void save()}
       initial={first}
-      error={error}
+      error={closed ?? error}
       submitLabel="Save"
-      submitDisabled={busy}
+      submitDisabled={busy || closed !== null}
     >
       <h3>
         TP / SL · {p.symbol}{' '}
