@@ -2,7 +2,13 @@
 // and the choices kept for the next visit. The notification shown while the window is away is
 // e2e/alerts.spec.ts and e2e/notifications.spec.ts.
 import { describe, expect, it } from 'vitest';
-import { createNoticesStore, noticeOf, readPrefs } from '../../src-renderer/src/features/toasts/notice-prefs.ts';
+import {
+  createNoticesStore,
+  noticeOf,
+  readPrefs,
+  watchStoredNotices,
+} from '../../src-renderer/src/features/toasts/notice-prefs.ts';
+import type { StorageChange, StorageEvents } from '../../src-renderer/src/lib/browser-storage.ts';
 import type { Toast } from '../../src-renderer/src/features/toasts/toasts-store.ts';
 
 const toast = (t: Partial<Toast>): Toast => ({
@@ -52,5 +58,35 @@ describe('the choices', () => {
     };
     createNoticesStore(storage).getState().actions.set('fill', false);
     expect(createNoticesStore(storage).getState().prefs).toEqual({ ...ALL, fill: false });
+  });
+
+  // Before, each tab read the choices once, when it opened: price alerts turned off in one tab were
+  // still desktop notifications from another open tab, the one an alert may fire in.
+  it("are taken from another tab's write, as it is written", () => {
+    const items = new Map<string, string>();
+    const storage = {
+      getItem: (k: string) => items.get(k) ?? null,
+      setItem: (k: string, v: string) => void items.set(k, v),
+    };
+    const listeners: ((e: StorageChange) => void)[] = [];
+    const win: StorageEvents = {
+      addEventListener: (_t, f) => void listeners.push(f),
+      removeEventListener: (_t, f) => void listeners.splice(listeners.indexOf(f), 1),
+    };
+    const here = createNoticesStore(storage);
+    const stop = watchStoredNotices(here, win);
+    const there = createNoticesStore(storage);
+    there.getState().actions.set('alert', false);
+    // the browser tells the other tabs, never the writer
+    for (const f of listeners) f({ key: 'perpdesk.notices', newValue: items.get('perpdesk.notices') ?? null });
+    expect(here.getState().prefs).toEqual({ ...ALL, alert: false });
+    expect(noticeOf(toast({ kind: 'alert', key: 'alert:1' }), here.getState().prefs)).toBeNull();
+    // another entry is not the choices; the whole storage cleared: the defaults
+    for (const f of listeners) f({ key: 'perpdesk.alerts', newValue: '[]' });
+    expect(here.getState().prefs.alert).toBe(false);
+    for (const f of listeners) f({ key: null, newValue: null });
+    expect(here.getState().prefs).toEqual(ALL);
+    stop();
+    expect(listeners).toHaveLength(0);
   });
 });

@@ -26,7 +26,7 @@ import { replayRequestTimeout } from '../features/replay/replay-view.ts';
 import { createSymbolsStore, reloadWhenOpen } from '../features/symbols/symbols-store.ts';
 import { createToastsStore } from '../features/toasts/toasts-store.ts';
 import { createDataImportStore } from '../features/data/import-store.ts';
-import { createNoticesStore } from '../features/toasts/notice-prefs.ts';
+import { createNoticesStore, watchStoredNotices } from '../features/toasts/notice-prefs.ts';
 import { watchToastNotices } from '../features/toasts/toast-notices.ts';
 import { startTickerFeed } from '../features/topbar/ticker-feed.ts';
 import { createTickerStore } from '../features/topbar/ticker-store.ts';
@@ -198,6 +198,7 @@ export function createServices(opts: { baseUrl?: string; wsUrl?: string } = {}) 
       stops.push(watchAlerts({ alerts, tickers, symbols, toasts, now: marketTime, win: window }));
       stops.push(watchStoredDrawings(drawings, window));
       stops.push(watchToastNotices(toasts, notices));
+      stops.push(watchStoredNotices(notices, window));
       stops.push(watchMarginCalls({ positions, symbols, toasts }));
       user = startUserFeed({
         api,

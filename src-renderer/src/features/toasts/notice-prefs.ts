@@ -3,8 +3,13 @@
 // first, kept in this browser's storage), in the toast's own words and tagged by its key, so a
 // toast that replaces another (the fills of one order) replaces its notification. Pure: no DOM,
 // so the tests take it as it is.
-import { browserStorage, type KeyValueStorage } from '../../lib/browser-storage.ts';
-import { createStore } from 'zustand/vanilla';
+import {
+  browserStorage,
+  type KeyValueStorage,
+  type StorageChange,
+  type StorageEvents,
+} from '../../lib/browser-storage.ts';
+import { createStore, type StoreApi } from 'zustand/vanilla';
 import type { Toast } from './toasts-store.ts';
 
 /** The toasts that may also be desktop notifications. */
@@ -18,7 +23,11 @@ const ALL_ON: NoticePrefs = { alert: true, fill: true, margin: true, liquidation
 
 export interface NoticesState {
   prefs: NoticePrefs;
-  actions: { set(kind: NoticeKind, on: boolean): void };
+  actions: {
+    set(kind: NoticeKind, on: boolean): void;
+    /** Another tab wrote the choices (the storage event's new value): this tab takes them. */
+    stored(text: string | null): void;
+  };
 }
 
 /** The choices of a stored text: a kind not stored as a boolean keeps its default (on). */
@@ -54,8 +63,25 @@ export function createNoticesStore(storage: KeyValueStorage | null = browserStor
           // storage full or disabled: the choice holds for this visit
         }
       },
+      stored: (text) => set({ prefs: readPrefs(text) }),
     },
   }));
+}
+
+/**
+ * Takes the choices another tab of the venue writes (the window's storage events), as the alerts
+ * do: an alert fires in whichever tab sees its level first, maybe one in the background, and that
+ * tab gives its desktop notification; before, a tab open before the trader turned price alerts off
+ * in another kept notifying them. Answers the stop.
+ */
+export function watchStoredNotices(notices: StoreApi<NoticesState>, win: StorageEvents): () => void {
+  const onStorage = (e: StorageChange): void => {
+    // (a null key: the other tab cleared the whole storage, so the defaults)
+    if (e.key !== KEY && e.key !== null) return;
+    notices.getState().actions.stored(e.key === null ? null : e.newValue);
+  };
+  win.addEventListener('storage', onStorage);
+  return () => win.removeEventListener('storage', onStorage);
 }
 
 /** The notification a toast makes under these choices, or null (a kind not chosen, or never one). */
