@@ -92,6 +92,20 @@ test('a % size goes back to the base quantity on Esc, the Open/Close switch and 
   await expect(x.pctQty).toContainText('capped');
 });
 
+test('a % size typed with a decimal point is that percentage, not 100%', async ({ page, service, trader }) => {
+  const screen = await openTrading(page, service.url, trader, 'BTCUSDT');
+  const x = new FormExtras(page, screen);
+  await expect(screen.form.button('Open long')).toBeEnabled();
+  await x.pct(25).click();
+  const size = screen.form.size;
+  await size.fill('');
+  // a key at a time, as a trader types: before, "12." read back as "12" and 12.5 became 125, held at 100%
+  await size.pressSequentially('12.5');
+  await expect(size).toHaveValue('12.5');
+  await expect(screen.form.button('Open long')).toContainText('12.5%');
+  await expect(x.pctQty).toContainText('12.5% of Max');
+});
+
 test('reduce-only shows only where it means something', async ({ page, service, trader }) => {
   // hedge mode: an open is never reduce-only (3010), a close always is
   const screen = await openTrading(page, service.url, trader, 'BTCUSDT');

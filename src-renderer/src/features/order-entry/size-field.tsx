@@ -1,11 +1,11 @@
 // The order form's size: a quantity or a percentage (of each side's Max to open, of the
 // position to close or reduce: order-model.ts sizePctBasis), the percentage slider and marks,
 // and in % mode the quantity each side would send, with a note when the pair's max_qty caps it.
-import type { Ref } from 'react';
+import { useState, type Ref } from 'react';
 import type { FuturesSymbol } from '../../../../src-shared/types.ts';
 import type { OrderFormState } from './order-form-store.ts';
 import { maxOnStep, NOT_A_NUMBER, sizeNotAboveZero, type OrderModel } from './order-model.ts';
-import { capOf } from './size.ts';
+import { capOf, parsePct, pctFieldText } from './size.ts';
 import { notionalCheck, sizeCheck } from './input-checks.ts';
 import { decimalsOf, fmt } from '../../lib/format.ts';
 import { ARMED_ID, describedBy } from './price-field.tsx';
@@ -25,6 +25,8 @@ export interface SizeFieldProps {
 
 export function SizeField({ f, model, futures: fut, base, inputRef, opens, armed }: SizeFieldProps) {
   const a = f.actions;
+  // the percentage as typed, kept while it reads as f.pct (size.ts pctFieldText)
+  const [pctTyped, setPctTyped] = useState<string | null>(null);
   const { qtyIn, buy, sell } = model;
   const offSize =
     (fut && f.sizeMode === 'qty' ? sizeCheck(qtyIn, fut) : null) ??
@@ -63,11 +65,12 @@ export function SizeField({ f, model, futures: fut, base, inputRef, opens, armed
             aria-invalid={offSize !== null}
             aria-describedby={describedBy(offSize !== null && 'size-check', armed && ARMED_ID)}
             inputMode="numeric"
-            value={f.pct === 0 ? '' : String(f.pct)}
+            value={pctFieldText(pctTyped, f.pct)}
             placeholder={pctOf}
-            onChange={(e) =>
-              a.set({ pct: Math.max(0, Math.min(100, Number(e.target.value.replace(/[^\d.]/g, '')) || 0)) })
-            }
+            onChange={(e) => {
+              setPctTyped(e.target.value);
+              a.set({ pct: parsePct(e.target.value) });
+            }}
           />
         )}
         <span className="unit">

@@ -25,3 +25,29 @@ export function capOf(maxQty: string): number {
   const cap = Number(maxQty);
   return cap > 0 ? cap : Infinity;
 }
+
+/** The percentage typed in the Size field (% mode): its digits and point, within 0..100; 0 when none. */
+export function parsePct(typed: string): number {
+  const n = pctNumber(typed.replace(/[^\d.]/g, ''));
+  return Number.isNaN(n) ? 0 : Math.max(0, Math.min(100, n));
+}
+
+/**
+ * What the Size field shows in % mode: the text as typed (digits and point) while it reads as the
+ * percentage in force, so a point or a 0 being typed stays ("12." on the way to 12.5, "0." on the
+ * way to 0.5), else the percentage itself ('' for 0, "100" for a typed 150, the slider's or a
+ * mark's value once they moved it). Shown as the number alone, "12." read back as 12 and "12.5"
+ * became "125", 100%.
+ */
+export function pctFieldText(typed: string | null, pct: number): string {
+  if (typed !== null) {
+    const text = typed.replace(/[^\d.]/g, '');
+    if (pctNumber(text) === pct) return text;
+  }
+  return pct === 0 ? '' : String(pct);
+}
+
+/** A percentage's digits and point as a number: '' and a lone '.' are 0; NaN when not a number ("1.2.3"). */
+function pctNumber(text: string): number {
+  return text === '' || text === '.' ? 0 : Number(text);
+}
