@@ -264,15 +264,14 @@ export function preview(i: PreviewInput): Preview {
   if (qty > 0 && !(i.price > 0))
     return { notional: NaN, margin: NaN, fee: NaN, cost: NaN, liquidation: NaN, pnl: NaN, trimmedTo };
   const notional = i.price > 0 ? qty * i.price : 0;
-  const fee =
-    i.taker && i.fills
-      ? crossingFee(i, qty)
-      : i.expires && !i.taker
-        ? 0
-        : notional * (i.taker ? i.takerFee : i.makerFee);
+  const crossing = i.taker && i.fills ? crossingTrades(i, qty) : null;
+  const fee = crossing ? crossing.fee : i.expires && !i.taker ? 0 : notional * (i.taker ? i.takerFee : i.makerFee);
+  // the price it trades at: a crossing limit order's at the levels it reaches (the rest at its
+  // limit), not at its limit, so its PnL and the entry it gives are of those (its cost stays at its limit)
+  const at = crossing ? crossing.price : i.price;
   const long = i.action === 'open' ? i.side === Side.BUY : i.side === Side.SELL;
   if (i.action === 'close') {
-    const pnl = reduced && qty > 0 && i.price > 0 ? (i.price - reduced.entry) * qty * (long ? 1 : -1) : NaN;
+    const pnl = reduced && qty > 0 && i.price > 0 ? (at - reduced.entry) * qty * (long ? 1 : -1) : NaN;
     return { notional, margin: 0, fee, cost: fee, liquidation: NaN, pnl, trimmedTo };
   }
   // what the venue margins: the part of the order beyond what the one-way net position takes (a
@@ -283,10 +282,10 @@ export function preview(i: PreviewInput): Preview {
   const opening = qty - covered > qty * 1e-9 ? (qty - covered) * (marginAt > 0 ? marginAt : 0) : 0;
   const { margin, hold } = openingHold(opening, i.leverage, i.takerFee);
   const a = i.against && i.against.qty > 0 ? i.against : null;
-  if (a) return { notional, margin, fee, cost: hold, trimmedTo, ...againstPosition(i, a, qty, long, fee) };
+  if (a) return { notional, margin, fee, cost: hold, trimmedTo, ...againstPosition(i, a, qty, long, { fee, at }) };
   const p = i.position;
   const totalQty = qty + (p ? Math.abs(p.qty) : 0);
-  const entry = totalQty > 0 ? (notional + (p ? Math.abs(p.qty) * p.entry : 0)) / totalQty : 0;
+  const entry = totalQty > 0 ? (qty * at + (p ? Math.abs(p.qty) * p.entry : 0)) / totalQty : 0;
   // the opening fee leaves the cross wallet; an isolated position keeps its margin
   const backing =
     i.marginMode === MarginMode.ISOLATED ? margin + (p ? p.margin : 0) : (i.crossBacking ?? i.available) - fee;
@@ -306,28 +305,33 @@ export function preview(i: PreviewInput): Preview {
 }
 
 /**
- * The fee of a limit order of `qty` that crosses the book (`fills`): the levels it reaches take
- * it at their prices, as a taker; what they leave rests at its limit, as a maker (an IOC order's
- * expires: no fee).
+ * A limit order of `qty` that crosses the book (`fills`): the levels it reaches take it at their
+ * prices, as a taker; what they leave rests at its limit, as a maker (an IOC order's expires: no
+ * fee). Its fee, and the average price it trades at (the resting rest counted at its limit).
  */
-function crossingFee(i: PreviewInput, qty: number): number {
+function crossingTrades(i: PreviewInput, qty: number): { fee: number; price: number } {
   const buy = i.side === Side.BUY;
   let left = qty;
   let fee = 0;
+  let value = 0;
   for (const [price, size] of i.fills ?? []) {
     if (left <= qty * 1e-9 || (buy ? price > i.price : price < i.price)) break;
     const take = Math.min(left, size);
     fee += take * price * i.takerFee;
+    value += take * price;
     left -= take;
   }
+  const rest = left > qty * 1e-9 ? left : 0;
+  const price = qty > 0 ? (value + rest * i.price) / qty : i.price;
   // the rest rests as a maker, or an IOC order's expires unfilled (no fee)
-  return left > qty * 1e-9 && !i.expires ? fee + left * i.price * i.makerFee : fee;
+  return { fee: rest > 0 && !i.expires ? fee + rest * i.price * i.makerFee : fee, price };
 }
 
 /**
  * One-way mode, an order of `qty` against net position `a` (the other way from `long`): the
  * realized PnL of the part it closes and the liquidation price of what is left (the rest of the
- * position at its entry, or the flipped part at the order's price; none when it closes it all).
+ * position at its entry, or the flipped part at `at`, the price the order trades at; none when it
+ * closes it all), `fee` its fee.
  * The closed part's PnL and the fee move the cross wallet; an isolated position keeps its margin
  * in proportion, a flipped one gets its initial margin.
  */
@@ -336,11 +340,11 @@ function againstPosition(
   a: { qty: number; entry: number; margin: number },
   qty: number,
   long: boolean,
-  fee: number,
+  { fee, at }: { fee: number; at: number },
 ): { liquidation: number; pnl: number } {
   if (!(qty > 0) || !(i.price > 0)) return { liquidation: NaN, pnl: NaN };
   const closing = Math.min(qty, a.qty);
-  const pnl = (i.price - a.entry) * closing * (long ? -1 : 1);
+  const pnl = (at - a.entry) * closing * (long ? -1 : 1);
   const left = a.qty - closing;
   const flip = qty - closing;
   if (left <= a.qty * 1e-9 && flip <= qty * 1e-9) return { liquidation: NaN, pnl };
@@ -354,7 +358,7 @@ function againstPosition(
   const liquidation = liquidationPrice({
     long: rest ? !long : long,
     qty: rest ? left : flip,
-    entry: rest ? a.entry : i.price,
+    entry: rest ? a.entry : at,
     walletBacking: backing,
     mmr: i.mmr,
     tiers: i.tiers,
