@@ -64,8 +64,38 @@ describe('a limit order crossing the book', () => {
         qty: 0.1,
         fills,
       }).liquidation;
-    // isolated: the margin is held at the limit, 100,000 x 0.1 / 125 = 80; the entry is the ask's
-    const expected = (80 - 0.1 * 96_307.6) / (0.1 * 0.004 - 0.1);
+    // isolated: the position locks the margin of its fill, 96,307.6 x 0.1 / 125 (the order's hold
+    // was at the limit); the entry is the ask's
+    const expected = ((0.1 * 96_307.6) / 125 - 0.1 * 96_307.6) / (0.1 * 0.004 - 0.1);
     expect(at([[96_307.6, 1]], 100_000)).toBeCloseTo(expected, 6);
+  });
+
+  it("isolated: the position's margin is of its fills, as the venue locks it", () => {
+    // the venue: an isolated short of 400,000 1000PEPE from a sell limit at 0.0125 filled at
+    // 0.0133121 to 0.0133123 (entry 0.01331215) has margin 266.24 and liquidation price 0.0138262;
+    // the preview, with the margin at the limit (250.00), said 0.0137867
+    const p = preview({
+      ...base,
+      leverage: 20,
+      mmr: 0.01,
+      marginMode: MarginMode.ISOLATED,
+      side: Side.SELL,
+      action: 'open',
+      price: 0.0125,
+      qty: 400_000,
+      fills: [
+        [0.0133123, 76_731],
+        [0.0133122, 38_583],
+        [0.0133121, 1_000_000],
+      ],
+      tiers: [
+        { cap: 5_000, mmr: 0.01, cum: 0 },
+        { cap: 60_000, mmr: 0.02, cum: 50 },
+        { cap: 300_000, mmr: 0.025, cum: 350 },
+      ],
+    });
+    expect(p.liquidation).toBeCloseTo(0.0138262, 7);
+    // what the order holds while open stays at its limit: 400,000 x 0.0125 / 20
+    expect(p.margin).toBeCloseTo(250, 9);
   });
 });

@@ -287,8 +287,12 @@ export function preview(i: PreviewInput): Preview {
   const totalQty = qty + (p ? Math.abs(p.qty) : 0);
   const entry = totalQty > 0 ? (qty * at + (p ? Math.abs(p.qty) * p.entry : 0)) / totalQty : 0;
   // the opening fee leaves the cross wallet; an isolated position keeps its margin
+  // an isolated position locks the initial margin of its fills, at the prices they trade at (not
+  // at the limit or the mark the order's hold was valued at)
   const backing =
-    i.marginMode === MarginMode.ISOLATED ? margin + (p ? p.margin : 0) : (i.crossBacking ?? i.available) - fee;
+    i.marginMode === MarginMode.ISOLATED
+      ? ((qty - covered) * at) / Math.max(1, i.leverage) + (p ? p.margin : 0)
+      : (i.crossBacking ?? i.available) - fee;
   const liquidation =
     qty > 0 && i.price > 0
       ? liquidationPrice({
@@ -354,7 +358,7 @@ function againstPosition(
     ? (i.crossBacking ?? i.available) - fee + pnl
     : rest
       ? (a.margin * left) / a.qty
-      : (flip * i.price) / Math.max(1, i.leverage);
+      : (flip * at) / Math.max(1, i.leverage);
   const liquidation = liquidationPrice({
     long: rest ? !long : long,
     qty: rest ? left : flip,
