@@ -50,6 +50,10 @@ describe('the order form’s input checks', () => {
     const capped = { ...BTC, max_qty: '120' };
     expect(sizeCheck(typed('120'), capped)).toBeNull();
     expect(sizeCheck(typed('120.001'), capped)).toBe('Over the maximum of 120 in one order: the venue refuses it.');
+    // grouped as the screen writes amounts (1000PEPEUSDT's cap read "800000000")
+    expect(sizeCheck(typed('800000001'), { qty_step: '1', min_qty: '1', max_qty: '800000000' })).toBe(
+      'Over the maximum of 800,000,000 in one order: the venue refuses it.',
+    );
     // off the step is said first
     expect(sizeCheck(typed('120.0005'), capped)).toBe('Not on the step: the venue takes multiples of 0.001.');
   });

@@ -10,7 +10,7 @@
 import { createScale } from '../../../../src-shared/decimal.ts';
 import { Side } from '../../../../src-shared/enums.ts';
 import type { FuturesSymbol } from '../../../../src-shared/types.ts';
-import { fmt } from '../../lib/format.ts';
+import { decimalsOf, fmt } from '../../lib/format.ts';
 import type { DecimalInput } from './decimal-input.ts';
 import { NOT_A_NUMBER } from './order-model.ts';
 
@@ -40,7 +40,7 @@ export function sizeCheck(
   if (offStep(qty.value, f.qty_step)) return `Not on the step: the venue takes multiples of ${f.qty_step}.`;
   if (qty.n < Number(f.min_qty)) return `Under the minimum of ${f.min_qty}: the venue refuses it.`;
   if (f.max_qty !== undefined && qty.n > Number(f.max_qty))
-    return `Over the maximum of ${f.max_qty} in one order: the venue refuses it.`;
+    return `Over the maximum of ${fmt(f.max_qty, decimalsOf(f.max_qty))} in one order: the venue refuses it.`;
   return null;
 }
 
