@@ -177,6 +177,10 @@ test('replay: open from the dialog, play at speed, a limit order fills when the 
       .then((h) => h!),
   );
   expect(csv.ok()).toBe(true);
+  // the two downloads named alike: replay-BTCUSDT-summary.csv (the service's) and replay-BTCUSDT-report.json
+  expect(csv.headers()['content-disposition']).toContain('filename="replay-BTCUSDT-summary.csv"');
+  const [json] = await Promise.all([page.waitForEvent('download'), report.getByTestId('replay-report-json').click()]);
+  expect(json.suggestedFilename()).toBe('replay-BTCUSDT-report.json');
   await page.screenshot({ path: test.info().outputPath('replay-screen.png') });
 
   // 6. back to the live market

@@ -90,6 +90,8 @@ export function ReplayReport() {
   const s = useServices();
   const report = useSel(s.replay, (r) => r.report);
   const error = useSel(s.replay, (r) => r.reportError);
+  // the JSON download named as the service names the CSV (replay-<pairs>-<table>.csv), not 'report'
+  const pairs = useSel(s.replay, (r) => r.status?.symbols.join('-') ?? '');
   // the screen's own account (known from its positions or orders); a replay with bots holds several
   const fromPositions = useSel(s.positions, (x) => x.positions[0]?.user_id);
   const fromOrders = useSel(s.orders, (x) => x.orders[0]?.user_id);
@@ -165,7 +167,11 @@ export function ReplayReport() {
           <a href={reportUrl(base, 'csv')} download data-testid="replay-report-csv">
             Download CSV
           </a>
-          <a href={reportUrl(base, 'json')} download data-testid="replay-report-json">
+          <a
+            href={reportUrl(base, 'json')}
+            download={pairs === '' ? 'replay-report.json' : `replay-${pairs}-report.json`}
+            data-testid="replay-report-json"
+          >
             Download JSON
           </a>
         </div>
