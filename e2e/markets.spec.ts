@@ -93,6 +93,28 @@ test('the picker sorts by a clicked column and starts its cursor on the current 
   expect(up).toEqual([...up].sort((a, b) => a - b));
 });
 
+test("Enter on a column's sort button sorts, and does not pick the active pair", async ({ page, service }) => {
+  // it picked the highlighted pair and closed the picker, unsorted
+  const screen = new TradingPage(page);
+  await screen.open(service.url);
+  await expect(screen.topbar.symbolButton).toContainText('BTCUSDT');
+  await page.keyboard.press('/');
+  await expect(screen.picker.search).toBeFocused();
+  await page.keyboard.press('ArrowDown'); // the cursor on ETHUSDT
+  const pairHeader = screen.picker.table.getByRole('button', { name: 'Pair', exact: true });
+  await pairHeader.focus();
+  await page.keyboard.press('Enter');
+  await expect(screen.picker.dialog).toBeVisible();
+  await expect(screen.picker.table.locator('th[aria-sort="ascending"]')).toContainText('Pair');
+  const names = await screen.picker.symbols();
+  expect(names).toEqual([...names].sort((a, b) => a.localeCompare(b)));
+  await expect(screen.topbar.symbolButton).toContainText('BTCUSDT');
+  // from the search field Enter still picks
+  await screen.picker.search.focus();
+  await page.keyboard.press('Enter');
+  await expect(screen.picker.dialog).toBeHidden();
+});
+
 test("the top bar's 24 h figures are the venue's 24 h ticker, in its exact decimals", async ({ page, service }) => {
   await setPaused(service.url, true); // the window stands still with the market clock
   try {

@@ -1,7 +1,7 @@
 // The pair picker: search, tag filters (new / meme / innovation), every pair with its last
 // price, 24 h change and volume, funding and maximum leverage; a click on a column header sorts
 // by it (again: the other way). The cursor starts on the current pair; arrow keys move, Enter
-// picks, Esc closes. A modal dialog (use-modal.ts): the rest of the screen is inert while it is
+// picks (Enter on a column's sort button or a tag presses that button), Esc closes. A modal dialog (use-modal.ts): the rest of the screen is inert while it is
 // open, and a click outside it closes it. Closed (a pair picked, Esc), it leaves the focus on
 // `opener`, the pair button, when nothing had it before (opened with `/`).
 import { useEffect, useLayoutEffect, useMemo, useRef, useState, type RefObject } from 'react';
@@ -98,7 +98,9 @@ export function SymbolPicker({ opener }: { opener?: RefObject<HTMLElement | null
     } else if (e.key === 'ArrowUp') {
       setActive((i) => Math.max(0, i - 1));
       e.preventDefault();
-    } else if (e.key === 'Enter' && shown[active]) {
+    } else if (e.key === 'Enter' && shown[active] && !(e.target instanceof HTMLButtonElement)) {
+      // Enter picks the active pair from the search field; on a button (a column's sort, a tag) it
+      // presses that button (it picked the pair and closed the picker, unsorted)
       pick(shown[active].general.symbol);
       e.preventDefault();
     } else modalKeys(e);
