@@ -58,6 +58,12 @@ test('a paused pair says so in the top bar, the chart and the order form', async
   await expect(page.getByTestId('funding-countdown')).toHaveText('—');
   await expect(page.getByTestId('ratio-bids')).toHaveText('B —');
   await expect(page.getByTestId('ratio-asks')).toHaveText('— S');
+  // and so does its row in the picker (it listed 0.0100%, the rate its price record still carries)
+  await screen.topbar.symbolButton.click();
+  await expect(screen.picker.row('FTTUSDT').locator('td').nth(4)).toHaveText('—');
+  await expect(screen.picker.row('BTCUSDT').locator('td').nth(4)).toHaveText(/^-?\d\.\d{4}%$/);
+  await page.keyboard.press('Escape');
+  await expect(screen.picker.dialog).toBeHidden();
   // a delisted pair has no mark nor index either (complete_price answers 7001)
   await screen.selectSymbol('LUNA2USDT');
   await expect(page.getByTestId('symbol-status')).toHaveText('Delisted');

@@ -66,6 +66,16 @@ describe('sortEntries', () => {
     expect(order(sortEntries(entries, null, tickers))).toEqual(['BTCUSDT', 'ETHUSDT', 'DOGEUSDT', 'NEWUSDT']);
   });
 
+  it('by funding: a pair that settles none (paused: next_funding_time 0) has no rate and goes last', () => {
+    // it sorted by the rate its price record still carries, 0.0100% for the paused FTTUSDT, which
+    // the picker listed though the top bar says "—"
+    const fund = (rate: number, next: number): Ticker => ({ fundingRate: rate, nextFundingTime: next }) as Ticker;
+    const rows = [entry('PAUSEDUSDT', 20), entry('BTCUSDT', 125), entry('ETHUSDT', 100)];
+    const rates = { PAUSEDUSDT: fund(0.0005, 0), BTCUSDT: fund(0.0001, 1), ETHUSDT: fund(-0.0002, 1) };
+    expect(order(sortEntries(rows, { key: 'funding', dir: -1 }, rates))).toEqual(['BTCUSDT', 'ETHUSDT', 'PAUSEDUSDT']);
+    expect(order(sortEntries(rows, { key: 'funding', dir: 1 }, rates))).toEqual(['ETHUSDT', 'BTCUSDT', 'PAUSEDUSDT']);
+  });
+
   it('a header click: a new column sorts descending (the pair A-Z), the same one flips', () => {
     expect(nextSort(null, 'change')).toEqual({ key: 'change', dir: -1 });
     expect(nextSort({ key: 'change', dir: -1 }, 'change')).toEqual({ key: 'change', dir: 1 });

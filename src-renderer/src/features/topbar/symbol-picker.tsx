@@ -10,7 +10,7 @@ import { useModal } from '../../layout/use-modal.ts';
 import { tabStop, tablistKeys } from '../../layout/tablist-keys.ts';
 import { useServices, useSel } from '../../lib/use-services.ts';
 import { nextSort, sortEntries, type SortKey, type SortSpec } from './symbol-sort.ts';
-import { change24, change24Text, quoteVolume24 } from './ticker-store.ts';
+import { change24, change24Text, fundingRate, quoteVolume24 } from './ticker-store.ts';
 import { SymbolStatus } from '../../../../src-shared/enums.ts';
 
 type TagFilter = 'all' | 'new' | 'meme' | 'innovation';
@@ -212,7 +212,7 @@ export function SymbolPicker({ opener }: { opener?: RefObject<HTMLElement | null
                     <td className="num">{fmt(t?.last, e.priceDecimals)}</td>
                     <td className={`num ${ch > 0 ? 'up' : ch < 0 ? 'down' : ''}`}>{change24Text(t).percent}</td>
                     <td className="num">{fmtCompact(quoteVolume24(t))}</td>
-                    <td className="num">{fmtPct(t?.fundingRate, 4)}</td>
+                    <td className="num">{fmtPct(fundingRate(t), 4)}</td>
                     <td className="num">{e.futures.max_leverage}x</td>
                   </tr>
                 );

@@ -2,7 +2,7 @@
 // Pairs without a figure for the column (no ticker yet) go last in either direction; ties keep
 // the catalogue's order (Array.prototype.sort is stable).
 import type { SymbolEntry } from '../symbols/symbols-store.ts';
-import { change24, quoteVolume24, type Ticker } from './ticker-store.ts';
+import { change24, fundingRate, quoteVolume24, type Ticker } from './ticker-store.ts';
 
 export type SortKey = 'pair' | 'last' | 'change' | 'volume' | 'funding' | 'leverage';
 export interface SortSpec {
@@ -21,7 +21,8 @@ function figure(e: SymbolEntry, t: Ticker | undefined, key: Exclude<SortKey, 'pa
     case 'volume':
       return quoteVolume24(t);
     case 'funding':
-      return t?.fundingRate ?? NaN;
+      // a pair that settles none (paused, delisted) has no rate: last, as the column's "—"
+      return fundingRate(t);
     case 'leverage':
       return e.futures.max_leverage;
   }

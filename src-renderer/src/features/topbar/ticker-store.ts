@@ -153,6 +153,14 @@ export function change24Text(t: Ticker | undefined): { price: string; percent: s
 }
 
 /**
+ * The funding rate of a pair that settles funding, NaN ("—") for one that settles none (paused or
+ * delisted: next_funding_time 0) or is not known yet: the top bar's and the pair picker's.
+ */
+export function fundingRate(t: Ticker | undefined): number {
+  return t !== undefined && t.nextFundingTime > 0 ? t.fundingRate : NaN;
+}
+
+/**
  * The mark, index and funding the top bar shows: NaN ("—") where the venue has none. A delisted
  * pair has no mark or index (GET /fapi/v1/complete_price answers 7001, the picker shows "—"),
  * though its price record still carries its last ones; a pair with no next settlement (paused or
@@ -166,7 +174,7 @@ export function venueFigures(
   return {
     mark: delisted || t === undefined ? NaN : t.mark,
     index: delisted || t === undefined ? NaN : t.index,
-    fundingRate: settles ? t.fundingRate : NaN,
+    fundingRate: fundingRate(t),
     nextFundingTime: settles ? t.nextFundingTime : 0,
   };
 }
