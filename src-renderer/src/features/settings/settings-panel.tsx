@@ -1,6 +1,8 @@
 // Settings: the API key and secret (show, copy, regenerate), the local API address for
 // external bots, the bot whitelist, desktop notifications (notices-section.tsx), the simulator
-// (speed, pause, seed) and the paper balance.
+// (speed, pause, fast mode, seed) and the paper balance. Fast mode (POST /api/v1/sim {fast}) is
+// shown and switched here: before, a venue in fast mode showed its unused speed, "1x", as the one
+// in force, and a speed picked left fast mode on.
 // The two destructive actions (regenerating the key, resetting the paper account) each ask
 // for a confirmation that says what will happen (a ConfirmBar: the focus on its Cancel, Esc backs
 // out of it, not out of the drawer, and either answer leaves the focus on the button that asked);
@@ -89,10 +91,15 @@ function SettingsBody() {
       if (!p.ok) return setSpeedError(p.reason);
       v = p.value;
     }
-    const err = await st.actions.setSim({ speed: v });
+    // a speed picked runs the market at that speed: in fast mode it was kept for later, unused
+    const err = await st.actions.setSim(st.sim?.fast ? { speed: v, fast: false } : { speed: v });
     setSpeedError(err === null ? null : `Speed not changed: ${err}`);
     // the field shows the speed in force again (also when it did not change)
     if (err === null) setSpeed(String(v));
+  };
+  const toggleFast = async (): Promise<void> => {
+    const err = await st.actions.setSim({ fast: !st.sim?.fast });
+    setSpeedError(err === null ? null : `Not changed: ${err}`);
   };
   const togglePause = async (): Promise<void> => {
     const err = await st.actions.setSim({ paused: !st.sim?.paused });
@@ -301,7 +308,7 @@ function SettingsBody() {
               {SPEEDS.map((x) => (
                 <button
                   key={x}
-                  className={`btn-small ${st.sim?.speed === x ? 'active' : ''}`}
+                  className={`btn-small ${!st.sim?.fast && st.sim?.speed === x ? 'active' : ''}`}
                   onClick={() => void applySpeed(x)}
                 >
                   {x}x
@@ -314,9 +321,25 @@ function SettingsBody() {
               </p>
             )}
             <Thinned overload={st.sim.overload} />
-            <button className="btn-small" data-testid="sim-pause" onClick={() => void togglePause()}>
-              {st.sim.paused ? '▶ Resume' : '❚❚ Pause'}
-            </button>
+            {st.sim.fast && (
+              <p className="muted small" data-testid="sim-fast-note">
+                Fast mode: the market runs as fast as this computer simulates it, every step simulated; the speed above
+                applies once it is off (a speed picked turns it off).
+              </p>
+            )}
+            <div className="kv">
+              <button className="btn-small" data-testid="sim-pause" onClick={() => void togglePause()}>
+                {st.sim.paused ? '▶ Resume' : '❚❚ Pause'}
+              </button>
+              <button
+                className={`btn-small ${st.sim.fast ? 'active' : ''}`}
+                data-testid="sim-fast"
+                aria-pressed={st.sim.fast}
+                onClick={() => void toggleFast()}
+              >
+                Fast mode
+              </button>
+            </div>
           </>
         )}
       </section>

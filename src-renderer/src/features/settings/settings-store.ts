@@ -1,5 +1,5 @@
 // Settings of the local venue as the screen manages them: the bot whitelist (loopback-only
-// admin route), the simulator (speed, pause, seed), the paper balance reset and the API key
+// admin route), the simulator (speed, pause, fast mode, seed), the paper balance reset and the API key
 // (regenerating it swaps the screen's own credentials at once) and the position mode (hedge
 // or one-way; the venue refuses the switch with 3015 while a position or order is open, and
 // that reason is shown). A refused speed change is handed back to the panel, which keeps it
@@ -11,6 +11,7 @@ import {
   PerpdeskApiError,
   type AccountSummary,
   type RestClient,
+  type SimChange,
   type SimState,
 } from '../../../../src-shared/sdk/rest-client.ts';
 import { fmt } from '../../lib/format.ts';
@@ -36,8 +37,8 @@ export interface SettingsState {
     /** Re-reads the simulator (its market time moves). */
     refreshSim(): Promise<void>;
     saveWhitelist(ips: readonly string[]): Promise<void>;
-    /** Applies a speed or pause change; the error text when it was refused, else null. */
-    setSim(change: { speed?: number; paused?: boolean }): Promise<string | null>;
+    /** Applies a speed, pause or fast-mode change; the error text when it was refused, else null. */
+    setSim(change: SimChange): Promise<string | null>;
     /** Switches hedge / one-way; true when done (the message says why not). */
     setPositionMode(mode: 'hedge' | 'one_way'): Promise<boolean>;
     reset(balance: string): Promise<AccountSummary | null>;
