@@ -43,4 +43,14 @@ describe('settings result lines', () => {
     expect(st.getState().message).toBeNull();
     expect(st.getState().modeMessage).toBeNull();
   });
+
+  it("say a reset's wallet with all its decimals", async () => {
+    // 12345.678 typed: the venue set 12345.678, the line said "wallet 12,345.68 USDT"
+    const st = createSettingsStore({
+      ...api(),
+      resetAccount: async () => ({ wallet_balance: '12345.67800000' }),
+    } as unknown as RestClient);
+    await st.getState().actions.reset('12345.678');
+    expect(st.getState().message?.text).toBe('Paper account reset: wallet 12,345.678 USDT');
+  });
 });

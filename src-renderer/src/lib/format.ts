@@ -114,6 +114,14 @@ export function fmtCountdown(ms: number): string {
   return `${pad2(Math.floor(s / 3600))}:${pad2(Math.floor((s % 3600) / 60))}:${pad2(s % 60)}`;
 }
 
+/**
+ * An amount written with all its decimals, at least `min` ("12345.67800000" -> "12,345.678",
+ * "20000" -> "20,000.00"): a paper balance the trader typed, which 2 decimals rounded.
+ */
+export function fmtAmount(v: string, min = 2): string {
+  return fmt(v, Math.max(min, decimalsOf(v.trim())));
+}
+
 /** Decimals a step is written with: "0.001" -> 3, "1" -> 0, "0.50" -> 1. */
 export function decimalsOf(step: string): number {
   const dot = step.indexOf('.');

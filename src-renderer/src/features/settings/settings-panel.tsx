@@ -18,7 +18,7 @@
 // (aria-disabled, a press then does nothing), and a control that goes (Log out, a section's
 // content replaced) hands the focus to the same control once it is back, else to its section.
 import { useEffect, useRef, useState } from 'react';
-import { fmt, fmtDateTime, fmtSpan } from '../../lib/format.ts';
+import { fmtAmount, fmtDateTime, fmtSpan } from '../../lib/format.ts';
 import type { SimState } from '../../../../src-shared/sdk/rest-client.ts';
 import { parseDecimalInput } from '../order-entry/decimal-input.ts';
 import { wsUrl } from '../../lib/connection.ts';
@@ -118,7 +118,8 @@ function SettingsBody() {
     if (r) s.session.getState().actions.replace(r.api_key, r.api_secret);
   };
   // The amount shown: what the trader typed, else the total deposits once they are known.
-  const depositsText = deposits !== undefined && Number(deposits) > 0 ? fmt(deposits, 2).replace(/,/g, '') : '';
+  // (all their decimals: 2 rounded 12346.36169700 to 12346.36, and the reset set that)
+  const depositsText = deposits !== undefined && Number(deposits) > 0 ? fmtAmount(deposits).replace(/,/g, '') : '';
   const amountText = balance ?? depositsText;
   const amount = parseDecimalInput(amountText);
   const amountOk = amount.kind === 'ok';
@@ -399,7 +400,7 @@ function SettingsBody() {
         {confirmReset && amount.kind === 'ok' && (
           <ConfirmBar
             testId="reset-confirm"
-            text={`Cancel every open order, close every position at the mark price and set the wallet to ${fmt(amount.n, 2)} USDT? This cannot be undone.`}
+            text={`Cancel every open order, close every position at the mark price and set the wallet to ${fmtAmount(amount.value)} USDT? This cannot be undone.`}
             action="Reset"
             busy={st.busy}
             onConfirm={() => {
@@ -419,7 +420,7 @@ function SettingsBody() {
         <p className="muted small">
           Cancels every open order, closes every position at the mark price and sets the wallet to this balance
           {depositsText !== '' && balance === null
-            ? ` (pre-filled with the account's total deposits, ${fmt(deposits, 2)} USDT)`
+            ? ` (pre-filled with the account's total deposits, ${fmtAmount(deposits ?? '')} USDT)`
             : ''}
           .
         </p>

@@ -14,7 +14,7 @@ import {
   type SimChange,
   type SimState,
 } from '../../../../src-shared/sdk/rest-client.ts';
-import { fmt } from '../../lib/format.ts';
+import { fmtAmount } from '../../lib/format.ts';
 import { errorText } from '../../lib/frame.ts';
 import { dropServiceFailure } from '../../lib/service-failure.ts';
 
@@ -146,7 +146,7 @@ export function createSettingsStore(api: RestClient, opts: SettingsOptions = {})
             'reset',
             'Reset',
             () => api.resetAccount(balance.trim() === '' ? undefined : balance.trim()),
-            (r) => `Paper account reset: wallet ${fmt(r.wallet_balance, 2)} USDT`,
+            (r) => `Paper account reset: wallet ${fmtAmount(r.wallet_balance)} USDT`,
           ),
         regenerate: () =>
           run(
