@@ -6,7 +6,6 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LocalVenue } from '../../../src-main/venue.ts';
-import { hmacSha256Hex } from '../../../src-shared/sign.ts';
 import { dataOf, makeAccount, orderBody, signed, type Creds } from '../../helpers/signed.ts';
 import { startWsService, type TestClient, type WsService } from './ws-test-client.ts';
 
@@ -21,14 +20,7 @@ beforeAll(async () => {
 
 afterAll(() => svc.close());
 
-async function following(who: Creds): Promise<TestClient> {
-  const c = await svc.open();
-  const timestamp = Date.now();
-  const signature = hmacSha256Hex(who.apiSecret, `api_key=${who.apiKey}&timestamp=${timestamp}`);
-  expect((await c.request('LOGIN', { api_key: who.apiKey, timestamp, signature })).result).toEqual({ user_id: who.id });
-  expect((await c.request('SUBSCRIBE', ['user'])).result).toBeNull();
-  return c;
-}
+const following = (who: Creds): Promise<TestClient> => svc.following(who);
 
 describe('POST /fapi/v1/leverage and the user stream', () => {
   it('pushes each open order of the pair with its new leverage, the record REST lists, before the balance', async () => {

@@ -3,8 +3,11 @@
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import WebSocket from 'ws';
+import { expect } from 'vitest';
 import { buildApp } from '../../../src-main/api/app.ts';
 import { openVenue, type LocalVenue } from '../../../src-main/venue.ts';
+import { hmacSha256Hex } from '../../../src-shared/sign.ts';
+import type { Creds } from '../../helpers/signed.ts';
 
 export interface Closed {
   code: number;
@@ -105,6 +108,8 @@ export interface WsService {
   url: string;
   /** A client on `url`, closed by close(). */
   open(): Promise<TestClient>;
+  /** A client logged in as `who` and subscribed to its `user` stream. */
+  following(who: Creds): Promise<TestClient>;
   /** Closes the clients, the app and the venue. */
   close(): Promise<void>;
 }
@@ -115,13 +120,24 @@ export async function startWsService(): Promise<WsService> {
   await app.listen({ host: '127.0.0.1', port: 0 });
   const url = `ws://127.0.0.1:${(app.server.address() as AddressInfo).port}/ws`;
   const clients: TestClient[] = [];
+  const open = async (): Promise<TestClient> => {
+    const c = await TestClient.open(url);
+    clients.push(c);
+    return c;
+  };
   return {
     venue,
     app,
     url,
-    async open() {
-      const c = await TestClient.open(url);
-      clients.push(c);
+    open,
+    async following(who) {
+      const c = await open();
+      const timestamp = Date.now();
+      const signature = hmacSha256Hex(who.apiSecret, `api_key=${who.apiKey}&timestamp=${timestamp}`);
+      expect((await c.request('LOGIN', { api_key: who.apiKey, timestamp, signature })).result).toEqual({
+        user_id: who.id,
+      });
+      expect((await c.request('SUBSCRIBE', ['user'])).result).toBeNull();
       return c;
     },
     async close() {
