@@ -176,7 +176,8 @@ export function registerMarketData(app: FastifyInstance, ctx: BinanceContext, li
       start,
       end,
       limit,
-      oldest: start === undefined ? undefined : svc.oldestOpen(pair.row.symbol, interval as Interval),
+      oldest:
+        start === undefined && end === undefined ? undefined : svc.oldestOpen(pair.row.symbol, interval as Interval),
     });
   };
   app.get('/fapi/v1/klines', routeSchema('GET', '/fapi/v1/klines'), async (req) => klinesOf(paramsOf(req), 'symbol'));
