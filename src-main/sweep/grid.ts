@@ -11,6 +11,7 @@
 // numbers or booleans. Anything else is a GridError naming the place in the file.
 import type { ParamSet, ParamValue } from './job.ts';
 import { isReservedName, RESERVED_NAMES } from './csv-columns.ts';
+import Decimal from 'decimal.js';
 import { jsonFault } from './json-place.ts';
 
 export class GridError extends Error {}
@@ -28,11 +29,44 @@ function shown(v: unknown): string {
   return text === undefined ? 'nothing' : text.replace(/"#(-?Infinity)#"/g, '$1 (a number too large to read)');
 }
 
+/**
+ * A number of the file that a double cannot hold as written (12345678901234567891 reads as
+ * 12345678901234567000): the bot would get another value than the file says, so a parameter's
+ * value like it is refused. A range's bounds, the count and the seed take its double.
+ */
+class Inexact {
+  readonly source: string;
+  readonly value: number;
+  constructor(source: string, value: number) {
+    this.source = source;
+    this.value = value;
+  }
+  toJSON(): number {
+    return this.value;
+  }
+}
+
+/** JSON.parse's reviver: a finite number whose text is not its double's value becomes an Inexact. */
+function markInexact(_key: string, value: unknown, context?: { source?: string }): unknown {
+  if (typeof value !== 'number' || !Number.isFinite(value) || context?.source === undefined) return value;
+  return new Decimal(context.source).eq(new Decimal(String(value))) ? value : new Inexact(context.source, value);
+}
+
+/** A number as its double (an Inexact one's rounded value), anything else as it is. */
+function num(x: unknown): unknown {
+  return x instanceof Inexact ? x.value : x;
+}
+
 function isObject(x: unknown): x is Record<string, unknown> {
-  return typeof x === 'object' && x !== null && !Array.isArray(x);
+  return typeof x === 'object' && x !== null && !Array.isArray(x) && !(x instanceof Inexact);
 }
 
 function checkValue(v: unknown, where: string): ParamValue {
+  if (v instanceof Inexact)
+    throw new GridError(
+      `${where} is ${v.source}, which a JSON number cannot hold exactly: the bot would get ${String(v.value)}; ` +
+        `write it as a string ("${v.source}") and read it as such in the bot`,
+    );
   if (typeof v === 'string' || typeof v === 'boolean') return v;
   if (typeof v === 'number' && Number.isFinite(v)) return v;
   throw new GridError(`${where} must be a string, a number or a boolean, got ${shown(v)}`);
@@ -86,7 +120,7 @@ function toNumber(int: bigint, scale: number): number {
 type Draw = (next: () => number) => ParamValue;
 
 function rangeDraw(spec: Record<string, unknown>, where: string): Draw {
-  const { min, max, step } = spec;
+  const [min, max, step] = [num(spec.min), num(spec.max), num(spec.step)];
   // a misspelt field named first (it was "wants numbers min <= max", not saying which field)
   for (const k of Object.keys(spec))
     if (k !== 'min' && k !== 'max' && k !== 'step')
@@ -118,7 +152,8 @@ function expandRandom(r: unknown): ParamSet[] {
   if (!isObject(r)) throw new GridError('"random" must be an object {count, seed?, params}');
   for (const k of Object.keys(r))
     if (k !== 'count' && k !== 'seed' && k !== 'params') throw new GridError(`"random" has an unknown field '${k}'`);
-  const { count, seed = 1, params } = r;
+  const { params } = r;
+  const [count, seed] = [num(r.count), num(r.seed ?? 1)];
   if (typeof count !== 'number' || !Number.isInteger(count) || count < 1 || count > MAX_SETS)
     throw new GridError(`"random.count" must be an integer from 1 to ${MAX_SETS}, got ${shown(count)}`);
   if (typeof seed !== 'number' || !Number.isInteger(seed) || seed < 0)
@@ -204,7 +239,8 @@ export function parseGrid(text: string): Grid {
   // it, as a data import does: JSON.parse refused it, naming an invisible character
   const json = text.replace(/^\uFEFF/, '');
   try {
-    doc = JSON.parse(json);
+    // (the reviver's third argument, the number's text, is Node 21's and later)
+    doc = JSON.parse(json, markInexact as (key: string, value: unknown) => unknown);
   } catch (err) {
     // one line naming the place: V8's message quotes the text around some faults, line breaks and all
     const at = jsonFault(json);

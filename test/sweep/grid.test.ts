@@ -206,6 +206,34 @@ describe('parseGrid', () => {
   });
 });
 
+describe('a number the bot would get another value of', () => {
+  // JSON.parse rounds to a double: 12345678901234567891 reached the bot as 12345678901234567000,
+  // the CSV and the page showing that, with no word of the change
+  it.each([
+    [
+      '{"grid": {"seed": [12345678901234567891]}}',
+      '"grid.seed"[0] is 12345678901234567891, which a JSON number cannot hold exactly: the bot would get ' +
+        '12345678901234567000; write it as a string ("12345678901234567891") and read it as such in the bot',
+    ],
+    ['{"sets": [{"id": 9007199254740993}]}', '"sets"[0].id is 9007199254740993, which a JSON number'],
+    ['{"defaults": {"x": 1.00000000000000001}}', '"defaults".x is 1.00000000000000001, which a JSON number'],
+    ['{"random": {"count": 2, "params": {"a": [1, 0.12345678901234567891]}}}', '"random.params.a"[1] is 0.1234'],
+  ])('%s is refused, naming it', (text, msg) => {
+    expect(() => parseGrid(text)).toThrow(GridError);
+    expect(() => parseGrid(text)).toThrow(msg);
+  });
+
+  it('takes every number written as its double reads it, and a range bound or a comment as read', () => {
+    const text =
+      '{"comment": 12345678901234567891, "sets": [{"a": 0.1, "b": 1.0, "c": 1e-7, "d": 2.50, "e": 9007199254740991,' +
+      ' "f": 0.30000000000000004, "g": -0}], "random": {"count": 1, "params": {"h": {"min": 1, "max": 1.00000000000000001}}}}';
+    expect(parseGrid(text).sets).toEqual([
+      { a: 0.1, b: 1, c: 1e-7, d: 2.5, e: 9007199254740991, f: 0.30000000000000004, g: -0 },
+      { h: 1 },
+    ]);
+  });
+});
+
 describe('a grid file that is not JSON', () => {
   // V8 names a position for some faults only; for others it quotes the text around it, the
   // file's line breaks too: the message was two lines without the place
