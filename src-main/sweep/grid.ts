@@ -178,7 +178,10 @@ function expandRandom(r: unknown): ParamSet[] {
 }
 
 function expandGrid(g: unknown): ParamSet[] {
-  if (!isObject(g) || Object.keys(g).length === 0) throw new GridError('"grid" must be an object of parameter lists');
+  if (!isObject(g)) throw new GridError(`"grid" must be an object of parameter lists, got ${shown(g)}`);
+  // an empty one was told it "must be an object of parameter lists", which {} is
+  if (Object.keys(g).length === 0)
+    throw new GridError('"grid" names no parameter: give each parameter its list of values, {"fast": [3, 5]}');
   let sets: ParamSet[] = [{}];
   for (const [name, values] of Object.entries(g)) {
     checkName(name, '"grid"');

@@ -171,6 +171,9 @@ describe('parseGrid', () => {
     ['{"grid": {"9lives": [1]}}', /'9lives' is not a parameter name/],
     ['{"sets": [{"a": 1}, 5]}', /"sets"\[1\] must be an object/],
     ['{"sets": []}', /"sets" must be a non-empty list/],
+    // an empty grid was told it "must be an object of parameter lists", which it is
+    ['{"grid": {}}', /^"grid" names no parameter: give each parameter its list of values, \{"fast": \[3, 5\]\}$/],
+    ['{"grid": [3, 5]}', /^"grid" must be an object of parameter lists, got \[3,5\]$/],
     ['{"random": {"count": 0, "params": {"a": [1]}}}', /"random.count" must be an integer from 1/],
     ['{"random": {"count": 3, "params": {}}}', /"random.params" must be an object of at least one/],
     ['{"random": {"count": 3, "params": {"a": {"min": 5, "max": 1}}}}', /min <= max/],
