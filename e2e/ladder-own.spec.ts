@@ -4,7 +4,7 @@
 // gone when the order is. Before, only the chart showed them.
 import { test, expect } from './support/fixtures.ts';
 import { setPaused } from './support/sim.ts';
-import { openTrading } from './support/desk.ts';
+import { openTrading, restingBuy } from './support/desk.ts';
 
 test.afterEach(async ({ service }) => {
   await setPaused(service.url, false);
@@ -33,17 +33,7 @@ test('your resting orders are marked on their levels, summed, on their side, and
   const sellAt = asks[3][0];
   // each order worth a little over the minimum notional
   const qty = times(s.qty_step, Math.ceil(Number(s.min_notional) / Number(near) / Number(s.qty_step)) + 1);
-  const buy = (price: string) =>
-    trader.api.placeOrder({
-      symbol,
-      side: 1,
-      position_side: 1,
-      position_action: 1,
-      type: 1,
-      price,
-      qty,
-      time_in_force: 1,
-    });
+  const buy = (price: string) => restingBuy(trader.api, symbol, price, qty);
   const a = await buy(near);
   await buy(near);
   const b = await buy(far);
