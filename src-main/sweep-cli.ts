@@ -440,6 +440,8 @@ async function main(argv: string[]): Promise<number> {
       tty: process.stderr.isTTY === true,
     });
     await runner.stop();
+    // taken over: the other coordinator's run is the one to follow (its line says what is done)
+    if (r.takenOver) return 1;
     finish(r.ran, r.reruns);
     return interrupts > 0 ? 130 : 0;
   } finally {

@@ -26,7 +26,7 @@ import {
   type JobTemplate,
 } from './plan.ts';
 import type { RunnerEvents } from './pool.ts';
-import { HEARTBEAT_MS, type SweepOwner, type SweepSpec, type SweepStore } from './ports.ts';
+import { HEARTBEAT_MS, LEASE_MS, type SweepOwner, type SweepSpec, type SweepStore } from './ports.ts';
 import { Progress } from './progress.ts';
 
 /** What a sweep is asked for on the command line (sweep-cli.ts). */
@@ -247,14 +247,17 @@ export function coordinatorHere(): SweepOwner {
 /**
  * Runs the jobs of a sweep still without a result; answers the counts of this run. The sweep is
  * taken for this process first (PlanError while another live coordinator runs it), and its lease
- * renewed every HEARTBEAT_MS until the run ends.
+ * renewed every HEARTBEAT_MS until the run ends. A coordinator that finds at a heartbeat that another
+ * one has taken the sweep (this one was not heard from for LEASE_MS: stopped with Ctrl-Z, its machine
+ * asleep, and a --resume ran meanwhile) stops its run and leaves the sweep's state to the new owner:
+ * `takenOver` in the answer.
  */
 export async function runSweep(
   store: SweepStore,
   id: string,
   runner: Runner,
   io: CoordinatorIo,
-): Promise<{ ran: number; ok: number; failed: number; duplicates: number; reruns: number }> {
+): Promise<{ ran: number; ok: number; failed: number; duplicates: number; reruns: number; takenOver: boolean }> {
   const spec = store.spec(id);
   if (spec === undefined) throw new PlanError(`no sweep ${id} in this data folder`);
   const now = io.now ?? Date.now;
@@ -265,7 +268,19 @@ export async function runSweep(
       `sweep ${id} is running: its coordinator (pid ${claim.owner.pid} on ${claim.owner.host}) was heard from ` +
         `${Math.max(0, Math.round((now() - claim.heartbeat_at) / 1000))} s ago; stop it (Ctrl-C) before resuming it`,
     );
-  const beat = setInterval(() => store.heartbeat(id, me, now()), HEARTBEAT_MS);
+  let takenOver = false;
+  const beat = setInterval(() => {
+    if (store.heartbeat(id, me, now())) return;
+    // another coordinator runs the sweep now: two running its jobs would run each twice
+    clearInterval(beat);
+    takenOver = true;
+    io.progress(io.tty ? '\n' : '');
+    io.out(
+      `sweep ${id} was resumed by another coordinator while this one was not heard from ` +
+        `(over ${LEASE_MS / 1000} s): this one stops and leaves its jobs to it`,
+    );
+    void runner.stop();
+  }, HEARTBEAT_MS);
   beat.unref();
   const summary = store.summary(id)!;
   const jobs = store.pending(id);
@@ -322,7 +337,9 @@ export async function runSweep(
     clearInterval(beat);
     progress.end();
   }
-  const after = store.summary(id)!;
-  store.setState(id, after.done === after.jobs ? 'done' : 'stopped', now());
-  return { ran: ok + failed, ok, failed, duplicates, reruns };
+  if (!takenOver) {
+    const after = store.summary(id)!;
+    store.setState(id, after.done === after.jobs ? 'done' : 'stopped', now());
+  }
+  return { ran: ok + failed, ok, failed, duplicates, reruns, takenOver };
 }

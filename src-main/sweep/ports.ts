@@ -81,8 +81,11 @@ export interface SweepStore {
     owner: SweepOwner,
     now: number,
   ): { ok: true } | { ok: false; owner: SweepOwner; heartbeat_at: number };
-  /** Renews this coordinator's lease (nothing when another one has taken the sweep). */
-  heartbeat(id: string, owner: SweepOwner, now: number): void;
+  /**
+   * Renews this coordinator's lease; false (nothing written) when the sweep is no longer running
+   * under it: another coordinator took it after this one was not heard from for LEASE_MS.
+   */
+  heartbeat(id: string, owner: SweepOwner, now: number): boolean;
   /** Deletes a sweep, its jobs and their results; false when there is no such sweep. */
   remove(id: string): boolean;
   /**

@@ -274,10 +274,11 @@ export class SqliteSweepStore implements SweepStore {
     }
   }
 
-  heartbeat(id: string, owner: SweepOwner, now: number): void {
-    this.db
+  heartbeat(id: string, owner: SweepOwner, now: number): boolean {
+    const r = this.db
       .prepare("UPDATE sweeps SET heartbeat_at = ? WHERE id = ? AND state = 'running' AND owner = ?")
       .run(now, id, JSON.stringify(owner));
+    return r.changes > 0;
   }
 
   remove(id: string): boolean {
