@@ -7,7 +7,7 @@
 // by the coordinator's periodic check of its pending jobs. A bot's failure is a job's result,
 // not a queue failure: only a job that could not run at all is retried (attempts).
 import { hostname } from 'node:os';
-import { Queue, QueueEvents, WaitingError, Worker, type ConnectionOptions, type Job } from 'bullmq';
+import { ErrorCode, Queue, QueueEvents, WaitingError, Worker, type ConnectionOptions, type Job } from 'bullmq';
 import type { RedisOptions } from 'ioredis';
 import { defaultCacheDir } from './compile-cache.ts';
 import { errorResult, type JobResult, type SweepJob } from './job.ts';
@@ -20,6 +20,24 @@ import type { RunnerEvents } from './pool.ts';
 import { RunGate } from './run-gate.ts';
 import { openJobVenue, runJob, type JobVenue } from './run-job.ts';
 import { warmUp } from './warm-up.ts';
+
+/**
+ * What a queue worker prints for an error BullMQ reports: a job this worker ran but no longer
+ * holds when it finishes (its lock lapsed while the worker was paused or cut off from Redis, and
+ * the job went to another worker or its sweep was removed) gets a sentence, not BullMQ's `Missing
+ * key for job ID. moveToFinished`; anything else is BullMQ's message.
+ */
+export function workerErrorLine(err: Error & { code?: unknown }): string {
+  const lost = [ErrorCode.JobNotExist, ErrorCode.JobLockNotExist, ErrorCode.JobLockMismatch];
+  const id = /for job (\S+?)\.? /.exec(err.message)?.[1];
+  if (typeof err.code === 'number' && lost.includes(err.code) && id !== undefined)
+    return (
+      `perpdesk sweep worker: job ${id} was no longer this worker's when it ended (its lock lapsed while ` +
+      'the worker was paused or cut off from Redis; another worker runs it, or its sweep was removed): ' +
+      'its outcome here is dropped'
+    );
+  return `perpdesk sweep worker: ${err.message}`;
+}
 
 /** One queue for every sweep: a sweep's jobs are told apart by their ids (queueJobId). */
 export const QUEUE = 'perpdesk-sweep';
@@ -444,8 +462,9 @@ export async function runQueueWorker(o: QueueWorkerOptions): Promise<void> {
   });
   let lastError = '';
   worker.on('error', (err) => {
-    if (err.message !== lastError) o.log(`perpdesk sweep worker: ${err.message}`);
-    lastError = err.message;
+    const line = workerErrorLine(err);
+    if (line !== lastError) o.log(line);
+    lastError = line;
   });
   worker.on('active', (job) => o.log(`job ${job.id} taken`));
   worker.on('completed', (job, r: JobResult) => o.log(`job ${job.id} ${r.status} (${r.wallMs} ms)`));

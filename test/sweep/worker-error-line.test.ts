@@ -1,0 +1,58 @@
+// What a queue worker prints when a job it ran is no longer its own as it ends (its lock lapsed
+// while the worker was paused, the job taken by another worker): a sentence naming the job, not
+// BullMQ's raw `Missing lock for job ID. moveToFinished` (docs/sweeps.md, queue workers). The
+// error is BullMQ's own, made by a real Redis: a job taken, its lock gone, then completed.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { ChildProcess } from 'node:child_process';
+import { Queue, Worker } from 'bullmq';
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { workerErrorLine } from '../../src-main/sweep/queue.ts';
+import { freePort, HAS_REDIS, startRedis, stop } from './redis-helpers.ts';
+
+describe.skipIf(!HAS_REDIS)('a queue worker whose job was taken from it', () => {
+  let redis: ChildProcess | undefined;
+  let dir = '';
+  let port = 0;
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'perpdesk-werr-'));
+    port = await freePort();
+    redis = await startRedis(port, dir);
+  });
+  afterAll(async () => {
+    await stop(redis);
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("says the job was no longer the worker's, naming it, in place of BullMQ's message", async () => {
+    const connection = { host: '127.0.0.1', port, maxRetriesPerRequest: null };
+    const queue = new Queue('werr', { connection });
+    const worker = new Worker('werr', null, { connection, autorun: false });
+    const client = new Redis({ host: '127.0.0.1', port });
+    try {
+      await queue.add('job', {}, { jobId: 'sw1-3' });
+      const job = await worker.getNextJob('token-a');
+      expect(job?.id).toBe('sw1-3');
+      // its lock lapses (a paused worker stops renewing it)
+      await client.del('bull:werr:sw1-3:lock');
+      const err = (await job!.moveToCompleted({}, 'token-a', false).then(
+        () => null,
+        (e: unknown) => e,
+      )) as (Error & { code?: unknown }) | null;
+      expect(err?.message).toMatch(/^Missing lock for job sw1-3\. moveToFinished/);
+      expect(workerErrorLine(err!)).toBe(
+        "perpdesk sweep worker: job sw1-3 was no longer this worker's when it ended (its lock lapsed while the " +
+          'worker was paused or cut off from Redis; another worker runs it, or its sweep was removed): its outcome ' +
+          'here is dropped',
+      );
+      // any other error: BullMQ's message as it is
+      expect(workerErrorLine(new Error('Connection is closed.'))).toBe('perpdesk sweep worker: Connection is closed.');
+    } finally {
+      await worker.close();
+      await queue.close();
+      client.disconnect();
+    }
+  });
+});
