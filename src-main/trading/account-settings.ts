@@ -14,6 +14,8 @@
 //   reduces, ledger.ts eachOpeningOrder), and its fills open a position at that leverage (as
 //   Binance's changeLeverage does); the order rows change in the same store unit, and each such
 //   order's record is announced (an `order` push) before the positions and the balance.
+// - A leverage or margin mode change announces the pair's setting (a `setting` push) first, open
+//   or not.
 // - A position mode switch announces the balance (the account summary, which names the mode).
 import { Errors } from '../../src-shared/errors.ts';
 import type { PositionMode } from '../../src-shared/enums.ts';
@@ -31,7 +33,8 @@ export function applyPairSetting(
   marginMode: number,
 ): void {
   const pair = core.requirePair(symbol);
-  const before = core.pairSetting(a, pair).leverage;
+  const was = core.pairSetting(a, pair);
+  const before = was.leverage;
   a.pairs.set(symbol, { leverage, marginMode });
   let repriced = false;
   const changed = new Set<LiveOrder>();
@@ -55,6 +58,14 @@ export function applyPairSetting(
     if (changed.size > 0 && remarginOrders(a, pair, (o) => changed.add(o))) repriced = true;
     for (const o of changed) repo.saveOrder(o);
   });
+  // the setting itself, first: a client following the account (the screen's order form in another
+  // tab, a bot) learns of a change made elsewhere, also with nothing open that it would reprice
+  if (before !== leverage || was.marginMode !== marginMode)
+    core.writer.announce({
+      accountId: a.id,
+      kind: 'setting',
+      data: { symbol, leverage, margin_mode: marginMode, time: core.now() },
+    });
   // a cross position's margin, and so the account's available balance, follow the leverage; and
   // each open order that took it is announced as REST now lists it (its leverage, its margin)
   if ((repriced || changed.size > 0) && core.events.has('account')) {

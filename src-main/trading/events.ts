@@ -48,6 +48,7 @@ export const ACCOUNT_EVENT_KINDS = {
     'the conditional order record (the fields of GET /fapi/v1/conditional/openOrders), when it is placed, cancelled, fires (status 2, order_id: the order it placed) or is refused as it fires (status 4, reject_code and reject_reason)',
   margin:
     '{symbol, position_side, type, amount, margin, time}: margin added to (type 1) or removed from (type 2) an isolated position by hand; amount and the margin after it as decimal strings',
+  setting: `{symbol, leverage, margin_mode, time}: the account's leverage or margin mode (${MarginMode.ISOLATED} isolated, ${MarginMode.CROSS} cross) on a pair changed, from any surface (REST, /binance, the screen), with or without a position; before the order, position and balance pushes it causes`,
 } as const;
 
 export interface AccountEvent {

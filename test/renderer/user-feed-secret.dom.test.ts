@@ -8,36 +8,7 @@ import { createStore } from 'zustand/vanilla';
 import { startUserFeed } from '../../src-renderer/src/lib/user-feed.ts';
 import { createServiceBack } from '../../src-renderer/src/lib/service-back.ts';
 import { createToastsStore } from '../../src-renderer/src/features/toasts/toasts-store.ts';
-import type { WebSocketLike } from '../../src-shared/sdk/ws-client.ts';
-
-/** A socket of the service, open at once: LOGIN and SUBSCRIBE are accepted, the test pushes. */
-class Socket implements WebSocketLike {
-  static made: Socket[] = [];
-  readyState = 0;
-  readonly sent: string[] = [];
-  onopen: ((event: unknown) => void) | null = null;
-  onmessage: ((event: { data: string }) => void) | null = null;
-  onclose: ((event: { code?: number; reason?: string }) => void) | null = null;
-  onerror: ((event: unknown) => void) | null = null;
-  constructor() {
-    Socket.made.push(this);
-    queueMicrotask(() => {
-      this.readyState = 1;
-      this.onopen?.({});
-    });
-  }
-  send(data: string): void {
-    const m = JSON.parse(data) as { method: string; id: number };
-    this.sent.push(m.method);
-    queueMicrotask(() => this.onmessage?.({ data: JSON.stringify({ id: m.id, result: null }) }));
-  }
-  close(): void {
-    this.readyState = 3;
-  }
-  push(msg: unknown): void {
-    this.onmessage?.({ data: JSON.stringify(msg) });
-  }
-}
+import { OpenSocket as Socket } from './open-socket.ts';
 
 afterEach(() => {
   vi.unstubAllGlobals();

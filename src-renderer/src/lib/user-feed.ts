@@ -27,7 +27,7 @@ import { createStore } from 'zustand/vanilla';
 import { fmt, fmtSigned } from './format.ts';
 import { errorText, poll } from './frame.ts';
 import type { SessionState } from './session-store.ts';
-import { PositionSide, Side, TradeRole } from '../../../src-shared/enums.ts';
+import { MarginMode, PositionSide, Side, TradeRole } from '../../../src-shared/enums.ts';
 import { dropServiceFailure } from './service-failure.ts';
 import { pacedSocket } from './paced-socket.ts';
 import type { ServiceBack } from './service-back.ts';
@@ -42,6 +42,7 @@ interface UserEvent {
     | 'funding'
     | 'margin_call'
     | 'conditional'
+    | 'setting'
     | 'logged_out';
   data: unknown;
 }
@@ -252,6 +253,10 @@ export function startUserFeed(deps: {
         break;
       case 'balance':
         account.getState().actions.apply(e.data as Record<string, string>);
+        break;
+      case 'setting':
+        // a pair's leverage or margin mode changed elsewhere (a bot, another tab), open or not
+        account.getState().actions.follow([e.data as { symbol: string; leverage: number; margin_mode: MarginMode }]);
         break;
       case 'conditional': {
         const c = e.data as ConditionalOrderRecord;

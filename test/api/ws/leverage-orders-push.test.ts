@@ -41,5 +41,32 @@ describe('POST /fapi/v1/leverage and the user stream', () => {
     const balance = await c.waitFor((m) => m.stream === 'user' && m.data.kind === 'balance', 3000, from);
     expect(c.messages.indexOf(balance)).toBeGreaterThan(c.messages.indexOf(pushed));
     expect(balance.data.data).toEqual(dataOf(await signed(app, who, 'GET', '/fapi/v1/account')));
+    // the setting that caused them came first
+    const setting = await c.waitFor((m) => m.stream === 'user' && m.data.kind === 'setting', 3000, from);
+    expect(c.messages.indexOf(setting)).toBeLessThan(c.messages.indexOf(pushed));
+    expect(setting.data.data).toMatchObject({ symbol: 'BTCUSDT', leverage: 5, margin_mode: 2 });
+  });
+
+  // Until 2026-12-07 a change with nothing open pushed nothing: another tab's order form, or a bot
+  // following the stream, kept the old leverage until its next REST read.
+  it('pushes the setting of a leverage or margin mode change with nothing open on the pair', async () => {
+    const who = makeAccount(venue, 'wslev_b');
+    const c = await following(who);
+    const from = c.messages.length;
+    dataOf(await signed(app, who, 'POST', '/fapi/v1/leverage', { json: { symbol: 'ETHUSDT', leverage: 7 } }));
+    const lev = await c.waitFor((m) => m.stream === 'user' && m.data.kind === 'setting', 3000, from);
+    expect(Object.keys(lev.data.data)).toEqual(['symbol', 'leverage', 'margin_mode', 'time']);
+    expect(lev.data.data).toMatchObject({ symbol: 'ETHUSDT', leverage: 7, margin_mode: 2 });
+    expect(typeof lev.data.data.time).toBe('number');
+    const next = c.messages.length;
+    dataOf(await signed(app, who, 'POST', '/fapi/v1/marginType', { json: { symbol: 'ETHUSDT', margin_mode: 1 } }));
+    const mode = await c.waitFor((m) => m.stream === 'user' && m.data.kind === 'setting', 3000, next);
+    expect(mode.data.data).toMatchObject({ symbol: 'ETHUSDT', leverage: 7, margin_mode: 1 });
+    // a setting sent again unchanged is not a change: nothing pushed
+    const after = c.messages.length;
+    dataOf(await signed(app, who, 'POST', '/fapi/v1/leverage', { json: { symbol: 'ETHUSDT', leverage: 7 } }));
+    dataOf(await signed(app, who, 'POST', '/fapi/v1/leverage', { json: { symbol: 'ETHUSDT', leverage: 8 } }));
+    const eight = await c.waitFor((m) => m.stream === 'user' && m.data.kind === 'setting', 3000, after);
+    expect(eight.data.data.leverage).toBe(8);
   });
 });
