@@ -150,7 +150,7 @@ export class RestClient {
    * Sends one request and returns the raw exchange; never throws for an HTTP or API error
    * (a network failure, or no answer within the time-out, gives status 0). It throws, sending nothing, only when no credentials are
    * set for a signed request or the request cannot be written (a query number that is NaN or
-   * infinite, a body JSON cannot hold): a PerpdeskApiError of code CLIENT_ERROR either way.
+   * infinite, a body number that is either, a body JSON cannot hold): a PerpdeskApiError of code CLIENT_ERROR either way.
    */
   async request(method: string, path: string, options: RequestOptions = {}): Promise<RawExchange> {
     const { qs, headers, bodyText, bytes } = writeRequest(method, path, options, {

@@ -124,7 +124,7 @@ export function writeRequest(
   try {
     if (options.upload !== undefined && (options.body !== undefined || options.auth === 'signed'))
       throw new Error('an upload is the whole body and is not signed');
-    bodyText = options.body === undefined ? undefined : JSON.stringify(options.body);
+    bodyText = options.body === undefined ? undefined : JSON.stringify(options.body, finiteOnly);
     if (options.auth === 'signed') {
       if (!signer.apiKey || !signer.apiSecret)
         throw new PerpdeskApiError(CLIENT_ERROR, 'No API key: log in first', NO_CREDENTIALS);
@@ -143,6 +143,16 @@ export function writeRequest(
   if (bodyText !== undefined) headers['Content-Type'] = 'application/json';
   if (options.upload !== undefined) headers['Content-Type'] = options.upload.type;
   return { qs, headers, bodyText, bytes: sendable(options.upload?.bytes) };
+}
+
+/**
+ * JSON.stringify's replacer for a body: a number that is NaN or infinite, which JSON.stringify
+ * would send as `null` (to the service a null, or a removal where a field takes null), throws.
+ */
+function finiteOnly(key: string, value: unknown): unknown {
+  if (typeof value === 'number' && !Number.isFinite(value))
+    throw new TypeError(`body field ${key === '' ? '(the body itself)' : key} is not finite: ${value}`);
+  return value;
 }
 
 /**

@@ -196,6 +196,28 @@ describe('RestClient', () => {
     expect(sent).toEqual([]);
   });
 
+  it('refuses a body number that is NaN or infinite unsent: JSON.stringify sent it as null', async () => {
+    sent.length = 0;
+    const lev = await client()
+      .setLeverage('BTCUSDT', Number.NaN)
+      .catch((e: unknown) => e);
+    expect(lev).toBeInstanceOf(PerpdeskApiError);
+    expect(lev).toMatchObject({
+      code: CLIENT_ERROR,
+      status: NOT_SENT,
+      message: 'POST /fapi/v1/leverage was not sent: body field leverage is not finite: NaN',
+    });
+    // where a field takes null (a take-profit's removal), a computed NaN went out as that null
+    const tp = await client()
+      .setTpSl({ symbol: 'BTCUSDT', position_side: 1, take_profit_price: Number.NaN as unknown as string })
+      .catch((e: unknown) => e);
+    expect(tp).toMatchObject({
+      status: NOT_SENT,
+      message: 'POST /fapi/v1/position/tpsl was not sent: body field take_profit_price is not finite: NaN',
+    });
+    expect(sent).toEqual([]);
+  });
+
   it('reads Retry-After of a 429 into retryAfterMs, and keeps the headers on the raw exchange', async () => {
     // the service's clock stands still: the window is 10 s from the first request, the wait all of it
     const limited = await makeApp(
