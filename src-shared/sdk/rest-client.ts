@@ -153,7 +153,7 @@ export class RestClient {
    * infinite, a body number that is either, a body JSON cannot hold): a PerpdeskApiError of code CLIENT_ERROR either way.
    */
   async request(method: string, path: string, options: RequestOptions = {}): Promise<RawExchange> {
-    const { qs, headers, bodyText, bytes } = writeRequest(method, path, options, {
+    const { url, headers, bodyText, bytes } = writeRequest(method, this.baseUrl, path, options, {
       apiKey: this.apiKey,
       apiSecret: this.apiSecret,
       recvWindow: this.opts.recvWindow,
@@ -161,7 +161,7 @@ export class RestClient {
     });
     return exchange(this.fetchFn, this.now, {
       method,
-      url: `${this.baseUrl}${path}${qs ? `?${qs}` : ''}`,
+      url,
       headers,
       bodyText,
       bytes,

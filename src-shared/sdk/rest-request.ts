@@ -102,18 +102,36 @@ interface Signer {
 }
 
 /**
- * Writes one request out: the body's JSON text (serialised once: the text signed is the text
- * sent), the query string (signed last for a signed route) and the headers. Throws, so that
- * nothing is sent, a PerpdeskApiError of code CLIENT_ERROR when a signed route has no
- * credentials (NO_CREDENTIALS) or the request cannot be written (NOT_SENT).
+ * Why `baseUrl` is no address to send a request to (undefined when it is one): it must be an
+ * http:// or https:// URL. Without the scheme (`localhost:8787`) or with ws:// the fetch failed
+ * as if the service were down ("Cannot reach the service at null: fetch failed").
+ */
+function baseUrlProblem(baseUrl: string): string | undefined {
+  let scheme: string | undefined;
+  try {
+    scheme = new URL(baseUrl).protocol;
+  } catch {
+    scheme = undefined;
+  }
+  if (scheme === 'http:' || scheme === 'https:') return undefined;
+  return `baseUrl '${baseUrl}' is not an http:// or https:// URL; give the service's address, such as http://127.0.0.1:8787`;
+}
+
+/**
+ * Writes one request out: its URL (`baseUrl`, the path and the query string, signed last for a
+ * signed route), the body's JSON text (serialised once: the text signed is the text sent) and
+ * the headers. Throws, so that nothing is sent, a PerpdeskApiError of code CLIENT_ERROR when a
+ * signed route has no credentials (NO_CREDENTIALS) or the request cannot be written (NOT_SENT:
+ * `baseUrl` is no http(s) URL, a query or body number is not finite, ...).
  */
 export function writeRequest(
   method: string,
+  baseUrl: string,
   path: string,
   options: RequestOptions,
   signer: Signer,
 ): {
-  qs: string;
+  url: string;
   headers: Record<string, string>;
   bodyText: string | undefined;
   bytes: Uint8Array<ArrayBuffer> | Blob | undefined;
@@ -122,6 +140,8 @@ export function writeRequest(
   let bodyText: string | undefined;
   let qs: string;
   try {
+    const bad = baseUrlProblem(baseUrl);
+    if (bad !== undefined) throw new Error(bad);
     if (options.upload !== undefined && (options.body !== undefined || options.auth === 'signed'))
       throw new Error('an upload is the whole body and is not signed');
     bodyText = options.body === undefined ? undefined : JSON.stringify(options.body, finiteOnly);
@@ -142,7 +162,8 @@ export function writeRequest(
   }
   if (bodyText !== undefined) headers['Content-Type'] = 'application/json';
   if (options.upload !== undefined) headers['Content-Type'] = options.upload.type;
-  return { qs, headers, bodyText, bytes: sendable(options.upload?.bytes) };
+  const url = `${baseUrl}${path}${qs ? `?${qs}` : ''}`;
+  return { url, headers, bodyText, bytes: sendable(options.upload?.bytes) };
 }
 
 /**

@@ -218,6 +218,27 @@ describe('RestClient', () => {
     expect(sent).toEqual([]);
   });
 
+  it('refuses a baseUrl without http:// or https:// unsent: it failed as a service not running, "at null"', async () => {
+    const tried: string[] = [];
+    // what Node's fetch does with such a URL: it cannot send it
+    const failing = async (input: string | URL | Request): Promise<Response> => {
+      tried.push(String(input));
+      throw new TypeError('fetch failed');
+    };
+    for (const baseUrl of ['localhost:8787', '127.0.0.1:8787', 'ws://127.0.0.1:8787']) {
+      const err = await new RestClient({ baseUrl, fetch: failing }).time().catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(PerpdeskApiError);
+      expect(err).toMatchObject({
+        code: CLIENT_ERROR,
+        status: NOT_SENT,
+        message:
+          `GET /fapi/v1/time was not sent: baseUrl '${baseUrl}' is not an http:// or https:// URL; ` +
+          "give the service's address, such as http://127.0.0.1:8787",
+      });
+    }
+    expect(tried).toEqual([]);
+  });
+
   it('reads Retry-After of a 429 into retryAfterMs, and keeps the headers on the raw exchange', async () => {
     // the service's clock stands still: the window is 10 s from the first request, the wait all of it
     const limited = await makeApp(
