@@ -5,7 +5,7 @@
 import { SymbolStatus } from '../../src-shared/enums.ts';
 import type { MaintenanceBracket } from '../../src-shared/types/position-settings.ts';
 import { MAX_PRICE_TICKS } from '../engine/types.ts';
-import { FUNDING_INTEREST_RATE, FUNDING_INTERVAL_MS, fundingRateCap, nextFundingTime } from '../risk/funding.ts';
+import { FUNDING_INTEREST_RATE, FUNDING_INTERVAL_MS, fundingRateCap } from '../risk/funding.ts';
 import { formatNumber } from '../../src-shared/decimal.ts';
 import { LIQUIDATION_FEE_RATE } from '../risk/liquidation-fee.ts';
 import { formatMoney } from '../risk/money.ts';
@@ -63,16 +63,17 @@ export function fundingLimits(pair: PairView): { cap: number; intervalHours: num
 }
 
 /**
- * The interest rate of the funding formula and the pair's next settlement (market time): 0 for a
- * pair not trading (paused or delisted), which settles no funding (nothing settles it: the
- * simulator leaves such a pair alone), as every surface shows it (REST, price@, Binance's
- * premiumIndex and markPrice stream; the screen's countdown shows none). Before, the price records
- * and premiumIndex made up the next 8 h boundary for paused FTTUSDT while price@ said 0.
+ * The interest rate of the funding formula and the pair's next settlement (market time), as the
+ * venue's market source scheduled it (the simulator, a replay): 0 when nothing will settle the
+ * pair's funding, as every surface shows it (REST, price@, Binance's premiumIndex and markPrice
+ * stream; the screen's countdown shows none): a pair not trading (paused or delisted: the
+ * simulator leaves it alone), every pair of a venue without a market (--no-sim), and a replayed
+ * pair past its last fundingRate row. Before, the price records and premiumIndex made up the next
+ * 8 h boundary for paused FTTUSDT while price@ said 0, and a --no-sim venue announced a settlement
+ * at every 8 h boundary (next_funding_time 1796630400000, funding_rate 0.000100) that never came.
  */
-export function fundingSchedule(pair: PairView, now: number): { interestRate: number; nextFundingTime: number } {
-  let next = 0;
-  if (pair.row.status === SymbolStatus.TRADING)
-    next = pair.nextFundingTime > 0 ? pair.nextFundingTime : nextFundingTime(now);
+export function fundingSchedule(pair: PairView): { interestRate: number; nextFundingTime: number } {
+  const next = pair.row.status === SymbolStatus.TRADING ? pair.nextFundingTime : 0;
   return { interestRate: FUNDING_INTEREST_RATE, nextFundingTime: next };
 }
 

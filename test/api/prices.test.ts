@@ -83,9 +83,11 @@ describe('GET /fapi/v1/prices', () => {
       expect(Object.keys(p)).toEqual([...PRICE_RECORD_FIELDS]);
       expect(p.funding_rate).toMatch(/^-?\d+\.\d{6}$/);
       expect(Number.isInteger(p.next_funding_time)).toBe(true);
-      // the next settlement is at 00:00, 08:00 or 16:00 UTC (none for the paused FTTUSDT: below)
+      // the next settlement is at 00:00, 08:00 or 16:00 UTC, as the market scheduled it (BTCUSDT's,
+      // set above); 0 for a pair nothing settles (the paused FTTUSDT, and on this venue without a
+      // market every pair the test did not schedule: below)
       expect(p.next_funding_time % (8 * 3600_000)).toBe(0);
-      if (p.symbol !== 'FTTUSDT') expect(p.next_funding_time).toBeGreaterThan(T0);
+      expect(p.next_funding_time).toBe(p.symbol === 'BTCUSDT' ? Date.UTC(2026, 2, 3, 8) : 0);
     }
     const eth = r.body.data.find((p: { symbol: string }) => p.symbol === 'ETHUSDT');
     expect(eth.mark_price).toBe('3400.00000000');
@@ -108,5 +110,19 @@ describe('next funding time of a pair not trading', () => {
     expect(btcRest.next_funding_time).toBe(Date.UTC(2026, 2, 3, 8));
     expect(btcBinance.nextFundingTime).toBe(Date.UTC(2026, 2, 3, 8));
     expect(pricePayload(btc, now)).toMatchObject({ s: 'BTCUSDT', T: Date.UTC(2026, 2, 3, 8) });
+  });
+});
+
+describe('next funding time on a venue without a market (--no-sim)', () => {
+  it('nothing settles funding there, so no pair announces a settlement: 0 in the price records, on price@ and in premiumIndex', async () => {
+    // ETHUSDT trades, but no market source schedules (or settles) its funding; before, every surface
+    // showed the next 8 h boundary (Date.UTC(2026, 2, 3, 8)) and the time passed with no payment
+    const eth = t.venue.exchange.pairs.get('ETHUSDT')!;
+    const now = t.venue.clock.now();
+    const rest = (await getJson(t.app, '/fapi/v1/complete_price?symbol=ETHUSDT')).body.data;
+    const binance = (await getJson(t.app, '/binance/fapi/v1/premiumIndex?symbol=ETHUSDT')).body;
+    expect(rest.next_funding_time).toBe(0);
+    expect(binance.nextFundingTime).toBe(0);
+    expect(pricePayload(eth, now)).toMatchObject({ s: 'ETHUSDT', T: 0 });
   });
 });

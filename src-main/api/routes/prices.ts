@@ -67,7 +67,7 @@ function tickerRecord(t: Ticker24h): Ticker24hRecord {
   };
 }
 
-function record(pair: PairView, timestamp: number, now: number): PriceRecord {
+function record(pair: PairView, timestamp: number): PriceRecord {
   const m = pair.math;
   return {
     symbol: pair.row.symbol,
@@ -75,7 +75,7 @@ function record(pair: PairView, timestamp: number, now: number): PriceRecord {
     mark_price: markText(pair.markPrice),
     last_price: m.formatPrice(pair.lastPriceTicks),
     funding_rate: pair.fundingRate.toFixed(6),
-    next_funding_time: fundingSchedule(pair, now).nextFundingTime,
+    next_funding_time: fundingSchedule(pair).nextFundingTime,
     price_precision: pair.row.pricePrecision,
     qty_precision: pair.row.qtyPrecision,
     timestamp,
@@ -105,7 +105,7 @@ export default async function priceRoutes(app: ApiInstance, opts: { venue: Venue
     },
     async () => {
       const now = venue.clock.now();
-      return ok(listed().map((p) => record(p, p.priceTime || now, now)));
+      return ok(listed().map((p) => record(p, p.priceTime || now)));
     },
   );
 
@@ -139,7 +139,7 @@ export default async function priceRoutes(app: ApiInstance, opts: { venue: Venue
       if (!pair || !isListed(pair.row))
         throw new ApiError(Errors.PRICE_PAIR_NOT_FOUND, `Trading pair '${name}' not found`);
       const now = venue.clock.now();
-      return ok(record(pair, now, now));
+      return ok(record(pair, now));
     },
   );
 

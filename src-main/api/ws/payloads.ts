@@ -68,7 +68,7 @@ export function pricePayload(p: PairView, E: number): object {
     m: markText(p.markPrice),
     l: p.math.formatPrice(p.lastPriceTicks),
     r: num(p.fundingRate, 6),
-    T: fundingSchedule(p, E).nextFundingTime,
+    T: fundingSchedule(p).nextFundingTime,
   };
 }
 

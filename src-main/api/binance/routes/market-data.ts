@@ -220,7 +220,7 @@ export function registerMarketData(app: FastifyInstance, ctx: BinanceContext, li
     );
   }
   app.get('/fapi/v1/premiumIndex', routeSchema('GET', '/fapi/v1/premiumIndex'), async (req) =>
-    oneOrAll(paramsOf(req), (p, now) => premiumIndex(p, fundingSchedule(p, now), now)),
+    oneOrAll(paramsOf(req), (p, now) => premiumIndex(p, fundingSchedule(p), now)),
   );
 
   // The rate of each settlement as the venue stored it; startTime counts forward, otherwise the

@@ -249,7 +249,7 @@ export class MarketFeed {
       const s = pair.row.symbol.toLowerCase();
       const mp = `${s}@markPrice`;
       if (wantMarkArr || sub(mp + '@1s') || (slow && sub(mp))) {
-        const ev = markPriceEvent(premiumIndex(pair, fundingSchedule(pair, now), now), now);
+        const ev = markPriceEvent(premiumIndex(pair, fundingSchedule(pair), now), now);
         if (slow) this.sink.push(mp, ev);
         this.sink.push(mp + '@1s', ev);
         markArr.push(ev);
