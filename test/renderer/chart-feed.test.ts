@@ -226,3 +226,40 @@ describe('chart feed while the service is away', () => {
     feed.dispose();
   });
 });
+
+describe('chart feed stepping back in history', () => {
+  // A series with a hole wider than a page (a replay's outage, a pair paused for hours): until
+  // 2026-12-07 the first empty page was taken for the start of history and the older candles
+  // were never shown.
+  it('reads on past a page without candles, and takes history for exhausted only where it starts', async () => {
+    const early = Array.from({ length: 100 }, (_, i) => candle(T0 + i * S, String(90_000 + i)));
+    const late = Array.from({ length: 600 }, (_, i) => candle(T0 + (100 + 4000 + i) * S, String(96_000 + i)));
+    const calls: Array<Record<string, unknown>> = [];
+    const bars = new Bars();
+    const feed = new ChartFeed(fakeApi([...early, ...late], calls), fakeWs().ws, bars);
+    feed.show('BTCUSDT', '1s');
+    await settle();
+    expect(bars.size).toBe(500);
+    await feed.loadOlder(); // the 100 before the hole
+    expect(bars.size).toBe(600);
+    expect(feed.state.getState().exhausted).toBe(false);
+    await feed.loadOlder(); // 4000 s without candles: read past
+    expect(bars.size).toBe(700);
+    expect(bars.oldestOpenTime).toBe(T0);
+    expect(feed.state.getState()).toMatchObject({ exhausted: false, oldest: T0, loadingOlder: false });
+    // each range at most 1500 periods, each right before the one read before it
+    const ranges = calls.filter((c) => c.startTime !== undefined).slice(1);
+    for (const [i, r] of ranges.entries()) {
+      expect((r.endTime as number) + 1 - (r.startTime as number)).toBeLessThanOrEqual(1500 * S);
+      if (i > 0) expect(r.endTime).toBe((ranges[i - 1].startTime as number) - 1);
+    }
+    // before T0 there is nothing: history is exhausted after the bounded further reads
+    const before = calls.length;
+    await feed.loadOlder();
+    expect(feed.state.getState().exhausted).toBe(true);
+    expect(calls.length - before).toBe(21);
+    await feed.loadOlder(); // exhausted: nothing more asked
+    expect(calls.length - before).toBe(21);
+    feed.dispose();
+  });
+});

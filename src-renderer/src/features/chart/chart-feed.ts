@@ -29,6 +29,13 @@ import { isNetworkFailure } from '../../lib/network-failure.ts';
 /** Candles loaded first, and per step back in history. */
 const INITIAL_CANDLES = 500;
 const OLDER_CANDLES = 500;
+/**
+ * Past a page without candles (a replay's outage, a pair paused for days) the step back reads on,
+ * up to this many further ranges of the most periods a range may span (RANGE_PERIODS), before it
+ * takes history for exhausted: one empty page is no start of history.
+ */
+const HOLE_READS = 20;
+const RANGE_PERIODS = 1500;
 /** Pushes kept while a request runs; past it the oldest go (a gap then, filled over REST). */
 const MAX_WAITING = 1500;
 
@@ -161,7 +168,10 @@ export class ChartFeed {
     this.state.setState({ exhausted: false, oldest: this.model.oldestOpenTime ?? 0, candles: this.model.size });
   }
 
-  /** Loads the next older page, unless one is loading or history is exhausted. */
+  /**
+   * Loads the next older page, unless one is loading or history is exhausted; an empty page is read
+   * past (HOLE_READS) before history counts as exhausted.
+   */
   async loadOlder(): Promise<void> {
     const s = this.state.getState();
     const oldest = this.model.oldestOpenTime;
@@ -169,9 +179,15 @@ export class ChartFeed {
     const gen = this.generation;
     this.state.setState({ loadingOlder: true });
     try {
-      const start = stepsBack(s.interval, oldest, OLDER_CANDLES);
-      const older = await this.api.klines(s.symbol, s.interval, { startTime: start, endTime: oldest - 1 });
-      if (gen !== this.generation) return;
+      let before = oldest;
+      let older: Candle[] = [];
+      for (let reads = 0; reads <= HOLE_READS; reads++) {
+        const start = Math.max(0, stepsBack(s.interval, before, reads === 0 ? OLDER_CANDLES : RANGE_PERIODS));
+        older = await this.api.klines(s.symbol, s.interval, { startTime: start, endTime: before - 1 });
+        if (gen !== this.generation) return;
+        if (older.length > 0 || start === 0) break;
+        before = start;
+      }
       const added = this.model.prepend(older.slice().reverse());
       this.state.setState({
         loadingOlder: false,
