@@ -1,7 +1,6 @@
-// The venue: everything behind the API, wired once per service. Transport code receives it and
-// sees services only (the exchange, accounts, klines, datasets, the market source, read views of the
-// catalogue and the trade history); the database and the repositories stay with the entry
-// points (LocalVenue: tests, benches and diagnostics).
+// The venue: everything behind the API, wired once per service. Transport code receives it and sees services only (the
+// exchange, accounts, klines, datasets, the market source, read views of the catalogue and the trade history); the
+// database and the repositories stay with the entry points (LocalVenue: tests, benches and diagnostics).
 import type { DatabaseSync } from 'node:sqlite';
 import { AccountService } from './accounts/account-service.ts';
 import { BotWhitelist } from './accounts/whitelist.ts';
@@ -220,8 +219,7 @@ function* buildVenue(
   if (replay === undefined) seedCatalogue(symbols, wall());
   else symbols.insertMissing(replayCatalogue(replay.data, replay.options), replayListingTime(replay.options.start));
 
-  // The seed is fixed at first start so a venue stays reproducible across restarts;
-  // an explicit --seed replaces it.
+  // The seed is fixed at first start so a venue stays reproducible across restarts; an explicit --seed replaces it.
   const seed = opts.seed ?? settings.getNumber('seed') ?? 1;
   settings.set('seed', String(seed));
 
@@ -312,10 +310,13 @@ function* buildVenue(
     },
     new OpenInterestRepo(db),
   );
-  // the current candles are checkpointed with the market checkpoint's rhythm, so a restart after
-  // a kill -9 finds every interval's current candle about as recent as the 1s candles
+  // the current candles are checkpointed with the market checkpoint's rhythm, so a restart after a kill -9 finds every
+  // interval's current candle about as recent as the 1s candles; the tape goes first, so it has every trade they count
   const openKlines = (openAtPrice = true) =>
-    new KlineService({ candles, symbols, clock, exchange }, { checkpointMs: MARKET_CHECKPOINT_MS, openAtPrice });
+    Object.assign(
+      new KlineService({ candles, symbols, clock, exchange }, { checkpointMs: MARKET_CHECKPOINT_MS, openAtPrice }),
+      { tape: recentTrades },
+    );
   // the venue's market source: a replay of history, the simulator, or none
   let replayMarket: ReplayMarket | null = null;
   let market: MarketSource | null = null;
@@ -395,11 +396,10 @@ function* buildVenue(
       liveUrl: replay.liveUrl ?? null,
     });
   }
-  // The market checkpoint, once a second: the market time, the simulated pairs' transient impact
-  // offsets and funding intervals, the public trades since the last one and the books' update
-  // ids, all in this turn's one commit, so a crash restarts the clock, the tape and the ids from
-  // the same second. Not while another connection holds the database's write lock (the next
-  // round saves them), and a failure is logged: a timer that throws would end the process.
+  // The market checkpoint, once a second: the market time, the simulated pairs' transient impact offsets and funding
+  // intervals, the public trades since the last write (the klines' writes save them too) and the books' update ids, all
+  // in this turn's one commit, so a crash restarts the clock, the tape and the ids from the same second. Not while
+  // another connection holds the database's write lock (the next round saves them), and a failure is logged.
   const checkpointMarket = (): void => {
     try {
       if (!settings.trySet('market_time', String(clock.now()))) return;

@@ -6,7 +6,7 @@
 // simulator directly) and moved by advanceTo() (a timer on the market clock, and every read).
 // Time per symbol never steps back: a trade or advance stamped earlier counts at the symbol's
 // latest time. Closed candles are written in one transaction per advance (upserted by symbol,
-// interval, open time), the current ones as checkpoints, so a restart continues them.
+// interval, open time), the current ones as checkpoints, so a restart continues them (the tape first).
 // Hot path: recordTrade() is a Map lookup, a compare and CandleBuilder.trade(); it allocates only
 // when a candle closes (the builder's Candle) or a listener wants the closed list.
 import { Side, SymbolStatus } from '../../src-shared/enums.ts';
@@ -102,6 +102,8 @@ export class KlineService {
    * clock's "now" does not overtake the history being written, and calls advanceTo() itself.
    */
   autoAdvance = true;
+  /** The public tape (RecentTrades), written before every candle write: a crash leaves no stored trade off it. */
+  tape: { checkpoint(wait?: boolean): boolean } | null = null;
   /** What history has candles for (a replay of candles sets it): the candles it has none for are left out. */
   coverage: CandleCoverage | null = null;
   /** Candles from before the venue began (a replay's history before its start): served past its own oldest. */
@@ -189,8 +191,8 @@ export class KlineService {
   flush(wait = true): void {
     const n = this.pendingCandles.length;
     if (n === 0 || this.stopped) return;
-    // Inside someone else's unit a rollback would take our rows along: write later.
-    if (this.repo.inUnit) return;
+    // Inside someone else's unit a rollback would take our rows along: write later; so while the tape waits.
+    if (this.repo.inUnit || this.tape?.checkpoint(wait) === false) return;
     try {
       if (wait) this.repo.writeMany(this.pendingSymbols, this.pendingCandles, n);
       else if (!this.repo.tryWriteMany(this.pendingSymbols, this.pendingCandles, n)) return;
@@ -205,7 +207,7 @@ export class KlineService {
   /** Writes the closed candles and every changed current candle, so a restart continues them (`wait`: as flush). */
   checkpoint(wait = true): void {
     this.flush(wait);
-    if (this.stopped || this.repo.inUnit) return;
+    if (this.stopped || this.repo.inUnit || this.tape?.checkpoint(wait) === false) return;
     const syms: string[] = [];
     const candles: Candle[] = [];
     const states: SymbolCandles[] = [];
@@ -479,14 +481,12 @@ export class KlineService {
   private prune(t: number): void {
     if (this.retention.length === 0 || this.repo.inUnit) return;
     const cuts: CandleCut[] = [];
-    for (const st of this.states.values()) {
+    for (const st of this.states.values())
       for (const [interval, ms] of this.retention) cuts.push({ symbol: st.symbol, interval, beforeOpen: t - ms });
-    }
     try {
-      // Not while another connection holds the write lock (a sqlite3 shell, the checkpointer's
-      // RESTART): the DELETE waited for it on the event loop, up to the busy timeout (5 s, every
-      // answer held), and then failed the turn's batch as a failed COMMIT would. Tried again at
-      // the next advance instead.
+      // Not while another connection holds the write lock (a sqlite3 shell, the checkpointer's RESTART): the DELETE
+      // waited for it on the event loop, up to the busy timeout (5 s, every answer held), and then failed the turn's
+      // batch as a failed COMMIT would. Tried again at the next advance instead.
       if (!this.repo.tryPrune(cuts)) return;
     } catch (err) {
       console.error('perpdesk: pruning candles failed:', oneLine(err));
