@@ -48,6 +48,7 @@ import { SleepGuard } from './desktop/sleep-guard.ts';
 import { startupErrorBox } from './desktop/startup-error.ts';
 import { navigationAction, redirectAction, windowOpenAction } from './desktop/url-policy.ts';
 import { clampWindowState, matchingBounds, parseWindowState } from './desktop/window-state.ts';
+import { WindowReveal } from './desktop/window-reveal.ts';
 import { windowBaseUrl } from './desktop/window-url.ts';
 import { makeDataDir, userFolder } from './paths.ts';
 import { ProcessErrors } from './process-errors.ts';
@@ -58,7 +59,8 @@ type RunPlan = Extract<StartupPlan, { kind: 'run' }>;
 const here = import.meta.dirname;
 const slot = new ServiceSlot<ServiceHandle>({ onCloseError: (err) => logError('closing the service failed', err) });
 let win: BrowserWindow | null = null;
-let windowShown = false;
+/** Puts `win` on screen once painted, and knows it is (window-reveal.ts). */
+let reveal: WindowReveal | null = null;
 /** Origin the window's pages come from; null until the service listens. */
 let baseUrl: string | null = null;
 let dataDir: string | null = null;
@@ -93,7 +95,7 @@ function failStartup(what: string, err: unknown): void {
 
 function onProcessError(what: string, err: unknown): void {
   // With no window yet, nobody would ever see the error: fail the start. Later, log and go on.
-  if (!windowShown) failStartup(what, err);
+  if (reveal?.shown !== true) failStartup(what, err);
   else logError(what, err);
 }
 
@@ -241,7 +243,7 @@ async function startOnChosenPort(plan: RunPlan): Promise<{ service: ServiceHandl
 }
 
 /** The window, hidden until its first paint; `load` then shows it (or fails the start). */
-function createWindow(plan: RunPlan): { window: BrowserWindow; load(url: string): void } {
+function createWindow(plan: RunPlan): { window: BrowserWindow; reveal: WindowReveal; load(url: string): void } {
   const stateFile = join(plan.dirs.userData, 'window-state.json');
   const saved = parseWindowState(readJsonFile(stateFile));
   const match = matchingBounds(saved);
@@ -268,7 +270,8 @@ function createWindow(plan: RunPlan): { window: BrowserWindow; load(url: string)
       webviewTag: false,
     },
   });
-  if (place.maximized && !place.fullscreen) w.maximize();
+  // maximized when shown, not now: maximize() would show the blank window at once
+  const shown = new WindowReveal(w, place.maximized && !place.fullscreen);
 
   const save = debounce(() => {
     if (w.isDestroyed()) return;
@@ -292,11 +295,7 @@ function createWindow(plan: RunPlan): { window: BrowserWindow; load(url: string)
   });
   // Windows ends the session: the process may be killed right after this handler
   w.on('session-end', () => closeAndExit(true));
-  const show = (): void => {
-    if (w.isDestroyed() || w.isVisible()) return;
-    w.show();
-    windowShown = true;
-  };
+  const show = (): void => shown.show();
   w.once('ready-to-show', show);
   const load = (url: string): void => {
     w.loadURL(`${url}/`).then(show, (err: unknown) => {
@@ -304,7 +303,7 @@ function createWindow(plan: RunPlan): { window: BrowserWindow; load(url: string)
       failStartup('the window could not load the trading screen', err);
     });
   };
-  return { window: w, load };
+  return { window: w, reveal: shown, load };
 }
 
 async function boot(plan: RunPlan): Promise<void> {
@@ -327,6 +326,7 @@ async function boot(plan: RunPlan): Promise<void> {
 
   const created = createWindow(plan);
   win = created.window;
+  reveal = created.reveal;
   created.load(baseUrl);
   if (choice.fellBack) {
     const detail = fallbackNotice(choice, baseUrl);
@@ -365,6 +365,7 @@ function run(plan: RunPlan): void {
   app.on('second-instance', () => {
     if (win && !win.isDestroyed()) {
       if (win.isMinimized()) win.restore();
+      reveal?.show();
       win.show();
       win.focus();
     }
