@@ -45,7 +45,7 @@ import { isPortFree } from './desktop/port-probe.ts';
 import { exitCodeAfter, QuitDuringStart, ServiceSlot } from './desktop/service-slot.ts';
 import { shortcutsText } from './desktop/shortcuts-text.ts';
 import { SleepGuard } from './desktop/sleep-guard.ts';
-import { startupErrorBox } from './desktop/startup-error.ts';
+import { folderHolderOf, startupErrorBox } from './desktop/startup-error.ts';
 import { navigationAction, redirectAction, windowOpenAction } from './desktop/url-policy.ts';
 import { clampWindowState, matchingBounds, parseWindowState } from './desktop/window-state.ts';
 import { WindowReveal } from './desktop/window-reveal.ts';
@@ -87,7 +87,11 @@ function failStartup(what: string, err: unknown): void {
     return;
   }
   startFailed = true;
-  const box = startupErrorBox(err, { dataDir, logFile: logError(what, err) });
+  const box = startupErrorBox(err, {
+    dataDir,
+    logFile: logError(what, err),
+    running: folderHolderOf(err, dataDir), // npm run serve on the folder: where to open it
+  });
   dialog.showErrorBox(box.title, box.content); // before 'ready' on Linux this goes to stderr
   if (win && !win.isDestroyed()) win.destroy();
   closeAndExit(false);

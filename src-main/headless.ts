@@ -34,7 +34,7 @@ import { builtUiDir, defaultDataDir, makeDataDir, userPath } from './paths.ts';
 import { exitCodeAfter, QuitDuringStart, ServiceSlot } from './desktop/service-slot.ts';
 import { ProcessErrors, UNCAUGHT_EXIT_CODE } from './process-errors.ts';
 import { stopWhenOrphaned } from './orphan-watch.ts';
-import { readServiceFile } from './service-file.ts';
+import { alreadyRunningMessage, readServiceFile } from './service-file.ts';
 import { DataFolderInUseError } from './store/data-lock.ts';
 import { openFolderReplayData, startService, type ServiceHandle } from './service.ts';
 
@@ -91,14 +91,6 @@ function failed(why: string): never {
   process.exit(1);
 }
 
-/** What a start says of the perpdesk that runs on its data folder (service.json). */
-function alreadyRunning(running: { pid: number; url: string }): string {
-  return (
-    `perpdesk is already running on this data folder (process ${running.pid}), at ${running.url}: ` +
-    `open ${running.url} in a browser, or close it first to start another here (or use --data-dir)`
-  );
-}
-
 /** Where to listen: the port asked for (checked free), or the desktop's choice (npm start). */
 async function choosePortOf(
   o: { host: string; port: number; portGiven: boolean },
@@ -118,7 +110,7 @@ async function choosePortOf(
     // the same command run again: the folder's own service holds the port. Said as a second start
     // on the folder is (before, "choose another --port", and that start was refused in turn)
     const running = dataDir === ':memory:' ? null : readServiceFile(dataDir);
-    if (running !== null && new URL(running.url).port === String(o.port)) failed(alreadyRunning(running));
+    if (running !== null && new URL(running.url).port === String(o.port)) failed(alreadyRunningMessage(running));
     failed(addressInUseError(o.host, o.port, asDesktop).message);
   }
   if (problem !== null) failed(cannotListenError(o.host, o.port, problem).message);
@@ -292,6 +284,6 @@ main().catch((err: unknown) => {
   if (err instanceof QuitDuringStart) return; // an uncaught error while starting: onProcessError exits
   // the folder's venue is running: say where, as a second desktop launch brings the first forward
   const running = err instanceof DataFolderInUseError && dataFolder !== null ? readServiceFile(dataFolder) : null;
-  if (running !== null && running.pid === (err as DataFolderInUseError).pid) failed(alreadyRunning(running));
+  if (running !== null && running.pid === (err as DataFolderInUseError).pid) failed(alreadyRunningMessage(running));
   failed(err instanceof Error ? err.message || err.name : String(err));
 });

@@ -44,3 +44,14 @@ export function readServiceFile(dataDir: string): ServiceFile | null {
   }
   return { url: f.url, pid: f.pid };
 }
+
+/**
+ * What a start refused on a folder says when the folder's holder is its service and listens: where
+ * to open it instead (the desktop app and `npm run serve` alike).
+ */
+export function alreadyRunningMessage(running: ServiceFile): string {
+  return (
+    `perpdesk is already running on this data folder (process ${running.pid}), at ${running.url}: ` +
+    `open ${running.url} in a browser, or close it first to start another here (or use --data-dir)`
+  );
+}
