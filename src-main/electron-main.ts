@@ -26,22 +26,12 @@ import {
 import { SHORTCUTS } from '../src-shared/shortcuts.ts';
 import { bootstrapFor, type DesktopBootstrap } from './desktop/bootstrap.ts';
 import { debounce } from './desktop/debounce.ts';
-import { planStartup, portRequestOf, type StartupPlan } from './desktop/desktop-args.ts';
+import { planStartup, type StartupPlan } from './desktop/desktop-args.ts';
 import { readJsonFile, writeJsonFile } from './desktop/json-file.ts';
 import { buildMenuTemplate } from './desktop/menu-template.ts';
 import { permissionAllowed } from './desktop/permissions.ts';
-import {
-  addressInUseError,
-  choosePort,
-  fallbackNotice,
-  movedPortNotice,
-  isAddressInUse,
-  LAST_PORT_FILE,
-  parseSavedPort,
-  rememberPort,
-  type PortChoice,
-} from './desktop/port-choice.ts';
-import { isPortFree } from './desktop/port-probe.ts';
+import { fallbackNotice, movedPortNotice, type PortChoice } from './desktop/port-choice.ts';
+import { startOnChosenPort } from './desktop/port-start.ts';
 import { exitCodeAfter, QuitDuringStart, ServiceSlot } from './desktop/service-slot.ts';
 import { shortcutsText } from './desktop/shortcuts-text.ts';
 import { SleepGuard } from './desktop/sleep-guard.ts';
@@ -202,48 +192,35 @@ function setMenu(plan: RunPlan): void {
   Menu.setApplicationMenu(Menu.buildFromTemplate(template));
 }
 
-async function startOnChosenPort(plan: RunPlan): Promise<{ service: ServiceHandle; choice: PortChoice }> {
+/** The service on its port (desktop/port-start.ts: checked first, chosen, remembered). */
+function startOnPort(plan: RunPlan): Promise<{ service: ServiceHandle; choice: PortChoice }> {
   const o = plan.options;
-  const portFile = join(plan.dirs.userData, LAST_PORT_FILE);
-  const request = portRequestOf(plan, parseSavedPort(readJsonFile(portFile)));
-  let choice = await choosePort(request, (p) => isPortFree(o.host, p));
-  const start = (port: number) =>
-    slot.start((signal) =>
-      startService({
-        signal,
-        host: o.host,
-        port,
-        dataDir: plan.dirs.dataDir,
-        seed: o.seed,
-        speed: o.speed,
-        accounts: o.accounts,
-        simulate: o.simulate,
-        simVolatility: o.simVolatility,
-        simIntensity: o.simIntensity,
-        simFast: o.simFast,
-        simStart: o.simStart,
-        uiDir: join(here, '../renderer'),
-        onProgress: (line) => console.log(line),
-      }),
-    );
-  let service: ServiceHandle;
-  try {
-    service = await start(choice.port);
-  } catch (err) {
-    if (!isAddressInUse(err)) throw err;
-    // taken between the probe and the listen: a preferred port falls back, an explicit one is an error
-    if (request.kind === 'explicit') throw addressInUseError(o.host, choice.port);
-    choice = { port: 0, fellBack: true, busy: [...choice.busy, choice.port] };
-    service = await start(0);
-  }
-  if (plan.dirs.dataDir !== ':memory:' && rememberPort(request, service.port)) {
-    try {
-      writeJsonFile(portFile, { port: service.port });
-    } catch (err) {
-      logError('could not remember the port', err);
-    }
-  }
-  return { service, choice };
+  return startOnChosenPort({
+    host: o.host,
+    port: plan.port,
+    dataDir: plan.dirs.dataDir,
+    userData: plan.dirs.userData,
+    onRememberError: (err) => logError('could not remember the port', err),
+    start: (port) =>
+      slot.start((signal) =>
+        startService({
+          signal,
+          host: o.host,
+          port,
+          dataDir: plan.dirs.dataDir,
+          seed: o.seed,
+          speed: o.speed,
+          accounts: o.accounts,
+          simulate: o.simulate,
+          simVolatility: o.simVolatility,
+          simIntensity: o.simIntensity,
+          simFast: o.simFast,
+          simStart: o.simStart,
+          uiDir: join(here, '../renderer'),
+          onProgress: (line) => console.log(line),
+        }),
+      ),
+  });
 }
 
 /** The window, hidden until its first paint; `load` then shows it (or fails the start). */
@@ -317,7 +294,7 @@ async function boot(plan: RunPlan): Promise<void> {
   // Linux and macOS are shutting down: commit now, the process may not get another turn
   powerMonitor.on('shutdown', () => closeAndExit(true));
 
-  const { service, choice } = await startOnChosenPort(plan);
+  const { service, choice } = await startOnPort(plan);
   baseUrl = windowBaseUrl(service.host, service.port);
   console.log(`perpdesk is listening on ${service.url} (API docs: ${service.url}/docs)`);
 

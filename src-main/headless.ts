@@ -19,7 +19,6 @@ import { CliError, parseCli, USAGE } from './cli-args.ts';
 import { readJsonFile, writeJsonFile } from './desktop/json-file.ts';
 import {
   addressInUseError,
-  cannotListenError,
   choosePort,
   movedPortNotice,
   isAddressInUse,
@@ -29,7 +28,8 @@ import {
   type PortChoice,
   type PortRequest,
 } from './desktop/port-choice.ts';
-import { isPortFree, listenProblem } from './desktop/port-probe.ts';
+import { isPortFree } from './desktop/port-probe.ts';
+import { listenCheck } from './desktop/listen-check.ts';
 import { builtUiDir, defaultDataDir, makeDataDir, userPath } from './paths.ts';
 import { exitCodeAfter, QuitDuringStart, ServiceSlot } from './desktop/service-slot.ts';
 import { ProcessErrors, UNCAUGHT_EXIT_CODE } from './process-errors.ts';
@@ -96,24 +96,15 @@ async function choosePortOf(
   o: { host: string; port: number; portGiven: boolean },
   dataDir: string,
 ): Promise<{ request: PortRequest; choice: PortChoice }> {
-  // an address not of this machine, a name that resolves to nothing: said now, not after the
-  // first start has built its history
-  const hostProblem = await listenProblem(o.host, 0);
-  if (hostProblem !== null) failed(cannotListenError(o.host, null, hostProblem).message);
-  if (asDesktop && !o.portGiven) {
+  // said now, not after the first start has built its history (listen-check.ts)
+  const desktopPick = asDesktop && !o.portGiven;
+  const problem = await listenCheck({ host: o.host, port: desktopPick ? null : o.port, dataDir, picksOne: asDesktop });
+  if (problem !== null) failed(problem.message);
+  if (desktopPick) {
     const saved = dataDir === ':memory:' ? null : parseSavedPort(readJsonFile(join(dataDir, LAST_PORT_FILE)));
     const request: PortRequest = { kind: 'preferred', saved };
     return { request, choice: await choosePort(request, (p) => isPortFree(o.host, p)) };
   }
-  const problem = o.port === 0 ? null : await listenProblem(o.host, o.port);
-  if (problem?.code === 'EADDRINUSE') {
-    // the same command run again: the folder's own service holds the port. Said as a second start
-    // on the folder is (before, "choose another --port", and that start was refused in turn)
-    const running = dataDir === ':memory:' ? null : readServiceFile(dataDir);
-    if (running !== null && new URL(running.url).port === String(o.port)) failed(alreadyRunningMessage(running));
-    failed(addressInUseError(o.host, o.port, asDesktop).message);
-  }
-  if (problem !== null) failed(cannotListenError(o.host, o.port, problem).message);
   return { request: { kind: 'explicit', port: o.port }, choice: { port: o.port, fellBack: false, busy: [] } };
 }
 
