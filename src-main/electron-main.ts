@@ -34,6 +34,7 @@ import { fallbackNotice, movedPortNotice, type PortChoice } from './desktop/port
 import { startOnChosenPort } from './desktop/port-start.ts';
 import { exitCodeAfter, QuitDuringStart, ServiceSlot } from './desktop/service-slot.ts';
 import { shortcutsText } from './desktop/shortcuts-text.ts';
+import { RendererGone } from './desktop/renderer-gone.ts';
 import { SleepGuard } from './desktop/sleep-guard.ts';
 import { folderHolderOf, startupErrorBox } from './desktop/startup-error.ts';
 import { navigationAction, redirectAction, windowOpenAction } from './desktop/url-policy.ts';
@@ -273,6 +274,26 @@ function createWindow(plan: RunPlan): { window: BrowserWindow; reveal: WindowRev
   w.on('closed', () => {
     save.cancel();
     if (win === w) win = null;
+  });
+  // the page's renderer ended under it (a crash, out of memory): logged and reloaded, not left blank
+  const gone = new RendererGone();
+  w.webContents.on('render-process-gone', (_e, details) => {
+    const action = gone.onGone(details.reason, Date.now(), w.isDestroyed() || slot.shuttingDown);
+    if (action === 'none') return;
+    const logFile = logError(
+      `the trading screen's page ended (${details.reason}, exit code ${details.exitCode})`,
+      new Error(`render-process-gone: ${details.reason}`),
+    );
+    if (action === 'reload') w.webContents.reload();
+    else {
+      const detail = gone.giveUpDetail(details.reason, logFile);
+      void dialog.showMessageBox(w, {
+        type: 'error',
+        title: 'perpdesk',
+        message: 'The trading screen keeps ending',
+        detail,
+      });
+    }
   });
   // Windows ends the session: the process may be killed right after this handler
   w.on('session-end', () => closeAndExit(true));
