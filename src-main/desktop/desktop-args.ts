@@ -5,7 +5,8 @@
 // perpdesk's own options (the ones cli-args.ts parses, same spellings and checks as the
 // headless service) go to parseCli; Chromium's --user-data-dir=DIR is noted (it names the data
 // folder when --data-dir is absent, which keeps Playwright's isolated launches isolated); any
-// other switch or stray word is left to Electron and reported as ignored, never an error.
+// other switch or stray word is left to Electron and reported as ignored, never an error (but
+// --js-flags, which npm start itself passes at every launch, is not reported).
 // PERPDESK_OPTIONS must list every option cli-args.ts knows (a test checks it against USAGE).
 import { CliError, parseCli, USAGE, type CliOptions } from '../cli-args.ts';
 import { desktopDataDirs, type DesktopDataDirs } from '../paths.ts';
@@ -65,6 +66,9 @@ export function splitDesktopArgv(argv: readonly string[], skipAppPath: boolean):
       out.own.push(arg);
     } else if (name === '--user-data-dir' && arg.length > name.length + 1) {
       out.userDataDir = arg.slice(name.length + 1);
+    } else if (name === '--js-flags') {
+      // V8's flags, which npm start gives Electron at every launch (scripts/start.mjs): Electron
+      // takes them, and saying so ("left to Electron: --js-flags=...") told the user of nothing they did
     } else if (appPathPending && !arg.startsWith('-')) {
       appPathPending = false;
     } else {

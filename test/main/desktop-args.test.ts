@@ -21,6 +21,17 @@ describe('splitDesktopArgv', () => {
     expect(s.portGiven).toBe(true);
   });
 
+  // npm start (scripts/start.mjs) gives Electron its V8 flags before the app folder: before, every
+  // launch then said "perpdesk: left to Electron: --js-flags=--max-semi-space-size=16 ..."
+  it("does not report npm start's own --js-flags as left to Electron", () => {
+    const s = splitDesktopArgv(
+      ['/opt/electron', '--js-flags=--max-semi-space-size=16 --max-old-space-size=2000', '/app', '--no-sim'],
+      true,
+    );
+    expect(s.own).toEqual(['--no-sim']);
+    expect(s.ignored).toEqual([]);
+  });
+
   it('keeps the first word in a packaged app (no app folder) and ignores stray words', () => {
     const s = splitDesktopArgv(['/opt/perpdesk', 'stray', '--no-sim'], false);
     expect(s.own).toEqual(['--no-sim']);
