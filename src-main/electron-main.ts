@@ -182,6 +182,10 @@ function setMenu(plan: RunPlan): void {
         };
         void (win && !win.isDestroyed() ? dialog.showMessageBox(win, opts) : dialog.showMessageBox(opts));
       },
+      openInBrowser: () => {
+        const s = slot.current; // a new one-time link: the browser trades it for the local account's key
+        if (s) openExternal(s.renewLoginUrl());
+      },
       openDataFolder: () => {
         const dir = plan.dirs.dataDir === ':memory:' ? plan.dirs.userData : plan.dirs.dataDir;
         void shell.openPath(dir).then((error) => {
@@ -318,6 +322,8 @@ async function boot(plan: RunPlan): Promise<void> {
   const { service, choice } = await startOnPort(plan);
   baseUrl = windowBaseUrl(service.host, service.port);
   console.log(`perpdesk is listening on ${service.url} (API docs: ${service.url}/docs)`);
+  // as npm run serve prints it: a browser on this venue logs in with it (also Help > Open in a browser)
+  console.log(`Open the trading screen in a browser (one-time login link): ${service.loginUrl}`);
 
   const sleep = new SleepGuard(service.venue.clock);
   powerMonitor.on('suspend', () => {

@@ -12,6 +12,8 @@ export interface MenuActions {
   showShortcuts(): void;
   /** The data folder (database, window state, logs) in the file manager. */
   openDataFolder(): void;
+  /** The trading screen in the system browser, logged in (a new one-time login link). */
+  openInBrowser(): void;
 }
 
 export interface MenuContext {
@@ -34,6 +36,7 @@ export function buildMenuTemplate(ctx: MenuContext, actions: MenuActions): MenuI
     { label: 'API documentation', click: () => actions.openApiDocs() },
     { label: 'Keyboard shortcuts', click: () => actions.showShortcuts() },
     { type: 'separator' },
+    { label: 'Open in a browser (logged in)', click: () => actions.openInBrowser() },
     { label: 'Open data folder', click: () => actions.openDataFolder() },
   ];
   return [

@@ -9,6 +9,7 @@ function actions(log: string[]): MenuActions {
     openApiDocs: () => log.push('docs'),
     showShortcuts: () => log.push('shortcuts'),
     openDataFolder: () => log.push('folder'),
+    openInBrowser: () => log.push('browser'),
   };
 }
 
@@ -48,9 +49,16 @@ describe('application menu', () => {
     const help = t[t.length - 1];
     expect(help.label).toBe('Help');
     const items = (help.submenu as MenuItemConstructorOptions[]).filter((i) => i.type !== 'separator');
-    expect(items.map((i) => i.label)).toEqual(['API documentation', 'Keyboard shortcuts', 'Open data folder']);
+    // the desktop's venue in a browser: logged in, as the window is (its terminal's link aside, a
+    // browser told "open the login link the service printed" had none from the desktop app)
+    expect(items.map((i) => i.label)).toEqual([
+      'API documentation',
+      'Keyboard shortcuts',
+      'Open in a browser (logged in)',
+      'Open data folder',
+    ]);
     for (const i of items) (i.click as () => void)();
-    expect(log).toEqual(['docs', 'shortcuts', 'folder']);
+    expect(log).toEqual(['docs', 'shortcuts', 'browser', 'folder']);
   });
 });
 
