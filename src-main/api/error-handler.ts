@@ -277,6 +277,12 @@ export const urlLimitCheck: RequestCheck = (req, reply) => {
   return true;
 };
 
+/** The path of a request line at the start of the bytes Node's parser refused (undefined when there is none). */
+function requestPath(raw: unknown): string | undefined {
+  if (!Buffer.isBuffer(raw)) return undefined;
+  return /^[A-Z]{3,8} (\/\S*)/.exec(raw.subarray(0, 2048).toString('latin1'))?.[1];
+}
+
 /** How long a socket refused by answerClientError may still send before it is closed, ms. */
 const CLIENT_ERROR_LINGER_MS = 2000;
 const answered = new WeakSet<Socket>();
@@ -302,7 +308,14 @@ export function answerClientError(err: Error & { code?: string }, socket: Socket
     def = Errors.BAD_REQUEST;
     message = `${def.message}: not a valid HTTP/1.1 request (${err.code ?? 'parse error'})`;
   }
-  const body = JSON.stringify({ code: def.code, message, data: null });
+  // under /binance (the request line, when the parser got that far) in Binance's {code, msg}, as
+  // every other refusal there: a Binance client reads `msg`
+  const path = requestPath((err as { rawPacket?: unknown }).rawPacket);
+  const body = JSON.stringify(
+    path !== undefined && isBinanceUrl(path)
+      ? binanceRefusal(def, message).body
+      : { code: def.code, message, data: null },
+  );
   if (!socket.writable) {
     socket.destroy();
     return;

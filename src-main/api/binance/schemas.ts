@@ -390,6 +390,7 @@ const refusal = (description: string) => ({ ...ERROR, description });
 const GUARDS = {
   403: refusal('-1002: the Host header names another site (the DNS rebinding guard)'),
   414: refusal('-1000: the request URL is too long'),
+  431: refusal("-1000: the request line and headers are over Node's 16 KiB (refused before any route)"),
   429: refusal('-1003: too many requests (per IP, or per API key); Retry-After says when to retry'),
   500: refusal('-1000: the service failed to serve the request'),
 };

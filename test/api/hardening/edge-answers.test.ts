@@ -149,6 +149,20 @@ describe('every answer is the envelope', () => {
     }
   });
 
+  it("under /binance the parser's refusals are Binance's {code, msg}, as the facade's every refusal", async () => {
+    const r = await get('/binance/fapi/v1/time', `127.0.0.1:${port}`, `X-Pad: ${'a'.repeat(20_000)}\r\n`);
+    expect(r.status).toBe(431);
+    expect(r.headers).toContain('content-type: application/json');
+    expect(Object.keys(r.body).sort()).toEqual(['code', 'msg']);
+    expect(r.body.code).toBe(-1000);
+    expect(r.body.msg).toMatch(/16384 bytes/);
+    const bad = await raw(`POST /binance/fapi/v1/order HTTP/1.1\r\nHost: 127.0.0.1\r\nBad Header\r\n\r\n`);
+    expect(bad.status).toBe(400);
+    expect(bad.body).toMatchObject({ code: -1000 });
+    // a native path beside it keeps the envelope
+    expectEnvelope(await get('/binancex', `127.0.0.1:${port}`, `X-Pad: ${'a'.repeat(20_000)}\r\n`), 431, 1008);
+  });
+
   it('bytes that are not HTTP are 400 / 1000', async () => {
     expectEnvelope(await raw('HELLO THERE\r\n\r\n'), 400, Errors.BAD_REQUEST.code);
     expectEnvelope(await raw(`GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nBad Header\r\n\r\n`), 400, Errors.BAD_REQUEST.code);
