@@ -7,6 +7,7 @@ import {
   MAX_PAPER_BALANCE,
   MAX_PAPER_USDT,
 } from './accounts/credentials.ts';
+import { isIP } from 'node:net';
 import { parseFixed } from '../src-shared/decimal.ts';
 import { MAX_LATENCY_MS } from './replay/models/constant-latency.ts';
 
@@ -244,7 +245,10 @@ export function parseCli(argv: readonly string[]): CliOptions {
           throw new CliError(
             `--host needs an address, got '${v}' (127.0.0.1 is the default; 0.0.0.0 listens on every interface)`,
           );
-        out.host = v;
+        // an IPv6 address written as in a URL (`[::1]`, `[::]`) is that address: Node's listen takes
+        // no brackets and read `[::1]` as a host name that names nothing
+        const inBrackets = /^\[([^\]]+)\]$/.exec(v)?.[1];
+        out.host = inBrackets !== undefined && isIP(inBrackets) === 6 ? inBrackets : v;
         break;
       }
       case '--port': {

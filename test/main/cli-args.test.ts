@@ -26,6 +26,12 @@ describe('command line', () => {
     ]);
     expect(o).toMatchObject({ host: '0.0.0.0', port: 0, dataDir: '/tmp/x', seed: 7, speed: 250.5, simulate: true });
     expect(parseCli(['--no-sim']).simulate).toBe(false);
+    // an IPv6 address as a URL writes it: before, '[::1]' went to listen() and failed the start
+    // ("cannot listen on [::1]: [::1] names no address")
+    expect(parseCli(['--host', '[::1]']).host).toBe('::1');
+    expect(parseCli(['--host=[::]']).host).toBe('::');
+    expect(parseCli(['--host', '::1']).host).toBe('::1');
+    expect(parseCli(['--host', '[localhost]']).host).toBe('[localhost]'); // no address: left for listen() to refuse
     // a value that starts with -- is given after an equals sign
     expect(parseCli(['--data-dir=--odd']).dataDir).toBe('--odd');
     // the seed is kept for a later simulated start of the folder; --start starts the clock
