@@ -5,8 +5,11 @@
 //   simulator routes and the bot routes (no signature). They carry that site's name in the Host
 //   header, so while the service listens on loopback only the loopback names are accepted
 //   (127.0.0.1, localhost, [::1], any port), parsed strictly: 403 / 2103 otherwise, also for a
-//   malformed Host. A service bound elsewhere on purpose (--host) accepts every Host, as its
-//   callers use its LAN name.
+//   malformed Host. A service bound elsewhere on purpose (--host 0.0.0.0, a LAN address) accepts
+//   every Host from other machines, as they use its LAN name; a caller on this machine (a loopback
+//   IP, which is what the rebound page's requests come from) must still name a loopback name, an IP
+//   address or this machine's own name. (Until 2026-12-07 such a service accepted every Host from
+//   everyone: a page rebound to 127.0.0.1 created accounts and put IPs on the bot whitelist.)
 // - Cross-site WebSocket hijacking: WebSockets have no CORS, so a page of any site the user opens
 //   may connect to ws://127.0.0.1:PORT/ws, and its connection comes from a loopback IP: the
 //   loopback-only REPLAY controls and the `bot` stream (loopback is always on the bot whitelist)
@@ -18,6 +21,9 @@
 //   screen, whose browser login persists): every HTML answer says so (X-Frame-Options and CSP
 //   frame-ancestors). JSON answers are left as they are.
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { isIP } from 'node:net';
+import { hostname } from 'node:os';
+import { isLoopbackIp } from '../accounts/whitelist.ts';
 import { Errors } from '../../src-shared/errors.ts';
 import { sendError, type RequestCheck } from './error-handler.ts';
 
@@ -64,19 +70,35 @@ export function closeUpgradeAfterAnswer(req: FastifyRequest, reply: FastifyReply
 }
 
 /**
- * The DNS-rebinding check of the onRequest pass (app.ts), or null when every Host is accepted
- * (a service bound beyond loopback on purpose).
+ * Whether a Host names this machine as a browser here may: a loopback name, an IP address (a
+ * rebound page's Host is its site's name, never an address), a `.localhost` name or the
+ * machine's own name (which /etc/hosts often maps to 127.0.1.1).
  */
-export function hostCheck(opts: { loopbackHostsOnly: boolean }): RequestCheck | null {
-  if (!opts.loopbackHostsOnly) return null;
-  // Every request of a client names the same Host: the values found loopback are kept (the
+export function isThisMachineHost(host: string, machine: string = hostname()): boolean {
+  const parsed = parseHost(host);
+  if (parsed === null) return false;
+  const name = parsed.name;
+  if (LOOPBACK_NAMES.has(name) || name.startsWith('[') || isIP(name) === 4) return true;
+  const own = machine.toLowerCase();
+  return name.endsWith('.localhost') || name === own || name === own.split('.')[0];
+}
+
+/**
+ * The DNS-rebinding check of the onRequest pass (app.ts). On loopback every request names a
+ * loopback name; bound beyond loopback on purpose (`loopbackHostsOnly` false), only the callers
+ * on this machine are held to a name of it (isThisMachineHost), the others name it as they like.
+ */
+export function hostCheck(opts: { loopbackHostsOnly: boolean }): RequestCheck {
+  const allowed = opts.loopbackHostsOnly ? isLoopbackHost : (h: string) => isThisMachineHost(h);
+  // Every request of a client names the same Host: the values found allowed are kept (the
   // check is a pure function of the value), so the strict parse runs once per value, not per
-  // request. Bounded: a flood of distinct loopback values only falls back to parsing.
+  // request. Bounded: a flood of distinct allowed values only falls back to parsing.
   const accepted = new Set<string>();
   return (req, reply) => {
     const host = req.headers.host;
     if (host === undefined || accepted.has(host)) return false;
-    if (isLoopbackHost(host)) {
+    if (!opts.loopbackHostsOnly && !isLoopbackIp(req.ip)) return false;
+    if (allowed(host)) {
       if (accepted.size < ACCEPTED_HOSTS_KEPT) accepted.add(host);
       return false;
     }

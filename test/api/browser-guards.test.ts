@@ -3,7 +3,7 @@
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src-main/api/app.ts';
-import { hostName, isLoopbackHost } from '../../src-main/api/browser-guards.ts';
+import { hostName, isLoopbackHost, isThisMachineHost } from '../../src-main/api/browser-guards.ts';
 import type { Venue } from '../../src-main/services/venue.ts';
 import { openVenue } from '../../src-main/venue.ts';
 import { Errors } from '../../src-shared/errors.ts';
@@ -73,6 +73,37 @@ describe('Host header (DNS rebinding)', () => {
   it('a service bound beyond loopback on purpose accepts its LAN name', async () => {
     const r = await open.inject({ method: 'GET', url: '/fapi/v1/time', headers: { host: '192.168.1.20:8787' } });
     expect(r.statusCode).toBe(200);
+    // from another machine, whatever name it knows the service by
+    const lan = await open.inject({
+      method: 'GET',
+      url: '/fapi/v1/time',
+      remoteAddress: '192.168.1.30',
+      headers: { host: 'perpdesk-box.lan:8787' },
+    });
+    expect(lan.statusCode).toBe(200);
+  });
+
+  it('bound beyond loopback (--host 0.0.0.0), a caller on this machine naming another site is still refused', async () => {
+    // a page of evil.example rebound to 127.0.0.1: before, it created accounts and whitelisted IPs
+    for (const remoteAddress of ['127.0.0.1', '::1', '::ffff:127.0.0.1']) {
+      const r = await open.inject({
+        method: 'POST',
+        url: '/admin/v1/accounts',
+        remoteAddress,
+        headers: { host: 'evil.example:8787', 'content-type': 'application/json' },
+        payload: JSON.stringify({ api_key: 'rebindkey02', api_secret: 'rebindsecret02' }),
+      });
+      expect([remoteAddress, r.statusCode, r.json().code]).toEqual([remoteAddress, 403, Errors.HOST_NOT_ALLOWED.code]);
+    }
+    expect(venue.accounts.byKey('rebindkey02')).toBeUndefined();
+    // this machine's own names and addresses pass
+    for (const host of ['127.0.0.1:8787', 'localhost', '[::1]:8787', '192.168.1.20:8787', 'app.localhost:8787']) {
+      const r = await open.inject({ method: 'GET', url: '/fapi/v1/time', headers: { host } });
+      expect([host, r.statusCode]).toEqual([host, 200]);
+    }
+    expect(isThisMachineHost('build-box:8787', 'build-box.example.org')).toBe(true);
+    expect(isThisMachineHost('build-box.example.org', 'build-box.example.org')).toBe(true);
+    expect(isThisMachineHost('build-box.evil.example', 'build-box')).toBe(false);
   });
 });
 
