@@ -176,25 +176,26 @@ export async function startService(opts: ServiceOptions): Promise<ServiceHandle>
   const addr = app.server.address();
   const port = typeof addr === 'object' && addr ? addr.port : (opts.port ?? 0);
   const host = opts.host ?? '127.0.0.1';
-  const urlHost = host.includes(':') ? `[${host}]` : host;
   let closing: Promise<void> | null = null;
-  const url = `http://${urlHost}:${port}`;
-  // where this venue listens, for `npm run data` run on the same folder (service-file.ts); a
-  // replay is not the folder's venue
-  if (replay === undefined) writeServiceFile(opts.dataDir, url);
-  replays?.setLiveUrl(url);
+  const url = httpUrl(host, port);
+  // where a client on this machine reaches it: the login link (its token answers loopback callers
+  // only), `npm run data` on the same folder (service-file.ts; a replay is not the folder's
+  // venue) and a replay's way back to it
+  const here = localUrl(host, port);
+  if (replay === undefined) writeServiceFile(opts.dataDir, here);
+  replays?.setLiveUrl(here);
   return {
     url,
     host,
     port,
     app,
     venue,
-    loginUrl: `${url}/#token=${loginToken.value}`,
+    loginUrl: `${here}/#token=${loginToken.value}`,
     renewLoginUrl() {
       const t = newLoginToken(local.id);
       loginToken.value = t.value;
       loginToken.expiresAt = t.expiresAt;
-      return `${url}/#token=${t.value}`;
+      return `${here}/#token=${t.value}`;
     },
     replays,
     close() {
@@ -225,6 +226,19 @@ export async function startService(opts: ServiceOptions): Promise<ServiceHandle>
       return closing;
     },
   };
+}
+
+function httpUrl(host: string, port: number): string {
+  return `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+}
+
+/**
+ * The URL a client on this machine opens for a service bound at `host`: a wildcard bind (every
+ * interface, `0.0.0.0` or `::`) is no address to connect to (Windows and its browsers refuse
+ * `http://0.0.0.0:8787`), so its loopback; any other host as it is.
+ */
+export function localUrl(host: string, port: number): string {
+  return httpUrl(host === '0.0.0.0' ? '127.0.0.1' : host === '::' ? '::1' : host, port);
 }
 
 /**
