@@ -36,7 +36,8 @@ import { ProcessErrors, UNCAUGHT_EXIT_CODE } from './process-errors.ts';
 import { stopWhenOrphaned } from './orphan-watch.ts';
 import { alreadyRunningMessage, readServiceFile } from './service-file.ts';
 import { DataFolderInUseError } from './store/data-lock.ts';
-import { openFolderReplayData, startService, type ServiceHandle } from './service.ts';
+import { localUrl, openFolderReplayData, startService, type ServiceHandle } from './service.ts';
+import { sayReplayEnd } from './start-notices.ts';
 
 const asDesktop = process.env.PERPDESK_AS_DESKTOP === '1';
 /** The data folder, once known: a failed start names it. */
@@ -245,6 +246,8 @@ async function main(): Promise<void> {
   console.log(`perpdesk is listening on ${service.url} (API docs: ${service.url}/docs)`);
   console.log(`Open the trading screen (one-time login link): ${service.loginUrl}`);
   listening = true;
+  if (service.venue.replay !== null)
+    sayReplayEnd(service.venue.replay, localUrl(service.host, service.port), console.log);
 }
 
 /**

@@ -4,6 +4,7 @@
 // kill -9 said nothing of it, and `--account key:secret:100000` set a wallet of 99937.36 back to
 // 100000.00 without a word.
 import { formatFixed } from '../src-shared/decimal.ts';
+import type { ReplaySession } from './replay/session.ts';
 import type { StartRecovery } from './venue.ts';
 
 /** 1e-8 USDT units. */
@@ -49,4 +50,32 @@ export function accountNotice(
     `total deposits ${delta >= 0n ? '+' : '-'}${usdt(delta >= 0n ? delta : -delta)} USDT. ` +
     'Give --account only on the first start to keep a wallet (docs/headless.md, --account on an existing key)'
   );
+}
+
+/**
+ * Says when a replay (`npm run serve -- --replay`) reaches its end (`--until`, else the end of its
+ * data), once each time it gets there (a seek back and a second run to the end say it again):
+ * before, the terminal said nothing, and the replay sat finished with nobody told. Returns the
+ * unsubscribe.
+ */
+export function sayReplayEnd(
+  session: Pick<ReplaySession, 'status' | 'onChange'>,
+  url: string,
+  say: (line: string) => void,
+): () => void {
+  let said = false;
+  const check = (s: { finished: boolean; time: number }): void => {
+    if (!s.finished) {
+      said = false;
+      return;
+    }
+    if (said) return;
+    said = true;
+    say(
+      `perpdesk: the replay reached its end, ${new Date(s.time).toISOString()}: its report is at ` +
+        `${url}/api/v1/replay/report and in the screen's report panel; seek back to play it again, Ctrl-C closes the service`,
+    );
+  };
+  check(session.status());
+  return session.onChange(check);
 }

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startService } from '../../src-main/service.ts';
-import { accountNotice, recoveryNotice } from '../../src-main/start-notices.ts';
+import { accountNotice, recoveryNotice, sayReplayEnd } from '../../src-main/start-notices.ts';
 import { openingLimit, placeOrder } from '../helpers/exchange-commands.ts';
 
 const dirs: string[] = [];
@@ -154,5 +154,32 @@ describe('start notices', () => {
     expect(b.venue.accounts.byKey('earlierkey01')).toBeUndefined();
     await b.close();
     expect(next[0]).toMatch(/^perpdesk: the previous start failed \(its error was said then\); /);
+  });
+});
+
+describe('the end of a headless replay', () => {
+  it('is said once each time the replay gets there; before, the terminal said nothing', () => {
+    type S = { finished: boolean; time: number };
+    let listener: ((s: S) => void) | null = null;
+    let now: S = { finished: false, time: Date.UTC(2025, 3, 14) };
+    const session = {
+      status: () => now,
+      onChange: (l: (s: S) => void) => ((listener = l), () => (listener = null)),
+    } as unknown as Parameters<typeof sayReplayEnd>[0];
+    const lines: string[] = [];
+    const off = sayReplayEnd(session, 'http://127.0.0.1:8787', (l) => lines.push(l));
+    const to = (s: S): void => ((now = s), listener?.(s));
+    expect(lines).toEqual([]);
+    to({ finished: true, time: Date.UTC(2025, 3, 14, 0, 0, 23, 872) });
+    to({ finished: true, time: Date.UTC(2025, 3, 14, 0, 0, 23, 872) });
+    expect(lines).toEqual([
+      "perpdesk: the replay reached its end, 2025-04-14T00:00:23.872Z: its report is at http://127.0.0.1:8787/api/v1/replay/report and in the screen's report panel; seek back to play it again, Ctrl-C closes the service",
+    ]);
+    // a seek back, and a second run to the end
+    to({ finished: false, time: Date.UTC(2025, 3, 14) });
+    to({ finished: true, time: Date.UTC(2025, 3, 14, 0, 0, 23, 872) });
+    expect(lines).toHaveLength(2);
+    off();
+    expect(listener).toBeNull();
   });
 });
