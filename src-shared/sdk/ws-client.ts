@@ -1,16 +1,14 @@
-// WebSocket client for the venue's `/ws` protocol (DESIGN section 4, docs/api.md): requests
-// matched to answers by id (ws-requests.ts), pushes routed by stream, automatic reconnect.
-// Invariants: after every reconnect the last accepted LOGIN goes first, then the subscriptions, then
-// the queued requests and `onReconnect`; public streams come back whatever the login does, private
-// ones (`user`) only after a successful (re-)login; a stream the server refuses costs only itself (a
-// refused SUBSCRIBE is split until it is found), a 5000 or no answer refuses nothing (the connection is dropped,
-// the restore runs on the next); a request in flight when a connection drops is re-sent on the next
-// one; every request ends within its timeout; reconnect delays grow exponentially with jitter
-// (ws-backoff.ts), and `retryNow()` cuts one short and starts them over; a connection silent for 45 s
-// (pinged every 15 s by default; pingIntervalMs 0: never) is dropped and reconnected; a client never connected
-// yet does not wait for a service that is not there (its requests and `whenReady()` fail with the
-// reason), nor for one that takes the TCP connection and never upgrades it (connectTimeoutMs);
-// after `close()` nothing reconnects or stays pending. JSON only; pushes unvalidated.
+// WebSocket client for the venue's `/ws` protocol (DESIGN section 4, docs/api.md): requests matched to answers by id
+// (ws-requests.ts), pushes routed by stream, automatic reconnect. Invariants: after every reconnect the last accepted
+// LOGIN goes first, then the subscriptions, then the queued requests and `onReconnect`; public streams come back
+// whatever the login does, private ones (`user`) only after a successful (re-)login; a stream the server refuses or
+// ends (`bot` off the whitelist) costs only itself (a refused SUBSCRIBE is split until it is found), a 5000 or no
+// answer refuses nothing (the connection is dropped, the restore runs on the next); a request in flight when a
+// connection drops is re-sent on the next one; every request ends within its timeout; reconnect delays grow
+// exponentially with jitter (ws-backoff.ts; `retryNow()` cuts one short and starts them over); a connection silent for
+// 45 s (pinged every 15 s by default; pingIntervalMs 0: never) is dropped and reconnected; a client never connected yet
+// waits neither for a service not there nor for one that never upgrades the connection (its requests and `whenReady()`
+// fail with the reason; connectTimeoutMs); after `close()` nothing reconnects or stays pending. JSON only; pushes unvalidated.
 import { systemScheduler, type Scheduler } from './scheduler.ts';
 import { Backoff } from './ws-backoff.ts';
 import { WsEvents } from './ws-events.ts';
@@ -423,6 +421,8 @@ export class WsClient extends WsEvents {
           this.#login = undefined;
           this.#loginLost(`The server ended the login: ${out.message}`, out.code);
         }
+        const ended = this.#streams.endedBy(m.stream, m.data); // `bot` once this IP left the whitelist
+        if (ended !== undefined) this.emitError(ended);
       }
     }
     this.emitMessage(msg);

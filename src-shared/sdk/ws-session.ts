@@ -4,7 +4,7 @@
 // Invariants: a stream is in at most one of `subs` and `waiting`; `waiting` holds only private
 // streams; every change of `subs` is announced once, through `changed`.
 
-import type { LoginParamsSource, WebSocketLike } from './ws-types.ts';
+import { WsRequestError, type LoginParamsSource, type WebSocketLike } from './ws-types.ts';
 
 /** Streams the server serves only after a successful LOGIN. */
 const PRIVATE_STREAMS: ReadonlySet<string> = new Set(['user']);
@@ -36,6 +36,19 @@ export class WsStreams {
       this.waiting.delete(s);
     }
     this.#changed([...this.subs]);
+  }
+
+  /**
+   * A push that ends its stream on the server's side: `whitelist_removed` on `bot` (this IP was taken
+   * off the bot whitelist). The stream leaves `subs` (a reconnect does not ask for it again) and the
+   * error to report is returned; undefined for any other push.
+   */
+  endedBy(stream: string, data: unknown): WsRequestError | undefined {
+    const end = stream === 'bot' ? whitelistRemoved(data) : undefined;
+    if (end === undefined) return undefined;
+    this.remove([stream]);
+    const text = `The server ended the ${stream} stream (${end.message}); it is no longer subscribed`;
+    return new WsRequestError('server', 'SUBSCRIBE', text, end.code);
   }
 
   /** The login is gone: the private streams move to `waiting`; returns them. */
@@ -83,11 +96,24 @@ export function loginParams(source: LoginParamsSource): Promise<object> {
  * its code and message, or undefined for any other push.
  */
 export function loggedOut(data: unknown): { code: number | undefined; message: string } | undefined {
+  return lastPush(data, 'logged_out');
+}
+
+/**
+ * The server's `whitelist_removed` push on `bot` (this connection's IP was taken off the bot
+ * whitelist, docs/api.md): the server has ended the stream. Its code and message, or undefined.
+ */
+export function whitelistRemoved(data: unknown): { code: number | undefined; message: string } | undefined {
+  return lastPush(data, 'whitelist_removed');
+}
+
+/** A push `{kind, data: {code, message}}` of this kind: the last of its stream. */
+function lastPush(data: unknown, kind: string): { code: number | undefined; message: string } | undefined {
   const d = data as { kind?: unknown; data?: { code?: unknown; message?: unknown } } | null;
-  if (typeof d !== 'object' || d === null || d.kind !== 'logged_out') return undefined;
+  if (typeof d !== 'object' || d === null || d.kind !== kind) return undefined;
   return {
     code: typeof d.data?.code === 'number' ? d.data.code : undefined,
-    message: typeof d.data?.message === 'string' ? d.data.message : 'logged_out',
+    message: typeof d.data?.message === 'string' ? d.data.message : kind,
   };
 }
 

@@ -106,6 +106,36 @@ describe('WsClient: what a reconnect restores', () => {
     expect(t.venue.socket(1).sent.map((m) => [m.method, m.params])).toEqual([['SUBSCRIBE', PUBLIC]]);
   });
 
+  it("the server's whitelist_removed push ends bot: it leaves subscriptions, is reported, and a reconnect does not ask for it", async () => {
+    // before, bot stayed in subscriptions although the server had ended it, so a bot reading them
+    // never subscribed again, and each reconnect asked for it again
+    const t = await running();
+    await t.ws.subscribe(['bot']);
+    expect(t.ws.subscriptions).toEqual([...PUBLIC, 'user', 'bot']);
+    const changes: string[][] = [];
+    t.ws.onSubscriptionsChange((subs) => changes.push([...subs]));
+    const gone = { kind: 'whitelist_removed', data: { code: 2101, message: 'taken off the bot whitelist' } };
+    const seen: unknown[] = [];
+    t.ws.on('bot', (d) => seen.push(d));
+    t.venue.socket(0).push('bot', { kind: 'order', data: { id: '7' } });
+    expect(t.ws.subscriptions).toContain('bot');
+    t.venue.socket(0).push('bot', gone);
+    expect(seen).toEqual([{ kind: 'order', data: { id: '7' } }, gone]);
+    expect(t.ws.subscriptions).toEqual([...PUBLIC, 'user']);
+    expect(changes).toEqual([[...PUBLIC, 'user']]);
+    const ended = t.errors.filter((e) => e instanceof WsRequestError) as WsRequestError[];
+    expect(ended.map((e) => [e.code, e.message])).toEqual([
+      [2101, 'The server ended the bot stream (taken off the bot whitelist); it is no longer subscribed'],
+    ]);
+    expect(t.ws.loginState).toBe('logged_in');
+    await reconnect(t, 1);
+    expect(t.venue.socket(1).sent.map((m) => m.method)).toEqual(['LOGIN', 'SUBSCRIBE']);
+    expect([...t.venue.socket(1).subs]).toEqual([...PUBLIC, 'user']);
+    // back on the list, subscribing again works as a first subscription
+    await t.ws.subscribe(['bot']);
+    expect(t.ws.subscriptions).toEqual([...PUBLIC, 'user', 'bot']);
+  });
+
   it('a stream refused at the re-subscription costs only itself, and is reported', async () => {
     const t = await running();
     t.venue.refused.add('trade@BTCUSDT');
