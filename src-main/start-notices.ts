@@ -31,7 +31,9 @@ export function recoveryNotice(r: StartRecovery): string | null {
       ? 'the previous run did not stop cleanly (killed, or the machine stopped)'
       : 'a history build was cut short';
   return (
-    `perpdesk: ${found}; ${done.length > 0 ? done.join('; ') : 'nothing needed rebuilding'}; ` +
+    // nothing to put right: the pairs whose history a killed first start had not reached yet are
+    // built as on any first start (its progress lines), which is no rebuilding
+    `perpdesk: ${found}; ${done.length > 0 ? done.join('; ') : 'nothing stored needed repair'}; ` +
     'every acknowledged order, fill and balance is as it was committed (docs/reliability.md)'
   );
 }

@@ -47,6 +47,13 @@ describe('start notices', () => {
         'unfinished simulated history of XRPUSDT (42792 candles) deleted and built again; every acknowledged order, fill and ' +
         'balance is as it was committed (docs/reliability.md)',
     );
+    // a first start killed before a pair's history had any candle: nothing is repaired, and the
+    // pairs not reached yet are built with their progress lines (it once said "nothing needed
+    // rebuilding" just before "building simulated history 1/3")
+    expect(recoveryNotice({ ...none, unclean: true })).toBe(
+      'perpdesk: the previous run did not stop cleanly (killed, or the machine stopped); nothing stored needed repair; ' +
+        'every acknowledged order, fill and balance is as it was committed (docs/reliability.md)',
+    );
   });
 
   it('say how --account set an existing wallet and moved the deposits, and nothing for a new or unchanged one', () => {
