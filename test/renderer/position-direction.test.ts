@@ -89,6 +89,20 @@ describe('order labels in one-way mode', () => {
     expect(named({ side: 2, position_side: 1, position_action: 2 }, true)).toBe('Sell (close)');
   });
 
+  it('stop history: a hedge close stop (reduce_only, as the venue marks every close) keeps its hedge name', () => {
+    const named = (
+      c: { side: 1 | 2; position_side: 1 | 2; position_action: 1 | 2; reduce_only: boolean },
+      accountOneWay: boolean,
+    ) => directionName(c, placedOneWay(c, accountOneWay));
+    // the Stops tab's Waiting view names it "Close long": its History did "Sell (close)"
+    expect(named({ side: 2, position_side: 1, position_action: 2, reduce_only: true }, false)).toBe('Close long');
+    expect(named({ side: 2, position_side: 1, position_action: 2, reduce_only: true }, true)).toBe('Sell (close)');
+    // a reduce-only open is one-way only, whatever the account's mode now
+    expect(named({ side: 2, position_side: 1, position_action: 1, reduce_only: true }, false)).toBe(
+      'Sell (reduce-only)',
+    );
+  });
+
   it('placement notices: a flip and a reduce-only sell are not "Open long"', () => {
     const r = (qty: string, quote: string) => ({
       order_id: '1',

@@ -65,11 +65,16 @@ export function oneWayOnly(
  * same in both modes and is named by the account's mode now (`accountOneWay`).
  */
 export function placedOneWay(
-  o: Pick<OrderRecord, 'side' | 'position_side' | 'position_action'>,
+  o: Pick<OrderRecord, 'side' | 'position_side' | 'position_action'> & { reduce_only?: boolean },
   accountOneWay: boolean,
 ): boolean {
   if (o.position_side !== PositionSide.LONG) return false;
-  return accountOneWay || oneWayOnly(o);
+  // a stop's record carries reduce_only, which the venue sets on every close, hedge or one-way:
+  // only a reduce-only open tells one-way mode (a hedge close-long stop read "Sell (close)")
+  const { side, position_side, position_action } = o;
+  return (
+    accountOneWay || oneWayOnly(position_action === PositionAction.CLOSE ? { side, position_side, position_action } : o)
+  );
 }
 
 /** Whether the order buys (green) or sells (red). */
