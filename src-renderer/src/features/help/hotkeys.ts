@@ -1,5 +1,5 @@
 // Global keyboard shortcuts (see shortcuts.ts). Keys typed into a field are left alone, except
-// Esc, which leaves the field and clears the form (a checkbox is no field: letters and
+// Esc, which leaves the field and, in the order form's fields or outside a field, clears the form (a checkbox is no field: letters and
 // digits on it are shortcuts, Space stays its own); modifier chords (Ctrl, Alt, Meta) are never
 // taken, so the browser's and the OS's own shortcuts keep working. While an overlay is open
 // (help included) only Esc and "?" act (overlay-keys.ts). A letter is read whatever its case: Caps
@@ -27,6 +27,12 @@ export type HotkeyEvent = Pick<
   'key' | 'shiftKey' | 'ctrlKey' | 'metaKey' | 'altKey' | 'defaultPrevented' | 'target' | 'preventDefault'
 >;
 
+/** Whether a key's target is in the order form (order-entry.tsx), whose fields Esc clears. */
+function inOrderForm(target: EventTarget | null): boolean {
+  const el = target as HTMLElement | null;
+  return typeof el?.closest === 'function' && el.closest('[data-testid="order-entry"]') !== null;
+}
+
 /** A letter key as its lower case (Caps Lock or Shift gave it upper case), any other key as it is. */
 function letter(key: string): string {
   return /^[a-zA-Z]$/.test(key) ? key.toLowerCase() : key;
@@ -43,9 +49,12 @@ export function onHotkey(s: Services, e: HotkeyEvent): void {
   if (e.ctrlKey || e.metaKey || e.altKey || e.defaultPrevented) return;
   const ws = s.workspace.getState();
   if (e.key === 'Escape') {
-    if (typing(e.target)) (e.target as HTMLElement).blur();
+    const field = typing(e.target);
+    if (field) (e.target as HTMLElement).blur();
     if (ws.overlay !== null) ws.actions.close();
-    else s.orderForm.getState().actions.reset();
+    // in a field of its own (the Alerts tab's price) Esc leaves that field: the order form,
+    // maybe an order typed and armed, is kept (it was cleared too)
+    else if (!field || inOrderForm(e.target)) s.orderForm.getState().actions.reset();
     return;
   }
   if (typing(e.target) || ownSpace(e)) return;
