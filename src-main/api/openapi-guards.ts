@@ -6,6 +6,9 @@
 //   route that already documents a 403 (loopback-only 2102, bot whitelist 2101) gets 2103 added
 //   to its description.
 // - 405 / 1105 on the operations of a path that has other methods (Allow header).
+// - 414 / 1007 on every operation but the candlestick routes (theirs is 6007, HTTP 200): a URL over
+//   8192 characters, refused before any route runs (error-handler.ts urlLimitCheck); the envelope
+//   routes list 414 already (envelope.ts standardErrors), /ws and /logos did not.
 // - 431 / 1008 on every operation: request line and headers over Node's limit, refused by the
 //   HTTP parser before any route is known, so the candlestick routes answer it as the envelope too.
 // - 503 / 5002 on every operation that changes something (not GET, HEAD, OPTIONS; not the browser
@@ -41,6 +44,7 @@ const HOST =
   '2103: the Host header names another site while the service listens on loopback (DNS rebinding guard), ' +
   "or a WebSocket upgrade's Origin is a page of another site (cross-site WebSocket guard)";
 const METHOD = '1105: this path does not have the method; the Allow header names the ones it has';
+const URL_LONG = '1007: the request URL is over 8192 characters';
 const HEADERS = '1008: the request line and headers are over 16 KiB';
 const DISK = "5002: the data folder's disk is nearly full; changes are refused until there is room, reads go on";
 
@@ -96,6 +100,7 @@ export function addGuardAnswers<T extends { paths?: object }>(doc: T): T {
       const errorsIn200 = !Object.keys(responses).some((s) => s.startsWith('4'));
       if (!errorsIn200) add(responses, '403', HOST);
       if (methods.length > 1) add(responses, '405', METHOD);
+      if (!errorsIn200) add(responses, '414', URL_LONG);
       add(responses, '431', HEADERS);
       if (!READS.has(method) && !path.startsWith('/api/v1/session')) add(responses, '503', DISK);
       if (!isLimitedPath(path)) delete responses['429'];

@@ -159,13 +159,14 @@ describe('/openapi.json documents the errors of every operation', () => {
   it('a Binance WebSocket endpoint documents its upgrade (101) and the refusals it answers, not a 200 it never sends', () => {
     const ws = operations().filter(([label]) => /^get \/binance\/(ws|stream|public|market|private)/.test(label));
     expect(ws.length).toBe(16);
-    for (const [label, op] of ws) expect(Object.keys(op.responses).sort(), label).toEqual(['101', '400', '403', '429']);
+    for (const [label, op] of ws)
+      expect(Object.keys(op.responses).sort(), label).toEqual(['101', '400', '403', '414', '429', '431']);
   });
 
   it('the native WebSocket endpoint, GET /ws, documents its upgrade (101) and the handshake refusal (text/html)', () => {
     const op = doc.paths['/ws'].get;
     // no 429: the per-IP rate limit covers /api and /fapi alone
-    expect(Object.keys(op.responses).sort()).toEqual(['101', '400', '403', '431']);
+    expect(Object.keys(op.responses).sort()).toEqual(['101', '400', '403', '414', '431']);
     expect(op.responses['101'].description).toMatch(/Switching Protocols/);
     const bad = op.responses['400'].content;
     expect(Object.keys(bad).sort()).toEqual(['application/json', 'text/html']);
@@ -175,7 +176,7 @@ describe('/openapi.json documents the errors of every operation', () => {
 });
 
 describe("/openapi.json documents the service guards' answers on every native operation", () => {
-  it('403 / 2103 and 431 / 1008 everywhere, 405 / 1105 where the path has other methods, 503 / 5002 on changes', () => {
+  it('403 / 2103, 414 / 1007 and 431 / 1008 everywhere, 405 / 1105 where the path has other methods, 503 / 5002 on changes', () => {
     const missing: string[] = [];
     let checked = 0;
     for (const [label, op] of operations()) {
@@ -188,6 +189,7 @@ describe("/openapi.json documents the service guards' answers on every native op
       };
       // the candlestick routes answer the Host guard with HTTP 200 (their 200 answer lists 2103)
       if (!(label in ERRORS_IN_200)) has('403', '2103');
+      if (!(label in ERRORS_IN_200)) has('414', '1007');
       has('431', '1008');
       if (Object.keys(doc.paths[path]).filter((m) => METHODS.has(m)).length > 1) has('405', '1105');
       if (!['get', 'head', 'options'].includes(method) && !path.startsWith('/api/v1/session')) has('503', '5002');

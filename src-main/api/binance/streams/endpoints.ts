@@ -3,7 +3,8 @@
 // document says they answer. An upgrade is 101; what refuses it is an HTTP answer: a plain GET
 // (no `Upgrade: websocket`) 400 / -1000, a malformed handshake (a missing or invalid
 // Sec-WebSocket-Key or version: `ws`'s refusal) 400 with a text/html reason, a Host of another
-// site 403 / -1002 (browser-guards.ts), the facade's request-rate limit and Binance's 300
+// site 403 / -1002 (browser-guards.ts), a URL over 8192 characters 414 / -1000 and headers over
+// 16 KiB 431 / -1000 (refused before any route: error-handler.ts), the facade's request-rate limit and Binance's 300
 // connections every 5 minutes from an IP (while the rate limits are on) 429 / -1003. After the
 // upgrade a refused connection is closed with a code: 1008 for a private path without a
 // listenKey or a listenKey that does not exist, and for more than 10 messages a second; 1009 for a
@@ -48,6 +49,11 @@ const RESPONSES = {
     },
   },
   403: { ...ERROR, description: 'The Host header names another site (DNS rebinding guard): -1002' },
+  414: { ...ERROR, description: 'The request URL is over 8192 characters (refused before any route): -1000' },
+  431: {
+    ...ERROR,
+    description: "The request line and headers are over Node's 16 KiB (refused before any route): -1000",
+  },
   429: {
     ...ERROR,
     description:
