@@ -36,12 +36,34 @@ const NODE_TRAILER = /^Node\.js v\d+(\.\d+)*$/;
 /** An error's own line as runtimes print it: "Error: ...", "TypeError: ...", "ValueError: ...". */
 const ERROR_LINE = /^[\w$.]*(Error|Exception)\b/;
 
+/** A terminal's escape sequences (colours, cursor moves: CSI, OSC and two-character ones). */
+// eslint-disable-next-line no-control-regex
+const ESCAPES = /\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?|\x1b[@-Z\\-_]/g;
+// eslint-disable-next-line no-control-regex
+const CONTROLS = /[\x00-\x08\x0b-\x1f\x7f]/g;
+
+/**
+ * A line of a bot's output as a terminal leaves it, to print on the coordinator's own line: what
+ * it wrote after its last carriage return (a progress bar's last state, tqdm's `\r` redraws), its
+ * escape sequences and other control characters taken out (printed as they were, a `\r` sent the
+ * cursor back over `job 17 failed: ...` and the bot's text overwrote it; colours hid an `Error:`
+ * line from the error's pick).
+ */
+export function visibleLine(line: string): string {
+  const text = line.replace(/\r+$/, '');
+  return text
+    .slice(text.lastIndexOf('\r') + 1)
+    .replace(ESCAPES, '')
+    .replace(CONTROLS, '');
+}
+
 /**
  * The one line of a failed bot's output worth showing beside its failure: its error's line (the
  * last one that begins with an error's name), else its last line that is neither blank nor Node's
- * version trailer; undefined when it printed nothing of the kind.
+ * version trailer; undefined when it printed nothing of the kind. Each line as a terminal shows it
+ * (visibleLine).
  */
 export function failureLine(tail: readonly string[]): string | undefined {
-  const lines = tail.map((l) => l.trim()).filter((l) => l !== '' && !NODE_TRAILER.test(l));
+  const lines = tail.map((l) => visibleLine(l).trim()).filter((l) => l !== '' && !NODE_TRAILER.test(l));
   return lines.findLast((l) => ERROR_LINE.test(l)) ?? lines.at(-1);
 }

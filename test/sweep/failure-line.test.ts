@@ -43,6 +43,17 @@ describe('failureLine', () => {
     ],
     ['a bot that says why it gives up', ['test-bot: giving up with 3'], 'test-bot: giving up with 3'],
     ['the last line that says something', ['working', 'giving up', '', '  '], 'giving up'],
+    [
+      "a progress bar's redraws (tqdm's carriage returns): the line as a terminal leaves it",
+      ['loading 10%\rloading 100%\r', 'step 1\rstep 2\rcannot continue, giving up'],
+      'cannot continue, giving up',
+    ],
+    ['a last redraw that ends in a carriage return', ['loading 10%\rloading 100%\r'], 'loading 100%'],
+    [
+      "a coloured error line: found as the error's, without its escapes",
+      ['\x1b[32mstep 1\x1b[0m', '\x1b[1;31mError: cannot place order\x1b[0m', 'bye\x07'],
+      'Error: cannot place order',
+    ],
     ['nothing but the trailer', ['', 'Node.js v24.21.0'], undefined],
     ['nothing', [], undefined],
   ])('%s', (_, tail, want) => {
@@ -77,5 +88,37 @@ describe('failureLine', () => {
     await runSweep(store, 'swF', runner, { out: (l) => out.push(l), progress: () => undefined, tty: false });
     store.close();
     expect(out).toEqual(['job 0 failed: the bot exited with code 1 | Error: boom at step 1']);
+  });
+
+  it('prints no carriage return or escape of the bot: its text would overwrite the job line on a terminal', async () => {
+    const store = new SqliteSweepStore(':memory:');
+    const job = { id: 'swR:0', sweepId: 'swR', index: 0, start: 0, until: 1, params: {} } as unknown as SweepJob;
+    store.createSweep(
+      'swR',
+      { bot: 'b', replay: 'r', split: 'day', sets: [{}] } as unknown as SweepSpec,
+      [job],
+      coordinatorHere(),
+      1,
+    );
+    const runner: Runner = {
+      run: async (jobs, _pack, ev) => {
+        for (const j of jobs)
+          ev.onResult(j, {
+            jobId: j.id,
+            status: 'failed',
+            reason: 'the bot exited with code 1',
+            exitCode: 1,
+            outputTail: ['\x1b[33mwarming up\x1b[0m', 'step 1\rstep 2\rcannot continue, giving up'],
+            metrics: null,
+          } as unknown as JobResult);
+      },
+      stop: () => undefined,
+    };
+    const out: string[] = [];
+    await runSweep(store, 'swR', runner, { out: (l) => out.push(l), progress: () => undefined, tty: false });
+    store.close();
+    // it printed 'job 0 failed: ... | step 1\rstep 2\rcannot continue, giving up', which a terminal
+    // showed as 'cannot continue, giving upxited with code 1 | step 1'
+    expect(out).toEqual(['job 0 failed: the bot exited with code 1 | cannot continue, giving up']);
   });
 });
