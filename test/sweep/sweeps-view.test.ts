@@ -16,6 +16,7 @@ import {
   setJobsText,
   shownSweep,
   sortSets,
+  compareParams,
   staleCurves,
   stateText,
   type JobCurve,
@@ -101,6 +102,21 @@ describe('the Sweeps page', () => {
     expect(sortSets(sets, 'sharpe', false).map((s) => s.sharpe)).toEqual([-1, 1.5, 2.5, null]);
     expect(sortSets(sets, 'sharpe', true).map((s) => s.sharpe)).toEqual([2.5, 1.5, -1, null]);
     expect(sortSets(sets, 'param:slow', false).map((s) => s.params.slow)).toEqual([12, 12, 12, 24]);
+  });
+
+  it('orders decimals written as strings by value, in the table and the heat map (a grid\'s "qty": ["0.5", "2", "10"])', () => {
+    const qty = [
+      set({ qty: '0.5', fast: 3 }, 0.01, null),
+      set({ qty: '10', fast: 3 }, 0.02, null),
+      set({ qty: '2', fast: 3 }, 0.03, null),
+      set({ qty: '2', fast: 12 }, 0.04, null),
+    ];
+    // as text they were 0.5, 10, 2 (and 2, 10, 0.5 descending), the heat map's columns too
+    expect(sortSets(qty, 'param:qty', false).map((s) => s.params.qty)).toEqual(['0.5', '2', '2', '10']);
+    expect(sortSets(qty, 'param:qty', true).map((s) => s.params.qty)).toEqual(['10', '2', '2', '0.5']);
+    expect(heatMap(qty, 'qty', 'fast', 'return').xs).toEqual(['0.5', '2', '10']);
+    // numbers and decimal strings by value together, before other text, in text order
+    expect([3, 'b', '2.5', 'a', -1, '1e1'].sort(compareParams)).toEqual([-1, '2.5', 3, '1e1', 'a', 'b']);
   });
 
   it('ranks a set with no ok job (null figures) last, and its heat-map cell reads failed, not 0', () => {

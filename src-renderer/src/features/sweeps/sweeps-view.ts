@@ -80,6 +80,27 @@ function keyOf(s: SweepSet, key: SortKey): number | string | null {
   return s[key as SetMetric];
 }
 
+/** A decimal written as a string, as a grid file gives quantities ("qty": ["0.5", "2", "10"]). */
+const DECIMAL = /^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/;
+const numberOf = (v: number | string): number | null =>
+  typeof v === 'number' ? v : DECIMAL.test(v.trim()) ? Number(v) : null;
+
+/**
+ * Two parameter values in order: numbers, and strings that are decimals, by value (a string "10"
+ * after "2", where as text it came before), before other text, which is in text order; a total
+ * order, so the table and the heat map sort alike.
+ */
+export function compareParams(a: number | string, b: number | string): number {
+  const x = numberOf(a);
+  const y = numberOf(b);
+  if (x !== null && y !== null)
+    return x < y ? -1 : x > y ? 1 : String(a) < String(b) ? -1 : String(a) > String(b) ? 1 : 0;
+  if (x !== null || y !== null) return x !== null ? -1 : 1;
+  const p = String(a);
+  const q = String(b);
+  return p < q ? -1 : p > q ? 1 : 0;
+}
+
 /** A set's parameter as the table shows it: its value ('' when unknown) and its mark, if a default. */
 export interface ParamCell {
   text: string;
@@ -116,7 +137,7 @@ export function sortSets(sets: readonly SweepSet[], key: SortKey, desc: boolean)
       const x = keyOf(a.s, key);
       const y = keyOf(b.s, key);
       if (x === null || y === null) return x === y ? a.i - b.i : x === null ? 1 : -1;
-      const c = x < y ? -1 : x > y ? 1 : 0;
+      const c = key.startsWith('param:') ? compareParams(x, y) : x < y ? -1 : x > y ? 1 : 0;
       return (desc ? -c : c) || a.i - b.i;
     })
     .map((e) => e.s);
@@ -145,17 +166,13 @@ export interface HeatMap {
   max: number;
 }
 
-/** The values in order (numbers by value, else as text), the bot's default last. */
+/** The values in order (numbers and decimal strings by value, else as text: compareParams), the bot's default last. */
 function distinct(values: HeatValue[]): HeatValue[] {
   const out = [...new Set(values)];
   return out.sort((a, b) =>
     a === null || b === null
       ? Number(a === null) - Number(b === null)
-      : typeof a === 'number' && typeof b === 'number'
-        ? a - b
-        : String(a) < String(b)
-          ? -1
-          : 1,
+      : compareParams(typeof a === 'boolean' ? String(a) : a, typeof b === 'boolean' ? String(b) : b),
   );
 }
 
