@@ -257,27 +257,29 @@ function SweepsBody() {
         </div>
       )}
       <section>
-        <table className="data-table" data-testid="sweeps-list" aria-label="Sweeps">
-          <tbody>
-            {(list ?? []).map((w) => (
-              <tr
-                key={w.id}
-                className={w.id === id ? 'selected' : ''}
-                aria-selected={w.id === id}
-                tabIndex={0}
-                onClick={() => choose(w.id)}
-                onKeyDown={(e) => activate(e, () => choose(w.id))}
-              >
-                <td>{w.id}</td>
-                <td>{w.replay}</td>
-                <td>{w.bot}</td>
-                <td>
-                  <progress value={w.done} max={Math.max(1, w.jobs)} /> {progressText(w)} ({stateText(w)})
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <div className="sweep-scroll">
+          <table className="data-table" data-testid="sweeps-list" aria-label="Sweeps">
+            <tbody>
+              {(list ?? []).map((w) => (
+                <tr
+                  key={w.id}
+                  className={w.id === id ? 'selected' : ''}
+                  aria-selected={w.id === id}
+                  tabIndex={0}
+                  onClick={() => choose(w.id)}
+                  onKeyDown={(e) => activate(e, () => choose(w.id))}
+                >
+                  <td>{w.id}</td>
+                  <td>{w.replay}</td>
+                  <td>{w.bot}</td>
+                  <td>
+                    <progress value={w.done} max={Math.max(1, w.jobs)} /> {progressText(w)} ({stateText(w)})
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
         {selected !== undefined && <ResumeLine sweep={selected} />}
         {selected !== undefined && <LikeLine sweep={selected} />}
       </section>
@@ -288,63 +290,65 @@ function SweepsBody() {
           </p>
           <section>
             <h3>Parameter sets</h3>
-            <table className="data-table" data-testid="sweep-sets" aria-label="Parameter sets">
-              <thead>
-                <tr>
-                  {detail.params.map((p) => header(`param:${p}`, p))}
-                  {header('return', 'return')}
-                  {header('net_pnl', 'net PnL')}
-                  {header('sharpe', 'Sharpe')}
-                  {header('sortino', 'Sortino')}
-                  {header('max_drawdown_ratio', 'max DD')}
-                  {header('trades', 'trades')}
-                  {header('win_rate', 'win rate')}
-                  <th>jobs</th>
-                </tr>
-              </thead>
-              <tbody>
-                {sets.map((st) => {
-                  const key = curveKey(detail.id, st.params);
-                  const i = picked.indexOf(key);
-                  return (
-                    <tr
-                      key={key}
-                      className={i >= 0 ? 'selected' : ''}
-                      aria-selected={i >= 0}
-                      tabIndex={0}
-                      onClick={() => pick(st)}
-                      onKeyDown={(e) => activate(e, () => pick(st))}
-                      title="Show its equity curves (Enter)"
-                    >
-                      {detail.params.map((p) => {
-                        const c = paramCell(st.params, p, detail.defaults);
-                        return (
-                          <td key={p} title={c.title}>
-                            {c.text}
-                            {c.mark !== null && (
-                              <span className="default-mark">
-                                {c.text === '' ? '' : ' '}
-                                {c.mark}
-                              </span>
-                            )}
-                          </td>
-                        );
-                      })}
-                      <td style={i >= 0 ? { color: COLORS[i] } : undefined}>
-                        {st.ok === 0 && st.failed > 0 ? 'failed' : fmt(st.return, true)}
-                      </td>
-                      <td>{fmt(st.net_pnl)}</td>
-                      <td>{fmt(st.sharpe)}</td>
-                      <td>{fmt(st.sortino)}</td>
-                      <td>{fmt(st.max_drawdown_ratio, true)}</td>
-                      <td>{st.trades ?? '–'}</td>
-                      <td>{fmt(st.win_rate, true)}</td>
-                      <td className={st.failed > 0 ? 'warn' : undefined}>{setJobsText(st)}</td>
-                    </tr>
-                  );
-                })}
-              </tbody>
-            </table>
+            <div className="sweep-scroll" data-testid="sweep-sets-scroll">
+              <table className="data-table" data-testid="sweep-sets" aria-label="Parameter sets">
+                <thead>
+                  <tr>
+                    {detail.params.map((p) => header(`param:${p}`, p))}
+                    {header('return', 'return')}
+                    {header('net_pnl', 'net PnL')}
+                    {header('sharpe', 'Sharpe')}
+                    {header('sortino', 'Sortino')}
+                    {header('max_drawdown_ratio', 'max DD')}
+                    {header('trades', 'trades')}
+                    {header('win_rate', 'win rate')}
+                    <th>jobs</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {sets.map((st) => {
+                    const key = curveKey(detail.id, st.params);
+                    const i = picked.indexOf(key);
+                    return (
+                      <tr
+                        key={key}
+                        className={i >= 0 ? 'selected' : ''}
+                        aria-selected={i >= 0}
+                        tabIndex={0}
+                        onClick={() => pick(st)}
+                        onKeyDown={(e) => activate(e, () => pick(st))}
+                        title="Show its equity curves (Enter)"
+                      >
+                        {detail.params.map((p) => {
+                          const c = paramCell(st.params, p, detail.defaults);
+                          return (
+                            <td key={p} title={c.title}>
+                              {c.text}
+                              {c.mark !== null && (
+                                <span className="default-mark">
+                                  {c.text === '' ? '' : ' '}
+                                  {c.mark}
+                                </span>
+                              )}
+                            </td>
+                          );
+                        })}
+                        <td style={i >= 0 ? { color: COLORS[i] } : undefined}>
+                          {st.ok === 0 && st.failed > 0 ? 'failed' : fmt(st.return, true)}
+                        </td>
+                        <td>{fmt(st.net_pnl)}</td>
+                        <td>{fmt(st.sharpe)}</td>
+                        <td>{fmt(st.sortino)}</td>
+                        <td>{fmt(st.max_drawdown_ratio, true)}</td>
+                        <td>{st.trades ?? '–'}</td>
+                        <td>{fmt(st.win_rate, true)}</td>
+                        <td className={st.failed > 0 ? 'warn' : undefined}>{setJobsText(st)}</td>
+                      </tr>
+                    );
+                  })}
+                </tbody>
+              </table>
+            </div>
             {sets.some((st) => st.failed > 0) && (
               <p className="warn" data-testid="sweep-sets-failed">
                 A set&apos;s figures are over its ok jobs only: a failed job&apos;s days are left out, and a set with no
@@ -379,44 +383,46 @@ function SweepsBody() {
                   </select>
                 </label>
               </div>
-              <table className="heat-map" data-testid="sweep-heat-map">
-                <tbody>
-                  {map.ys.map((yv, yi) => (
-                    <tr key={heatKey(yv)}>
-                      <th>{heatLabel(yv)}</th>
-                      {map.xs.map((xv, xi) => {
-                        const v = map.cells[yi][xi];
-                        return (
-                          <td
-                            key={heatKey(xv)}
-                            style={{ background: heatColor(v, map.min, map.max) }}
-                            title={
-                              strip
-                                ? `${axes.x} ${heatLabel(xv)}`
-                                : `${axes.x} ${heatLabel(xv)}, ${axes.y} ${heatLabel(yv)}`
-                            }
-                          >
-                            {map.failed[yi][xi]
-                              ? 'failed'
-                              : fmt(
-                                  v,
-                                  axes.metric === 'return' ||
-                                    axes.metric === 'max_drawdown_ratio' ||
-                                    axes.metric === 'win_rate',
-                                )}
-                          </td>
-                        );
-                      })}
-                    </tr>
-                  ))}
-                  <tr>
-                    <th>{strip ? axes.x : `${axes.y} / ${axes.x}`}</th>
-                    {map.xs.map((xv) => (
-                      <th key={heatKey(xv)}>{heatLabel(xv)}</th>
+              <div className="sweep-scroll">
+                <table className="heat-map" data-testid="sweep-heat-map">
+                  <tbody>
+                    {map.ys.map((yv, yi) => (
+                      <tr key={heatKey(yv)}>
+                        <th>{heatLabel(yv)}</th>
+                        {map.xs.map((xv, xi) => {
+                          const v = map.cells[yi][xi];
+                          return (
+                            <td
+                              key={heatKey(xv)}
+                              style={{ background: heatColor(v, map.min, map.max) }}
+                              title={
+                                strip
+                                  ? `${axes.x} ${heatLabel(xv)}`
+                                  : `${axes.x} ${heatLabel(xv)}, ${axes.y} ${heatLabel(yv)}`
+                              }
+                            >
+                              {map.failed[yi][xi]
+                                ? 'failed'
+                                : fmt(
+                                    v,
+                                    axes.metric === 'return' ||
+                                      axes.metric === 'max_drawdown_ratio' ||
+                                      axes.metric === 'win_rate',
+                                  )}
+                            </td>
+                          );
+                        })}
+                      </tr>
                     ))}
-                  </tr>
-                </tbody>
-              </table>
+                    <tr>
+                      <th>{strip ? axes.x : `${axes.y} / ${axes.x}`}</th>
+                      {map.xs.map((xv) => (
+                        <th key={heatKey(xv)}>{heatLabel(xv)}</th>
+                      ))}
+                    </tr>
+                  </tbody>
+                </table>
+              </div>
             </section>
           )}
           <section>
