@@ -11,6 +11,7 @@ import {
   curveKey,
   curveStamp,
   dataText,
+  detailStamp,
   curvePaths,
   heatColor,
   heatLabel,
@@ -105,6 +106,8 @@ function SweepsBody() {
   const reading = useRef<Record<string, string>>({});
   // the sweep shown now, for answers that come after another was chosen
   const shown = useRef<string | null>(null);
+  // the shown sweep's detail as read (detailStamp): read again only when its summary changes
+  const read = useRef<string | null>(null);
 
   const load = useCallback(async () => {
     try {
@@ -114,13 +117,19 @@ function SweepsBody() {
       const sel = shownSweep(l, id);
       if (sel !== id) {
         shown.current = sel;
+        read.current = null;
         setId(sel);
         setDetail(null);
         setPicked([]);
       }
-      if (sel !== null) {
+      const summary = l.find((w) => w.id === sel);
+      if (sel !== null && summary !== undefined && read.current !== detailStamp(summary)) {
+        const stamp = detailStamp(summary);
         const d = await getData<SweepWire>(`${base}/api/v1/sweeps/${sel}`);
-        if (shown.current === sel) setDetail(d);
+        if (shown.current === sel) {
+          setDetail(d);
+          read.current = stamp;
+        }
       }
       setError(null);
     } catch (e) {
@@ -158,6 +167,7 @@ function SweepsBody() {
   const choose = (next: string) => {
     if (next === id) return;
     shown.current = next;
+    read.current = null;
     setId(next);
     setDetail(null);
     setPicked([]);

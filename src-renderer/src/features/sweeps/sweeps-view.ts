@@ -303,6 +303,15 @@ export function shownSweep(list: ReadonlyArray<Pick<SweepSummaryWire, 'id'>>, ch
   return list[0]?.id ?? null;
 }
 
+/**
+ * What a sweep's detail (GET /api/v1/sweeps/{id}: every job with its metrics, about 1 kB a job) was
+ * read at: the page reads it again only when this changes (a result stored, a resume, a stop), not
+ * at every refresh of the list (every 2 s, for as long as the page is open: a done sweep of 10,000
+ * jobs was 10 MB read again and again).
+ */
+export const detailStamp = (w: Pick<SweepSummaryWire, 'id' | 'updated_at' | 'state' | 'done' | 'jobs'>): string =>
+  `${w.id} ${w.updated_at} ${w.state} ${w.done}/${w.jobs}`;
+
 /** A set's results as far as they go: its curve drawn at another stamp lacks jobs finished since. */
 export const curveStamp = (st: Pick<SweepSet, 'jobs' | 'ok' | 'failed'>): string => `${st.ok}/${st.failed}/${st.jobs}`;
 
