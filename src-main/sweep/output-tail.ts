@@ -49,7 +49,7 @@ const CONTROLS = /[\x00-\x08\x0b-\x1f\x7f]/g;
  * cursor back over `job 17 failed: ...` and the bot's text overwrote it; colours hid an `Error:`
  * line from the error's pick).
  */
-export function visibleLine(line: string): string {
+function visibleLine(line: string): string {
   const text = line.replace(/\r+$/, '');
   return text
     .slice(text.lastIndexOf('\r') + 1)
