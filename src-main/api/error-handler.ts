@@ -122,6 +122,12 @@ function describeValidation(
           : `must be at least ${n} characters long`;
     return { kind: 'invalid', message: `Invalid ${where} parameter '${field}': ${rule}` };
   }
+  // a boolean in the query is the word true or false (Ajv says only "must be boolean")
+  if (first.keyword === 'type' && first.params.type === 'boolean')
+    return {
+      kind: 'invalid',
+      message: `Invalid ${where} parameter '${field}': must be true or false${where === 'query' ? ' (the word)' : ' (a JSON boolean)'}`,
+    };
   const words = first.keyword === 'pattern' ? patternWords(String(first.params.pattern)) : undefined;
   if (words !== undefined)
     return { kind: 'invalid', message: `Invalid ${where} parameter '${field}': must be ${words}` };

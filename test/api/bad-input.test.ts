@@ -52,6 +52,12 @@ describe('bad input', () => {
     const twice = await getJson(t.app, '/api/v1/symbols?status=1&status=1');
     expect([twice.status, twice.body.code]).toEqual([400, Errors.INVALID_PARAMETER.code]);
     expect(twice.body.message).toBe("Duplicate query parameter 'status': send it once");
+    // a boolean says which words it takes (it was Ajv's bare "must be boolean")
+    for (const v of ['1', 'True', 'yes']) {
+      const b = await getJson(t.app, `/fapi/v1/depth?symbol=BTCUSDT&with_id=${v}`);
+      expect([b.status, b.body.code]).toEqual([400, Errors.INVALID_PARAMETER.code]);
+      expect(b.body.message).toBe("Invalid query parameter 'with_id': must be true or false (the word)");
+    }
   });
 
   it('every registry code is unique within its error style', () => {
