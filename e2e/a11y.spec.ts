@@ -289,3 +289,33 @@ test('recent trades are a table whose prices say buy or sell, not by colour alon
   const side = (await row.getAttribute('class'))!.includes('buy') ? 'Buy' : 'Sell';
   await expect(row.getByRole('cell').first()).toHaveText(new RegExp(`^${side} `));
 });
+
+test('the Alerts tab says a refusal in its live region, never the last price that moves with each trade', async ({
+  page,
+  service,
+  trader,
+}) => {
+  await openTrading(page, service.url, trader, 'BTCUSDT');
+  await page.keyboard.press('a');
+  const price = page.getByTestId('alert-price');
+  await expect(price).toBeFocused();
+  const panel = page.getByRole('tabpanel', { name: 'Alerts' });
+  const hint = page.getByTestId('alert-hint');
+  // the hint beside the field follows the last price and describes the field ...
+  await expect(hint).toHaveText(/^Last price [\d,.]+$/);
+  await expect(price).toHaveAccessibleDescription(/^Last price [\d,.]+$/);
+  // ... but is no live region: the tab's one live region is silent (a screen reader heard
+  // "Last price 96,001.1" about four times a second here)
+  const said = panel.getByRole('status');
+  await expect(said).toHaveCount(1);
+  await expect(said).toHaveText('');
+  await price.fill('96000');
+  await expect(hint).toHaveText(/to go$/);
+  await expect(said).toHaveText('');
+  // a refusal is said
+  await price.fill('9x');
+  await page.keyboard.press('Enter');
+  await expect(said).toHaveText('"9x" is not a price above 0.');
+  await expect(hint).toHaveText('"9x" is not a price above 0.');
+  await expect(price).toHaveAccessibleDescription('"9x" is not a price above 0.');
+});

@@ -162,8 +162,13 @@ export function AlertsTab() {
         <button type="submit" className="btn-small" data-testid="alert-add">
           Add alert
         </button>
-        <span id="alert-hint" className={error === null ? 'dim' : 'down'} data-testid="alert-hint" role="status">
+        {/* the hint follows the last price on every trade: it describes the field (read with it), and
+            only a refusal goes into the live region, else a screen reader said the price on each tick */}
+        <span id="alert-hint" className={error === null ? 'dim' : 'down'} data-testid="alert-hint">
           {hint}
+        </span>
+        <span className="sr-only" role="status" data-testid="alert-said">
+          {error ?? ''}
         </span>
       </form>
       <RecordTable
