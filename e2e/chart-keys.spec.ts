@@ -1,6 +1,6 @@
 // The chart from the keyboard and for a screen reader: a Tab stop named by the pair and interval
 // (role "application": its keys are its own), described by the candle at its right edge (a status
-// region, said again after a key and when a candle opens); ← / → scroll in time, + / - zoom,
+// region says it again after a key, and when a candle opens at most every 30 s); ← / → scroll in time, + / - zoom,
 // Home / End go to the first candle loaded / the latest; lightweight-charts' layout table is out
 // of the accessibility tree; the screen's own keys (1-9, ?) still act with the chart focused.
 import { test, expect } from './support/fixtures.ts';
@@ -79,4 +79,45 @@ test('the chart is a named Tab stop with a summary of its last candle; arrows, +
   for (const keys of ['← / →', '+ / -', 'Home / End']) {
     await expect(help.getByRole('row').filter({ hasText: keys }).filter({ hasText: 'Chart' })).toHaveCount(1);
   }
+});
+
+test('a 1s chart does not say each new candle: its description follows them, the live region keeps to what it said', async ({
+  page,
+  service,
+  trader,
+}) => {
+  const screen = await openTrading(page, service.url, trader, 'BTCUSDT');
+  await screen.chart.interval('1s').click();
+  const chart = page.getByRole('application', { name: 'BTCUSDT 1s candlestick chart' });
+  await expect(chart).toHaveAttribute('data-status', 'ready');
+  const said = page.getByTestId('chart-summary');
+  await expect(said).toHaveRole('status');
+  // the interval picked is said once
+  await expect(said).toHaveText(/^BTCUSDT 1s, latest candle of \d{4}-\d\d-\d\d \d\d:\d\d:\d\d: open /);
+  const first = candleTime(await said.textContent());
+  // new candles open each second: the chart's description names a later one ...
+  await expect
+    .poll(async () =>
+      candleTime(
+        // the description: the text of the elements aria-describedby names
+        await chart.evaluate((el) => {
+          const d = (
+            globalThis as unknown as { document: { getElementById(id: string): { textContent: string } | null } }
+          ).document;
+          const ids = (el as unknown as { getAttribute(n: string): string }).getAttribute('aria-describedby');
+          return ids
+            .split(' ')
+            .map((id) => d.getElementById(id)?.textContent ?? '')
+            .join(' ');
+        }),
+      ),
+    )
+    .toBeGreaterThan(first + 1000);
+  await expect(chart).toHaveAccessibleDescription(/^BTCUSDT 1s, latest candle of .* ← and → scroll in time/);
+  // ... and the live region has not said them (it said one a second, a screen reader heard nothing else)
+  expect(candleTime(await said.textContent())).toBe(first);
+  // a key is said at once
+  await chart.focus();
+  await page.keyboard.press('Shift+ArrowLeft');
+  await expect(said).toContainText('scrolled back to the candle of');
 });

@@ -2,7 +2,12 @@
 // series: which range each key asks for, and what a screen reader hears.
 import { describe, expect, it } from 'vitest';
 import type { IChartApi, ISeriesApi } from 'lightweight-charts';
-import { chartKey, chartSummary } from '../../src-renderer/src/features/chart/chart-keys.ts';
+import {
+  ChartVoice,
+  SAY_CANDLES_EVERY_MS,
+  chartKey,
+  chartSummary,
+} from '../../src-renderer/src/features/chart/chart-keys.ts';
 
 /** A time scale showing bars `from`..`to` (logical), scrolled `position` bars from real time. */
 function fakeChart(from: number, to: number, position = 0) {
@@ -77,5 +82,34 @@ describe('chart summary', () => {
   it('says nothing before there are candles', () => {
     const empty = { data: () => [], dataByIndex: () => null } as unknown as ISeriesApi<'Candlestick'>;
     expect(chartSummary(fakeChart(0, 10).chart, empty, label)).toBe('');
+  });
+});
+
+describe("ChartVoice: when the chart's live region speaks", () => {
+  const candle = (t: number): string => `BTCUSDT 1s, latest candle of 05:00:${String(t).padStart(2, '0')}: open 1.0`;
+
+  it('a 1s chart says a new candle at most every 30 s, not each second', () => {
+    const v = new ChartVoice();
+    const said: number[] = [];
+    // a candle opens every second of wall time for two minutes
+    for (let t = 0; t < 120; t++) if (v.say(candle(t % 60), 'BTCUSDT 1s', t * 1000, false)) said.push(t);
+    expect(said).toEqual([0, 30, 60, 90]);
+    expect(SAY_CANDLES_EVERY_MS).toBe(30_000);
+  });
+
+  it("a 1m chart at the market's pace says each new candle, as it did", () => {
+    const v = new ChartVoice();
+    const said = [0, 1, 2].filter((m) => v.say(`candle ${m}`, 'BTCUSDT 1m', m * 60_000, false));
+    expect(said).toEqual([0, 1, 2]);
+  });
+
+  it('a chart key, another pair or interval is said at once; the same text never twice', () => {
+    const v = new ChartVoice();
+    expect(v.say('a', 'BTCUSDT 1s', 0, false)).toBe(true);
+    expect(v.say('b', 'BTCUSDT 1s', 1000, false)).toBe(false);
+    expect(v.say('scrolled back', 'BTCUSDT 1s', 1500, true)).toBe(true);
+    expect(v.say('eth', 'ETHUSDT 1s', 1600, false)).toBe(true);
+    expect(v.say('eth', 'ETHUSDT 1s', 60_000, true)).toBe(false);
+    expect(v.say('', 'ETHUSDT 1s', 90_000, true)).toBe(false);
   });
 });

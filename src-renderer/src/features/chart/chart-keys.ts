@@ -73,3 +73,30 @@ export function chartSummary(
     `open ${p(c.open)}, high ${p(c.high)}, low ${p(c.low)}, close ${p(c.close)}`
   );
 }
+
+/** The least wall time between two summaries the chart's live region says of itself, as candles open. */
+export const SAY_CANDLES_EVERY_MS = 30_000;
+
+/**
+ * When the chart's live region speaks: at once after the trader's own act (a chart key) and for
+ * another pair or interval, but for a candle that opened meanwhile only when
+ * {@link SAY_CANDLES_EVERY_MS} have passed since it last spoke. A 1m chart at the market's own pace
+ * says each new candle, as before; a 1s chart, or a replay at 1000x whose 1m candles open 16 times a
+ * second, said a sentence of OHLC every second or faster, so a screen reader never got to anything
+ * else. The chart's description (read with its name on focus) is the summary as it stands.
+ */
+export class ChartVoice {
+  private at = -Infinity;
+  private topic = '';
+  private last = '';
+
+  /** Whether `text`, the summary of `topic` (pair and interval) at `now` (ms), is said now. */
+  say(text: string, topic: string, now: number, asked: boolean): boolean {
+    if (text === '' || text === this.last) return false;
+    if (!asked && topic === this.topic && now - this.at < SAY_CANDLES_EVERY_MS) return false;
+    this.at = now;
+    this.topic = topic;
+    this.last = text;
+    return true;
+  }
+}

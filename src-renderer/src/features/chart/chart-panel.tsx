@@ -26,7 +26,7 @@ import { alertAt, moveAlertTo } from '../alerts/alert-actions.ts';
 import type { Services } from '../../lib/services.ts';
 import { ChartFeed, idleFeedState } from './chart-feed.ts';
 import { ChartModel, type LegendBar } from './chart-model.ts';
-import { chartKey, chartSummary } from './chart-keys.ts';
+import { ChartVoice, chartKey, chartSummary } from './chart-keys.ts';
 import { legendTime, legendVolume } from './legend-figures.ts';
 import { DrawingTools } from './drawing-tools.tsx';
 import { ScaleSwitch } from './scale-switch.tsx';
@@ -154,23 +154,27 @@ export function ChartPanel() {
     // the legend reads the marks just drawn
     setMarksDrawn((n) => n + 1);
   }, [parts, fills, qd]);
-  // what a screen reader hears of the chart: the candle at its right edge, said again after a key
-  // and when a new candle opens (not on every trade)
+  // what a screen reader hears of the chart: the candle at its right edge, its description as it
+  // stands; said again after a key, and when a new candle opens at most every 30 s (ChartVoice)
   const [summary, setSummary] = useState('');
-  const summarize = (): void => {
+  const [said, setSaid] = useState('');
+  const [voice] = useState(() => new ChartVoice());
+  const summarize = (asked: boolean): void => {
     if (!parts) return;
-    requestAnimationFrame(() =>
-      setSummary(chartSummary(parts.model.chart, parts.model.candles, { symbol, interval, pd })),
-    );
+    requestAnimationFrame(() => {
+      const text = chartSummary(parts.model.chart, parts.model.candles, { symbol, interval, pd });
+      setSummary(text);
+      if (voice.say(text, `${symbol} ${interval}`, performance.now(), asked)) setSaid(text);
+    });
   };
   const newest = legend?.latest ? legend.time : 0;
-  useEffect(summarize, [parts, symbol, interval, pd, newest, feedState.candles]);
+  useEffect(() => summarize(false), [parts, symbol, interval, pd, newest, feedState.candles]);
   const onChartKey = (e: React.KeyboardEvent): void => {
     if (e.ctrlKey || e.metaKey || e.altKey || !parts) return;
     if (!chartKey(parts.model.chart, e.key, e.shiftKey)) return;
     // the chart's, not the screen's (the replay's − / + speed)
     e.preventDefault();
-    summarize();
+    summarize(true);
   };
   const change = legend && legend.open > 0 ? (legend.close - legend.open) / legend.open : NaN;
   const cls = legend ? (legend.close >= legend.open ? 'up' : 'down') : '';
@@ -308,9 +312,9 @@ export function ChartPanel() {
           tabIndex={0}
           role="application"
           aria-label={`${symbol} ${interval} candlestick chart`}
-          aria-describedby="chart-summary chart-keys"
+          aria-describedby="chart-now chart-keys"
           onKeyDown={onChartKey}
-          onFocus={summarize}
+          onFocus={() => summarize(false)}
           data-testid="chart"
           data-symbol={feedState.symbol ?? ''}
           data-interval={feedState.interval ?? ''}
@@ -319,8 +323,11 @@ export function ChartPanel() {
           data-oldest={feedState.oldest}
           data-lines={lines.map((l) => l.id).join(' ')}
         />
-        <div id="chart-summary" className="sr-only" role="status" data-testid="chart-summary">
+        <span id="chart-now" hidden data-testid="chart-now">
           {summary}
+        </span>
+        <div id="chart-summary" className="sr-only" role="status" data-testid="chart-summary">
+          {said}
         </div>
         <span id="chart-keys" hidden>
           ← and → scroll in time, + and - zoom, Home goes to the first candle, End to the latest.
