@@ -106,3 +106,38 @@ test('the top bar\'s "Disconnected — reconnecting…" alert reaches 4.5:1', as
   expect(min, 'the alert under 4.5:1').toBeGreaterThanOrEqual(4.5);
   await sockets.restore();
 });
+
+test("Settings' red buttons and the pair picker's highlighted row reach 4.5:1 on their lighter grey", async ({
+  page,
+  service,
+  trader,
+}) => {
+  const screen = await openTrading(page, service.url, trader, 'BTCUSDT');
+  const settings = await screen.openSettings();
+  const danger = settings.locator('.btn-small.danger');
+  await expect(danger.first()).toBeVisible();
+  const low: string[] = [];
+  const buttons = await lowestContrast(danger);
+  expect(buttons.n).toBeGreaterThan(0);
+  if (!(buttons.min >= 4.5)) low.push(`Settings' red buttons ${buttons.min.toFixed(2)}:1`);
+  await page.keyboard.press('Escape');
+  await expect(settings).toBeHidden();
+
+  // every row highlighted in turn: a falling pair's 24 h change is red on the row's grey (4.38:1)
+  await page.keyboard.press('/');
+  const list = screen.picker.dialog.getByRole('listbox', { name: 'Pairs' });
+  const rows = await list.getByRole('option').count();
+  expect(rows).toBeGreaterThan(1);
+  let reds = 0;
+  for (let i = 0; i < rows; i++) {
+    const active = list.locator('tr.active');
+    await expect(active).toHaveCount(1);
+    reds += await active.locator('td.down').count();
+    const { n, min } = await lowestContrast(active.locator('td'));
+    expect(n).toBeGreaterThan(0);
+    if (!(min >= 4.5)) low.push(`picker row ${i} ${min.toFixed(2)}:1`);
+    await page.keyboard.press('ArrowDown');
+  }
+  expect(reds, 'a red figure measured on the highlighted row').toBeGreaterThan(0);
+  expect(low, 'under 4.5:1').toEqual([]);
+});
