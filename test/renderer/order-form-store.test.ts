@@ -101,6 +101,18 @@ describe('keyboard arming', () => {
     a.refuseSide('No long to close.');
     expect(store.getState()).toMatchObject({ error: 'No long to close.', focus: null });
   });
+
+  it('Enter just after that refusal keeps its reason, not the help line to press B / S', () => {
+    const { store, a } = setup();
+    a.focusSide(1);
+    a.refuseSide('No short to close.');
+    a.showHint();
+    expect(store.getState()).toMatchObject({ error: 'No short to close.', hint: null, focus: null });
+    // the next action clears it, and Enter with nothing armed says how again
+    a.set({ qty: '0.002' });
+    a.showHint();
+    expect(store.getState()).toMatchObject({ error: null, hint: ENTER_HINT });
+  });
 });
 
 describe('notice', () => {

@@ -83,6 +83,8 @@ export interface OrderFormState {
   noticeKind: 'ok' | 'warn';
   /** A short help line (Enter with no side armed). */
   hint: string | null;
+  /** The error is the refusal of a side armed with nothing to close (B / S): Enter keeps it, not the help line. */
+  armRefused: boolean;
   /** The side the keyboard armed (B / S); the view focuses the size field. */
   focus: { side: Side; seq: number } | null;
   actions: {
@@ -166,6 +168,7 @@ const NO_MESSAGES = {
   notSent: false,
   notice: null,
   hint: null,
+  armRefused: false,
   settingError: null,
 } as const;
 
@@ -250,6 +253,7 @@ export function createOrderFormStore(api: RestClient, opts: OrderFormOptions = {
       notice: null,
       noticeKind: 'ok',
       hint: null,
+      armRefused: false,
       focus: null,
       actions: {
         // into the Stop kind it starts as a stop-market: a limit price typed for a plain limit order
@@ -261,13 +265,17 @@ export function createOrderFormStore(api: RestClient, opts: OrderFormOptions = {
           act(g.stop ? (g.trailing ? { activation: price } : { trigger: price }) : { price, type: OrderType.LIMIT });
         },
         focusSide: (side) => act({ focus: { side, seq: ++seq } }),
-        refuseSide: (message) => act({ error: message, focus: null }),
+        refuseSide: (message) => act({ error: message, focus: null, armRefused: true }),
         reset: () =>
           act({ price: '', trigger: '', callback: '', activation: '', qty: '', pct: 0, sizeMode: 'qty', focus: null }),
         clearMessages: () => act({}),
         fail: (message) => act({ error: message }),
         marketLost: () => act({ error: MARKET_LOST_TEXT, notSent: true }),
-        showHint: (message = ENTER_HINT) => act({ hint: message }),
+        // Enter just after B / S was refused ("No short to close."): that reason stays, as the help
+        // line would only say to press the key the trader has just pressed
+        showHint: (message = ENTER_HINT) => {
+          if (!get().armRefused) act({ hint: message });
+        },
         settingFailed(message) {
           cancelSetting?.();
           set({ settingError: message });
