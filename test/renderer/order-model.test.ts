@@ -376,9 +376,17 @@ describe('the request a click sends', () => {
     expect(orderModel(input({}, { qty: '-' })).order(1)).toMatchObject({
       error: expect.stringMatching(/^Size "-" is not a number/),
     });
-    // no margin: 50% of nothing is not one 0.001 step
+    // no margin: Max is 0, and no percentage of it (100% neither) is a size: raising it would not help
     const broke = { available_balance: '0', wallet_balance: '0', position_mode: 'hedge' as const };
-    expect(orderModel(input({ summary: broke }, { sizeMode: 'pct', pct: 50 })).order(1)).toEqual({
+    for (const pct of [50, 100]) {
+      expect(orderModel(input({ summary: broke }, { sizeMode: 'pct', pct })).order(1)).toEqual({
+        ok: false,
+        error: 'Max is 0 on this side: no percentage of it is a size to send.',
+      });
+    }
+    // a Max of some steps, a percentage too small for one of them: raising it helps
+    const little = { available_balance: '10', wallet_balance: '10', position_mode: 'hedge' as const };
+    expect(orderModel(input({ summary: little }, { sizeMode: 'pct', pct: 1 })).order(1)).toEqual({
       ok: false,
       error: 'The percentage gives no whole quantity step: raise it.',
     });

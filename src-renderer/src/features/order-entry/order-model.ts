@@ -398,9 +398,15 @@ export function orderModel(i: OrderModelInput): OrderModel {
     const notAboveZero = f.sizeMode === 'qty' ? sizeNotAboveZero(qtyIn) : null;
     if (notAboveZero !== null) return { ok: false, error: notAboveZero };
     if (qty === '' || !(num(qty) > 0)) {
+      // a Max of 0 (no margin, or the notional tier full): no percentage of it, 100% neither, is a size
+      const noMax = f.sizeMode === 'pct' && maxFor(side) === 0;
       return {
         ok: false,
-        error: f.sizeMode === 'pct' ? 'The percentage gives no whole quantity step: raise it.' : 'Enter a size.',
+        error: noMax
+          ? 'Max is 0 on this side: no percentage of it is a size to send.'
+          : f.sizeMode === 'pct'
+            ? 'The percentage gives no whole quantity step: raise it.'
+            : 'Enter a size.',
       };
     }
     const req: OrderRequest = {
