@@ -3,6 +3,8 @@
 // appended to it ("2021-05-16 00:002021-05-16 03:00") and refused again as no time at all. The
 // data (real 1m BTCUSDT klines, 2021-05-16..18) are imported and the replay started through the
 // API. A service of this spec's own: its replays count against the limit of 4.
+// The refusal goes with the next control, as a refused step's does: it stayed under the banner
+// through steps, play and pause ("A replay only seeks forward" an hour of history later).
 import { test, expect } from './support/fixtures.ts';
 import { importKlines, openPausedReplay, startReplay } from './support/replay.ts';
 
@@ -19,6 +21,10 @@ test('G selects what the seek field holds, so a new time replaces a refused one'
     await page.keyboard.type('2021-05-16 00:30');
     await page.keyboard.press('Enter');
     await expect(banner.getByRole('alert')).toContainText('only seeks forward');
+    // the next control (a step of 1 m) takes the refusal away
+    await banner.getByRole('button', { name: 'Step 1m' }).click();
+    await expect(banner.getByTestId('replay-time')).toContainText('2021-05-16 01:01:00');
+    await expect(banner.getByRole('alert')).toHaveCount(0);
     // back to the screen, then G and a new time: it replaces the refused one
     await page.keyboard.press('Escape');
     await page.locator('body').click({ position: { x: 5, y: 300 } });

@@ -34,7 +34,6 @@ export function ReplayBanner() {
   const busy = useSel(s.replay, (r) => r.busy);
   const link = useSel(s.replay, (r) => r.link);
   const [seek, setSeek] = useState('');
-  const [seekError, setSeekError] = useState<string | null>(null);
   const actions = s.replay.getState().actions;
   if (status === null) return <div className="replay-banner" data-testid="replay-banner" aria-busy="true" />;
   if (link === 'ended') return <EndedBanner status={status} />;
@@ -43,10 +42,10 @@ export function ReplayBanner() {
   const stopped = status.finished || Boolean(status.fault);
   const doSeek = (): void => {
     const t = parseUtc(seek);
-    if (t === null) return setSeekError('Seek to a UTC time like 2021-05-16 12:00');
-    if (t <= status.time) return setSeekError('A replay only seeks forward');
-    if (t > status.until) return setSeekError(`The replay ends at ${utcSecond(status.until)}`);
-    setSeekError(null);
+    // a refusal here is the store's, as the service's: the next control (a step, play) clears it
+    if (t === null) return actions.refuse('Seek to a UTC time like 2021-05-16 12:00');
+    if (t <= status.time) return actions.refuse('A replay only seeks forward');
+    if (t > status.until) return actions.refuse(`The replay ends at ${utcSecond(status.until)}`);
     void actions.control({ action: 'seek', time: t }).then((ok) => {
       if (!ok) return;
       setSeek('');
@@ -158,7 +157,7 @@ export function ReplayBanner() {
               value={seek}
               onChange={(e) => {
                 setSeek(e.target.value);
-                setSeekError(null);
+                actions.clearError();
               }}
             />
             {/* not disabled while another control is in flight: a disabled default button would
@@ -181,9 +180,9 @@ export function ReplayBanner() {
       </div>
       {/* a refused control (a seek, a step, play): on its own line under the row, whole (the row
           has no room for it, down to 1024 px), until the next control */}
-      {(seekError ?? error) && (
+      {error && (
         <p className="replay-error" role="alert" data-testid="replay-error">
-          {seekError ?? error}
+          {error}
         </p>
       )}
     </div>

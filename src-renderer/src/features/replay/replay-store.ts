@@ -41,6 +41,8 @@ export interface ReplayState {
     control(a: ReplayAction): Promise<boolean>;
     togglePlay(): Promise<boolean>;
     loadReport(): Promise<void>;
+    /** A control the screen refuses before sending it (a seek back): shown as a refusal, until the next control. */
+    refuse(message: string): void;
     clearError(): void;
     /** The connection was lost at wall time `at`: the clock stops there. */
     linkDown(at: number): void;
@@ -109,6 +111,9 @@ export function createReplayStore(api: RestClient, wall: () => number = Date.now
         } catch (e) {
           set({ reportError: `Could not load the report: ${errorText(e)}` });
         }
+      },
+      refuse(message) {
+        set({ error: message });
       },
       clearError() {
         set({ error: null });
