@@ -19,7 +19,16 @@ const summary: AccountSummary = {
   position_mode: 'hedge',
 };
 
+// A record as the service writes it: its unrealized PnL is the one at its own mark (given, or
+// worked out from the entry), which the screen's live PnL starts from.
 function position(p: Partial<PositionRecord>): PositionRecord {
+  const r = record(p);
+  if (p.unrealized_pnl !== undefined) return r;
+  const sign = r.position_side === 2 || r.quantity < 0 ? -1 : 1;
+  return { ...r, unrealized_pnl: (r.mark_price - r.entry_price) * Math.abs(r.quantity) * sign };
+}
+
+function record(p: Partial<PositionRecord>): PositionRecord {
   return {
     id: '1',
     user_id: 7,
@@ -111,12 +120,14 @@ describe('liveSummary display', () => {
   it('shows the same cents as the position row at a rounding boundary (no double rounding)', async () => {
     const { fmtSigned, num } = await import('../../src-renderer/src/lib/format.ts');
     const p = position({ quantity: 0.05, entry_price: 95_810 });
-    // (mark - 95,810) x 0.05 lands within a hair of a half cent; the positions table rounds the
-    // double once: (95,769.1 - 95,810) x 0.05 = -2.04499999... -> -2.04 (rounding a
-    // pre-rounded "-2.04500000" again would show -2.05)
+    // (mark - 95,810) x 0.05 lands on a half cent: (95,769.1 - 95,810) x 0.05 = -2.045 exactly,
+    // the service's "-2.04500000", shown -2.05 by the replay report and the row alike, as -2.035
+    // is -2.04 (the row once took the doubles' -2.04499999... and -2.03499999... and showed -2.04
+    // and -2.03, a cent off the service's figure)
+    const { livePnl } = await import('../../src-renderer/src/features/positions/positions-store.ts');
     const cases: Array<[number, string]> = [
-      [95_769.1, '-2.04'],
-      [95_769.3, '-2.03'],
+      [95_769.1, '-2.05'],
+      [95_769.3, '-2.04'],
       [95_830.1, '+1.01'],
       [95_810.1, '+0.01'],
       [95_789.9, '-1.01'],
@@ -124,6 +135,7 @@ describe('liveSummary display', () => {
     for (const [mark, shown] of cases) {
       const s = liveSummary(summary, [p], () => mark);
       expect(fmtSigned(num(s.unrealized_pnl), 2)).toBe(shown);
+      expect(fmtSigned(livePnl(p, mark), 2)).toBe(shown);
     }
   });
 });

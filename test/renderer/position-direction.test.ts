@@ -7,6 +7,7 @@ import type { PositionRecord } from '../../src-shared/types.ts';
 import { positionDirection } from '../../src-renderer/src/features/positions/position-direction.ts';
 import { closeOrder } from '../../src-renderer/src/features/positions/close-position.ts';
 import { livePnl } from '../../src-renderer/src/features/positions/positions-store.ts';
+import { fmtSigned } from '../../src-renderer/src/lib/format.ts';
 import { directionName, oneWayOnly, placedOneWay } from '../../src-renderer/src/features/orders/order-labels.ts';
 import { placementNotice } from '../../src-renderer/src/features/order-entry/placement-notice.ts';
 
@@ -25,6 +26,24 @@ describe('positionDirection', () => {
     expect(livePnl(pos(2, 2), 90)).toBe(20);
     expect(livePnl(pos(1, -2), 90)).toBe(20);
     expect(livePnl(pos(1, 2), 90)).toBe(-20);
+  });
+
+  it("starts from the service's PnL at the record's mark, not from the rounded average entry", () => {
+    // 500 TRX bought at 0.25462 and 1,000 at 0.25461 (a replay of the TRXUSDT recording): the
+    // entry is 0.25461333 (8 decimals), the service's PnL at 0.25451 is exactly -0.155
+    const trx = {
+      symbol: 'TRXUSDT',
+      position_side: 1,
+      quantity: 1500,
+      entry_price: 0.25461333,
+      mark_price: 0.25451,
+      unrealized_pnl: -0.155,
+      leverage: 20,
+    } as PositionRecord;
+    expect(fmtSigned(livePnl(trx), 2)).toBe(fmtSigned('-0.15500000', 2));
+    expect(fmtSigned(livePnl(trx), 2)).toBe('-0.16');
+    expect(livePnl(trx, 0.25452)).toBe(-0.14);
+    expect(livePnl(trx, 0.25461)).toBe(-0.005);
   });
 });
 

@@ -225,10 +225,20 @@ export function createPositionsStore(api: RestClient) {
   });
 }
 
-/** Live unrealized PnL at `mark` (the record's own mark when none is given). */
+/**
+ * Live unrealized PnL at `mark` (the record's own mark when none is given): the service's figure
+ * at the record's mark, moved by the mark's change since. Not (mark - entry) x size: the record's
+ * entry price is an average rounded to 8 decimals, so 1,500 TRX bought at 0.25462 and 0.25461
+ * (entry 0.25461333) at a mark of 0.25451 made -0.154995, "-0.15", where the service (and the
+ * replay report beside it) has -0.155, "-0.16".
+ */
 export function livePnl(p: PositionRecord, mark?: number): number {
   const m = mark !== undefined && mark > 0 ? mark : p.mark_price;
   const d = positionDirection(p);
+  if (Number.isFinite(p.unrealized_pnl) && p.mark_price > 0) {
+    // the venue's 8 decimals, so the sum's floating-point noise does not decide a half cent
+    return Math.round((p.unrealized_pnl + (m - p.mark_price) * d.size * d.sign) * 1e8) / 1e8;
+  }
   return (m - p.entry_price) * d.size * d.sign;
 }
 
