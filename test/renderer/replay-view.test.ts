@@ -303,6 +303,11 @@ describe('replay dialog helpers', () => {
     expect(parseUtc('2021-05-16T12:30:15Z')).toBe(T('2021-05-16T12:30:15Z'));
     expect(parseUtc('2021-05-16')).toBe(T('2021-05-16T00:00:00Z'));
     expect(parseUtc('2021-02-30 00:00')).toBeNull();
+    // a month that does not exist: it was read as the next (previous) year's January (December),
+    // so a seek to 2025-13-01 went to 2026-01-01
+    expect(parseUtc('2025-13-01 00:00')).toBeNull();
+    expect(parseUtc('2025-00-10')).toBeNull();
+    expect(parseUtc('0099-05-16')).toBeNull();
     expect(parseUtc('2021-05-16 24:00')).toBeNull();
     expect(parseUtc('16/05/2021')).toBeNull();
     expect(utcSecond(T('2021-05-16T12:30:15.900Z'))).toBe('2021-05-16 12:30:15');

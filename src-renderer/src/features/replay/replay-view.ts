@@ -232,8 +232,11 @@ export function parseUtc(text: string): number | null {
   const ms = Number(frac.padEnd(3, '0'));
   const t = Date.UTC(Number(y), Number(mo) - 1, Number(d), Number(h), Number(mi), Number(s), ms);
   const back = new Date(t);
-  // Date.UTC rolls 2021-02-30 over to March: a day or time that does not exist is refused
+  // Date.UTC rolls 2021-02-30 over to March and month 13 over to the next January (and reads
+  // years 0000-0099 as 1900-1999): a date or time that does not exist is refused
   if (
+    back.getUTCFullYear() !== Number(y) ||
+    back.getUTCMonth() !== Number(mo) - 1 ||
     back.getUTCDate() !== Number(d) ||
     back.getUTCHours() !== Number(h) ||
     back.getUTCMinutes() !== Number(mi) ||
