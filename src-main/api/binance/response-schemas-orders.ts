@@ -77,7 +77,7 @@ export const FORCE_ORDER = Type.Object(
     cumQuote: str('Quote closed (USDT)'),
     timeInForce: str('Always IOC'),
     type: str('Always LIMIT'),
-    reduceOnly: Type.Boolean({ description: 'Always true' }),
+    reduceOnly: Type.Boolean({ description: "Always false, as in Binance's example of forceOrders" }),
     closePosition: Type.Boolean({ description: 'Always false' }),
     side: str('BUY or SELL'),
     positionSide: str('BOTH (one-way account), LONG or SHORT'),

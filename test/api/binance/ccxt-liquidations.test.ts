@@ -109,7 +109,8 @@ async function expectRecords(): Promise<void> {
     cumQuote: '4560.00000000',
     timeInForce: 'IOC',
     type: 'LIMIT',
-    reduceOnly: true,
+    // Binance's example of forceOrders: false, as a hedge account's every order reads (it was true)
+    reduceOnly: false,
     closePosition: false,
     side: 'SELL',
     positionSide: 'LONG',
@@ -138,7 +139,7 @@ async function expectRecords(): Promise<void> {
     origQty: '0.030',
     executedQty: '0.030',
     positionSide: 'SHORT',
-    reduceOnly: true,
+    reduceOnly: false,
   });
   const rich = binanceusdm(base, who.rich);
   const richAdl = await rich.fetchMyLiquidations(BTC, undefined, undefined, { autoCloseType: 'ADL' });

@@ -305,7 +305,8 @@ export function binanceOrder(m: SymbolMath, o: Readonly<OrderState>, modeNow: Mo
 
 /**
  * A liquidation's or an ADL's close order as Binance's forceOrders lists it (response-schemas-orders.ts
- * FORCE_ORDER): a reduce-only LIMIT IOC at the bankruptcy price, its fills what closed.
+ * FORCE_ORDER): a LIMIT IOC at the bankruptcy price, its fills what closed; `reduceOnly` false as in
+ * Binance's own example of the endpoint (and as every order of a hedge account reads, binanceOrder).
  */
 export function forcedOrder(m: SymbolMath, o: Readonly<OrderState>, modeNow: Mode): Static<typeof FORCE_ORDER> {
   const mode = placedMode(o, modeNow);
@@ -321,7 +322,7 @@ export function forcedOrder(m: SymbolMath, o: Readonly<OrderState>, modeNow: Mod
     cumQuote: moneyText(o.filledQuote),
     timeInForce: 'IOC',
     type: 'LIMIT',
-    reduceOnly: true,
+    reduceOnly: false,
     closePosition: false,
     side: sideName(o.side),
     positionSide: positionSideName(mode, o.positionSide),
