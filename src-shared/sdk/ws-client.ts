@@ -13,7 +13,7 @@ import { systemScheduler, type Scheduler } from './scheduler.ts';
 import { Backoff } from './ws-backoff.ts';
 import { WsEvents } from './ws-events.ts';
 import { PendingRequests, unsentError, type Pending } from './ws-requests.ts';
-import { closeQuietly, detach, loggedOut, loginParams, parseMessage, WsStreams } from './ws-session.ts';
+import { checkedWsUrl, closeQuietly, detach, loggedOut, loginParams, parseMessage, WsStreams } from './ws-session.ts';
 import { keepAliveOf, restoreFailureCode, WsConnectionError, WsLoginLostError, WsRequestError } from './ws-types.ts';
 import type {
   LoginParamsSource,
@@ -71,7 +71,7 @@ export class WsClient extends WsEvents {
 
   constructor(options: WsClientOptions) {
     super();
-    this.#url = options.url;
+    this.#url = checkedWsUrl(options.url);
     this.#Ctor = options.WebSocket ?? (globalThis as { WebSocket?: WebSocketConstructor }).WebSocket;
     this.#backoff = new Backoff({
       baseMs: options.reconnectBaseMs ?? 250,

@@ -135,3 +135,20 @@ export function closeQuietly(ws: WebSocketLike, code?: number, reason?: string):
     // not open yet, or already closing
   }
 }
+
+/**
+ * `url` when it is a ws:// or wss:// URL; else throws a TypeError saying so. Without the scheme
+ * (`localhost:8787/ws`) or with http:// no socket could ever open, and the client retried for ever.
+ */
+export function checkedWsUrl(url: string): string {
+  let scheme: string | undefined;
+  try {
+    scheme = new URL(url).protocol;
+  } catch {
+    scheme = undefined;
+  }
+  if (scheme === 'ws:' || scheme === 'wss:') return url;
+  throw new TypeError(
+    `url '${url}' is not a ws:// or wss:// URL; give the service's WebSocket address, such as ws://127.0.0.1:8787/ws`,
+  );
+}

@@ -59,7 +59,7 @@ export interface WsTimings {
 
 /** Options of {@link WsClient}. Timings are in ms of the injected scheduler. */
 export interface WsClientOptions {
-  /** Full URL of the endpoint, e.g. `ws://127.0.0.1:8080/ws`. */
+  /** Full URL of the endpoint, e.g. `ws://127.0.0.1:8080/ws`; the constructor throws a TypeError on one that is no ws:// or wss:// URL. */
   url: string;
   /** WebSocket implementation; default `globalThis.WebSocket`. */
   WebSocket?: WebSocketConstructor;

@@ -300,4 +300,26 @@ describe('WsClient: the service is down', () => {
     expect(errors[0]).toBeInstanceOf(WsConnectionError);
     ws.close();
   });
+
+  it('a url that is no ws:// or wss:// URL is refused at construction, before any attempt (it was retried for ever)', () => {
+    const attempts: string[] = [];
+    class Counting {
+      constructor(url: string) {
+        attempts.push(url);
+        throw new SyntaxError('not a WebSocket URL');
+      }
+    }
+    const sched = new ManualScheduler();
+    for (const url of ['127.0.0.1:8787/ws', 'localhost:8787/ws', 'http://127.0.0.1:8787/ws', '']) {
+      expect(() => new WsClient({ url, scheduler: sched, WebSocket: Counting as never })).toThrow(
+        new TypeError(
+          `url '${url}' is not a ws:// or wss:// URL; give the service's WebSocket address, such as ws://127.0.0.1:8787/ws`,
+        ),
+      );
+    }
+    expect(attempts).toEqual([]);
+    for (const url of ['ws://127.0.0.1:8787/ws', 'wss://example.test/ws']) {
+      expect(() => new WsClient({ url, scheduler: sched, WebSocket: Counting as never }).close()).not.toThrow();
+    }
+  });
 });
