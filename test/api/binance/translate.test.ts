@@ -2,6 +2,7 @@
 // to the native place input in both position modes, its refusals with Binance's codes and names,
 // native order records to Binance's, Binance's candle windows over a reader, and the isolated
 // margin route's parameters, answer and history entries.
+import Decimal from 'decimal.js';
 import { describe, expect, it } from 'vitest';
 import {
   MarginChangeType,
@@ -16,6 +17,7 @@ import { BinanceError } from '../../../src-main/api/binance/errors.ts';
 import { Params } from '../../../src-main/api/binance/params.ts';
 import { selectKlines } from '../../../src-main/api/binance/translate/klines.ts';
 import {
+  averagePrice,
   binanceOrder,
   forcedOrder,
   parseNewOrder,
@@ -245,7 +247,7 @@ describe('native records -> Binance records', () => {
     expect(binanceOrder(math, order, 'one_way').positionSide).toBe('SHORT');
   });
 
-  it("a forced close order as forceOrders lists it: LIMIT IOC reduce-only, one-way BOTH; a market-sent one's price '0'", () => {
+  it("a forced close order as forceOrders lists it: LIMIT IOC (reduceOnly false, as Binance's example), one-way BOTH; a market-sent one's price '0'", () => {
     const adl: OrderState = {
       ...order,
       clientOrderId: 'adl_autoclose',
@@ -270,7 +272,7 @@ describe('native records -> Binance records', () => {
       cumQuote: '900.00500000',
       timeInForce: 'IOC',
       type: 'LIMIT',
-      reduceOnly: true,
+      reduceOnly: false,
       closePosition: false,
       side: 'BUY',
       positionSide: 'BOTH',
@@ -285,6 +287,21 @@ describe('native records -> Binance records', () => {
       type: 'LIMIT',
       positionSide: 'SHORT',
     });
+  });
+
+  it("averagePrice reads the venue's texts as it reads decimals, to the unit; '0' before a fill", () => {
+    // 0.013 BTC for 1,249.12345679 USDT: 96,086.41975307... -> 96,086.41975308 (half up at 8 decimals)
+    for (const [quote, qty] of [
+      ['1249.12345679', '0.013'],
+      [new Decimal('1249.12345679'), new Decimal('0.013')],
+      ['1249.123456790', '1.3e-2'],
+    ] as const) {
+      expect(averagePrice(math, quote, qty)).toBe('96086.41975308');
+    }
+    expect(averagePrice(math, '0.00000000', '0.000')).toBe('0');
+    expect(averagePrice(math, new Decimal(0), new Decimal(0))).toBe('0');
+    // a quantity off the pair's step is no venue text: refused as before
+    expect(() => averagePrice(math, '1.00000000', '0.0005')).toThrow(RangeError);
   });
 
   it('a self-trade-expired order is EXPIRED_IN_MATCH; an ACK answer is NEW with nothing filled', () => {

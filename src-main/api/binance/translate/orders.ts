@@ -341,9 +341,20 @@ export function forcedOrder(m: SymbolMath, o: Readonly<OrderState>, modeNow: Mod
  * decimals (an answer's, a record's); an order's own integers go to SymbolMath.averagePrice.
  */
 export function averagePrice(m: SymbolMath, quote: Decimal.Value, qty: Decimal.Value): string {
-  const lots = m.qty.mustToUnits(new Decimal(qty).toFixed(), { allowZero: true });
-  return m.averagePrice(BigInt(new Decimal(quote).times(1e8).toFixed(0)), lots);
+  // the venue's own texts (formatQty, moneyText) are read as they are, without a Decimal each (a
+  // placement's answer is one: its figures are the place command's texts)
+  const read = typeof qty === 'string' ? m.qty.toUnits(qty, { allowZero: true }) : undefined;
+  const lots = read?.ok === true ? read.value : m.qty.mustToUnits(new Decimal(qty).toFixed(), { allowZero: true });
+  if (lots === 0) return m.averagePrice(0n, 0);
+  const money = typeof quote === 'string' ? MONEY_TEXT.exec(quote) : null;
+  return m.averagePrice(
+    money !== null ? BigInt(money[1] + money[2]) : BigInt(new Decimal(quote).times(1e8).toFixed(0)),
+    lots,
+  );
 }
+
+/** A quote amount as the venue writes it (moneyText: 8 decimals), its digits the units. */
+const MONEY_TEXT = /^(\d+)\.(\d{8})$/;
 
 /**
  * The self-trade prevention the venue applies to every order, whatever `selfTradePreventionMode`
