@@ -122,6 +122,13 @@ describe('GET /fapi/v1/order: one order by either id, any status', () => {
     ]) {
       expect([res.status, res.body.code]).toEqual([404, Errors.ORDER_NOT_FOUND.code]);
     }
+    // the message names what was asked for, as the cancel's does
+    expect((await get(other, { client_order_id: 'mine-1' })).body.message).toBe(
+      "No order of yours on BTCUSDT has client_order_id 'mine-1'",
+    );
+    expect((await get(a, { order_id: '999999999' })).body.message).toBe(
+      'No order of yours on BTCUSDT has order_id 999999999',
+    );
     expect((await get(a, { order_id: r.order_id, client_order_id: 'mine-1' })).body.code).toBe(
       Errors.INVALID_PARAMETER.code,
     );

@@ -206,8 +206,10 @@ export default async function orderRoutes(app: ApiInstance, opts: { venue: Venue
         'orderId' in ref
           ? ex.liveOrder(accountId, ref.orderId)
           : ex.liveOrderByClientId(accountId, ref.clientOrderId, symbol);
-      if (o === undefined || o.symbol !== symbol)
-        throw new ApiError(Errors.ORDER_NOT_FOUND, `No order of yours on ${symbol} has that id`);
+      if (o === undefined || o.symbol !== symbol) {
+        const which = 'orderId' in ref ? `order_id ${ref.orderId}` : `client_order_id '${ref.clientOrderId}'`;
+        throw new ApiError(Errors.ORDER_NOT_FOUND, `No order of yours on ${symbol} has ${which}`);
+      }
       return ok(orderRecord(ex.pair(symbol)!.math, o));
     },
   );
