@@ -319,3 +319,23 @@ test('the Alerts tab says a refusal in its live region, never the last price tha
   await expect(hint).toHaveText('"9x" is not a price above 0.');
   await expect(price).toHaveAccessibleDescription('"9x" is not a price above 0.');
 });
+
+test('every area of the screen is a named landmark: the order book and the trades too, each with its heading', async ({
+  page,
+  service,
+  trader,
+}) => {
+  await openTrading(page, service.url, trader, 'BTCUSDT');
+  await expect(page.getByRole('main', { name: 'Chart' })).toBeVisible();
+  // the book and the trades sat between the chart's main and the form's complementary, in no landmark
+  const book = page.getByRole('region', { name: 'Order book' });
+  await expect(book.getByRole('heading', { name: 'Order book', level: 2 })).toBeVisible();
+  await expect(book.getByRole('button', { name: /^Bid [\d,.]+, / }).first()).toBeVisible();
+  const trades = page.getByRole('region', { name: 'Trades' });
+  await expect(trades.getByRole('heading', { name: 'Trades', level: 2 })).toBeVisible();
+  await expect(trades.getByRole('table', { name: 'Recent trades' })).toBeVisible();
+  const form = page.getByRole('complementary', { name: 'Order entry and account' });
+  await expect(form.getByRole('button', { name: 'Open long' })).toBeVisible();
+  const views = page.getByRole('region', { name: 'Positions, orders and history' });
+  await expect(views.getByRole('tab', { name: /^Positions/ })).toBeVisible();
+});

@@ -29,26 +29,28 @@ export function App() {
   const replay = useSel(services.replay, (r) => r.mode === 'replay');
   // a narrow window shows the order book or the trades in one column (styles.css)
   const bookTab = useSel(services.workspace, (w) => w.bookTab);
+  // each area a named landmark, so a screen reader moves between them by name (the book and the
+  // trades were in none, between the chart's main and the form's complementary)
   return (
     <div className={`app${replay ? ' replay' : ''} shows-${bookTab}`}>
       {replay && <ReplayBanner />}
       <Topbar />
-      <main className="chart-area">
+      <main className="chart-area" aria-label="Chart">
         <ChartPanel />
         {/* in the chart's bottom-left corner (toasts.css) */}
         <Toasts />
       </main>
-      <section className="book-area">
+      <section className="book-area" aria-label="Order book">
         <Ladder />
       </section>
-      <section className="trades-area">
+      <section className="trades-area" aria-label="Trades">
         <RecentTrades />
       </section>
-      <aside className="form-area">
+      <aside className="form-area" aria-label="Order entry and account">
         <OrderEntry />
         <AccountPanel compact />
       </aside>
-      <section className="bottom-area">
+      <section className="bottom-area" aria-label="Positions, orders and history">
         <BottomTabs />
       </section>
       <HelpOverlay />

@@ -25,7 +25,9 @@ export function BookTabs({ own }: { own: BookTab }) {
   }, [shown, own]);
   return (
     <>
-      <span className="panel-name">{own === 'book' ? 'Order book' : 'Trades'}</span>
+      <span className="panel-name" role="heading" aria-level={2}>
+        {own === 'book' ? 'Order book' : 'Trades'}
+      </span>
       <div className="book-tabs" ref={row} role="tablist" aria-label="Order book or trades" onKeyDown={tablistKeys}>
         {NAMES.map(([t, name]) => (
           <button
