@@ -63,11 +63,13 @@ export class ConditionalRepo implements ConditionalStorePort {
       st.setReadBigInts(true);
       return st;
     };
-    // only what changes after the insert is updated (a trailing stop's trigger and peak move too)
+    // only what changes after the insert is updated: a trailing stop's trigger and peak move, and a
+    // modify (conditional-amend.ts) changes the trigger, a stop-limit's price and the qty
     this.upsert = prep(`INSERT INTO conditional_orders (${COLUMNS}) VALUES (${COLUMNS.split(',')
       .map(() => '?')
       .join(',')})
       ON CONFLICT(id) DO UPDATE SET status = excluded.status, order_id = excluded.order_id,
+      price_ticks = excluded.price_ticks, qty_lots = excluded.qty_lots,
       trigger_ticks = excluded.trigger_ticks, peak_ticks = excluded.peak_ticks, activated_at = excluded.activated_at,
       reject_code = excluded.reject_code, reject_reason = excluded.reject_reason, updated_at = excluded.updated_at,
       triggered_at = excluded.triggered_at`);

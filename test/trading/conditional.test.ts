@@ -376,6 +376,27 @@ describe('conditional orders', () => {
     expect(longQty(v2, u)).toBe(0);
   });
 
+  it('a modified stop keeps its new qty, limit price and trigger in the store: its history and a restart', async () => {
+    const dir = dataDir('perpdesk-cond-amend-');
+    const v1 = venue(dir);
+    const u = user(v1, 'cond-amend-keep1');
+    openLong(v1, u, '96000.0', '0.050');
+    const c = place(v1.exchange, u, { type: 1, price: '95000.0', time_in_force: 1, qty: '0.010' });
+    const amend = { kind: 'amendConditional', accountId: u, orderId: Number(c.id) } as const;
+    v1.exchange.execute({ ...amend, trigger_price: '95400.0', price: '95100.0', qty: '0.004' });
+    const modified = { price: '95100.0', qty: '0.004', trigger_price: '95400.0' };
+    // the history reads the store (before, it said 95000.0 and 0.010 beside the waiting 0.004)
+    const [stored] = v1.exchange.conditionalHistory({ accountId: u, limit: 10 });
+    expect(stored).toMatchObject(modified);
+    await v1.close();
+    const v2 = venue(dir);
+    // (before, the restart brought back the stop as placed: a sell of 0.010 at 95000.0)
+    expect(v2.exchange.openConditionals(u)).toEqual([expect.objectContaining(modified)]);
+    houseLimit(v2.exchange, 1, '95100.0', '0.050');
+    setPrices(v2.exchange, 'BTCUSDT', { mark: 95400 });
+    expect(longQty(v2, u)).toBeCloseTo(0.046, 9);
+  });
+
   it('waits across a restart, fires after it, and the ids go on past it', async () => {
     const dir = dataDir('perpdesk-cond-');
     const v1 = venue(dir);
