@@ -22,7 +22,7 @@
 // - The closes trade too: their range is checked in turn, so one close can set off the next,
 //   each trigger at most once.
 import { Errors } from '../../src-shared/errors.ts';
-import { CloseType, PositionSide, WorkingType } from '../../src-shared/enums.ts';
+import { CloseType, PositionSide, TriggerDirection, WorkingType } from '../../src-shared/enums.ts';
 import type { PositionRecord } from '../../src-shared/types.ts';
 import type { PositionTpSl } from '../../src-shared/types/position-settings.ts';
 import { OrderFlag } from '../engine/types.ts';
@@ -32,8 +32,12 @@ import type { TriggerSpec } from './commands.ts';
 import { drain, venueCloseOrder } from './fills.ts';
 import { tpslClientId } from './liquidation-client-id.ts';
 import { fireConditionalsInRange } from './conditional.ts';
+import { reached } from './conditional-trigger.ts';
 import type { PairState } from './pair-state.ts';
 import { positionRecord } from './views.ts';
+
+const RISES = TriggerDirection.RISES_TO;
+const FALLS = TriggerDirection.FALLS_TO;
 
 /** A take-profit / stop-loss change of one position: undefined leaves a trigger as it is, price null removes it. */
 export interface TpSlChange {
@@ -74,9 +78,11 @@ export function setTpSl(core: TradingCore, a: AccountLive, change: TpSlChange): 
     trigger === WorkingType.LAST_PRICE && pair.lastPriceTicks > 0
       ? { price: px(pair.lastPriceTicks), name: `last price ${pair.math.formatPrice(pair.lastPriceTicks)}` }
       : { price: pair.markPrice, name: `mark price ${pair.math.formatPrice(pair.math.ticksRound(pair.markPrice))}` };
+  // (reached: the float of ticks x tick is a hair off the price, 960002 x 0.1 is 96000.20000000001,
+  // so a plain comparison let a take-profit at the mark itself through, never to fire there)
   if (tpTicks) {
     const w = watched(tp ? tp.trigger : p.tpTrigger);
-    if (long ? px(tpTicks) <= w.price : px(tpTicks) >= w.price)
+    if (reached(long ? RISES : FALLS, w.price, px(tpTicks)))
       reject(
         Errors.INVALID_PARAMETER,
         `A ${long ? 'long' : 'short'}'s take-profit must be ${long ? 'above' : 'below'} the ${w.name}`,
@@ -84,7 +90,7 @@ export function setTpSl(core: TradingCore, a: AccountLive, change: TpSlChange): 
   }
   if (slTicks) {
     const w = watched(sl ? sl.trigger : p.slTrigger);
-    if (long ? px(slTicks) >= w.price : px(slTicks) <= w.price)
+    if (reached(long ? FALLS : RISES, w.price, px(slTicks)))
       reject(
         Errors.INVALID_PARAMETER,
         `A ${long ? 'long' : 'short'}'s stop-loss must be ${long ? 'below' : 'above'} the ${w.name}`,
@@ -155,9 +161,11 @@ export function checkTriggers(core: TradingCore, pair: PairState): void {
       const slPx = p.slTicks * pair.math.tickValue;
       const tpRef = p.tpTrigger === WorkingType.LAST_PRICE ? last : mark;
       const slRef = p.slTrigger === WorkingType.LAST_PRICE ? last : mark;
+      // (reached, as a conditional order's trigger: a mark at the trigger's price fires it, though
+      // the float of its ticks x tick may be a hair beyond, 970002 x 0.1 = 97000.20000000001)
       let closeType = 0;
-      if (p.tpTicks && (long ? tpRef >= tpPx : tpRef <= tpPx)) closeType = CloseType.TAKE_PROFIT;
-      else if (p.slTicks && (long ? slRef <= slPx : slRef >= slPx)) closeType = CloseType.STOP_LOSS;
+      if (p.tpTicks && reached(long ? RISES : FALLS, tpRef, tpPx)) closeType = CloseType.TAKE_PROFIT;
+      else if (p.slTicks && reached(long ? FALLS : RISES, slRef, slPx)) closeType = CloseType.STOP_LOSS;
       if (closeType) closeByMarket(core, a, pair, p, closeType);
     }
   }
