@@ -408,13 +408,17 @@ export function checkMarginModeValue(marginMode: number): asserts marginMode is 
 /**
  * Refuses (3014) a change of the pair's margin mode while the account holds a position or an open
  * order on it; a waiting conditional order is an open order here, as for a position-mode change
- * (account-settings.ts checkPositionMode) and as Binance's conditional orders were open orders.
+ * (account-settings.ts checkPositionMode) and as Binance's conditional orders were open orders,
+ * but for one that names the mode being set (its margin_mode): it fires in that mode whatever the
+ * pair's is, so the change is its own (two isolated breakout stops on a cross pair: the first to
+ * fire was refused 3014 for the other).
  */
 export function checkMarginModeChange(core: TradingCore, a: AccountLive, symbol: string, marginMode: number): void {
   checkMarginModeValue(marginMode);
   const positions = positionsOf(a, symbol).length;
   let waiting = 0;
-  for (const c of core.conditionals.values()) if (c.accountId === a.id && c.symbol === symbol) waiting++;
+  for (const c of core.conditionals.values())
+    if (c.accountId === a.id && c.symbol === symbol && c.marginMode !== marginMode) waiting++;
   const orders = openOrdersOf(a, symbol).length + waiting;
   if (positions > 0 || orders > 0) {
     reject(

@@ -357,6 +357,38 @@ describe('conditional orders', () => {
     expect(change('BTCUSDT', MarginMode.ISOLATED)()).toEqual({ symbol: 'BTCUSDT', margin_mode: MarginMode.ISOLATED });
   });
 
+  it('two isolated breakout stops on a cross pair: the first to fire opens isolated, the other waiting one naming isolated too', () => {
+    const v = venue();
+    const u = user(v, 'cond-mmode2');
+    setPrices(v.exchange, 'BTCUSDT', { mark: 96000 });
+    const open = { position_action: 1, reduce_only: false, margin_mode: MarginMode.ISOLATED };
+    const up = place(v.exchange, u, { ...open, side: 1, trigger_price: '97000.0', trigger_direction: RISES });
+    const down = place(v.exchange, u, { ...open, side: 2, position_side: 2, trigger_direction: FALLS });
+    houseLimit(v.exchange, 2, '97010.0', '0.010');
+    setPrices(v.exchange, 'BTCUSDT', { mark: 97000 });
+    // (before: refused when it fired, 3014 'Margin mode of BTCUSDT cannot change while the account
+    // has 1 open order (a waiting conditional order) on it', the other breakout stop)
+    expect(v.exchange.conditional(u, { id: Number(up.id) })).toMatchObject({
+      status: ConditionalStatus.TRIGGERED,
+      reject_code: null,
+    });
+    expect(v.exchange.positions(u)).toMatchObject([
+      { position_side: 1, margin_mode: MarginMode.ISOLATED, quantity: 0.01 },
+    ]);
+    // the other, naming isolated, still holds a change to cross, as one on the account's setting does
+    const closeLong = btc({ side: 2, position_side: 1, position_action: 2, type: 2 });
+    houseLimit(v.exchange, 1, '96990.0', '0.010');
+    placeOrder(v.exchange, u, closeLong);
+    expect(refusal(() => setMarginMode(v.exchange, u, 'BTCUSDT', MarginMode.CROSS)).message).toBe(
+      'Margin mode of BTCUSDT cannot change while the account has 1 open order (a waiting conditional order) on it',
+    );
+    v.exchange.execute({ kind: 'cancelConditional', accountId: u, orderId: Number(down.id) });
+    place(v.exchange, u, { side: 1, trigger_price: '98000.0', trigger_direction: RISES, position_action: 1 });
+    expect(refusal(() => setMarginMode(v.exchange, u, 'BTCUSDT', MarginMode.CROSS)).def).toBe(
+      Errors.MARGIN_MODE_CHANGE_REFUSED,
+    );
+  });
+
   it("on the last price, after a restart it waits for a trade: the last price is the stored tape's, and a mark is no trade", async () => {
     const dir = dataDir('perpdesk-cond-last-');
     const v1 = venue(dir);
