@@ -82,6 +82,11 @@ export function checkConditional(
     if (input.qty !== undefined) rejectParam(Errors.INVALID_PARAMETER, 'qty', 'must not be sent with close_position');
     if (input.type !== OrderType.MARKET)
       rejectParam(Errors.INVALID_PARAMETER, 'type', 'must be 2 (market) with close_position (a market close)');
+    // a close says so: an opening action or reduce_only false beside it was taken for a close unsaid
+    if (input.position_action !== PositionAction.CLOSE)
+      rejectParam(Errors.INVALID_PARAMETER, 'position_action', 'must be 2 (close) with close_position');
+    if (input.reduce_only === false)
+      rejectParam(Errors.INVALID_PARAMETER, 'reduce_only', 'must be true or not sent with close_position');
   } else if (input.qty === undefined)
     rejectParam(Errors.MISSING_PARAMETER, 'qty', 'must be sent unless close_position is true');
   // the order as it will go (a close: reduce-only, its size the position's when it fires), checked

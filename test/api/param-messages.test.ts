@@ -80,6 +80,17 @@ describe('a trading check names the parameter and where it was sent', () => {
       "Invalid body parameter 'qty': must not be sent with close_position",
     ],
     [
+      // a close_position stop sent as an open, or with reduce_only false, was taken for a close unsaid
+      { close_position: true, qty: undefined },
+      Errors.INVALID_PARAMETER,
+      "Invalid body parameter 'position_action': must be 2 (close) with close_position",
+    ],
+    [
+      { close_position: true, qty: undefined, position_action: 2, reduce_only: false },
+      Errors.INVALID_PARAMETER,
+      "Invalid body parameter 'reduce_only': must be true or not sent with close_position",
+    ],
+    [
       { close_position: true, qty: undefined, type: 1, price: '97000.0' },
       Errors.INVALID_PARAMETER,
       "Invalid body parameter 'type': must be 2 (market) with close_position (a market close)",

@@ -127,7 +127,8 @@ export function parseAlgoOrder(q: Params, symbol: string, mode: Mode): AlgoOrder
     );
   const input: ConditionalInput = {
     ...placed,
-    ...(close ? { close_position: true } : { qty }),
+    // a Close-All is a close in either mode (one-way sends no reduceOnly with it: placeInput read an open)
+    ...(close ? { close_position: true, position_action: PositionAction.CLOSE } : { qty }),
     ...triggerFields(q, t, side),
     working_type: q.str('workingType') === 'MARK_PRICE' ? WorkingType.MARK_PRICE : WorkingType.LAST_PRICE,
     ...(priceProtect ? { price_protect: true } : {}),
