@@ -6,10 +6,13 @@
 //                                   Symbol,FirstUpdateId,FinalUpdateId,FinalUpdateIdInLastStream,IsAsk,Price,Quantity
 //   trade stream (here, as trades): TimestampOfReceive,Stream,EventType,EventTime,TransactionTime,
 //                                   Symbol,TradeId,Price,Quantity,IsBuyerMarketMaker,XUnknownParameter
+//                                   (futures; a spot recording's last column is MUnknownParameter)
 // The trade stream's columns are the `<symbol>@trade` event's fields (futures: {e, E, T, s, t, p,
 // q, X, m}): EventType e, EventTime E (when the event was sent), TransactionTime T (the trade's
 // own time, what a trade is stored with), TradeId t, Price p, Quantity q, IsBuyerMarketMaker m
-// (1 / 0), XUnknownParameter X (the order type, MARKET; not stored). The quote quantity the
+// (1 / 0), XUnknownParameter X (the order type, MARKET; not stored). Spot's `<symbol>@trade` has
+// no X but an M (documented 'ignore', True): its recording ends in MUnknownParameter, not stored
+// either, and its times are µs. The quote quantity the
 // archive's trades carry is not in the stream: it is price x quantity, exact.
 // A file of such a recording whose name and folders say nothing is told by its header, so a
 // recording's folder imports without --kind.
@@ -24,14 +27,17 @@ export const SNAPSHOT_CSV =
   'TimestampOfRequest,TimestampOfReceive,MessageOutputTime,TransactionTime,LastUpdateId,IsAsk,Price,Quantity';
 export const STREAM_CSV =
   'TimestampOfReceive,Stream,EventType,EventTime,TransactionTime,Symbol,FirstUpdateId,FinalUpdateId,FinalUpdateIdInLastStream,IsAsk,Price,Quantity';
-const TRADE_STREAM_CSV =
-  'TimestampOfReceive,Stream,EventType,EventTime,TransactionTime,Symbol,TradeId,Price,Quantity,IsBuyerMarketMaker,XUnknownParameter';
+const TRADE_STREAM_COLUMNS =
+  'TimestampOfReceive,Stream,EventType,EventTime,TransactionTime,Symbol,TradeId,Price,Quantity,IsBuyerMarketMaker';
+/** The trade stream's headers: futures (last column the event's X) and spot (its M). */
+const TRADE_STREAM_CSVS = [`${TRADE_STREAM_COLUMNS},XUnknownParameter`, `${TRADE_STREAM_COLUMNS},MUnknownParameter`];
+const isTradeStreamHeader = (line: string): boolean => TRADE_STREAM_CSVS.includes(line.trim());
 
 /** The kind a recorder file holds, from its first line; undefined for any other file. */
 function recorderKind(firstLine: string): Kind | undefined {
   const h = firstLine.trim();
   if (h === SNAPSHOT_CSV || h === STREAM_CSV) return 'depth';
-  if (h === TRADE_STREAM_CSV) return 'trades';
+  if (isTradeStreamHeader(h)) return 'trades';
   return undefined;
 }
 
@@ -74,7 +80,7 @@ export function makeTradesParser(key: DatasetKey, sink: RowSink): RowParser {
       if (inner !== null) return inner.line(text, lineNo);
       if (body === null) {
         if (text.trim().length === 0) return;
-        if (text.trim() !== TRADE_STREAM_CSV) {
+        if (!isTradeStreamHeader(text)) {
           const note = wrongRecorderKind(text, key.kind);
           if (note !== null) throw new RowError(lineNo, note);
           inner = makeRowParser(key, sink);

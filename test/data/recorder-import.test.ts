@@ -13,6 +13,8 @@ import { FIXTURES, tempDir } from './archive-fixtures.ts';
 
 const LASOTA = path.join(FIXTURES, 'depth/binance_usdm_TRXUSDT_2025-04-14_lasota');
 const TRADES = path.join(LASOTA, 'trade_stream.csv');
+/** The same recorder's spot trade stream: its last column is MUnknownParameter, its times µs. */
+const SPOT_TRADES = path.join(FIXTURES, 'depth/binance_spot_TRXUSDT_2025-03-04_lasota/trade_stream.csv');
 
 let db: DatabaseSync;
 let service: DatasetService;
@@ -82,6 +84,37 @@ describe('the recorder trade stream, as trades', () => {
     );
     expect(other.errorRow).toBeNull();
     expect(service.list()).toEqual([]);
+  });
+});
+
+describe("a spot recording's trade stream", () => {
+  it('is read as trades, told by its header (MUnknownParameter), at its µs trade times', async () => {
+    // it was refused: 'the file name and folders do not say its kind', and with --kind trades
+    // 'the header "...,IsBuyerMarketMaker,MUnknownParameter" is not a trades header'
+    const [r] = await service.importFiles([SPOT_TRADES], { market: 'spot', symbol: 'TRXUSDT' });
+    expect([r.status, r.error, r.rows, r.gaps, r.key?.kind]).toEqual(['imported', null, 25, 0, 'trades']);
+    const t = service.trades(r.datasetId!, { limit: 5000 });
+    // line 2: 1741046401272286,trxusdt@trade,trade,1741046401271969,1741046401271497,TRXUSDT,348656870,0.2312,2619.4,1,True
+    expect(t[0]).toEqual({
+      id: 348656870,
+      price: '0.2312',
+      qty: '2619.4',
+      quote_qty: '605.60528',
+      time: 1741046401271,
+      time_us: 1741046401271497,
+      is_buyer_maker: true,
+    });
+    // line 20: ...,1741046406763221,1741046406762662,TRXUSDT,348656888,0.2312,99.4,0,True
+    expect(t[18]).toMatchObject({ id: 348656888, qty: '99.4', time_us: 1741046406762662, is_buyer_maker: false });
+    const rows = readFileSync(SPOT_TRADES, 'utf8').trim().split(/\r?\n/).slice(1);
+    expect(t.map((x) => [x.id, Number(x.price), Number(x.qty), x.time_us, x.is_buyer_maker])).toEqual(
+      rows.map((l) => {
+        const f = l.split(',');
+        return [Number(f[6]), Number(f[7]), Number(f[8]), Number(f[4]), f[9] === '1'];
+      }),
+    );
+    const [again] = await service.importFiles([SPOT_TRADES], { market: 'spot', symbol: 'TRXUSDT', kind: 'trades' });
+    expect(again.status).toBe('unchanged');
   });
 });
 
