@@ -8,6 +8,11 @@
 //     snapshot: TimestampOfRequest,TimestampOfReceive,MessageOutputTime,TransactionTime,LastUpdateId,IsAsk,Price,Quantity
 //     stream:   TimestampOfReceive,Stream,EventType,EventTime,TransactionTime,Symbol,FirstUpdateId,FinalUpdateId,
 //               FinalUpdateIdInLastStream,IsAsk,Price,Quantity  (consecutive rows of one event share its ids)
+//     spot:     TimestampOfReceive,TimestampOfRequest,LastUpdateId,IsAsk,Price,Quantity (a snapshot: spot's
+//               REST depth has no E or T, so it is timed when it was received, the first time its book is
+//               known: never before its state) and TimestampOfReceive,Stream,EventType,EventTime,Symbol,
+//               FirstUpdateId,FinalUpdateId,IsAsk,Price,Quantity (diffs, timed by E); read as the futures
+//               rows with those columns empty
 // Only rows of the dataset's symbol are taken (CSV snapshots carry no symbol: all their rows are).
 // An event is timed by its transaction time T (futures: the matching engine's time of the last
 // change it carries, the clock of the trades' T), else by its event time E (spot has no T): E is
@@ -17,7 +22,14 @@
 // the previous u; in spot, U not the previous u + 1) is a gap, reported to the sink, not an error.
 
 import { DecimalReader, readInt } from './decimal-field.ts';
-import { SNAPSHOT_CSV, STREAM_CSV, wrongRecorderKind } from './recorder-rows.ts';
+import {
+  isPreamble,
+  SNAPSHOT_CSV,
+  SPOT_SNAPSHOT_CSV,
+  SPOT_STREAM_CSV,
+  STREAM_CSV,
+  wrongRecorderKind,
+} from './recorder-rows.ts';
 import { RowError } from './rows.ts';
 
 export interface DepthEvent {
@@ -53,6 +65,8 @@ export function makeDepthParser(symbol: string, sink: DepthSink): DepthParser {
   const dec = new DecimalReader();
   const others = new Set<string>();
   let layout: 'json' | 'csv-snapshot' | 'csv-stream' | null = null;
+  /** A spot recording's CSV (SPOT_SNAPSHOT_CSV, SPOT_STREAM_CSV): fewer columns. */
+  let spot = false;
   let rows = 0;
   let prevDiff: DepthEvent | null = null;
   let prevTime = Number.NEGATIVE_INFINITY;
@@ -162,9 +176,24 @@ export function makeDepthParser(symbol: string, sink: DepthSink): DepthParser {
     pending = null;
   };
 
+  /** A spot row in the futures row's columns (those spot has not left empty); its width checked. */
+  const spotRow = (f: string[], lineNo: number): string[] => {
+    const snapshot = layout === 'csv-snapshot';
+    const want = snapshot ? 6 : 10;
+    if (f.length !== want)
+      throw new RowError(
+        lineNo,
+        `${f.length} columns; a spot ${snapshot ? 'depth snapshot' : 'diff-depth'} row has ${want}`,
+      );
+    return snapshot
+      ? [f[1], f[0], '', f[0], f[2], f[3], f[4], f[5]]
+      : [f[0], f[1], f[2], f[3], '', f[4], f[5], f[6], '', f[7], f[8], f[9]];
+  };
+
   const csvLine = (text: string, lineNo: number): void => {
-    const f = text.split(',');
+    const f = spot ? spotRow(text.split(','), lineNo) : text.split(',');
     if (layout === 'csv-snapshot') {
+      const timeField = spot ? 'TimestampOfReceive' : 'TransactionTime';
       if (f.length !== 8) throw new RowError(lineNo, `${f.length} columns; a depth snapshot row has 8`);
       const u = id(f[4], lineNo, 'LastUpdateId');
       const side = f[5];
@@ -174,7 +203,7 @@ export function makeDepthParser(symbol: string, sink: DepthSink): DepthParser {
         flush();
         pending = {
           kind: 'snapshot',
-          timeUs: time(f[3], lineNo, 'TransactionTime'),
+          timeUs: time(f[3], lineNo, timeField),
           U: u,
           u,
           pu: -1,
@@ -182,7 +211,7 @@ export function makeDepthParser(symbol: string, sink: DepthSink): DepthParser {
           asks: [],
         };
         pendingLine = lineNo;
-        pendingField = 'TransactionTime';
+        pendingField = timeField;
       }
       (side === '1' ? pending.asks : pending.bids).push(lv);
       return;
@@ -225,9 +254,12 @@ export function makeDepthParser(symbol: string, sink: DepthSink): DepthParser {
     line(text, lineNo) {
       if (text.trim().length === 0) return;
       if (layout === null) {
+        const h = text.trim();
+        spot = h === SPOT_SNAPSHOT_CSV || h === SPOT_STREAM_CSV;
         if (text.startsWith('{')) layout = 'json';
-        else if (text.trim() === SNAPSHOT_CSV) return void (layout = 'csv-snapshot');
-        else if (text.trim() === STREAM_CSV) return void (layout = 'csv-stream');
+        else if (isPreamble(text)) return;
+        else if (h === SNAPSHOT_CSV || h === SPOT_SNAPSHOT_CSV) return void (layout = 'csv-snapshot');
+        else if (h === STREAM_CSV || h === SPOT_STREAM_CSV) return void (layout = 'csv-stream');
         else {
           throw new RowError(
             lineNo,

@@ -2,8 +2,11 @@
 // test/fixtures/binance/SOURCES.md), one file per stream of a recording, each told by its header:
 //   depth snapshot (depth-rows.ts): TimestampOfRequest,TimestampOfReceive,MessageOutputTime,
 //                                   TransactionTime,LastUpdateId,IsAsk,Price,Quantity
+//                                   (spot: TimestampOfReceive,TimestampOfRequest,LastUpdateId,IsAsk,Price,Quantity)
 //   diff-depth stream (depth-rows.ts): TimestampOfReceive,Stream,EventType,EventTime,TransactionTime,
 //                                   Symbol,FirstUpdateId,FinalUpdateId,FinalUpdateIdInLastStream,IsAsk,Price,Quantity
+//                                   (spot: no TransactionTime, no FinalUpdateIdInLastStream)
+// Lines starting with # before the header (a data quality report some of its files open with) are skipped.
 //   trade stream (here, as trades): TimestampOfReceive,Stream,EventType,EventTime,TransactionTime,
 //                                   Symbol,TradeId,Price,Quantity,IsBuyerMarketMaker,XUnknownParameter
 //                                   (futures; a spot recording's last column is MUnknownParameter)
@@ -27,6 +30,15 @@ export const SNAPSHOT_CSV =
   'TimestampOfRequest,TimestampOfReceive,MessageOutputTime,TransactionTime,LastUpdateId,IsAsk,Price,Quantity';
 export const STREAM_CSV =
   'TimestampOfReceive,Stream,EventType,EventTime,TransactionTime,Symbol,FirstUpdateId,FinalUpdateId,FinalUpdateIdInLastStream,IsAsk,Price,Quantity';
+/** A spot recording's snapshot: no symbol, no exchange time (spot's REST depth has neither E nor T). */
+export const SPOT_SNAPSHOT_CSV = 'TimestampOfReceive,TimestampOfRequest,LastUpdateId,IsAsk,Price,Quantity';
+/** A spot recording's diff-depth stream: no TransactionTime (spot has no T) and no pu. */
+export const SPOT_STREAM_CSV =
+  'TimestampOfReceive,Stream,EventType,EventTime,Symbol,FirstUpdateId,FinalUpdateId,IsAsk,Price,Quantity';
+const DEPTH_CSVS = [SNAPSHOT_CSV, STREAM_CSV, SPOT_SNAPSHOT_CSV, SPOT_STREAM_CSV];
+
+/** A line of the report some recordings open with (`# Data Quality Report ...`), before the header. */
+export const isPreamble = (line: string): boolean => line.startsWith('#');
 const TRADE_STREAM_COLUMNS =
   'TimestampOfReceive,Stream,EventType,EventTime,TransactionTime,Symbol,TradeId,Price,Quantity,IsBuyerMarketMaker';
 /** The trade stream's headers: futures (last column the event's X) and spot (its M). */
@@ -36,7 +48,7 @@ const isTradeStreamHeader = (line: string): boolean => TRADE_STREAM_CSVS.include
 /** The kind a recorder file holds, from its first line; undefined for any other file. */
 function recorderKind(firstLine: string): Kind | undefined {
   const h = firstLine.trim();
-  if (h === SNAPSHOT_CSV || h === STREAM_CSV) return 'depth';
+  if (DEPTH_CSVS.includes(h)) return 'depth';
   if (isTradeStreamHeader(h)) return 'trades';
   return undefined;
 }
@@ -45,7 +57,7 @@ function recorderKind(firstLine: string): Kind | undefined {
 export async function recorderKindOf(path: string): Promise<Kind | undefined> {
   try {
     for await (const lines of readLines(path)) {
-      const first = lines.find((l) => l.trim().length > 0);
+      const first = lines.find((l) => l.trim().length > 0 && !isPreamble(l));
       if (first !== undefined) return recorderKind(first);
     }
   } catch {
@@ -79,7 +91,7 @@ export function makeTradesParser(key: DatasetKey, sink: RowSink): RowParser {
     line(text, lineNo) {
       if (inner !== null) return inner.line(text, lineNo);
       if (body === null) {
-        if (text.trim().length === 0) return;
+        if (text.trim().length === 0 || isPreamble(text)) return;
         if (!isTradeStreamHeader(text)) {
           const note = wrongRecorderKind(text, key.kind);
           if (note !== null) throw new RowError(lineNo, note);
