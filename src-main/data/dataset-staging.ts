@@ -277,7 +277,10 @@ export function crossGaps(store: DatasetStore, datasetId: number, key: DatasetKe
           detail: `${key.kind} ids ${a.lastKey + 1}..${b.firstKey - 1} missing between ${a.name} and ${b.name}`,
         });
       }
-    } else if (b.firstTime - a.lastTime > (key.kind === 'fundingRate' ? 8 * 3_600_000 + 60_000 : EVENT_SILENCE_MS)) {
+    } else if (
+      b.firstTime - a.lastTime >
+      (key.kind === 'fundingRate' ? fundingHoursAt(store, datasetId, a.lastKey) * 3_600_000 + 60_000 : EVENT_SILENCE_MS)
+    ) {
       out.push({
         start: a.lastTime + 1,
         end: b.firstTime,
@@ -286,6 +289,19 @@ export function crossGaps(store: DatasetStore, datasetId: number, key: DatasetKe
     }
   }
   return out;
+}
+
+/**
+ * The funding interval (hours) of the stored funding row at `timeUs` (a file's last): the next
+ * settlement is due that many hours on, as inside a file (a 4 h or 1 h pair's missing settlement
+ * between two monthly files was measured against 8 h and not found). 8 when it cannot be read.
+ */
+function fundingHoursAt(store: DatasetStore, datasetId: number, timeUs: number): number {
+  for (const e of store.events(datasetId, timeUs)) {
+    const hours = Number(e.data.slice(0, e.data.indexOf(',')));
+    return Number.isSafeInteger(hours) && hours > 0 ? hours : 8;
+  }
+  return 8;
 }
 
 function candleGap(interval: Interval, expected: number, actual: number): Omit<Gap, 'fileId'> {
