@@ -393,7 +393,13 @@ function eventBody(key: DatasetKey, sink: RowSink, dec: DecimalReader): Body {
       return (f, lineNo) => {
         const m = BOOK_DEPTH_TIME.exec(f[0]);
         const t = m === null ? Number.NaN : Date.UTC(+m[1], +m[2] - 1, +m[3], +m[4], +m[5], +m[6]);
-        need(!Number.isNaN(t), lineNo, 'timestamp is not YYYY-MM-DD HH:MM:SS:', f[0]);
+        // a field out of its range (month 13, 24:00, Feb 30) is no time: Date.UTC would roll it on
+        need(
+          !Number.isNaN(t) && new Date(t).toISOString().slice(0, 19) === f[0].replace(' ', 'T'),
+          lineNo,
+          'timestamp is not YYYY-MM-DD HH:MM:SS:',
+          f[0],
+        );
         decimal(f[1], lineNo, 'percentage', 'written', true);
         decimal(f[2], lineNo, 'depth', 'lots');
         decimal(f[3], lineNo, 'notional', 'money');
