@@ -23,6 +23,7 @@ import {
   INDICATORS_KEY,
   SCALE_KEY,
   createIndicatorsStore,
+  watchStoredIndicators,
 } from '../../src-renderer/src/features/chart/indicators-store.ts';
 
 const MIN = 60_000;
@@ -301,5 +302,47 @@ describe('the indicators store', () => {
     });
     s.getState().actions.toggle('vwap', true);
     expect(s.getState().slots.find((x) => x.id === 'vwap')?.on).toBe(true);
+  });
+
+  it("two tabs on one address: each takes what the other writes, so neither tab's next change drops the other's", () => {
+    // one storage, two tabs; a write in one reaches the other as the page's storage event
+    const storage = memory();
+    const tabs = [new EventTarget(), new EventTarget()];
+    const share = (from: number) => ({
+      getItem: storage.getItem,
+      setItem(k: string, v: string) {
+        storage.setItem(k, v);
+        tabs[1 - from].dispatchEvent(Object.assign(new Event('storage'), { key: k, newValue: v }));
+      },
+    });
+    const a = createIndicatorsStore(share(0));
+    const b = createIndicatorsStore(share(1));
+    const win = (t: EventTarget) => t as unknown as Parameters<typeof watchStoredIndicators>[1];
+    const stops = [watchStoredIndicators(a, win(tabs[0])), watchStoredIndicators(b, win(tabs[1]))];
+    a.getState().actions.toggle('rsi', true);
+    b.getState().actions.toggle('ma1', true);
+    b.getState().actions.setScale('log');
+    a.getState().actions.showFills(false);
+    // the next visit (a reload of either tab) reads RSI and MA 7 on, the log scale, no fills
+    const next = createIndicatorsStore(storage).getState();
+    expect(next.slots.filter((x) => x.on).map((x) => x.id)).toEqual(['ma1', 'rsi']);
+    expect(next.scale).toBe('log');
+    expect(next.fills).toBe(false);
+    for (const t of [a, b]) {
+      expect(
+        t
+          .getState()
+          .slots.filter((x) => x.on)
+          .map((x) => x.id),
+      ).toEqual(['ma1', 'rsi']);
+      expect(t.getState().scale).toBe('log');
+      expect(t.getState().fills).toBe(false);
+    }
+    // another key's event is not theirs; a cleared storage puts the defaults back
+    tabs[0].dispatchEvent(Object.assign(new Event('storage'), { key: 'perpdesk.alerts', newValue: '[]' }));
+    expect(a.getState().scale).toBe('log');
+    tabs[0].dispatchEvent(Object.assign(new Event('storage'), { key: null, newValue: null }));
+    expect(a.getState()).toMatchObject({ slots: DEFAULT_SLOTS, scale: 'linear', fills: true });
+    for (const stop of stops) stop();
   });
 });

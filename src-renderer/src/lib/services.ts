@@ -4,7 +4,7 @@
 import { WsClient } from '../../../src-shared/sdk/ws-client.ts';
 import { createAccountStore } from '../features/account/account-store.ts';
 import { createAlertsStore } from '../features/alerts/alerts-store.ts';
-import { createIndicatorsStore } from '../features/chart/indicators-store.ts';
+import { createIndicatorsStore, watchStoredIndicators } from '../features/chart/indicators-store.ts';
 import { createDrawingsStore, watchStoredDrawings } from '../features/chart/drawings-store.ts';
 import { watchAlerts } from '../features/alerts/alerts-feed.ts';
 import { createBotStore } from '../features/bot-panel/bot-store.ts';
@@ -197,6 +197,7 @@ export function createServices(opts: { baseUrl?: string; wsUrl?: string } = {}) 
       };
       stops.push(watchAlerts({ alerts, tickers, symbols, toasts, now: marketTime, win: window }));
       stops.push(watchStoredDrawings(drawings, window));
+      stops.push(watchStoredIndicators(indicators, window));
       stops.push(watchToastNotices(toasts, notices));
       stops.push(watchStoredNotices(notices, window));
       stops.push(watchMarginCalls({ positions, symbols, toasts }));

@@ -3,8 +3,17 @@
 // same for every pair and interval, as a chart layout keeps its studies) and read back at the next
 // visit, with whether the account's fills are marked on the candles and the price scale's mode
 // (chart-scale.ts). A write that the storage refuses (full, disabled) keeps the choice for this visit.
+// Another tab on the same address writes the same entries: each is taken as it is written
+// (`stored`, from the page's storage event, watchStoredIndicators), as the drawings are, so this
+// tab's next change does not write its old slots over the other's. (Before, each tab wrote its own
+// slots: RSI turned on in one tab was gone, at the next visit, once the other turned on an MA.)
 import { createStore } from 'zustand/vanilla';
-import { browserStorage, type KeyValueStorage } from '../../lib/browser-storage.ts';
+import {
+  browserStorage,
+  type KeyValueStorage,
+  type StorageChange,
+  type StorageEvents,
+} from '../../lib/browser-storage.ts';
 import { readScale, type ScaleMode } from './chart-scale.ts';
 import { DEFAULT_SLOTS, paramsConflict, readSlots, writeSlots, type IndicatorSlot } from './indicator-settings.ts';
 
@@ -29,6 +38,8 @@ export interface IndicatorsState {
     setParams(id: string, params: readonly number[]): string | null;
     /** Every slot back to its default (all off). */
     reset(): void;
+    /** Another tab wrote entry `key` (the storage event's key and new value; a null key: storage cleared): this tab takes it. */
+    stored(key: string | null, text: string | null): void;
   };
 }
 
@@ -63,18 +74,39 @@ export function createIndicatorsStore(storage: KeyValueStorage | null = browserS
           return null;
         },
         reset: () => set({ slots: DEFAULT_SLOTS.slice() }),
+        stored(key, text) {
+          if (key === INDICATORS_KEY || key === null) set({ slots: readSlots(text) });
+          if (key === FILLS_KEY || key === null) set({ fills: text !== '0' });
+          if (key === SCALE_KEY || key === null) set({ scale: readScale(text) });
+        },
       },
     };
   });
+  // (an entry that already holds the text, one taken from another tab, is not written again)
+  const write = (key: string, text: string): void => {
+    if (storage !== null && storage.getItem(key) !== text) storage.setItem(key, text);
+  };
   store.subscribe((s, prev) => {
-    if (storage === null) return;
     try {
-      if (s.slots !== prev.slots) storage.setItem(INDICATORS_KEY, writeSlots(s.slots));
-      if (s.fills !== prev.fills) storage.setItem(FILLS_KEY, s.fills ? '1' : '0');
-      if (s.scale !== prev.scale) storage.setItem(SCALE_KEY, s.scale);
+      if (s.slots !== prev.slots) write(INDICATORS_KEY, writeSlots(s.slots));
+      if (s.fills !== prev.fills) write(FILLS_KEY, s.fills ? '1' : '0');
+      if (s.scale !== prev.scale) write(SCALE_KEY, s.scale);
     } catch {
       // storage full or disabled: the choice holds for this visit only
     }
   });
   return store;
+}
+
+/** Takes the indicators, fills and scale another tab writes (the window's storage events); answers the stop. */
+export function watchStoredIndicators(
+  indicators: ReturnType<typeof createIndicatorsStore>,
+  win: StorageEvents,
+): () => void {
+  const onStorage = (e: StorageChange): void => {
+    if (e.key !== null && e.key !== INDICATORS_KEY && e.key !== FILLS_KEY && e.key !== SCALE_KEY) return;
+    indicators.getState().actions.stored(e.key, e.newValue);
+  };
+  win.addEventListener('storage', onStorage);
+  return () => win.removeEventListener('storage', onStorage);
 }
