@@ -14,6 +14,10 @@ describe('the legend volume', () => {
     expect(legendVolume(8_123, 0)).toBe('8,123');
     expect(legendVolume(1.553, 3)).toBe('1.553');
     expect(legendVolume(0, 3)).toBe('0.000');
+    // from 100 up too: an hour of BTCUSDT, 896.117 (it read 896.12)
+    expect(legendVolume(896.117, 3)).toBe('896.117');
+    expect(legendVolume(9_781.229, 3)).toBe('9,781.229');
+    expect(legendVolume(142.5, 1)).toBe('142.5');
   });
 
   it('reads as before for BTCUSDT (quantity decimals 3)', () => {

@@ -1,14 +1,15 @@
 // The figures of the chart's crosshair legend that are not plain prices. Pure (unit tests).
-import { fmtCompact, fmtDateTime } from '../../lib/format.ts';
+import { fmt, fmtCompact, fmtDateTime } from '../../lib/format.ts';
 
 /**
  * The legend's volume, in the base asset: under 10,000 as the pair's quantity is written (at most
  * 3 decimals), above it shortened with 3 decimals of its unit, whatever the pair's quantity
  * decimals. (Before, the unit took the quantity's decimals: a pair traded in whole units,
- * 1000PEPEUSDT, read "V 2M" for a candle of 1,886,214.)
+ * 1000PEPEUSDT, read "V 2M" for a candle of 1,886,214; and one of 100 to 10,000 lost its third
+ * decimal, 896.117 BTC read "V 896.12".)
  */
 export function legendVolume(volume: number, qd: number): string {
-  return fmtCompact(volume, Math.abs(volume) >= 1e4 ? 3 : Math.min(qd, 3));
+  return Math.abs(volume) >= 1e4 ? fmtCompact(volume, 3) : fmt(volume, Math.min(qd, 3));
 }
 
 /** Intervals whose candles open at 00:00 UTC: their legend names the day alone. */
