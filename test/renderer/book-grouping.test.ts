@@ -32,4 +32,31 @@ describe('the ladder grouping kept per pair', () => {
       expect(createBookStore(storage).getState().actions.stepFor('ETHUSDT', MERGES)).toBe('0.01');
     }
   });
+
+  it("two tabs on one address: neither tab's pick drops the other's, and each shows a pair at the other's pick", () => {
+    const storage = memory();
+    const a = createBookStore(storage);
+    const b = createBookStore(storage);
+    a.setState({ symbol: 'BTCUSDT' });
+    a.getState().actions.setStep('10');
+    b.setState({ symbol: 'ETHUSDT' });
+    b.getState().actions.setStep('0.1');
+    // the next visit (a reload of either tab) keeps both picks
+    const next = createBookStore(storage);
+    expect(next.getState().actions.stepFor('BTCUSDT', MERGES)).toBe('10');
+    expect(next.getState().actions.stepFor('ETHUSDT', MERGES)).toBe('0.1');
+    // tab B going to BTCUSDT shows it at tab A's pick
+    expect(b.getState().actions.stepFor('BTCUSDT', MERGES)).toBe('10');
+    // a pick kept when the storage refuses the write holds for the visit
+    const full = {
+      getItem: storage.getItem,
+      setItem: () => {
+        throw new Error('QuotaExceededError');
+      },
+    };
+    const c = createBookStore(full);
+    c.setState({ symbol: 'SOLUSDT' });
+    c.getState().actions.setStep('1');
+    expect(c.getState().actions.stepFor('SOLUSDT', MERGES)).toBe('1');
+  });
 });

@@ -2,7 +2,10 @@
 // price_merges), cumulative totals, best bid/ask and the book's sync state. Written at most
 // once per animation frame by book-feed.ts. The grouping the trader picks is kept per pair in
 // the browser's storage (as the interval and the tab are): a reload or a return to the pair shows
-// the book at that grouping again.
+// the book at that grouping again. Another tab on the same address keeps its picks in the same
+// entry: it is read afresh for each pick and each pair shown, so neither tab writes its own old
+// picks over the other's (before, a grouping picked for BTCUSDT in one tab was gone, at the next
+// visit, once the other tab picked one for ETHUSDT).
 import { createStore } from 'zustand/vanilla';
 import { browserStorage, type KeyValueStorage } from '../../lib/browser-storage.ts';
 import type { BookState, GroupedLevel, PriceLevel } from '../../../../src-shared/sdk/local-order-book.ts';
@@ -40,8 +43,9 @@ export const GROUPING_KEY = 'perpdesk.grouping';
 /** No book (yet). */
 export const NO_LEVELS: BookViewState['levels'] = { bids: [], asks: [] };
 
-export function createBookStore(storage: KeyValueStorage | null = browserStorage()) {
-  let kept: Record<string, string> = {};
+/** The groupings stored (pair -> step); empty when none, when the entry is damaged or the storage throws. */
+function readKept(storage: KeyValueStorage | null): Record<string, string> {
+  const kept: Record<string, string> = {};
   try {
     const raw: unknown = JSON.parse(storage?.getItem(GROUPING_KEY) ?? '{}');
     if (raw !== null && typeof raw === 'object' && !Array.isArray(raw))
@@ -49,6 +53,12 @@ export function createBookStore(storage: KeyValueStorage | null = browserStorage
   } catch {
     // storage that throws, or an entry that is not JSON: no grouping kept
   }
+  return kept;
+}
+
+export function createBookStore(storage: KeyValueStorage | null = browserStorage()) {
+  // this tab's picks; what the storage holds (another tab's picks too) goes over them when read
+  let kept = readKept(storage);
   return createStore<BookViewState>()((set, get) => ({
     symbol: '',
     sync: 'idle',
@@ -64,8 +74,10 @@ export function createBookStore(storage: KeyValueStorage | null = browserStorage
       setStep: (step) => {
         set({ step });
         const pair = get().symbol;
-        if (pair === '' || kept[pair] === step) return;
-        kept = { ...kept, [pair]: step };
+        if (pair === '') return;
+        const stored = readKept(storage);
+        kept = { ...kept, ...stored, [pair]: step };
+        if (stored[pair] === step) return;
         try {
           storage?.setItem(GROUPING_KEY, JSON.stringify(kept));
         } catch {
@@ -73,7 +85,7 @@ export function createBookStore(storage: KeyValueStorage | null = browserStorage
         }
       },
       stepFor: (symbol, merges) => {
-        const k = kept[symbol];
+        const k = readKept(storage)[symbol] ?? kept[symbol];
         return k !== undefined && merges.includes(k) ? k : (merges[0] ?? '');
       },
     },
