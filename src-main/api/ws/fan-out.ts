@@ -2,7 +2,7 @@
 // - a push is serialised and framed once and the same Buffer written to every subscriber (no
 //   per-subscriber allocation or copy); inside a tick the fan-outs are queued in build order and
 //   each connection gets them in one corked write; subscriptions cannot change between build and write;
-// - a connection over `maxBufferedBytes` when a push is due is closed (1008 "slow consumer");
+// - a connection over `maxBufferedBytes` when a push or an answer is due is closed (1008 "slow consumer");
 // - a write to one connection that throws closes that connection alone (1011, logged) and the
 //   fan-out goes on with the others (isolate.ts);
 // - a replay's market-data and response latencies hold pushes in the latency gate
@@ -210,6 +210,21 @@ export class FanOut {
     }
   }
 
+  /**
+   * Closes `conn` (1008 "slow consumer") when more than maxBufferedBytes of what was written to it
+   * is unsent, and says so. Checked before every push and every answer: a client that sends
+   * requests but stops reading would otherwise pile its answers up in memory without bound.
+   */
+  closeIfSlow(conn: Conn): boolean {
+    const raw = conn.raw;
+    // Unsent bytes: the stream's queue holds both the raw pushes and what `ws` wrote.
+    const unsent = raw !== null ? raw.writableLength : conn.socket.bufferedAmount;
+    if (unsent <= this.limits.maxBufferedBytes) return false;
+    this.stats.slowConsumersClosed++;
+    this.drop(conn, CloseCode.Policy, `slow consumer: more than ${this.limits.maxBufferedBytes} bytes unsent`);
+    return true;
+  }
+
   /** The per-subscriber step of every fan-out: keep it free of allocation and serialisation. */
   push(conn: Conn, stream: string, frame: TextFrame): void {
     if (conn.closed) return;
@@ -217,13 +232,7 @@ export class FanOut {
     if (socket.readyState !== WS_OPEN) return;
     const raw = conn.raw;
     if (raw !== null && raw.destroyed) return; // the close event follows
-    // Unsent bytes: the stream's queue holds both the raw pushes and what `ws` wrote.
-    const unsent = raw !== null ? raw.writableLength : socket.bufferedAmount;
-    if (unsent > this.limits.maxBufferedBytes) {
-      this.stats.slowConsumersClosed++;
-      this.drop(conn, CloseCode.Policy, `slow consumer: more than ${this.limits.maxBufferedBytes} bytes unsent`);
-      return;
-    }
+    if (this.closeIfSlow(conn)) return;
     if (this.skip !== null && this.skip(conn, stream)) return;
     try {
       if (raw !== null) raw.write(frame.bytes);

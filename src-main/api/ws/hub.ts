@@ -193,11 +193,12 @@ export class Hub {
   // ------------------------------------------------------------------ requests
 
   /**
-   * Sends an answer. One that cannot be written (a fault of the service's: the client would wait
-   * for it in vain) closes that connection with 1011; nothing escapes to the socket's event.
+   * Sends an answer, unless the connection is past its unsent-bytes bound (closed as a slow consumer, as
+   * before a push: a client that sends but no longer reads). One that cannot be written (a fault of the
+   * service's: the client would wait for it in vain) closes that connection with 1011; nothing escapes.
    */
   private reply(conn: Conn, r: Reply): void {
-    if (conn.closed || conn.socket.readyState !== WS_OPEN) return;
+    if (conn.closed || conn.socket.readyState !== WS_OPEN || this.out.closeIfSlow(conn)) return;
     try {
       conn.socket.send(JSON.stringify(r));
     } catch (err) {

@@ -87,7 +87,7 @@ A connection that cannot be put back so, or whose answer cannot be written, is c
 resubscribe).
 Connections: server ping every ${DEFAULT_HUB_LIMITS.pingIntervalMs / 1000} s; closed with 1001 after
 ${DEFAULT_HUB_LIMITS.idleTimeoutMs / 1000} s without any client message or pong; closed with 1008 when more than
-${DEFAULT_HUB_LIMITS.maxBufferedBytes / 1024 / 1024} MiB of pushes are unsent (slow consumer) or after more than
+${DEFAULT_HUB_LIMITS.maxBufferedBytes / 1024 / 1024} MiB of pushes and answers are unsent (slow consumer) or after more than
 ${DEFAULT_HUB_LIMITS.maxMessagesPerSecond} client messages in one second; messages over ${MAX_MESSAGE_BYTES / 1024} KiB
 close it with 1009; a push that could not be written to it (a fault of the service's) closes it with 1011, the other
 subscribers still get it.
