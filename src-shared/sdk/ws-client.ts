@@ -168,10 +168,10 @@ export class WsClient extends WsEvents {
     return result;
   }
 
-  /** Unsubscribes; the streams are forgotten at once, so a reconnect will not restore them. */
+  /** Unsubscribes; the streams are forgotten at once (a reconnect will not restore them), back if it is refused. */
   unsubscribe(streams: readonly string[]): Promise<unknown> {
-    this.#streams.remove(streams);
-    return this.#request('UNSUBSCRIBE', [...streams], true);
+    const held = (): unknown => (this.#ready ? this.#ws : null); // the connection that holds them
+    return this.#streams.unsubscribe(streams, () => this.#request('UNSUBSCRIBE', [...streams], true), held);
   }
 
   /** Asks the server for this connection's subscriptions; resolves with its result as sent. */

@@ -39,6 +39,33 @@ export class WsStreams {
   }
 
   /**
+   * UNSUBSCRIBE: the streams leave at once (a reconnect meanwhile does not restore them), then `send`
+   * asks the server. A refusal (an error answer: the server unsubscribed none of them) answered while
+   * `connection()` is still the one it was when asked (the one holding the streams; null: none ready)
+   * puts back the ones held, so `subs` keeps what the server still pushes and a reconnect restores.
+   */
+  async unsubscribe(
+    streams: readonly string[],
+    send: () => Promise<unknown>,
+    connection: () => unknown,
+  ): Promise<unknown> {
+    const on = connection();
+    const subs = streams.filter((s) => this.subs.has(s));
+    const waiting = streams.filter((s) => this.waiting.has(s));
+    this.remove(streams);
+    try {
+      return await send();
+    } catch (e) {
+      if (e instanceof WsRequestError && e.kind === 'server' && on !== null && on === connection()) {
+        for (const s of subs) this.subs.add(s);
+        for (const s of waiting) this.waiting.add(s);
+        this.#changed([...this.subs]);
+      }
+      throw e;
+    }
+  }
+
+  /**
    * A push that ends its stream on the server's side: `whitelist_removed` on `bot` (this IP was taken
    * off the bot whitelist). The stream leaves `subs` (a reconnect does not ask for it again) and the
    * error to report is returned; undefined for any other push.

@@ -64,7 +64,8 @@ class TestServer {
         if (this.mute.has(msg.method)) return;
         let reply: object;
         const params = msg.params as string[] & { key?: string };
-        if (msg.method === 'SUBSCRIBE' && params.some((s) => s.startsWith('bad@'))) {
+        // as the service: a request naming a stream it does not know is refused whole, nothing (un)subscribed
+        if ((msg.method === 'SUBSCRIBE' || msg.method === 'UNSUBSCRIBE') && params.some((s) => s.startsWith('bad@'))) {
           reply = { id: msg.id, error: { code: 1101, message: 'unknown stream' } };
         } else if (msg.method === 'LOGIN' && params.key !== 'good') {
           reply = { id: msg.id, error: { code: 2001, message: 'bad key' } };
@@ -316,6 +317,29 @@ describe('WsClient', () => {
       [0, 'UNSUBSCRIBE', 1],
       [1, 'UNSUBSCRIBE', 1],
     ]);
+  });
+
+  it('keeps the streams of a refused UNSUBSCRIBE (the server unsubscribed none) and restores them after a reconnect', async () => {
+    const sched = new ManualScheduler();
+    const { c } = makeClient(sched);
+    c.connect();
+    await c.whenReady();
+    await c.subscribe(['trade@BTCUSDT', 'depth_update@BTCUSDT']);
+    // one name the server refuses (a typo): the whole request is refused, trade@BTCUSDT still pushes
+    await expect(c.unsubscribe(['trade@BTCUSDT', 'bad@X'])).rejects.toMatchObject({ kind: 'server', code: 1101 });
+    expect(await c.listSubscriptions()).toEqual(['trade@BTCUSDT', 'depth_update@BTCUSDT']);
+    expect([...c.subscriptions].sort()).toEqual(['depth_update@BTCUSDT', 'trade@BTCUSDT']);
+    // after a reconnect the server pushes it again (before: it was taken for unsubscribed and lost)
+    const closed = next<WsCloseInfo>((fn) => c.onClose(fn));
+    server.sockets[0].terminate();
+    await closed;
+    const reconnected = next<void>((fn) => c.onReconnect(() => fn()));
+    sched.fire(100);
+    await reconnected;
+    expect([...((await c.listSubscriptions()) as string[])].sort()).toEqual(['depth_update@BTCUSDT', 'trade@BTCUSDT']);
+    // an accepted UNSUBSCRIBE still forgets them
+    await c.unsubscribe(['trade@BTCUSDT']);
+    expect(c.subscriptions).toEqual(['depth_update@BTCUSDT']);
   });
 
   it('forgets a LOGIN the server rejects and does not resend it', async () => {
