@@ -161,11 +161,9 @@ export class WsClient extends WsEvents {
     return true;
   }
 
-  /** Subscribes to streams; resolves with the server's result once acknowledged. */
-  async subscribe(streams: readonly string[]): Promise<unknown> {
-    const result = await this.#request('SUBSCRIBE', [...streams], true);
-    this.#streams.add(streams);
-    return result;
+  /** Subscribes to streams; resolves with the server's result once acknowledged (unsubscribe() since then wins). */
+  subscribe(streams: readonly string[]): Promise<unknown> {
+    return this.#streams.subscribe(streams, () => this.#request('SUBSCRIBE', [...streams], true));
   }
 
   /** Unsubscribes; the streams are forgotten at once (a reconnect will not restore them), back if it is refused. */

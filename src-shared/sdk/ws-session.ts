@@ -15,6 +15,9 @@ export class WsStreams {
   /** Private streams subscribed before and off since the login was lost; the next login restores them. */
   readonly waiting = new Set<string>();
   readonly #changed: (subs: readonly string[]) => void;
+  /** unsubscribe() calls so far, and the last one that named each stream. */
+  #unsubscribes = 0;
+  readonly #unsubscribedAt = new Map<string, number>();
 
   constructor(changed: (subs: readonly string[]) => void) {
     this.#changed = changed;
@@ -39,6 +42,19 @@ export class WsStreams {
   }
 
   /**
+   * SUBSCRIBE: `send` asks the server; once it accepts, the streams join `subs`, except those an
+   * unsubscribe() named meanwhile: the server got that UNSUBSCRIBE after this SUBSCRIBE, so it no
+   * longer pushes them (a reconnect must not restore them).
+   */
+  async subscribe(streams: readonly string[], send: () => Promise<unknown>): Promise<unknown> {
+    const asked = this.#unsubscribes;
+    const result = await send();
+    const kept = streams.filter((s) => (this.#unsubscribedAt.get(s) ?? 0) <= asked);
+    if (kept.length > 0 || streams.length === 0) this.add(kept);
+    return result;
+  }
+
+  /**
    * UNSUBSCRIBE: the streams leave at once (a reconnect meanwhile does not restore them), then `send`
    * asks the server. A refusal (an error answer: the server unsubscribed none of them) answered while
    * `connection()` is still the one it was when asked (the one holding the streams; null: none ready)
@@ -52,11 +68,18 @@ export class WsStreams {
     const on = connection();
     const subs = streams.filter((s) => this.subs.has(s));
     const waiting = streams.filter((s) => this.waiting.has(s));
+    const marks = streams.map((s) => this.#unsubscribedAt.get(s));
+    const n = ++this.#unsubscribes;
+    for (const s of streams) this.#unsubscribedAt.set(s, n);
     this.remove(streams);
     try {
       return await send();
     } catch (e) {
       if (e instanceof WsRequestError && e.kind === 'server' && on !== null && on === connection()) {
+        // (and a SUBSCRIBE of them answered after this refusal adds them as if it had not been sent)
+        streams.forEach((s, i) =>
+          marks[i] === undefined ? this.#unsubscribedAt.delete(s) : this.#unsubscribedAt.set(s, marks[i]),
+        );
         for (const s of subs) this.subs.add(s);
         for (const s of waiting) this.waiting.add(s);
         this.#changed([...this.subs]);

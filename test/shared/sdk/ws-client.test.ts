@@ -342,6 +342,32 @@ describe('WsClient', () => {
     expect(c.subscriptions).toEqual(['depth_update@BTCUSDT']);
   });
 
+  it('does not keep a stream unsubscribed while its SUBSCRIBE was in flight (switching a chart fast)', async () => {
+    const sched = new ManualScheduler();
+    const { c } = makeClient(sched);
+    c.connect();
+    await c.whenReady();
+    // the server answers SUBSCRIBE 1m, then UNSUBSCRIBE 1m: it no longer pushes 1m
+    await Promise.all([
+      c.subscribe(['kline@BTCUSDT,1m']),
+      c.unsubscribe(['kline@BTCUSDT,1m']),
+      c.subscribe(['kline@BTCUSDT,5m']),
+    ]);
+    expect(await c.listSubscriptions()).toEqual(['kline@BTCUSDT,5m']);
+    expect(c.subscriptions).toEqual(['kline@BTCUSDT,5m']);
+    // unsubscribed and subscribed again before the answers: subscribed
+    await Promise.all([c.unsubscribe(['kline@BTCUSDT,5m']), c.subscribe(['kline@BTCUSDT,5m'])]);
+    expect(c.subscriptions).toEqual(['kline@BTCUSDT,5m']);
+    // a reconnect restores what the server had, no more (before: 1m came back too)
+    const closed = next<WsCloseInfo>((fn) => c.onClose(fn));
+    server.sockets[0].terminate();
+    await closed;
+    const reconnected = next<void>((fn) => c.onReconnect(() => fn()));
+    sched.fire(100);
+    await reconnected;
+    expect(await c.listSubscriptions()).toEqual(['kline@BTCUSDT,5m']);
+  });
+
   it('forgets a LOGIN the server rejects and does not resend it', async () => {
     const sched = new ManualScheduler();
     const { c } = makeClient(sched);
