@@ -9,6 +9,7 @@
 // there), 1 when any was refused, 2 on bad usage (no command among it; --help alone is exit 0),
 // 130 / 143 when a Ctrl-C / SIGTERM stopped an import (the file being read refused, leaving nothing).
 
+import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { isInterval, nextOpenTime } from '../src-shared/intervals.ts';
 import { holdFolder } from './data-folder-hold.ts';
@@ -129,6 +130,7 @@ export async function runDataCli(
   }
   let downloadFailed = 0;
   if (opts.command === 'download') {
+    const dir = resolveFrom(cwd, opts.out ?? join(dataDir, 'downloads'));
     let plan;
     try {
       plan = planDownload({
@@ -137,12 +139,14 @@ export async function runDataCli(
         kinds: parseKinds(opts.kinds!),
         from: opts.from!,
         to: opts.to!,
+        // a month some of whose days an earlier run fetched goes day by day (its monthly file
+        // would overlap their trades)
+        has: (path) => existsSync(join(dir, path)),
       });
     } catch (e) {
       err(`perpdesk data: ${(e as Error).message}`);
       return 2;
     }
-    const dir = resolveFrom(cwd, opts.out ?? join(dataDir, 'downloads'));
     try {
       makeDataDir(dir); // before any fetch, and not by a recursive mkdir (under /proc it never returns)
     } catch (e) {

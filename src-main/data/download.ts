@@ -90,7 +90,11 @@ const MONTHLY_PUBLISHED_AFTER_DAYS = 7;
 /**
  * The files covering [from, to] (dates, inclusive, neither after `today`): whole calendar months
  * inside the range as one monthly file each once it is published (MONTHLY_PUBLISHED_AFTER_DAYS),
- * the rest day by day; fundingRate exists only monthly, so every month the range touches.
+ * the rest day by day; fundingRate exists only monthly, so every month the range touches. A whole
+ * month some of whose daily files `has` (the download folder holds them: an earlier run fetched,
+ * and imported, those days) goes day by day too: its monthly file would overlap them, which a
+ * trades dataset refuses whole ("trade ids ... overlap trades already imported"), and the days
+ * had are not fetched again.
  */
 export function planDownload(o: {
   symbol: string;
@@ -100,6 +104,8 @@ export function planDownload(o: {
   to: string;
   /** now, ms (default the clock): dates after its UTC day are refused */
   today?: number;
+  /** Whether a file of the plan (its path) is had already (default: none is). */
+  has?: (path: string) => boolean;
 }): DownloadPlanItem[] {
   const from = parseDate(o.from, '--from');
   const to = parseDate(o.to, '--to');
@@ -131,7 +137,12 @@ export function planDownload(o: {
       const nextMonth = Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1);
       const month = iso(monthStart).slice(0, 7);
       const published = nextMonth + MONTHLY_PUBLISHED_AFTER_DAYS * DAY <= today;
-      if (k.kind === 'fundingRate' || (t === monthStart && nextMonth - DAY <= to && published)) {
+      const daysHad = (): boolean => {
+        for (let day = monthStart; day < nextMonth; day += DAY)
+          if (o.has?.(file('daily', iso(day), 0).path)) return true;
+        return false;
+      };
+      if (k.kind === 'fundingRate' || (t === monthStart && nextMonth - DAY <= to && published && !daysHad())) {
         out.push(file('monthly', month, nextMonth));
         t = nextMonth;
       } else {
