@@ -344,7 +344,10 @@ export function orderModel(i: OrderModelInput): OrderModel {
     // a post-only order never takes: the venue refuses one that would (3022), so no taker fee
     const taker = stop || type === OrderType.MARKET || (crosses && !postOnly);
     // a limit crossing the book fills at the book's prices, not at its own (its fee is of those)
-    const fills = !stop && type === OrderType.LIMIT && crosses && !postOnly ? bookFills(side, i) : undefined;
+    // and a market order walks the levels it needs, each at its price (not all at the best)
+    const market = !stop && type === OrderType.MARKET;
+    const fills =
+      market || (!stop && type === OrderType.LIMIT && crosses && !postOnly) ? bookFills(side, i) : undefined;
     const p = preview({
       side,
       action: f.action,
@@ -353,6 +356,7 @@ export function orderModel(i: OrderModelInput): OrderModel {
       qty: num(qty),
       taker,
       fills,
+      market,
       // an IOC limit's unfilled rest expires, it never rests (a stop's order meets the book only when it fires)
       expires: !stop && type === OrderType.LIMIT && f.tif === TimeInForce.IOC,
       leverage,

@@ -42,6 +42,12 @@ export interface PreviewInput {
    */
   fills?: ReadonlyArray<readonly [price: number, qty: number]>;
   /**
+   * A market order: it takes the levels in `fills` whatever their price (it has no limit), and
+   * what the levels shown leave is estimated at the last of them (the taker fee); `price` is its
+   * best price, where it starts.
+   */
+  market?: boolean;
+  /**
    * An immediate-or-cancel limit order: what the book does not fill at once expires instead of
    * resting, so it pays no fee (a maker's, as a resting part would) and an order that crosses
    * nothing pays none at all.
@@ -311,22 +317,29 @@ export function preview(i: PreviewInput): Preview {
 /**
  * A limit order of `qty` that crosses the book (`fills`): the levels it reaches take it at their
  * prices, as a taker; what they leave rests at its limit, as a maker (an IOC order's expires: no
- * fee). Its fee, and the average price it trades at (the resting rest counted at its limit).
+ * fee). A market order takes the levels whatever their price, what they leave at the last one.
+ * Its fee, and the average price it trades at (the resting rest counted at its limit).
  */
 function crossingTrades(i: PreviewInput, qty: number): { fee: number; price: number } {
   const buy = i.side === Side.BUY;
+  const market = i.market === true;
   let left = qty;
   let fee = 0;
   let value = 0;
+  // a market order's rest, past the levels shown, at the last of them
+  let deepest = i.price;
   for (const [price, size] of i.fills ?? []) {
-    if (left <= qty * 1e-9 || (buy ? price > i.price : price < i.price)) break;
+    if (left <= qty * 1e-9 || (!market && (buy ? price > i.price : price < i.price))) break;
     const take = Math.min(left, size);
     fee += take * price * i.takerFee;
     value += take * price;
     left -= take;
+    deepest = price;
   }
   const rest = left > qty * 1e-9 ? left : 0;
-  const price = qty > 0 ? (value + rest * i.price) / qty : i.price;
+  const restAt = market ? deepest : i.price;
+  const price = qty > 0 ? (value + rest * restAt) / qty : i.price;
+  if (market) return { fee: fee + rest * restAt * i.takerFee, price };
   // the rest rests as a maker, or an IOC order's expires unfilled (no fee)
   return { fee: rest > 0 && !i.expires ? fee + rest * i.price * i.makerFee : fee, price };
 }

@@ -6,8 +6,8 @@ import { useSymbolView } from '../../lib/use-symbol.ts';
 import { useServices, useSel } from '../../lib/use-services.ts';
 import { useLiveSummary } from '../account/use-live-summary.ts';
 import { capKey } from './notional-caps-store.ts';
-import { parseDecimalInput } from './decimal-input.ts';
-import { MarginMode, OrderType } from '../../../../src-shared/enums.ts';
+import { bookReach } from './book-reach.ts';
+import { MarginMode, Side } from '../../../../src-shared/enums.ts';
 import { useEffect } from 'react';
 import { DEFAULT_LEVERAGE, orderModel, type OrderModel } from './order-model.ts';
 
@@ -23,12 +23,11 @@ export function useOrderModel(): OrderModel {
   const openOrders = useSel(s.orders, (x) => x.orders);
   const bestBid = useSel(s.book, (b) => b.bestBid);
   const bestAsk = useSel(s.book, (b) => b.bestAsk);
-  // the levels a limit price crosses, only while it does (not a render on every book frame else):
-  // its fee is estimated at their prices
-  const limit = f.type === OrderType.LIMIT && !f.stop ? parseDecimalInput(f.price) : null;
-  const at = limit?.kind === 'ok' ? limit.n : NaN;
-  const asks = useSel(s.book, (b) => (at >= b.bestAsk ? b.levels.asks : undefined));
-  const bids = useSel(s.book, (b) => (at <= b.bestBid ? b.levels.bids : undefined));
+  // the levels the order meets, only while it does (not a render on every book frame else): its
+  // fee, PnL and entry are estimated at their prices
+  const reach = bookReach(f);
+  const asks = useSel(s.book, (b) => (reach(Side.BUY, b.bestAsk) ? b.levels.asks : undefined));
+  const bids = useSel(s.book, (b) => (reach(Side.SELL, b.bestBid) ? b.levels.bids : undefined));
   const last = useSel(s.tickers, (t) => t.tickers[symbol]?.last);
   const tickers = useSel(s.tickers, (t) => t.tickers);
   const session = useSel(s.session, (x) => x.status);
