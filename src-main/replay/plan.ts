@@ -228,11 +228,11 @@ function chooseChecked(symbol: string, all: ReplayDataset[], span: Span, pins?: 
 
 /**
  * A pinned dataset beside the main one (mark, index, premium, funding; trades beside depth, klines),
- * checked to have data within the span, as it would not be read otherwise (RangeError naming it).
+ * checked to have data within the span replayed (`to` names its end), as it would not be read
+ * otherwise (RangeError naming it).
  */
-function pinnedWithin(d: ReplayDataset | undefined, span: Span): ReplayDataset | undefined {
+function pinnedWithin(d: ReplayDataset | undefined, span: Span, to: string): ReplayDataset | undefined {
   if (d === undefined || within(d, span)) return d;
-  const to = span.until === Number.POSITIVE_INFINITY ? 'the end of the data' : iso(span.until);
   throw new RangeError(
     `the pinned ${datasetName(d)} has no data from the replay start (${iso(span.start)}) to ${to}: ` +
       `it runs from ${iso(d.firstTime!)} to ${iso(shownEnd(d))}`,
@@ -243,10 +243,16 @@ function pinnedWithin(d: ReplayDataset | undefined, span: Span): ReplayDataset |
 function planSymbol(data: ReplayData, symbol: string, span: Span, pins: Pins = {}): SymbolSource {
   const all = data.datasets(symbol);
   const { depth, trades, klines, kind, main, mainPinned } = chooseChecked(symbol, all, span, pins);
+  // the span the other roles are read over: the one replayed, which ends with the main data at
+  // the latest (a funding dataset beginning after it, open-ended span or not, would settle
+  // nothing in the replay but show its first row, weeks away, as the next funding time)
+  const played: Span = { start: span.start, until: Math.min(span.until, mainEnd(main)) };
+  const to = played.until < span.until ? `the end of the data (${iso(shownEnd(main))})` : iso(span.until);
+  const pinned = (d: ReplayDataset | undefined): ReplayDataset | undefined => pinnedWithin(d, played, to);
   // pinned beside the main dataset (trades beside depth, klines beside either): data within the span too
-  for (const d of [depth, trades, klines]) if (d !== main && d !== null && d === pins[roleOf(d)]) pinnedWithin(d, span);
+  for (const d of [depth, trades, klines]) if (d !== main && d !== null && d === pins[roleOf(d)]) pinned(d);
   const specs = main.specsSource === 'inferred' ? dataSpecs(data, main, trades) : main.specs;
-  const aux = all.filter((d) => d.lastTime !== null && within(d, span));
+  const aux = all.filter((d) => d.lastTime !== null && within(d, played));
   // the roles not pinned prefer a pinned main dataset's market (USD-M otherwise)
   const m = mainPinned ? main.market : 'um';
   return {
@@ -255,10 +261,10 @@ function planSymbol(data: ReplayData, symbol: string, span: Span, pins: Pins = {
     depth,
     trades,
     klines,
-    mark: pinnedWithin(pins.mark, span) ?? smallest(aux, 'markPriceKlines', span, m),
-    index: pinnedWithin(pins.index, span) ?? smallest(aux, 'indexPriceKlines', span, m),
-    funding: pinnedWithin(pins.funding, span) ?? preferUm(aux, ['fundingRate'], span, m),
-    premium: pinnedWithin(pins.premium, span) ?? smallest(aux, 'premiumIndexKlines', span, m),
+    mark: pinned(pins.mark) ?? smallest(aux, 'markPriceKlines', played, m),
+    index: pinned(pins.index) ?? smallest(aux, 'indexPriceKlines', played, m),
+    funding: pinned(pins.funding) ?? preferUm(aux, ['fundingRate'], played, m),
+    premium: pinned(pins.premium) ?? smallest(aux, 'premiumIndexKlines', played, m),
     specs,
     end: mainEnd(main),
     ...(mainPinned ? { mainPinned } : {}),
