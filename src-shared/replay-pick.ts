@@ -99,7 +99,26 @@ export function preferUm<T extends PickDataset>(
   return c[0] ?? null;
 }
 
-/** A pair's main data with nothing pinned: the richest kind there is, each kind's dataset as picked above. */
+const DAY = 86_400_000;
+
+/**
+ * How a main dataset meets the span's start: 0 at it (it covers the start, or begins later on
+ * the start's UTC day, where the replay starts at its first row), 1 after it within the span (a
+ * start in a gap of the data), 2 not at all.
+ */
+function reach(d: PickDataset, span: PickSpan): number {
+  const c = coverage(d, span);
+  if (c <= 1) return 0;
+  if (c === 3) return 2;
+  return Math.floor(d.firstTime! / DAY) === Math.floor(span.start / DAY) ? 0 : 1;
+}
+
+/**
+ * A pair's main data with nothing pinned: the richest kind whose data meets the span best
+ * (reach: at its start, else within it, else the richest there is, which the plan then refuses),
+ * each kind's dataset as picked above. So 2021 klines beside a 2025 trades day replay 2021 from
+ * the klines; a richer kind not read is not returned (no depth beside a trades replay).
+ */
 export function autoMain<T extends PickDataset>(
   all: readonly T[],
   span: PickSpan,
@@ -107,7 +126,19 @@ export function autoMain<T extends PickDataset>(
   const depth = preferUm(all, ['depth'], span);
   const trades = preferUm(all, ['trades', 'aggTrades'], span);
   const klines = smallest(all, 'klines', span);
-  const kind = depth ? 'depth' : trades ? 'trades' : klines ? 'klines' : null;
-  if (kind === null) return null;
-  return { kind, main: (depth ?? trades ?? klines)!, depth, trades, klines };
+  const kinds = [
+    { kind: 'depth' as const, d: depth },
+    { kind: 'trades' as const, d: trades },
+    { kind: 'klines' as const, d: klines },
+  ].filter((k) => k.d !== null);
+  if (kinds.length === 0) return null;
+  const best = Math.min(...kinds.map((k) => reach(k.d!, span)));
+  const { kind, d } = kinds.find((k) => reach(k.d!, span) === best)!;
+  return {
+    kind,
+    main: d!,
+    depth: kind === 'depth' ? depth : null,
+    trades: kind === 'klines' ? null : trades,
+    klines,
+  };
 }

@@ -144,6 +144,10 @@ describe("the Automatic option names the dataset the venue's plan reads (src-sha
   it('the richest kind covering the span, then USD-M, then the finest; another span, another pick', () => {
     // aggTrades on the 6th: trades are richer than candles
     expect(automaticPick(DATA, 'BTCUSDT', T('2025-01-06T01:00:00Z'))?.id).toBe(AGG.id);
+    // ... where they reach the start: before and after their day the candles there (not the trades,
+    // which the venue refused to start before or after)
+    expect(automaticPick(DATA, 'BTCUSDT', T('2021-05-16T00:00:00Z'))?.id).toBe(OLD_1H.id);
+    expect(automaticPick(DATA, 'BTCUSDT', T('2025-01-08T00:00:00Z'))?.id).toBe(UM_1M.id);
     // after the trades: the USD-M 1m candles (covering), never the monthly or the empty one
     const klines = [UM_1M, SPOT_15M, MONTHLY, EMPTY, OLD_1H];
     expect(automaticPick(klines, 'BTCUSDT', T('2025-01-08T00:00:00Z'))?.id).toBe(UM_1M.id);

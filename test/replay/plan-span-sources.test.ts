@@ -1,10 +1,10 @@
 // Which datasets a replay reads when a pair's datasets do not all reach the span asked for
 // (docs/replay.md "What a replayed pair is made of"): a funding (mark, index, premium) dataset
 // with no data from the start to the end of the main data is not read, whatever it holds after
-// that end.
+// that end; the source kind is the richest with data at the start, not the richest there is.
 // The datasets are described only (the plan reads no rows when the specs are known).
 import { describe, expect, it } from 'vitest';
-import { planSources } from '../../src-main/replay/plan.ts';
+import { planSources, replayStart } from '../../src-main/replay/plan.ts';
 import type { ReplayData, ReplayDataset } from '../../src-main/replay/ports.ts';
 
 const SPECS = { tickSize: '0.00001', stepSize: '1', tiers: [{ cap: 50_000_000, maxLeverage: 20, mmr: 0.025 }] };
@@ -50,6 +50,10 @@ const TRX_MARK = ds(3, 'TRXUSDT', 'markPriceKlines', '1m', '2025-04-14T00:00:00Z
 // a replay asked from 2025-03-04 starts at the recording's first event (replayStart)
 const MARCH_4 = TRX_DEPTH.firstTime!;
 
+// BTCUSDT: 1m klines of 2021-05-16 to 18 and one day of aggTrades of 2025
+const BTC_1M = ds(4, 'BTCUSDT', 'klines', '1m', '2021-05-16T00:00:00Z', '2021-05-18T23:59:00Z', 'spot');
+const BTC_AGG = ds(5, 'BTCUSDT', 'aggTrades', '', '2025-01-06T00:00:00.051Z', '2025-01-06T23:59:59.950Z');
+
 describe('replay plan: datasets beside the main data', () => {
   it('a funding dataset beginning after the main data ends is not read (open-ended replay)', () => {
     const [p] = planSources(dataOf([TRX_DEPTH, TRX_FUNDING, TRX_MARK]), ['TRXUSDT'], MARCH_4);
@@ -75,5 +79,36 @@ describe('replay plan: datasets beside the main data', () => {
     const march = ds(6, 'TRXUSDT', 'fundingRate', '', '2025-03-01T00:00:00Z', '2025-03-31T16:00:00Z');
     const [p] = planSources(dataOf([TRX_DEPTH, TRX_FUNDING, march]), ['TRXUSDT'], MARCH_4);
     expect(p.funding?.id).toBe(march.id);
+  });
+});
+
+describe('replay plan: the source kind among the datasets reaching the start', () => {
+  it('2021 klines beside a 2025 aggTrades day: a replay from 2021-05-16 reads the klines', () => {
+    const data = dataOf([BTC_1M, BTC_AGG]);
+    const start = Date.parse('2021-05-16T00:00:00Z');
+    for (const until of [undefined, start + 86_400_000]) {
+      const [p] = planSources(data, ['BTCUSDT'], start, until);
+      expect(p.kind).toBe('klines');
+      expect(p.klines?.id).toBe(BTC_1M.id);
+      expect(p.trades).toBeNull();
+      expect(p.end).toBe(Date.parse('2021-05-19T00:00:00Z'));
+    }
+    // and the 2025 day is still replayed from its trades (its first trade 51 ms after the day's start)
+    const at = replayStart(data, ['BTCUSDT'], Date.parse('2025-01-06T00:00:00Z'));
+    expect(at).toBe(BTC_AGG.firstTime);
+    const [q] = planSources(data, ['BTCUSDT'], at);
+    expect([q.kind, q.trades?.id]).toEqual(['trades', BTC_AGG.id]);
+  });
+
+  it('a depth recording of another day does not make the pair an L2 replay', () => {
+    const depth = ds(7, 'BTCUSDT', 'depth', '', '2025-04-14T00:00:00.061Z', '2025-04-14T23:59:59.900Z');
+    const [p] = planSources(dataOf([BTC_1M, BTC_AGG, depth]), ['BTCUSDT'], Date.parse('2025-01-06T06:00:00Z'));
+    expect([p.kind, p.depth, p.trades?.id]).toEqual(['trades', null, BTC_AGG.id]);
+  });
+
+  it('with nothing reaching the start, the richest kind is refused as before', () => {
+    expect(() => planSources(dataOf([BTC_1M, BTC_AGG]), ['BTCUSDT'], Date.parse('2023-01-01T00:00:00Z'))).toThrow(
+      'the aggTrades data of BTCUSDT starts at 2025-01-06T00:00:00.051Z, after the replay start',
+    );
   });
 });
