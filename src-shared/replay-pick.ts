@@ -99,6 +99,22 @@ export function preferUm<T extends PickDataset>(
   return c[0] ?? null;
 }
 
+/**
+ * The trades read beside a depth dataset (the book's prints): those with data from the start to
+ * the depth's end (or `until`), else none. Another day's trades would play no print, but their
+ * last one before the start would give the pair its start price (weeks off) in place of the book's.
+ */
+export function tradesBeside<T extends PickDataset>(
+  all: readonly T[],
+  span: PickSpan,
+  depth: PickDataset,
+  market = 'um',
+): T | null {
+  const played = { start: span.start, until: Math.min(span.until, endOf(depth)) };
+  const t = preferUm(all, ['trades', 'aggTrades'], played, market);
+  return t !== null && coverage(t, played) < 3 ? t : null;
+}
+
 const DAY = 86_400_000;
 
 /**
@@ -138,7 +154,7 @@ export function autoMain<T extends PickDataset>(
     kind,
     main: d!,
     depth: kind === 'depth' ? depth : null,
-    trades: kind === 'klines' ? null : trades,
+    trades: kind === 'depth' ? tradesBeside(all, span, d!) : kind === 'trades' ? trades : null,
     klines,
   };
 }

@@ -16,7 +16,15 @@
 import type { HistTrade, ReplayData, ReplayDataset, ReplaySpecs } from './ports.ts';
 import { datasetName, resolvePins, roleOf, type Pins } from './pins.ts';
 import { dataSpecs } from './specs.ts';
-import { autoMain, coverage, endOf, INTERVAL_MS, preferUm, smallest } from '../../src-shared/replay-pick.ts';
+import {
+  autoMain,
+  coverage,
+  endOf,
+  INTERVAL_MS,
+  preferUm,
+  smallest,
+  tradesBeside,
+} from '../../src-shared/replay-pick.ts';
 
 export { INTERVAL_MS };
 
@@ -105,7 +113,8 @@ function chooseMain(symbol: string, all: ReplayDataset[], span: Span, pins: Pins
   }
   const kind: SourceKind = pins.depth ? 'depth' : pins.trades ? 'trades' : 'klines';
   const m = pinned.market;
-  const trades = kind === 'klines' ? null : (pins.trades ?? preferUm(all, ['trades', 'aggTrades'], span, m));
+  // (beside a pinned depth dataset, trades with data in its span: tradesBeside)
+  const trades = kind === 'klines' ? null : (pins.trades ?? tradesBeside(all, span, pinned, m));
   const klines = pins.klines ?? smallest(all, 'klines', span, m);
   return { symbol, kind, main: pinned, depth: pins.depth ?? null, trades, klines, mainPinned: true };
 }

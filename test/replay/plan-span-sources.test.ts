@@ -112,3 +112,28 @@ describe('replay plan: the source kind among the datasets reaching the start', (
     );
   });
 });
+
+describe('replay plan: the trades beside a depth recording', () => {
+  // the USD-M TRXUSDT recording of 2025-04-14 (binance_usdm_TRXUSDT_2025-04-14_lasota) and the
+  // trades of 2025-03-04 alone (its spot trade stream, imported as USD-M trades)
+  const depth = ds(8, 'TRXUSDT', 'depth', '', '2025-04-14T00:00:00.061Z', '2025-04-14T23:59:59.950Z');
+  const march = ds(9, 'TRXUSDT', 'trades', '', '2025-03-04T00:00:00.020Z', '2025-03-04T23:59:59.900Z');
+  const april = ds(10, 'TRXUSDT', 'trades', '', '2025-04-14T00:00:00.101Z', '2025-04-14T23:59:59.990Z');
+
+  it("another day's trades are not the book's prints (nor its start price)", () => {
+    for (const until of [undefined, depth.firstTime! + 3_600_000]) {
+      const [p] = planSources(dataOf([depth, march]), ['TRXUSDT'], depth.firstTime!, until);
+      expect([p.kind, p.depth?.id, p.trades]).toEqual(['depth', depth.id, null]);
+      // pinned depth likewise
+      const [q] = planSources(dataOf([depth, march]), ['TRXUSDT'], depth.firstTime!, until, [depth.id]);
+      expect([q.kind, q.depth?.id, q.trades]).toEqual(['depth', depth.id, null]);
+    }
+  });
+
+  it("the recording's own trades are", () => {
+    const [p] = planSources(dataOf([depth, march, april]), ['TRXUSDT'], depth.firstTime!);
+    expect(p.trades?.id).toBe(april.id);
+    const [q] = planSources(dataOf([depth, march, april]), ['TRXUSDT'], depth.firstTime!, undefined, [depth.id]);
+    expect(q.trades?.id).toBe(april.id);
+  });
+});
