@@ -99,6 +99,11 @@ export function preferUm<T extends PickDataset>(
   return c[0] ?? null;
 }
 
+/** The span a main dataset is replayed over: from the start to its end, or `until` before it. */
+function playedBy(span: PickSpan, main: PickDataset): PickSpan {
+  return { start: span.start, until: Math.min(span.until, endOf(main)) };
+}
+
 /**
  * The trades read beside a depth dataset (the book's prints): those with data from the start to
  * the depth's end (or `until`), else none. Another day's trades would play no print, but their
@@ -110,9 +115,25 @@ export function tradesBeside<T extends PickDataset>(
   depth: PickDataset,
   market = 'um',
 ): T | null {
-  const played = { start: span.start, until: Math.min(span.until, endOf(depth)) };
+  const played = playedBy(span, depth);
   const t = preferUm(all, ['trades', 'aggTrades'], played, market);
   return t !== null && coverage(t, played) < 3 ? t : null;
+}
+
+/**
+ * The klines read beside a richer main dataset (the start price when there is no trade before the
+ * start): those with data in its span, as tradesBeside, else none (another year's candles would
+ * be listed as read in the status, and their last close taken as the pair's start price).
+ */
+export function klinesBeside<T extends PickDataset>(
+  all: readonly T[],
+  span: PickSpan,
+  main: PickDataset,
+  market = 'um',
+): T | null {
+  const played = playedBy(span, main);
+  const k = smallest(all, 'klines', played, market);
+  return k !== null && coverage(k, played) < 3 ? k : null;
 }
 
 const DAY = 86_400_000;
@@ -155,6 +176,6 @@ export function autoMain<T extends PickDataset>(
     main: d!,
     depth: kind === 'depth' ? depth : null,
     trades: kind === 'depth' ? tradesBeside(all, span, d!) : kind === 'trades' ? trades : null,
-    klines,
+    klines: kind === 'klines' ? klines : klinesBeside(all, span, d!),
   };
 }

@@ -21,6 +21,7 @@ import {
   coverage,
   endOf,
   INTERVAL_MS,
+  klinesBeside,
   preferUm,
   smallest,
   tradesBeside,
@@ -115,7 +116,8 @@ function chooseMain(symbol: string, all: ReplayDataset[], span: Span, pins: Pins
   const m = pinned.market;
   // (beside a pinned depth dataset, trades with data in its span: tradesBeside)
   const trades = kind === 'klines' ? null : (pins.trades ?? tradesBeside(all, span, pinned, m));
-  const klines = pins.klines ?? smallest(all, 'klines', span, m);
+  // (a pinned klines dataset is the main one, or checked beside it in planSymbol)
+  const klines = pins.klines ?? klinesBeside(all, span, pinned, m);
   return { symbol, kind, main: pinned, depth: pins.depth ?? null, trades, klines, mainPinned: true };
 }
 

@@ -137,3 +137,19 @@ describe('replay plan: the trades beside a depth recording', () => {
     expect(q.trades?.id).toBe(april.id);
   });
 });
+
+describe('replay plan: the klines beside a richer source', () => {
+  it("another year's candles are not read beside a trades day (nor listed as read)", () => {
+    const at = replayStart(dataOf([BTC_1M, BTC_AGG]), ['BTCUSDT'], Date.parse('2025-01-06T00:00:00Z'));
+    const [p] = planSources(dataOf([BTC_1M, BTC_AGG]), ['BTCUSDT'], at);
+    expect([p.kind, p.trades?.id, p.klines]).toEqual(['trades', BTC_AGG.id, null]);
+    const [q] = planSources(dataOf([BTC_1M, BTC_AGG]), ['BTCUSDT'], at, undefined, [BTC_AGG.id]);
+    expect([q.kind, q.trades?.id, q.klines]).toEqual(['trades', BTC_AGG.id, null]);
+  });
+
+  it('candles of the span are', () => {
+    const jan = ds(11, 'BTCUSDT', 'klines', '1m', '2025-01-01T00:00:00Z', '2025-01-31T23:59:00Z');
+    const [p] = planSources(dataOf([BTC_1M, BTC_AGG, jan]), ['BTCUSDT'], BTC_AGG.firstTime!);
+    expect([p.kind, p.klines?.id]).toEqual(['trades', jan.id]);
+  });
+});
