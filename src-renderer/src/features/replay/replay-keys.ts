@@ -1,13 +1,19 @@
 // The replay's keyboard shortcuts (docs/trading-screen.md, the `?` help): on a replay venue
 // Space plays / pauses, `-` / `+` move along the speed presets, `N` / `.` / `>` step 1 s / 1 m /
 // 1 h, `G` goes to the seek field and Shift+R opens the report; on the live venue Shift+R opens
-// the Replay dialog. Called by hotkeys.ts after its field and overlay checks.
+// the Replay dialog. Called by hotkeys.ts after its field and overlay checks (nothing here fires
+// while typing in a field). `Shift+.` is the physical `.` key with Shift, whatever it types: `>`
+// on a US layout, `:` on a German one (where `>` is on another key), so it is read by its code
+// as well as by `>`.
 import type { Services } from '../../lib/services.ts';
 import { SEEK_INPUT_ID } from './replay-banner.tsx';
 import { canPlay, nextSpeed } from './replay-view.ts';
 
 /** Handles `e` if it is a replay key; true when it did. */
-export function replayKey(s: Services, e: Pick<KeyboardEvent, 'key' | 'shiftKey' | 'target'>): boolean {
+export function replayKey(
+  s: Services,
+  e: Pick<KeyboardEvent, 'key' | 'shiftKey' | 'target'> & Partial<Pick<KeyboardEvent, 'code'>>,
+): boolean {
   const r = s.replay.getState();
   // Shift+R, not an R of Caps Lock
   if ((e.key === 'R' || e.key === 'r') && e.shiftKey) {
@@ -18,6 +24,10 @@ export function replayKey(s: Services, e: Pick<KeyboardEvent, 'key' | 'shiftKey'
   }
   if (r.mode !== 'replay' || r.status === null) return false;
   const { actions } = r;
+  if (e.key === '>' || (e.code === 'Period' && e.shiftKey)) {
+    void actions.control({ action: 'step', ms: 3_600_000 });
+    return true;
+  }
   switch (e.key) {
     case ' ': {
       // Space on a focused button is that button's click
@@ -40,9 +50,6 @@ export function replayKey(s: Services, e: Pick<KeyboardEvent, 'key' | 'shiftKey'
       return true;
     case '.':
       void actions.control({ action: 'step', ms: 60_000 });
-      return true;
-    case '>':
-      void actions.control({ action: 'step', ms: 3_600_000 });
       return true;
     case 'g':
     case 'G': {
