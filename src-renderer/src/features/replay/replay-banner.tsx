@@ -9,12 +9,11 @@
 // with its service (replay-link.ts) is said in words, with the way back to the live market.
 import { useEffect, useRef, useState } from 'react';
 import { useServices, useSel } from '../../lib/use-services.ts';
-import { heldWall, replayNow } from './replay-store.ts';
+import { heldWall, replayNow, seekTarget } from './replay-store.ts';
 import type { ReplayStatusView } from './replay-view.ts';
 import {
   canPlay,
   datasetsTitle,
-  parseUtc,
   playState,
   progress,
   SPEED_PRESETS,
@@ -41,12 +40,11 @@ export function ReplayBanner() {
   // finished, or faulted (applying history failed): nothing moves it any more
   const stopped = status.finished || Boolean(status.fault);
   const doSeek = (): void => {
-    const t = parseUtc(seek);
-    // a refusal here is the store's, as the service's: the next control (a step, play) clears it
-    if (t === null) return actions.refuse('Seek to a UTC time like 2021-05-16 12:00');
-    if (t <= status.time) return actions.refuse('A replay only seeks forward');
-    if (t > status.until) return actions.refuse(`The replay ends at ${utcSecond(status.until)}`);
-    void actions.control({ action: 'seek', time: t }).then((ok) => {
+    // forward of the clock shown, not of the last status (seekTarget); a refusal here is the
+    // store's, as the service's: the next control (a step, play) clears it
+    const target = seekTarget(seek, s.replay.getState(), Date.now());
+    if ('error' in target) return actions.refuse(target.error);
+    void actions.control({ action: 'seek', time: target.time }).then((ok) => {
       if (!ok) return;
       setSeek('');
       // back to the screen's keys (Space, +, -, ...) once the seek is done

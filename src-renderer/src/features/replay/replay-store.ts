@@ -11,6 +11,7 @@ import { createStore } from 'zustand/vanilla';
 import type { ReplayAction, RestClient } from '../../../../src-shared/sdk/rest-client.ts';
 import type { WsClient } from '../../../../src-shared/sdk/ws-client.ts';
 import type { ReplayReportView, ReplayStatusView } from './replay-view.ts';
+import { parseUtc, utcSecond } from './replay-view.ts';
 import { marketNow, type MarketClockState } from '../../lib/market-clock.ts';
 import { dropServiceFailure } from '../../lib/service-failure.ts';
 
@@ -204,4 +205,25 @@ export function screenNow(
 /** The wall time a replay's clock is read at: now, or the moment its connection was lost (held). */
 export function heldWall(replay: Partial<Pick<ReplayState, 'heldAt'>>, wall: number): number {
   return replay.heldAt != null ? Math.min(wall, replay.heldAt) : wall;
+}
+
+/**
+ * The seek field's text checked before it is sent: the time to seek to, or why the screen
+ * refuses it. "Forward" is past the clock the banner shows (replayNow at `wall`), not the last
+ * status's time: while playing fast the clock runs ahead of the last push, and a time between
+ * the two passed here only to be refused by the service.
+ */
+export function seekTarget(
+  text: string,
+  replay: Pick<ReplayState, 'status' | 'receivedAt'> & Partial<Pick<ReplayState, 'heldAt'>>,
+  wall: number,
+): { time: number } | { error: string } {
+  const t = parseUtc(text);
+  if (t === null) return { error: 'Seek to a UTC time like 2021-05-16 12:00' };
+  const status = replay.status;
+  if (status === null) return { error: 'No replay to seek' };
+  const now = replayNow(status, replay.receivedAt, heldWall(replay, wall));
+  if (t <= now) return { error: `A replay only seeks forward: it is at ${utcSecond(now)} UTC` };
+  if (t > status.until) return { error: `The replay ends at ${utcSecond(status.until)}` };
+  return { time: t };
 }
