@@ -39,6 +39,8 @@ export function Ladder() {
   const book = useSel(s.book, (b) => b);
   const lastTrade = useSel(s.trades, (t) => t.trades[0]);
   const mark = useSel(s.tickers, (t) => t.tickers[symbol]?.mark);
+  // the top bar's last price: the middle's before the first trade reaches the tape (a replay's start)
+  const tickerLast = useSel(s.tickers, (t) => t.tickers[symbol]?.last);
   const orders = useSel(s.orders, (o) => o.orders);
   const down = useSel(s.connection, (c) => marketDown(c.state));
   // a replay found gone with its service: nothing will reconnect (replay-store.ts, link 'ended')
@@ -228,7 +230,8 @@ export function Ladder() {
       </div>
       <div className="ladder-mid" data-testid="ladder-mid">
         <span className={`mid-last ${lastTrade ? (lastTrade.side === Side.BUY ? 'up' : 'down') : ''}`}>
-          {lastTrade ? fmt(lastTrade.price, pd) : fmt(mid, pd)}
+          {/* the last price, as the top bar's; the book's mid only while there is none */}
+          {fmt(lastTrade ? lastTrade.price : tickerLast !== undefined && tickerLast > 0 ? tickerLast : mid, pd)}
           {lastTrade && <span className="arrow">{lastTrade.side === Side.BUY ? '↑' : '↓'}</span>}
         </span>
         <span className="mid-mark" title="Mark price">
