@@ -213,6 +213,7 @@ export function createServices(opts: { baseUrl?: string; wsUrl?: string } = {}) 
         toasts,
         onError: wsErrors,
         serviceBack: back,
+        seekSpan: () => replay.getState().seek,
       });
       stops.push(() => user?.stop());
       stops.push(watchWindowSigns(back, window));

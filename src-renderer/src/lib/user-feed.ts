@@ -19,6 +19,7 @@ import type { OpenOrdersState } from '../features/orders/open-orders-store.ts';
 import type { PositionsState } from '../features/positions/positions-store.ts';
 import { tpslFiredToast } from '../features/positions/tpsl-toast.ts';
 import { adlToast } from '../features/positions/adl-toast.ts';
+import { createFundingToasts, type FundingEvent, type SeekSpan } from '../features/positions/funding-toast.ts';
 import type { StopsState } from '../features/stops/stops-store.ts';
 import { createStopToasts } from '../features/stops/stop-labels.ts';
 import type { SymbolsState } from '../features/symbols/symbols-store.ts';
@@ -94,6 +95,8 @@ export function startUserFeed(deps: {
   onError: (err: unknown) => void;
   /** Signs the service is back: the socket, waiting to reconnect, tries at once (service-back.ts). */
   serviceBack: ServiceBack;
+  /** On a replay venue, the last seek's span (its settlements are summed in one toast); else null. */
+  seekSpan?: () => SeekSpan | null;
 }): { state: StoreApi<UserFeedState>; stop(): void } {
   const { api, session, account, positions, orders, stops, toasts, symbols } = deps;
   const state = createStore<UserFeedState>()(() => ({
@@ -109,6 +112,8 @@ export function startUserFeed(deps: {
   let unfollow: (() => void) | null = null;
   let key: string | null = null;
   let loggedOutTimer: ReturnType<typeof setTimeout> | null = null;
+
+  const fundingToast = createFundingToasts(toasts, deps.seekSpan ?? (() => null));
 
   const decimals = (symbol: string): { p: number; q: number } => {
     const e = symbols.getState().bySymbol[symbol];
@@ -302,25 +307,10 @@ export function startUserFeed(deps: {
         // (positions/margin-calls.ts, the same 80 % rule) comes with it rather than at the next poll
         void positions.getState().actions.refresh().catch(dropServiceFailure);
         break;
-      case 'funding': {
-        // {symbol, position_side, funding_rate, mark_price, amount, time}; amount > 0 = received
-        const x = e.data as {
-          symbol?: string;
-          position_side?: number;
-          funding_rate?: string;
-          amount?: string | number;
-        };
-        const amount = Number(x.amount);
-        const settled = Number.isFinite(amount)
-          ? `${amount >= 0 ? 'received' : 'paid'} ${fmt(Math.abs(amount), 4)} USDT`
-          : 'settled';
-        toasts.getState().actions.push({
-          kind: 'funding',
-          title: `Funding ${x.symbol ?? ''} ${x.position_side === PositionSide.SHORT ? 'short' : 'long'}: ${settled}`,
-          body: x.funding_rate !== undefined ? `Rate ${fmtSigned(Number(x.funding_rate) * 100, 4)}%` : undefined,
-        });
+      case 'funding':
+        // one toast a settlement; those a replay's seek passed, one summary (funding-toast.ts)
+        fundingToast(e.data as FundingEvent);
         break;
-      }
     }
   };
 

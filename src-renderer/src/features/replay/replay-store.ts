@@ -35,6 +35,12 @@ export interface ReplayState {
   heldAt: number | null;
   report: ReplayReportView[] | null;
   reportError: string | null;
+  /**
+   * The last seek's span of history, from the clock shown when it was sent (excluded) to its time
+   * (included): the funding settlements it passed read as one toast (funding-toast.ts). Null
+   * before any seek, and again when one is refused.
+   */
+  seek: { from: number; to: number } | null;
   actions: {
     /** No status came (the stream refused, or no answer in time): the live venue. */
     settleLive(): void;
@@ -82,6 +88,7 @@ export function createReplayStore(api: RestClient, wall: () => number = Date.now
     heldAt: null,
     report: null,
     reportError: null,
+    seek: null,
     actions: {
       settleLive() {
         if (get().mode === 'unknown') set({ mode: 'live' });
@@ -90,6 +97,11 @@ export function createReplayStore(api: RestClient, wall: () => number = Date.now
         set({ mode: 'replay', status, receivedAt: wall() });
       },
       async control(a) {
+        const before = get();
+        if (a.action === 'seek' && before.status !== null) {
+          const from = replayNow(before.status, before.receivedAt, heldWall(before, wall()));
+          set({ seek: { from, to: a.time } });
+        }
         set({ busy: true, error: null });
         try {
           const status = await api.call<ReplayStatusView>('POST', '/api/v1/replay', { body: a, timeoutMs: 0 });
@@ -98,6 +110,8 @@ export function createReplayStore(api: RestClient, wall: () => number = Date.now
           return true;
         } catch (e) {
           set({ busy: false, error: errorText(e) });
+          // a refused seek passed no settlement: those the play goes on through are each their own
+          if (a.action === 'seek') set({ seek: null });
           return false;
         }
       },
