@@ -8,10 +8,12 @@ import type { Services } from '../../src-renderer/src/lib/services.ts';
 
 function replayDesk() {
   const steps: number[] = [];
-  const status = { paused: true, lockstep: false, finished: false, speed: 1, time: 0, until: 1 };
+  const speeds: number[] = [];
+  const status = { paused: true, lockstep: false, finished: false, speed: 10, time: 0, until: 1 };
   const actions = {
-    control: (a: { action: string; ms?: number }) => {
+    control: (a: { action: string; ms?: number; speed?: number }) => {
       if (a.action === 'step') steps.push(a.ms!);
+      if (a.action === 'speed') speeds.push(a.speed!);
       return Promise.resolve(true);
     },
   };
@@ -38,7 +40,7 @@ function replayDesk() {
     onHotkey(s, e);
     return prevented;
   };
-  return { steps, press };
+  return { steps, speeds, press };
 }
 
 describe('replay step keys and the keyboard layout', () => {
@@ -63,5 +65,14 @@ describe('replay step keys and the keyboard layout', () => {
     expect(d.press('.', 'Period', false, field)).toBe(false);
     expect(d.press('n', 'KeyN', false, field)).toBe(false);
     expect(d.steps).toEqual([]);
+  });
+
+  it('- and _ (Shift+-) slow down, + and = speed up, as the help says (`+ / - (= / _)`)', () => {
+    const d = replayDesk();
+    d.press('-', 'Minus', false);
+    d.press('_', 'Minus', true);
+    d.press('+', 'Equal', true);
+    d.press('=', 'Equal', false);
+    expect(d.speeds).toEqual([5, 5, 30, 30]);
   });
 });

@@ -1,5 +1,5 @@
 // The replay's keyboard shortcuts (docs/trading-screen.md, the `?` help): on a replay venue
-// Space plays / pauses, `-` / `+` move along the speed presets, `N` / `.` / `>` step 1 s / 1 m /
+// Space plays / pauses, `-` / `+` (`_` / `=`) move along the speed presets, `N` / `.` / `>` step 1 s / 1 m /
 // 1 h, `G` goes to the seek field and Shift+R opens the report; on the live venue Shift+R opens
 // the Replay dialog. Called by hotkeys.ts after its field and overlay checks (nothing here fires
 // while typing in a field). `Shift+.` is the physical `.` key with Shift, whatever it types: `>`
@@ -37,10 +37,12 @@ export function replayKey(
       if (canPlay(r.status)) void actions.togglePlay();
       return true;
     }
+    // `=` and `_` are `+` and `-` without / with Shift, as on the chart (shortcuts.ts)
     case '+':
     case '=':
-    case '-': {
-      const speed = nextSpeed(r.status.speed, e.key === '-' ? -1 : 1);
+    case '-':
+    case '_': {
+      const speed = nextSpeed(r.status.speed, e.key === '-' || e.key === '_' ? -1 : 1);
       if (speed !== r.status.speed) void actions.control({ action: 'speed', speed });
       return true;
     }
