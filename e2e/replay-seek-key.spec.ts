@@ -21,6 +21,14 @@ test('G selects what the seek field holds, so a new time replaces a refused one'
     await page.keyboard.type('2021-05-16 00:30');
     await page.keyboard.press('Enter');
     await expect(banner.getByRole('alert')).toContainText('only seeks forward');
+    // still in the field, the refused time is selected: the next one typed replaces it (it was
+    // appended, "2021-05-16 00:302021-05-16 00:45", and refused as no time at all)
+    const field = banner.getByRole('textbox', { name: 'Seek to (UTC)' });
+    await expect(field).toBeFocused();
+    await page.keyboard.type('2021-05-16 00:45');
+    await expect(field).toHaveValue('2021-05-16 00:45');
+    await page.keyboard.press('Enter');
+    await expect(banner.getByRole('alert')).toContainText('only seeks forward');
     // the next control (a step of 1 m) takes the refusal away
     await banner.getByRole('button', { name: 'Step 1m' }).click();
     await expect(banner.getByTestId('replay-time')).toContainText('2021-05-16 01:01:00');

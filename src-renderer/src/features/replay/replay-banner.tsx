@@ -43,9 +43,14 @@ export function ReplayBanner() {
     // forward of the clock shown, not of the last status (seekTarget); a refusal here is the
     // store's, as the service's: the next control (a step, play) clears it
     const target = seekTarget(seek, s.replay.getState(), Date.now());
-    if ('error' in target) return actions.refuse(target.error);
+    // a refused time stays in the field, selected: the time typed next replaces it (as after G)
+    const selectRefused = (): void => (document.getElementById(SEEK_INPUT_ID) as HTMLInputElement | null)?.select();
+    if ('error' in target) {
+      actions.refuse(target.error);
+      return selectRefused();
+    }
     void actions.control({ action: 'seek', time: target.time }).then((ok) => {
-      if (!ok) return;
+      if (!ok) return selectRefused();
       setSeek('');
       // back to the screen's keys (Space, +, -, ...) once the seek is done
       (document.activeElement as HTMLElement | null)?.blur();
