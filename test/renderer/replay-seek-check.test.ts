@@ -25,7 +25,7 @@ describe('seekTarget', () => {
   it('takes a time past the clock shown, and refuses one past the end', () => {
     expect(seekTarget('2021-05-16 12:20', { status, receivedAt: 0 }, 10_000)).toEqual({ time: T0 + 20 * 60_000 });
     expect(seekTarget('2021-05-18', { status, receivedAt: 0 }, 10_000)).toEqual({
-      error: 'The replay ends at 2021-05-17 12:00:00',
+      error: 'The replay ends at 2021-05-17 12:00:00 UTC',
     });
   });
 

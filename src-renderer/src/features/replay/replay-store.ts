@@ -238,6 +238,6 @@ export function seekTarget(
   if (status === null) return { error: 'No replay to seek' };
   const now = replayNow(status, replay.receivedAt, heldWall(replay, wall));
   if (t <= now) return { error: `A replay only seeks forward: it is at ${utcSecond(now)} UTC` };
-  if (t > status.until) return { error: `The replay ends at ${utcSecond(status.until)}` };
+  if (t > status.until) return { error: `The replay ends at ${utcSecond(status.until)} UTC` };
   return { time: t };
 }
