@@ -101,4 +101,24 @@ describe('price alerts on the trades of the pair on screen', () => {
       s.stop();
     }
   });
+
+  // Before, "Fired at" was the extreme of the frame's trades: an alert at or above 95,975.7 said
+  // "Fired at 95,976.4" where the first trade at or past the level printed 95,975.9.
+  it('fire at the price of the first trade, in time order, that reached the level', async () => {
+    const s = screen();
+    try {
+      s.push('95975.0');
+      await s.frame();
+      const act = s.alerts.getState().actions;
+      expect(act.add('BTCUSDT', '95975.7', 95975).ok && act.add('BTCUSDT', '95974.3', 95975).ok).toBe(true);
+      // two pushes in one frame: up through the level, higher, back, then down through the other
+      s.push('95975.2', '95975.9', '95976.4', '95975.1');
+      s.push('95974.2', '95973.8', '95974.0');
+      await s.frame();
+      expect(s.alerts.getState().alerts.map((a) => a.fired?.last)).toEqual([95975.9, 95974.2]);
+      expect(s.alertToasts().map((t) => t.body)).toEqual(['Last price 95,975.9', 'Last price 95,974.2']);
+    } finally {
+      s.stop();
+    }
+  });
 });

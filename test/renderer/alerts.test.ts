@@ -58,10 +58,12 @@ describe('reached', () => {
     const above = at('96000.0', 95000);
     const below = at('94000.0', 95000);
     expect(reached(above, 95500, 96000)).toBe(true);
-    expect(reachedAt(above, 95500, 96000)).toBe(96000);
+    // the first trade past the level, not the extreme: 95,500 then 96,000.3 then 96,001 then 95,800
+    expect(reachedAt(above, { highs: [95500, 96000.3, 96001], lows: [95500] })).toBe(96000.3);
+    expect(reachedAt(above, { highs: [95500, 95999.9], lows: [95500] })).toBeNaN();
     expect(reached(above, 95500, 95999.9)).toBe(false);
     expect(reached(below, 93999.9, 95500)).toBe(true);
-    expect(reachedAt(below, 93999.9, 95500)).toBe(93999.9);
+    expect(reachedAt(below, { highs: [95500], lows: [95500, 93999.9, 93000] })).toBe(93999.9);
     expect(reached(below, 94000.1, 99000)).toBe(false);
   });
 

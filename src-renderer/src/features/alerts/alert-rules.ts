@@ -47,9 +47,27 @@ export function reached(alert: PriceAlert, low: number, high = low): boolean {
   return alert.above ? high > 0 && high >= level : low > 0 && low <= level;
 }
 
-/** The price of a range that reached the alert: its high for one set below the level, its low else. */
-export function reachedAt(alert: PriceAlert, low: number, high = low): number {
-  return alert.above ? high : low;
+/**
+ * The trades of one update of the trade channel as the alerts read them: each trade that went
+ * above every one before it (`highs`) and below every one before it (`lows`), in time order, so
+ * the last of each is the update's high and low. The first trade at or past a level is always one
+ * of them: every trade before it is short of the level, so it goes past them all.
+ */
+export interface TradedPath {
+  highs: readonly number[];
+  lows: readonly number[];
+}
+
+/**
+ * The price of the first trade, in time order, that reached the alert's level (NaN if none did):
+ * what it fires at, not the update's high or low (an alert at or above 95,975.7 said "Fired at
+ * 95,976.4", the high, where the first trade at or past the level printed 95,975.9).
+ */
+export function reachedAt(alert: PriceAlert, path: TradedPath): number {
+  if (alert.fired !== undefined) return NaN;
+  const level = Number(alert.price);
+  const hit = alert.above ? path.highs.find((p) => p > 0 && p >= level) : path.lows.find((p) => p > 0 && p <= level);
+  return hit ?? NaN;
 }
 
 /** The alert moved to `price`: its side taken again from the last price (as a new one's). */

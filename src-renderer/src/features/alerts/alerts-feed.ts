@@ -1,6 +1,6 @@
 // Checks the waiting price alerts against every last price the screen receives (the ticker store:
-// the current pair's trades as they come, each update's whole range of prices, so a level a trade
-// reached fires though the update's last trade came back; every pair's price record every 2 s) and tells of each
+// the current pair's trades as they come, each update's every trade, so a level a trade reached
+// fires, at that trade's price, though the update's last trade came back; every pair's price record every 2 s) and tells of each
 // one that fires: a toast that stays a minute, which is also a desktop notification while the
 // window is away (toasts/toast-notices.ts). An alert on another pair can so fire up to 2 s late, and a
 // spike between two of those reads that came back is not seen: the last price is sampled, as on a
@@ -67,11 +67,11 @@ export function watchAlerts(deps: {
   };
   win.addEventListener('storage', onStorage);
   const off = tickers.subscribe((t, prev) => {
-    // the pair on screen's trades of this update first: a level one of them reached fires at its
-    // price, though the last came back
+    // the pair on screen's trades of this update first: a level one of them reached fires at the
+    // price of the first that reached it, though the last came back
     const r = t.traded;
     if (r !== null && r !== prev.traded)
-      for (const a of alerts.getState().actions.check(r.symbol, r.low, now(), r.high)) toast(a, a.fired!.last, true);
+      for (const a of alerts.getState().actions.check(r.symbol, NaN, now(), r)) toast(a, a.fired!.last, true);
     if (t.tickers !== prev.tickers) check();
   });
   return () => {

@@ -19,6 +19,7 @@ import {
   setAlert,
   type AlertSetting,
   type PriceAlert,
+  type TradedPath,
 } from './alert-rules.ts';
 
 /** The storage entry of the list (a JSON array of alerts). */
@@ -37,10 +38,11 @@ export interface AlertsState {
     /** Removes every fired alert. */
     clearFired(): void;
     /**
-     * The waiting alerts on `symbol` this last price reaches (or trades from `last` to `high`),
-     * marked fired (market time `now`) at the price that reached them.
+     * The waiting alerts on `symbol` this last price reaches, marked fired (market time `now`) at
+     * it; or, given the trades of an update (`traded`), those one of its trades reached, each
+     * marked fired at the first trade that reached it.
      */
-    check(symbol: string, last: number, now: number, high?: number): PriceAlert[];
+    check(symbol: string, last: number, now: number, traded?: TradedPath): PriceAlert[];
     focusPrice(): void;
     focused(): void;
     /** Another tab wrote the list (the storage event's new value): this tab takes it. */
@@ -94,10 +96,15 @@ export function createAlertsStore(
         clearFired() {
           put(get().alerts.filter((a) => a.fired === undefined));
         },
-        check(symbol, last, now, high = last) {
-          const hit = get().alerts.filter((a) => a.symbol === symbol && reached(a, last, high));
+        check(symbol, last, now, traded) {
+          const at = (a: PriceAlert): number =>
+            traded === undefined ? (reached(a, last) ? last : NaN) : reachedAt(a, traded);
+          const hit = get().alerts.flatMap((a) => {
+            const p = a.symbol === symbol ? at(a) : NaN;
+            return Number.isNaN(p) ? [] : [{ ...a, fired: { at: now, last: p } }];
+          });
           if (hit.length === 0) return [];
-          const fired = new Map(hit.map((a) => [a.id, { ...a, fired: { at: now, last: reachedAt(a, last, high) } }]));
+          const fired = new Map(hit.map((a) => [a.id, a]));
           put(get().alerts.map((a) => fired.get(a.id) ?? a));
           return [...fired.values()];
         },

@@ -30,26 +30,30 @@ export interface PricePush {
   T: number;
 }
 
-/** The lowest and highest price of a pair's trades in one update of the trade channel. */
+/**
+ * A pair's trades in one update of the trade channel, as the price alerts read them: each trade
+ * that went above every one before it (`highs`) and below (`lows`), in time order (alert-rules.ts
+ * TradedPath: the first trade at or past a level is one of them).
+ */
 interface TradedRange {
   symbol: string;
-  low: number;
-  high: number;
+  highs: readonly number[];
+  lows: readonly number[];
 }
 
 export interface TickerState {
   tickers: Record<string, Ticker>;
   /**
-   * The range the last update of the trade channel traded over (a new object each update; null
-   * before the first): what the price alerts check, so a level a trade reached inside an update
-   * whose last trade came back counts, as the candle's high or low shows it.
+   * The trades of the last update of the trade channel (a new object each update; null before the
+   * first): what the price alerts check, so a level a trade reached inside an update whose last
+   * trade came back counts, as the candle's high or low shows it, at that trade's price.
    */
   traded: TradedRange | null;
   actions: {
     applyPrices(records: readonly PriceRecord[]): void;
     applyPricePush(p: PricePush): void;
-    /** The latest trade price of a symbol (from the trade channel), and the range its update traded over. */
-    applyLast(symbol: string, price: number, range?: { low: number; high: number }): void;
+    /** The latest trade price of a symbol (from the trade channel), and its update's trades (TradedRange). */
+    applyLast(symbol: string, price: number, path?: { highs: readonly number[]; lows: readonly number[] }): void;
     /** The venue's 24 h tickers (GET /api/v1/ticker/24h), one record per pair. */
     applyDay(records: readonly Ticker24hRecord[]): void;
   };
@@ -104,8 +108,8 @@ export function createTickerStore() {
             nextFundingTime: p.T,
           });
         },
-        applyLast(symbol, price, range) {
-          if (range !== undefined) set({ traded: { symbol, low: range.low, high: range.high } });
+        applyLast(symbol, price, path) {
+          if (path !== undefined) set({ traded: { symbol, highs: path.highs, lows: path.lows } });
           const cur = get().tickers[symbol];
           if (cur?.last === price) return;
           patch(symbol, { last: price });

@@ -23,9 +23,12 @@ export function startTradesFeed(deps: {
 }): () => void {
   const { api, ws, workspace, store, tickers } = deps;
   let pending: RecentTrade[] = [];
-  /** The lowest and highest price of every trade pushed since the last flush (the batches' whole lists). */
-  let low = Infinity;
-  let high = -Infinity;
+  /**
+   * Of every trade pushed since the last flush (the batches' whole lists), in time order: those
+   * above all before them and those below (the price alerts fire at the first that reached a level).
+   */
+  let highs: number[] = [];
+  let lows: number[] = [];
   let stream: string | null = null;
   let off: (() => void) | null = null;
   let keep: (() => void) | null = null;
@@ -33,12 +36,12 @@ export function startTradesFeed(deps: {
   let seeds = 0;
   const flush = frameBatcher(() => {
     const batch = pending;
-    const range = { low, high };
+    const path = { highs, lows };
     pending = [];
-    [low, high] = [Infinity, -Infinity];
+    [highs, lows] = [[], []];
     if (batch.length === 0) return;
     store.getState().actions.add(batch);
-    tickers.getState().actions.applyLast(store.getState().symbol, batch[batch.length - 1].price, range);
+    tickers.getState().actions.applyLast(store.getState().symbol, batch[batch.length - 1].price, path);
   });
 
   const follow = (symbol: string): void => {
@@ -48,17 +51,18 @@ export function startTradesFeed(deps: {
     if (stream !== null) void ws.unsubscribe([stream]).catch(dropServiceFailure);
     off?.();
     pending = [];
-    [low, high] = [Infinity, -Infinity];
+    [highs, lows] = [[], []];
     store.getState().actions.reset(symbol);
     stream = next;
     off = ws.on(next, (data) => {
       const list = (Array.isArray(data) ? data : [data]) as TradePush[];
-      // every trade's price counts for the range the price alerts check, not only the newest kept
+      // every trade's price counts for what the price alerts check, not only the newest kept
       for (const t of list) {
         if (t.s !== undefined && t.s !== symbol) continue;
         const p = Number(t.p);
-        if (p < low) low = p;
-        if (p > high) high = p;
+        if (!(p > 0)) continue;
+        if (!(p >= lows[lows.length - 1])) lows.push(p);
+        if (!(p <= highs[highs.length - 1])) highs.push(p);
       }
       // a batch holds up to 100 ms of trades (thousands in a fast market); the tape keeps the
       // newest MAX_TRADES and the ticker the last, so only the batch's newest are read
@@ -106,7 +110,7 @@ export function startTradesFeed(deps: {
     const symbol = store.getState().symbol;
     if (symbol === '') return;
     pending = [];
-    [low, high] = [Infinity, -Infinity];
+    [highs, lows] = [[], []];
     flush.cancel();
     store.getState().actions.reset(symbol);
     seed(symbol);
