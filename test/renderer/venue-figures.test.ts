@@ -6,6 +6,7 @@ import { venueFigures, type Ticker } from '../../src-renderer/src/features/topba
 const ticker = (over: Partial<Ticker>): Ticker => ({
   symbol: 'X',
   last: 0.4,
+  lastAt: 0,
   mark: 0.4,
   index: 0.4,
   fundingRate: 0.0001,

@@ -51,7 +51,9 @@ export function watchAlerts(deps: {
     const all = tickers.getState().tickers;
     for (const symbol of waiting) {
       const last = all[symbol]?.last ?? NaN;
-      for (const a of alerts.getState().actions.check(symbol, last, now())) toast(a, last, true);
+      // a price from before an alert was set (a poll answer that took its time) does not fire it
+      const from = { lastAt: all[symbol]?.lastAt ?? 0 };
+      for (const a of alerts.getState().actions.check(symbol, last, now(), from)) toast(a, last, true);
     }
   };
   check();

@@ -39,10 +39,11 @@ export interface AlertsState {
     clearFired(): void;
     /**
      * The waiting alerts on `symbol` this last price reaches, marked fired (market time `now`) at
-     * it; or, given the trades of an update (`traded`), those one of its trades reached, each
-     * marked fired at the first trade that reached it.
+     * it; or, given the trades of an update (a TradedPath), those one of its trades reached, each
+     * marked fired at the first trade that reached it. A last price of a known market time
+     * (`lastAt`, a price record's) fires no alert set after that time: the price is from before it.
      */
-    check(symbol: string, last: number, now: number, traded?: TradedPath): PriceAlert[];
+    check(symbol: string, last: number, now: number, from?: TradedPath | { lastAt: number }): PriceAlert[];
     focusPrice(): void;
     focused(): void;
     /** Another tab wrote the list (the storage event's new value): this tab takes it. */
@@ -96,9 +97,12 @@ export function createAlertsStore(
         clearFired() {
           put(get().alerts.filter((a) => a.fired === undefined));
         },
-        check(symbol, last, now, traded) {
-          const at = (a: PriceAlert): number =>
-            traded === undefined ? (reached(a, last) ? last : NaN) : reachedAt(a, traded);
+        check(symbol, last, now, from) {
+          const at = (a: PriceAlert): number => {
+            if (from !== undefined && 'highs' in from) return reachedAt(a, from);
+            if (from !== undefined && from.lastAt > 0 && a.created > from.lastAt) return NaN;
+            return reached(a, last) ? last : NaN;
+          };
           const hit = get().alerts.flatMap((a) => {
             const p = a.symbol === symbol ? at(a) : NaN;
             return Number.isNaN(p) ? [] : [{ ...a, fired: { at: now, last: p } }];

@@ -9,6 +9,12 @@ import type { PriceRecord, Ticker24hRecord } from '../../../../src-shared/types.
 export interface Ticker {
   symbol: string;
   last: number;
+  /**
+   * Market time of `last`, ms (0: not known): a price record's or push's time, or the trade's. A
+   * record older than the trades the pair on screen has shown leaves `last` as they set it, and
+   * the price alerts set after this time are not checked against it (alerts-feed.ts).
+   */
+  lastAt: number;
   mark: number;
   index: number;
   fundingRate: number;
@@ -37,6 +43,8 @@ export interface PricePush {
  */
 interface TradedRange {
   symbol: string;
+  /** Market time of the update's newest trade, ms. */
+  at: number;
   highs: readonly number[];
   lows: readonly number[];
 }
@@ -52,8 +60,11 @@ export interface TickerState {
   actions: {
     applyPrices(records: readonly PriceRecord[]): void;
     applyPricePush(p: PricePush): void;
-    /** The latest trade price of a symbol (from the trade channel), and its update's trades (TradedRange). */
-    applyLast(symbol: string, price: number, path?: { highs: readonly number[]; lows: readonly number[] }): void;
+    /**
+     * The latest trade price of a symbol (from the trade channel), and its update's trades
+     * (TradedRange: `at`, the newest trade's market time).
+     */
+    applyLast(symbol: string, price: number, trades?: Omit<TradedRange, 'symbol'>): void;
     /** The venue's 24 h tickers (GET /api/v1/ticker/24h), one record per pair. */
     applyDay(records: readonly Ticker24hRecord[]): void;
   };
@@ -63,6 +74,7 @@ function blank(symbol: string): Ticker {
   return {
     symbol,
     last: NaN,
+    lastAt: 0,
     mark: NaN,
     index: NaN,
     fundingRate: NaN,
@@ -77,6 +89,14 @@ export function createTickerStore() {
       const cur = get().tickers[symbol] ?? blank(symbol);
       set({ tickers: { ...get().tickers, [symbol]: { ...cur, ...change } } });
     };
+    /**
+     * Whether a price record or push of market time `at` may set the pair's last price: not when
+     * it is older than the trade the last price is from (a poll answer asked before trades the
+     * screen has since shown). Only the pair whose trades come is held so (a venue restarted on an
+     * earlier clock: its trades set the time back).
+     */
+    const newer = (symbol: string, cur: Ticker, at: number): boolean =>
+      get().traded?.symbol !== symbol || !(at < cur.lastAt);
     return {
       tickers: {},
       traded: null,
@@ -86,9 +106,11 @@ export function createTickerStore() {
           for (const r of records) {
             const cur = next[r.symbol] ?? blank(r.symbol);
             const last = Number(r.last_price);
+            const take = last > 0 && newer(r.symbol, cur, r.timestamp);
             next[r.symbol] = {
               ...cur,
-              last: last > 0 ? last : cur.last,
+              last: take ? last : cur.last,
+              lastAt: take ? r.timestamp : cur.lastAt,
               mark: Number(r.mark_price),
               index: Number(r.index_price),
               fundingRate: Number(r.funding_rate),
@@ -100,19 +122,22 @@ export function createTickerStore() {
         applyPricePush(p) {
           const last = Number(p.l);
           const cur = get().tickers[p.s] ?? blank(p.s);
+          const take = last > 0 && newer(p.s, cur, p.E);
           patch(p.s, {
             mark: Number(p.m),
             index: Number(p.i),
-            last: last > 0 ? last : cur.last,
+            last: take ? last : cur.last,
+            lastAt: take ? p.E : cur.lastAt,
             fundingRate: Number(p.r),
             nextFundingTime: p.T,
           });
         },
-        applyLast(symbol, price, path) {
-          if (path !== undefined) set({ traded: { symbol, highs: path.highs, lows: path.lows } });
+        applyLast(symbol, price, trades) {
+          if (trades !== undefined) set({ traded: { symbol, ...trades } });
           const cur = get().tickers[symbol];
-          if (cur?.last === price) return;
-          patch(symbol, { last: price });
+          const at = trades?.at ?? cur?.lastAt ?? 0;
+          if (cur?.last === price && cur.lastAt === at) return;
+          patch(symbol, { last: price, lastAt: at });
         },
         applyDay(records) {
           const next = { ...get().tickers };

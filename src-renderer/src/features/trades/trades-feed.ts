@@ -41,7 +41,8 @@ export function startTradesFeed(deps: {
     [highs, lows] = [[], []];
     if (batch.length === 0) return;
     store.getState().actions.add(batch);
-    tickers.getState().actions.applyLast(store.getState().symbol, batch[batch.length - 1].price, path);
+    const newest = batch[batch.length - 1];
+    tickers.getState().actions.applyLast(store.getState().symbol, newest.price, { at: newest.time, ...path });
   });
 
   const follow = (symbol: string): void => {
