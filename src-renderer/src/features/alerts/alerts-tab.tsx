@@ -1,7 +1,7 @@
 // The Alerts tab: set a price alert on the current pair (a level and Enter, or Add alert), and the
 // list of alerts, waiting and fired, with how far each waiting one is from its pair's last price
 // now; a pair's name shows its chart, ✕ removes an alert, "Clear fired" the fired ones. `A` comes
-// here with the focus on the level (the store's focusWanted).
+// here with the focus on the level (the store's focusWanted; `A` again there is not typed).
 import { useEffect, useRef, useState } from 'react';
 import { fmt, fmtPct, fmtSigned } from '../../lib/format.ts';
 import { useServices, useSel } from '../../lib/use-services.ts';
@@ -9,18 +9,9 @@ import { useDecimals, useSymbolView } from '../../lib/use-symbol.ts';
 import { RecordTable, When, type Column } from '../../layout/record-table.tsx';
 import { parseDecimalInput } from '../order-entry/decimal-input.ts';
 import { condition, type PriceAlert } from './alert-rules.ts';
+import { alertFieldKey, levelOf } from './alert-edit.tsx';
 import { askNotifications } from '../toasts/toast-notices.ts';
 import './alerts.css';
-
-/** The level typed, as the decimal text an alert keeps, or why it is not one. */
-function levelOf(text: string, pd: number): { price: string } | { error: string } {
-  const r = parseDecimalInput(text);
-  if (r.kind === 'empty') return { error: 'Type the price to be told of.' };
-  if (r.kind !== 'ok' || !(r.n > 0)) return { error: `"${text.trim()}" is not a price above 0.` };
-  const [whole, frac = ''] = r.value.split('.');
-  if (frac.length > pd) return { error: `At most ${pd} decimal${pd === 1 ? '' : 's'} on this pair.` };
-  return { price: pd > 0 ? `${whole}.${frac.padEnd(pd, '0')}` : whole };
-}
 
 /** How far a level is from the last price: "+12.5, +0.013%" (three decimals under 0.1 %). */
 function distance(diff: number, last: number, pd: number): string {
@@ -156,6 +147,7 @@ export function AlertsTab() {
               setText(e.target.value);
               setError(null);
             }}
+            onKeyDown={alertFieldKey}
           />
           <span className="dim">USDT</span>
         </label>
