@@ -1,7 +1,14 @@
-// An alert's price field (the Alerts tab's): the level typed, and `A`, which is no letter typed
-// there (no price has one): in the new alert's field it is what `A` does anywhere, the focus there.
-import type { KeyboardEvent } from 'react';
+// The Alerts tab's keyboard way to move a waiting alert (the chart's line drags, which the
+// keyboard cannot): its level in the list is a button that opens an edit in place, the level
+// selected; `Enter` saves (the side taken again from the last price, as a drag does), `Esc`
+// cancels, and either puts the focus back on the level's button. A level refused keeps the edit
+// open, said beside it and by the tab's live region. In the alert price fields `A` is no letter
+// typed (no price has one): in the new alert's field it is what `A` does anywhere, the focus there.
+import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
+import { fmt } from '../../lib/format.ts';
+import { useServices } from '../../lib/use-services.ts';
 import { parseDecimalInput } from '../order-entry/decimal-input.ts';
+import { condition, type PriceAlert } from './alert-rules.ts';
 
 /** The level typed, as the decimal text an alert keeps, or why it is not one. */
 export function levelOf(text: string, pd: number): { price: string } | { error: string } {
@@ -21,4 +28,103 @@ export function alertFieldKey(e: KeyboardEvent<HTMLInputElement>): boolean {
   if (e.ctrlKey || e.metaKey || e.altKey || e.key.toLowerCase() !== 'a') return false;
   e.preventDefault();
   return true;
+}
+
+/** A waiting alert's level in the list: a button that edits it in place (a fired one's text). */
+export function AlertLevel({ a, pd, say }: { a: PriceAlert; pd: number; say: (text: string) => void }) {
+  const s = useServices();
+  /** The level typed while editing; null while not. */
+  const [text, setText] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const button = useRef<HTMLButtonElement>(null);
+  const field = useRef<HTMLInputElement>(null);
+  /** The edit closed by a key: the focus goes back to the level's button. */
+  const refocus = useRef(false);
+  const editing = text !== null && a.fired === undefined;
+  const shown = `${condition(a)} ${fmt(a.price, pd)}`;
+
+  useEffect(() => {
+    if (!editing) return;
+    field.current?.focus();
+    field.current?.select();
+  }, [editing]);
+  useEffect(() => {
+    if (editing || !refocus.current) return;
+    refocus.current = false;
+    button.current?.focus();
+  });
+
+  const close = (byKey: boolean): void => {
+    refocus.current = byKey;
+    setText(null);
+    setError(null);
+  };
+  const save = (): void => {
+    const level = levelOf(text ?? '', pd);
+    if ('error' in level) {
+      setError(level.error);
+      say(level.error);
+      return;
+    }
+    if (level.price === a.price) return close(true);
+    const r = s.alerts.getState().actions.move(a.id, level.price, s.tickers.getState().tickers[a.symbol]?.last ?? NaN);
+    if (!r.ok) {
+      setError(r.error);
+      say(r.error);
+      return;
+    }
+    say(`Alert moved: ${a.symbol} ${condition(r.alert)} ${fmt(level.price, pd)}`);
+    close(true);
+  };
+
+  if (a.fired !== undefined) return <>{shown}</>;
+  if (!editing)
+    return (
+      <button
+        ref={button}
+        className="link-button"
+        data-testid={`alert-edit-${a.id}`}
+        aria-label={`Change alert price: ${a.symbol} ${shown}`}
+        title="Change the price (Enter saves, Esc cancels)"
+        onClick={() => setText(a.price)}
+      >
+        {shown}
+      </button>
+    );
+  const hint = `alert-edit-hint-${a.id}`;
+  return (
+    <span className="alert-edit">
+      <span aria-hidden="true">{condition(a)} </span>
+      <input
+        ref={field}
+        className="alert-price"
+        data-testid={`alert-edit-price-${a.id}`}
+        aria-label={`New price of the alert ${a.symbol} ${shown}, USDT`}
+        aria-invalid={error !== null}
+        aria-describedby={hint}
+        inputMode="decimal"
+        autoComplete="off"
+        value={text}
+        onChange={(e) => {
+          setText(e.target.value);
+          setError(null);
+        }}
+        onKeyDown={(e) => {
+          if (alertFieldKey(e)) return;
+          if (e.key === 'Enter') {
+            e.preventDefault();
+            save();
+          } else if (e.key === 'Escape') {
+            // the screen's Esc (hotkeys.ts) would only leave the field
+            e.preventDefault();
+            close(true);
+          }
+        }}
+        onBlur={() => close(false)}
+      />
+      <span id={hint} className={error === null ? 'sr-only' : 'down alert-edit-error'}>
+        {error ?? 'Enter saves, Esc cancels'}
+      </span>
+    </span>
+  );
 }

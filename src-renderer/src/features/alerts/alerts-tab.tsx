@@ -1,7 +1,8 @@
 // The Alerts tab: set a price alert on the current pair (a level and Enter, or Add alert), and the
 // list of alerts, waiting and fired, with how far each waiting one is from its pair's last price
-// now; a pair's name shows its chart, ✕ removes an alert, "Clear fired" the fired ones. `A` comes
-// here with the focus on the level (the store's focusWanted; `A` again there is not typed).
+// now; a pair's name shows its chart, a waiting one's level edits in place (alert-edit.tsx), ✕
+// removes an alert, "Clear fired" the fired ones. `A` comes here with the focus on the level (the
+// store's focusWanted; `A` again there is not typed).
 import { useEffect, useRef, useState } from 'react';
 import { fmt, fmtPct, fmtSigned } from '../../lib/format.ts';
 import { useServices, useSel } from '../../lib/use-services.ts';
@@ -9,7 +10,7 @@ import { useDecimals, useSymbolView } from '../../lib/use-symbol.ts';
 import { RecordTable, When, type Column } from '../../layout/record-table.tsx';
 import { parseDecimalInput } from '../order-entry/decimal-input.ts';
 import { condition, type PriceAlert } from './alert-rules.ts';
-import { alertFieldKey, levelOf } from './alert-edit.tsx';
+import { AlertLevel, alertFieldKey, levelOf } from './alert-edit.tsx';
 import { askNotifications } from '../toasts/toast-notices.ts';
 import './alerts.css';
 
@@ -28,6 +29,8 @@ export function AlertsTab() {
   const decimals = useDecimals();
   const [text, setText] = useState('');
   const [error, setError] = useState<string | null>(null);
+  /** What the tab's live region says: a refusal of the new alert, or an edit's answer. */
+  const [said, setSaid] = useState<string | null>(null);
   const input = useRef<HTMLInputElement>(null);
   const last = lasts[symbol]?.last ?? NaN;
 
@@ -41,15 +44,18 @@ export function AlertsTab() {
     const level = levelOf(text, pd);
     if ('error' in level) {
       setError(level.error);
+      setSaid(level.error);
       return;
     }
     const r = s.alerts.getState().actions.add(symbol, level.price, s.tickers.getState().tickers[symbol]?.last ?? NaN);
     if (!r.ok) {
       setError(r.error);
+      setSaid(r.error);
       return;
     }
     void askNotifications();
     setError(null);
+    setSaid(null);
     setText('');
   };
 
@@ -82,7 +88,7 @@ export function AlertsTab() {
       head: 'Alert when last price',
       headClass: 'num',
       cls: 'num',
-      cell: ({ a, pd }) => `${condition(a)} ${fmt(a.price, pd)}`,
+      cell: ({ a, pd }) => <AlertLevel a={a} pd={pd} say={setSaid} />,
     },
     {
       head: 'Last price',
@@ -146,6 +152,7 @@ export function AlertsTab() {
             onChange={(e) => {
               setText(e.target.value);
               setError(null);
+              setSaid(null);
             }}
             onKeyDown={alertFieldKey}
           />
@@ -160,7 +167,7 @@ export function AlertsTab() {
           {hint}
         </span>
         <span className="sr-only" role="status" data-testid="alert-said">
-          {error ?? ''}
+          {said ?? ''}
         </span>
       </form>
       <RecordTable
