@@ -19,8 +19,17 @@ function browserStorage() {
   return { getItem: (k: string) => items.get(k) ?? null, setItem: (k: string, v: string) => void items.set(k, v) };
 }
 
+/**
+ * The browser's lock manager as alert-claim.ts uses it (navigator.locks, one for the tabs of an
+ * origin): an alert's claim is granted to the first tab that asks, never to another after it.
+ */
+function lockManager() {
+  const held = new Set<string>();
+  return async (id: string): Promise<boolean> => (held.has(id) ? false : (held.add(id), true));
+}
+
 /** A tab: its own stores and feed on the shared storage; `hear` is its storage event. */
-function tab(storage: ReturnType<typeof browserStorage>) {
+function tab(storage: ReturnType<typeof browserStorage>, claim?: (id: string) => Promise<boolean>) {
   const listeners = new Set<(e: Change) => void>();
   const win = {
     addEventListener: (_t: 'storage', f: (e: Change) => void) => void listeners.add(f),
@@ -36,6 +45,7 @@ function tab(storage: ReturnType<typeof browserStorage>) {
     toasts,
     now: () => 2,
     win,
+    ...(claim === undefined ? {} : { claim }),
   });
   const hear = (): void => {
     for (const f of listeners) f({ key: ALERTS_KEY, newValue: storage.getItem(ALERTS_KEY) });
@@ -76,6 +86,37 @@ describe('price alerts in two tabs', () => {
       reloaded.hear();
       expect(reloaded.alertToasts()).toHaveLength(0);
       reloaded.stop();
+    } finally {
+      front.stop();
+      back.stop();
+    }
+  });
+
+  // Both tabs saw the level before either's storage write reached the other: both fired it, both
+  // toasted it as their own, and each gave a desktop notification, two for one alert.
+  it('gives one desktop notification when both tabs see the level before either hears the other', async () => {
+    const storage = browserStorage();
+    const claim = lockManager();
+    const front = tab(storage, claim);
+    const back = tab(storage, claim);
+    try {
+      expect(front.alerts.getState().actions.add('BTCUSDT', '96000.0', 95000).ok).toBe(true);
+      back.hear();
+      back.tickers.getState().actions.applyLast('BTCUSDT', 96000.5);
+      front.tickers.getState().actions.applyLast('BTCUSDT', 96000.2);
+      await new Promise((r) => setTimeout(r, 0));
+      // each tab toasts it once; one of them, the first to claim it, gives the notification
+      expect(back.alertToasts()).toHaveLength(1);
+      expect(front.alertToasts()).toHaveLength(1);
+      const notices = [...back.alertToasts(), ...front.alertToasts()].filter((t) => noticeOf(t, PREFS) !== null);
+      expect(notices.map((t) => t.body)).toEqual(['Last price 96,000.5']);
+      // the storage events then: no toast again, the alert fired in both
+      front.hear();
+      back.hear();
+      expect(back.alertToasts()).toHaveLength(1);
+      expect(front.alertToasts()).toHaveLength(1);
+      expect(front.alerts.getState().alerts[0].fired).toBeDefined();
+      expect(back.alerts.getState().alerts[0].fired).toBeDefined();
     } finally {
       front.stop();
       back.stop();

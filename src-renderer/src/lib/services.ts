@@ -7,6 +7,7 @@ import { createAlertsStore } from '../features/alerts/alerts-store.ts';
 import { createIndicatorsStore, watchStoredIndicators } from '../features/chart/indicators-store.ts';
 import { createDrawingsStore, watchStoredDrawings } from '../features/chart/drawings-store.ts';
 import { watchAlerts } from '../features/alerts/alerts-feed.ts';
+import { lockClaim, type Locks } from '../features/alerts/alert-claim.ts';
 import { createBotStore } from '../features/bot-panel/bot-store.ts';
 import { startBookFeed, type BookFeed } from '../features/ladder/book-feed.ts';
 import { createBookStore } from '../features/ladder/book-store.ts';
@@ -195,7 +196,8 @@ export function createServices(opts: { baseUrl?: string; wsUrl?: string } = {}) 
         resyncAt = wall;
         clock.getState().actions.sync().catch(dropServiceFailure);
       };
-      stops.push(watchAlerts({ alerts, tickers, symbols, toasts, now: marketTime, win: window }));
+      const claim = lockClaim((navigator as { locks?: Locks }).locks);
+      stops.push(watchAlerts({ alerts, tickers, symbols, toasts, now: marketTime, win: window, claim }));
       stops.push(watchStoredDrawings(drawings, window));
       stops.push(watchStoredIndicators(indicators, window));
       stops.push(watchToastNotices(toasts, notices));

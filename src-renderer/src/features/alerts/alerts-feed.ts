@@ -10,7 +10,9 @@
 // maybe a tab in the background: an alert the list taken from another tab newly marks fired is
 // toasted here too, so the trader sees it in the tab they look at (once a tab: an alert already
 // fired here, or at load, is not toasted again). Its desktop notification is the firing tab's
-// alone: this tab's toast gives none.
+// alone: this tab's toast gives none. Two tabs that see the level before either hears the other
+// both fire it, each toasting it once, and the one the browser's lock manager grants the alert's
+// claim to (alert-claim.ts) alone gives the notification.
 import type { StorageChange, StorageEvents } from '../../lib/browser-storage.ts';
 import type { StoreApi } from 'zustand/vanilla';
 import { fmt } from '../../lib/format.ts';
@@ -19,6 +21,7 @@ import type { SymbolsState } from '../symbols/symbols-store.ts';
 import type { TickerState } from '../topbar/ticker-store.ts';
 import type { ToastsState } from '../toasts/toasts-store.ts';
 import { condition } from './alert-rules.ts';
+import type { AlertClaim } from './alert-claim.ts';
 import { ALERTS_KEY, type AlertsState } from './alerts-store.ts';
 
 /** The decimals of a decimal text ("96000.10" -> 2). */
@@ -33,8 +36,13 @@ export function watchAlerts(deps: {
   now: () => number;
   /** Where other tabs' writes are heard: the page's window. */
   win: StorageEvents;
+  /**
+   * The tabs' claim of an alert before it fires (alert-claim.ts): the tab granted it gives the
+   * desktop notification, another fires it with a toast only. None: this tab fires at once.
+   */
+  claim?: AlertClaim;
 }): () => void {
-  const { alerts, tickers, symbols, toasts, now, win } = deps;
+  const { alerts, tickers, symbols, toasts, now, win, claim } = deps;
   /** `notify` false: another tab fired it and gave its desktop notification. */
   const toast = (a: PriceAlert, last: number, notify: boolean): void => {
     const pd = symbols.getState().bySymbol[a.symbol]?.priceDecimals;
@@ -46,6 +54,29 @@ export function watchAlerts(deps: {
       ...(notify ? {} : { notify: false }),
     });
   };
+  /** Alerts whose claim is asked and not answered yet: not asked again meanwhile. */
+  const claiming = new Set<string>();
+  let stopped = false;
+  /** Fires the alerts a price reached (from the store's `reaching`): at once, or once claimed. */
+  const fire = (hits: PriceAlert[]): void => {
+    const marked = (h: PriceAlert, notify: boolean): void => {
+      for (const a of alerts.getState().actions.fire([h])) toast(a, a.fired!.last, notify);
+    };
+    for (const h of hits) {
+      if (claim === undefined) {
+        marked(h, true);
+        continue;
+      }
+      if (claiming.has(h.id)) continue;
+      claiming.add(h.id);
+      // (fired meanwhile by the list of the tab granted it: its storage event toasted it here)
+      const answered = (won: boolean): void => {
+        claiming.delete(h.id);
+        if (!stopped) marked(h, won);
+      };
+      claim(h.id).then(answered, () => answered(true));
+    }
+  };
   const check = (): void => {
     const waiting = new Set(alerts.getState().alerts.flatMap((a) => (a.fired === undefined ? [a.symbol] : [])));
     const all = tickers.getState().tickers;
@@ -53,7 +84,7 @@ export function watchAlerts(deps: {
       const last = all[symbol]?.last ?? NaN;
       // a price from before an alert was set (a poll answer that took its time) does not fire it
       const from = { lastAt: all[symbol]?.lastAt ?? 0 };
-      for (const a of alerts.getState().actions.check(symbol, last, now(), from)) toast(a, last, true);
+      fire(alerts.getState().actions.reaching(symbol, last, now(), from));
     }
   };
   check();
@@ -72,11 +103,11 @@ export function watchAlerts(deps: {
     // the pair on screen's trades of this update first: a level one of them reached fires at the
     // price of the first that reached it, though the last came back
     const r = t.traded;
-    if (r !== null && r !== prev.traded)
-      for (const a of alerts.getState().actions.check(r.symbol, NaN, now(), r)) toast(a, a.fired!.last, true);
+    if (r !== null && r !== prev.traded) fire(alerts.getState().actions.reaching(r.symbol, NaN, now(), r));
     if (t.tickers !== prev.tickers) check();
   });
   return () => {
+    stopped = true;
     off();
     win.removeEventListener('storage', onStorage);
   };

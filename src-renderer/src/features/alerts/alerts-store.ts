@@ -44,6 +44,10 @@ export interface AlertsState {
      * (`lastAt`, a price record's) fires no alert set after that time: the price is from before it.
      */
     check(symbol: string, last: number, now: number, from?: TradedPath | { lastAt: number }): PriceAlert[];
+    /** What `check` would mark fired, as it would mark them, left waiting (alerts-feed.ts claims them first). */
+    reaching(symbol: string, last: number, now: number, from?: TradedPath | { lastAt: number }): PriceAlert[];
+    /** Marks these (from `reaching`) fired, those still waiting at the same level; returns those marked. */
+    fire(hits: readonly PriceAlert[]): PriceAlert[];
     focusPrice(): void;
     focused(): void;
     /** Another tab wrote the list (the storage event's new value): this tab takes it. */
@@ -98,17 +102,26 @@ export function createAlertsStore(
           put(get().alerts.filter((a) => a.fired === undefined));
         },
         check(symbol, last, now, from) {
+          return get().actions.fire(get().actions.reaching(symbol, last, now, from));
+        },
+        reaching(symbol, last, now, from) {
           const at = (a: PriceAlert): number => {
             if (from !== undefined && 'highs' in from) return reachedAt(a, from);
             if (from !== undefined && from.lastAt > 0 && a.created > from.lastAt) return NaN;
             return reached(a, last) ? last : NaN;
           };
-          const hit = get().alerts.flatMap((a) => {
+          return get().alerts.flatMap((a) => {
             const p = a.symbol === symbol ? at(a) : NaN;
             return Number.isNaN(p) ? [] : [{ ...a, fired: { at: now, last: p } }];
           });
-          if (hit.length === 0) return [];
-          const fired = new Map(hit.map((a) => [a.id, a]));
+        },
+        fire(hits) {
+          const waiting = (h: PriceAlert): boolean =>
+            get().alerts.some(
+              (a) => a.id === h.id && a.fired === undefined && a.price === h.price && a.above === h.above,
+            );
+          const fired = new Map(hits.filter(waiting).map((a) => [a.id, a]));
+          if (fired.size === 0) return [];
           put(get().alerts.map((a) => fired.get(a.id) ?? a));
           return [...fired.values()];
         },
