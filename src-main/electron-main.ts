@@ -128,11 +128,19 @@ function installSessionPolicy(): void {
   const ses = session.defaultSession;
   ses.setPermissionRequestHandler((_wc, permission, callback, details) => {
     callback(
-      permissionAllowed({ permission, requester: details.requestingUrl, isMainFrame: details.isMainFrame }, baseUrl),
+      permissionAllowed(
+        { permission, requester: details.requestingUrl, isMainFrame: details.isMainFrame },
+        baseUrl,
+        replayOrigins(),
+      ),
     );
   });
   ses.setPermissionCheckHandler((_wc, permission, requestingOrigin, details) =>
-    permissionAllowed({ permission, requester: requestingOrigin, isMainFrame: details.isMainFrame }, baseUrl),
+    permissionAllowed(
+      { permission, requester: requestingOrigin, isMainFrame: details.isMainFrame },
+      baseUrl,
+      replayOrigins(),
+    ),
   );
 }
 

@@ -1,7 +1,10 @@
 // Web permissions of the app's session: deny by default. The trading screen needs two, and
 // those only for the service's own pages in the main frame: writing to the clipboard (settings'
 // "copy" buttons: navigator.clipboard.writeText) and notifications (a price alert, a fill or a
-// liquidation while the window is in the background: features/toasts/toast-notices.ts). Camera, microphone,
+// liquidation while the window is in the background: features/toasts/toast-notices.ts). The
+// replays the service hosts (replay/host.ts, each on its own loopback origin, where the Replay
+// dialog moves the window) are the same app and get the same two; before, they were denied
+// notifications, so a replay's fills and alerts never notified. Camera, microphone,
 // geolocation, USB/HID/serial, openExternal and the rest are refused, so a compromised or
 // injected page gets nothing beyond what a plain web page in a locked-down browser would.
 import { isOwnOrigin } from './origin.ts';
@@ -17,6 +20,14 @@ export interface PermissionQuery {
   isMainFrame: boolean;
 }
 
-export function permissionAllowed(q: PermissionQuery, serviceOrigin: string | null): boolean {
-  return GRANTED_PERMISSIONS.has(q.permission) && q.isMainFrame && isOwnOrigin(q.requester, serviceOrigin);
+/** `replayOrigins`: where the replays this service hosts listen now (replay/host.ts urls()). */
+export function permissionAllowed(
+  q: PermissionQuery,
+  serviceOrigin: string | null,
+  replayOrigins: readonly string[] = [],
+): boolean {
+  if (!GRANTED_PERMISSIONS.has(q.permission) || !q.isMainFrame) return false;
+  // a replay is the app's only while its service hosts one (no service: none of them either)
+  if (serviceOrigin === null) return false;
+  return isOwnOrigin(q.requester, serviceOrigin) || replayOrigins.some((o) => isOwnOrigin(q.requester, o));
 }

@@ -122,6 +122,22 @@ describe('permissions', () => {
       expect(permissionAllowed({ ...q, permission: p }, OWN), p).toBe(false);
     }
   });
+
+  it('grants the same to the replays the service hosts (the window moves there), to no other page', () => {
+    const replay = 'http://127.0.0.1:51234';
+    for (const permission of ['clipboard-sanitized-write', 'notifications']) {
+      const q = { permission, requester: `${replay}/#replay`, isMainFrame: true };
+      expect(permissionAllowed(q, OWN, [replay]), permission).toBe(true);
+      expect(permissionAllowed({ ...q, requester: replay }, OWN, [`${replay}/`]), permission).toBe(true);
+      expect(permissionAllowed({ ...q, isMainFrame: false }, OWN, [replay]), permission).toBe(false);
+      // a replay closed (no longer listed), another port, a prefix-alike origin: refused
+      expect(permissionAllowed(q, OWN, []), permission).toBe(false);
+      expect(permissionAllowed(q, OWN, ['http://127.0.0.1:5123']), permission).toBe(false);
+      expect(permissionAllowed({ ...q, requester: 'http://127.0.0.1:5123@evil.example/' }, OWN, [replay])).toBe(false);
+      expect(permissionAllowed(q, null, [replay]), permission).toBe(false);
+    }
+    expect(permissionAllowed({ permission: 'media', requester: replay, isMainFrame: true }, OWN, [replay])).toBe(false);
+  });
 });
 
 describe('bootstrapFor', () => {
