@@ -9,6 +9,7 @@
 //   data folder and exit(1): never a windowless process holding the single-instance lock;
 // - every quit path closes the service (also one still starting) and exits within 5 s;
 // - every webContents gets the navigation guards, whoever creates it.
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   app,
@@ -56,11 +57,25 @@ let reveal: WindowReveal | null = null;
 let baseUrl: string | null = null;
 let dataDir: string | null = null;
 let startFailed = false;
+/** An in-memory venue's own profile (paths.ts desktopDataDirs), removed as the app exits. */
+let temporaryProfile: string | null = null;
 const processErrors = new ProcessErrors({
   slot,
   logDir: () => app.getPath('logs'),
-  exit: (code) => app.exit(code),
+  exit: (code) => {
+    removeTemporaryProfile();
+    app.exit(code);
+  },
 });
+
+function removeTemporaryProfile(): void {
+  if (temporaryProfile === null) return;
+  try {
+    rmSync(temporaryProfile, { recursive: true, force: true, maxRetries: 2 });
+  } catch (err) {
+    logError(`could not remove the temporary profile ${temporaryProfile}`, err);
+  }
+}
 
 function logError(what: string, err: unknown): string | null {
   return processErrors.log(what, err);
@@ -368,6 +383,8 @@ function run(plan: RunPlan): void {
     if (plan.dirs.dataDir !== ':memory:') makeDataDir(plan.dirs.dataDir);
     app.setPath('userData', plan.dirs.userData);
     app.setPath('sessionData', plan.dirs.userData); // the screen's localStorage, explicitly with it
+    if (plan.dirs.temporary === true) temporaryProfile = plan.dirs.userData;
+    if (plan.dirs.logsDir !== undefined) app.setAppLogsPath(plan.dirs.logsDir); // outlives the temporary profile
   } catch (err) {
     failStartup('the data folder cannot be used (it must be a folder you can write)', err);
     return;

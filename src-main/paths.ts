@@ -6,7 +6,8 @@
 // screen's localStorage), the window state and the single-instance lock live with the database
 // they belong to, one set per data folder.
 import { accessSync, constants, existsSync, mkdirSync, statSync } from 'node:fs';
-import { homedir } from 'node:os';
+import { randomBytes } from 'node:crypto';
+import { homedir, tmpdir } from 'node:os';
 import { dirname, join, resolve, sep } from 'node:path';
 
 const APP_NAME = 'perpdesk';
@@ -123,12 +124,20 @@ export interface DesktopDataDirs {
   dataDir: string;
   /** Electron's userData (absolute): Chromium's profile, window-state.json, last-port.json. */
   userData: string;
+  /** userData is this launch's own, made for an in-memory venue: removed when the app exits. */
+  temporary?: true;
+  /** Where main.log goes when not in userData's logs/ (an in-memory venue's: the default folder's). */
+  logsDir?: string;
 }
 
 /**
  * The desktop's folders: --data-dir, else Chromium's --user-data-dir (test launchers isolate a
  * run with it), else the default. userData follows the data folder unless --user-data-dir names
- * its own, or the venue is in memory (then the default profile is used).
+ * its own. An in-memory venue gets a profile of its own in the temporary folder
+ * (`perpdesk-memory-<pid>-<random>`, removed at exit), and with it its own single-instance lock:
+ * before, it used the default folder's, so a `:memory:` desktop and one on the default folder
+ * refused each other ("already running"). Its main.log still goes to the default folder's logs/
+ * (macOS: ~/Library/Logs/perpdesk, Electron's own), so it outlives the profile.
  */
 export function desktopDataDirs(o: {
   dataDir?: string;
@@ -136,11 +145,25 @@ export function desktopDataDirs(o: {
   cwd: string;
   env?: NodeJS.ProcessEnv;
   platform?: NodeJS.Platform;
+  /** The temporary folder and a name part unique to this launch (tests fix them). */
+  tmpDir?: string;
+  unique?: string;
 }): DesktopDataDirs {
-  const fallback = defaultDataDir(o.env ?? process.env, o.platform ?? process.platform);
+  const platform = o.platform ?? process.platform;
+  const fallback = defaultDataDir(o.env ?? process.env, platform);
   const explicitProfile = o.userDataDir !== undefined ? resolveFrom(o.cwd, o.userDataDir) : undefined;
   const chosen = o.dataDir ?? explicitProfile ?? fallback;
-  if (chosen === ':memory:') return { dataDir: chosen, userData: explicitProfile ?? fallback };
+  if (chosen === ':memory:') {
+    if (explicitProfile !== undefined) return { dataDir: chosen, userData: explicitProfile };
+    const unique = o.unique ?? `${process.pid}-${randomBytes(4).toString('hex')}`;
+    const userData = join(o.tmpDir ?? tmpdir(), `${APP_NAME}-memory-${unique}`);
+    return {
+      dataDir: chosen,
+      userData,
+      temporary: true,
+      ...(platform === 'darwin' ? {} : { logsDir: join(fallback, 'logs') }),
+    };
+  }
   const dataDir = resolveFrom(o.cwd, chosen);
   return { dataDir, userData: explicitProfile ?? dataDir };
 }

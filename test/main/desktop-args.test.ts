@@ -140,10 +140,33 @@ describe('desktopDataDirs', () => {
     });
   });
 
-  it('keeps an in-memory venue in memory, with the default profile', () => {
-    expect(desktopDataDirs({ dataDir: ':memory:', cwd: '/w', env, platform: 'linux' })).toEqual({
+  it('gives an in-memory venue a temporary profile of its own, not the default folder', () => {
+    const a = desktopDataDirs({
       dataDir: ':memory:',
-      userData: '/home/u/.config/perpdesk',
+      cwd: '/w',
+      env,
+      platform: 'linux',
+      tmpDir: '/tmp',
+      unique: '7-a',
+    });
+    expect(a).toEqual({
+      dataDir: ':memory:',
+      userData: '/tmp/perpdesk-memory-7-a',
+      temporary: true,
+      logsDir: '/home/u/.config/perpdesk/logs',
+    });
+    // the single-instance lock lives in userData: apart from the default folder's, and each launch's own
+    const def = desktopDataDirs({ cwd: '/w', env, platform: 'linux' });
+    const b = desktopDataDirs({ dataDir: ':memory:', cwd: '/w', env, platform: 'linux' });
+    const c = desktopDataDirs({ dataDir: ':memory:', cwd: '/w', env, platform: 'linux' });
+    expect(b.userData).not.toBe(def.userData);
+    expect(b.userData).not.toBe(c.userData);
+    expect(b.userData.startsWith(join(tmpdir(), 'perpdesk-memory-'))).toBe(true);
+    expect(desktopDataDirs({ dataDir: ':memory:', cwd: '/w', env, platform: 'darwin' }).logsDir).toBeUndefined();
+    // a profile named with --user-data-dir is used as given, and kept
+    expect(desktopDataDirs({ dataDir: ':memory:', userDataDir: '/p', cwd: '/w', env, platform: 'linux' })).toEqual({
+      dataDir: ':memory:',
+      userData: '/p',
     });
   });
 });
