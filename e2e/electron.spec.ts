@@ -11,12 +11,15 @@ const binary = findElectronBinary() as { path: string | null; reason: string | n
 
 test('the desktop app opens the trading screen logged in as the local account', async () => {
   test.skip(!binary.path, `Electron binary unavailable: ${binary.reason}`);
+  test.setTimeout(240_000); // a first start builds the simulated history behind the start page
   const userData = mkdtempSync(join(tmpdir(), 'perpdesk-electron-'));
   const app = await electron.launch({
     executablePath: binary.path!,
     args: [root, `--user-data-dir=${userData}`],
   });
   const win = await app.firstWindow();
+  // the window opens at once on the start page (its progress), then becomes the trading screen
+  await win.waitForURL(/^http:\/\/127\.0\.0\.1:\d+\/$/, { timeout: 180_000 });
   await expect(win.getByTestId('symbol-button')).toContainText('USDT');
   await expect(win.getByTestId('ladder')).toBeVisible();
   // The preload's credentials log the screen in: the account summary shows a balance.

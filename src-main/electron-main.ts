@@ -5,7 +5,8 @@
 // (url-policy, permissions), who gets the credentials (bootstrap), the menu (menu-template), the
 // window's placement (window-state), the service's lifetime (service-slot) and sleep
 // (sleep-guard). Invariants kept here:
-// - a start that fails, or an error before the window is shown, ends in an error box naming the
+// - a start that fails, or an error before the trading screen is shown (the window opens at once
+//   on the start page), ends in an error box naming the
 //   data folder and exit(1): never a windowless process holding the single-instance lock;
 // - every quit path closes the service (also one still starting) and exits within 5 s;
 // - every webContents gets the navigation guards, whoever creates it.
@@ -37,6 +38,7 @@ import { exitCodeAfter, QuitDuringStart, ServiceSlot } from './desktop/service-s
 import { shortcutsText } from './desktop/shortcuts-text.ts';
 import { RendererGone } from './desktop/renderer-gone.ts';
 import { SleepGuard } from './desktop/sleep-guard.ts';
+import { StartScreen } from './desktop/start-screen.ts';
 import { folderHolderOf, startupErrorBox } from './desktop/startup-error.ts';
 import { navigationAction, redirectAction, windowOpenAction } from './desktop/url-policy.ts';
 import { clampWindowState, matchingBounds, parseWindowState } from './desktop/window-state.ts';
@@ -53,6 +55,8 @@ const slot = new ServiceSlot<ServiceHandle>({ onCloseError: (err) => logError('c
 let win: BrowserWindow | null = null;
 /** Puts `win` on screen once painted, and knows it is (window-reveal.ts). */
 let reveal: WindowReveal | null = null;
+/** The window's start page, then its trading screen (start-screen.ts). */
+let startScreen: StartScreen | null = null;
 /** Origin the window's pages come from; null until the service listens. */
 let baseUrl: string | null = null;
 let dataDir: string | null = null;
@@ -104,8 +108,9 @@ function failStartup(what: string, err: unknown): void {
 }
 
 function onProcessError(what: string, err: unknown): void {
-  // With no window yet, nobody would ever see the error: fail the start. Later, log and go on.
-  if (reveal?.shown !== true) failStartup(what, err);
+  // Until the trading screen is on screen (the start page is no use to anyone once the start
+  // cannot go on), the error fails the start. Later, log and go on.
+  if (reveal?.shown !== true || startScreen?.onScreen !== true) failStartup(what, err);
   else logError(what, err);
 }
 
@@ -221,7 +226,10 @@ function setMenu(plan: RunPlan): void {
 }
 
 /** The service on its port (desktop/port-start.ts: checked first, chosen, remembered). */
-function startOnPort(plan: RunPlan): Promise<{ service: ServiceHandle; choice: PortChoice }> {
+function startOnPort(
+  plan: RunPlan,
+  onProgress: (line: string) => void,
+): Promise<{ service: ServiceHandle; choice: PortChoice }> {
   const o = plan.options;
   return startOnChosenPort({
     host: o.host,
@@ -245,14 +253,19 @@ function startOnPort(plan: RunPlan): Promise<{ service: ServiceHandle; choice: P
           simFast: o.simFast,
           simStart: o.simStart,
           uiDir: join(here, '../renderer'),
-          onProgress: (line) => console.log(line),
+          onProgress,
         }),
       ),
   });
 }
 
-/** The window, hidden until its first paint; `load` then shows it (or fails the start). */
-function createWindow(plan: RunPlan): { window: BrowserWindow; reveal: WindowReveal; load(url: string): void } {
+/** The window, hidden until its first paint; `load` shows the trading screen (or fails the start). */
+function createWindow(plan: RunPlan): {
+  window: BrowserWindow;
+  reveal: WindowReveal;
+  startPage: StartScreen;
+  load(url: string): void;
+} {
   const stateFile = join(plan.dirs.userData, 'window-state.json');
   const saved = parseWindowState(readJsonFile(stateFile));
   const match = matchingBounds(saved);
@@ -325,14 +338,15 @@ function createWindow(plan: RunPlan): { window: BrowserWindow; reveal: WindowRev
   // Windows ends the session: the process may be killed right after this handler
   w.on('session-end', () => closeAndExit(true));
   const show = (): void => shown.show();
-  w.once('ready-to-show', show);
+  w.once('ready-to-show', show); // the start page's first paint
+  const startPage = new StartScreen(w);
   const load = (url: string): void => {
-    w.loadURL(`${url}/`).then(show, (err: unknown) => {
+    startPage.showScreen(url).then(show, (err: unknown) => {
       if (w.isDestroyed() || slot.shuttingDown) return; // closed while loading: a quit, not a failure
       failStartup('the window could not load the trading screen', err);
     });
   };
-  return { window: w, reveal: shown, load };
+  return { window: w, reveal: shown, startPage, load };
 }
 
 async function boot(plan: RunPlan): Promise<void> {
@@ -342,7 +356,16 @@ async function boot(plan: RunPlan): Promise<void> {
   // Linux and macOS are shutting down: commit now, the process may not get another turn
   powerMonitor.on('shutdown', () => closeAndExit(true));
 
-  const { service, choice } = await startOnPort(plan);
+  // the window at once, on the start's progress (start-screen.ts); a second launch focuses it
+  const created = createWindow(plan);
+  win = created.window;
+  reveal = created.reveal;
+  startScreen = created.startPage;
+  created.startPage.open();
+  const { service, choice } = await startOnPort(plan, (line) => {
+    console.log(line);
+    created.startPage.progress(line);
+  });
   baseUrl = windowBaseUrl(service.host, service.port);
   console.log(`perpdesk is listening on ${service.url} (API docs: ${service.url}/docs)`);
   // as npm run serve prints it: a browser on this venue logs in with it (also Help > Open in a browser)
@@ -355,16 +378,17 @@ async function boot(plan: RunPlan): Promise<void> {
   powerMonitor.on('resume', () => sleep.resume());
   setInterval(() => sleep.tick(Date.now()), 5_000).unref();
 
-  const created = createWindow(plan);
-  win = created.window;
-  reveal = created.reveal;
   created.load(baseUrl);
   if (choice.fellBack) {
     const detail = fallbackNotice(choice, baseUrl);
     console.log(`perpdesk: ${detail}`);
     const opts: MessageBoxOptions = { type: 'info', title: 'perpdesk', message: 'The usual port is in use', detail };
     // once the window is on screen: a dialog on a hidden parent may never be seen
-    created.window.once('show', () => void dialog.showMessageBox(created.window, opts));
+    const tell = (): void => {
+      if (!created.window.isDestroyed()) void dialog.showMessageBox(created.window, opts);
+    };
+    if (created.reveal.shown) tell();
+    else created.window.once('show', tell);
   } else {
     // back on 8787 from the last launch's port: said in the terminal (the window's address moved)
     const moved = movedPortNotice(choice, baseUrl);
