@@ -11,6 +11,7 @@
 // - every quit path closes the service (also one still starting) and exits within 5 s;
 // - every webContents gets the navigation guards, whoever creates it.
 import { rmSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
   app,
@@ -37,6 +38,7 @@ import { startOnChosenPort } from './desktop/port-start.ts';
 import { exitCodeAfter, QuitDuringStart, ServiceSlot } from './desktop/service-slot.ts';
 import { shortcutsText } from './desktop/shortcuts-text.ts';
 import { RendererGone } from './desktop/renderer-gone.ts';
+import { saveAllowed, saveFile } from './desktop/save-file.ts';
 import { SleepGuard } from './desktop/sleep-guard.ts';
 import { StartScreen } from './desktop/start-screen.ts';
 import { folderHolderOf, startupErrorBox } from './desktop/startup-error.ts';
@@ -191,6 +193,27 @@ function installBootstrapHandler(): void {
       logError('answering the window for its credentials failed', err);
     }
     event.returnValue = answer;
+  });
+}
+
+/** Export CSV's "save as" (save-file.ts): where the file went, or null when the user cancelled. */
+function installSaveHandler(): void {
+  ipcMain.handle('perpdesk:save-file', async (event, request: unknown) => {
+    const w = win;
+    const frame = event.senderFrame;
+    const own = w !== null && !w.isDestroyed() && event.sender === w.webContents && frame?.parent === null;
+    const asker = { frameUrl: frame?.url ?? '', fromOwnWindowMainFrame: own };
+    if (w === null || !saveAllowed(asker, baseUrl, replayOrigins())) throw new Error('not allowed to save files');
+    return saveFile(request, {
+      ask: async (name) => {
+        const r = await dialog.showSaveDialog(w, {
+          defaultPath: join(app.getPath('downloads'), name),
+          filters: [{ name: 'CSV', extensions: ['csv'] }],
+        });
+        return r.canceled ? null : (r.filePath ?? null);
+      },
+      write: (path, text) => writeFile(path, text, 'utf8'),
+    });
   });
 }
 
@@ -352,6 +375,7 @@ function createWindow(plan: RunPlan): {
 async function boot(plan: RunPlan): Promise<void> {
   installSessionPolicy();
   installBootstrapHandler();
+  installSaveHandler();
   setMenu(plan);
   // Linux and macOS are shutting down: commit now, the process may not get another turn
   powerMonitor.on('shutdown', () => closeAndExit(true));

@@ -3,7 +3,8 @@
 // asks the main process each time, so a regenerated API key reaches the next load. The request
 // is synchronous because the renderer reads window.perpdesk synchronously as it starts. When
 // the main process refuses (not the app's own window and service), nothing is exposed and the
-// screen behaves as in a browser.
+// screen behaves as in a browser. perpdeskSaveFile (Export CSV's "save as", also on a replay's
+// page) asks the main process, which refuses any other page (desktop/save-file.ts).
 import { contextBridge, ipcRenderer } from 'electron';
 
 interface Bootstrap {
@@ -25,3 +26,10 @@ if (isBootstrap(boot)) {
     Object.freeze({ baseUrl: boot.baseUrl, apiKey: boot.apiKey, apiSecret: boot.apiSecret, desktop: true }),
   );
 }
+
+// where the file was saved, or null when the user cancelled the save dialog
+contextBridge.exposeInMainWorld(
+  'perpdeskSaveFile',
+  (file: string, text: string): Promise<string | null> =>
+    ipcRenderer.invoke('perpdesk:save-file', { file, text }) as Promise<string | null>,
+);

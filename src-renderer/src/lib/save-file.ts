@@ -1,0 +1,31 @@
+// Saving a file the screen makes (Export CSV). In the desktop window the main process asks
+// where (its save dialog, desktop/save-file.ts) and answers the path, or null when the user
+// cancelled: the screen then says nothing was saved. In a browser the file is downloaded, and
+// the browser's own setting decides where: the screen knows only the name it gave.
+
+declare global {
+  interface Window {
+    /** The desktop preload's "save as" (absent in a browser). */
+    perpdeskSaveFile?: (file: string, text: string) => Promise<string | null>;
+  }
+}
+
+/** Where `text` was saved (the desktop's path, a browser's file name), or null when cancelled. */
+export async function saveTextFile(file: string, text: string, type: string): Promise<string | null> {
+  const desktopSave = typeof window === 'undefined' ? undefined : window.perpdeskSaveFile;
+  if (typeof desktopSave === 'function') return desktopSave(file, text);
+  download(file, text, type);
+  return file;
+}
+
+/** Saves `text` as `file` through the browser's download. */
+function download(file: string, text: string, type: string): void {
+  const url = URL.createObjectURL(new Blob([text], { type }));
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = file;
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}

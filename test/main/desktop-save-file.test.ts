@@ -1,0 +1,57 @@
+// Export CSV's "save as" in the desktop (desktop/save-file.ts, run by electron-main.ts for the
+// preload's perpdeskSaveFile): who may ask, the name the dialog starts with, and a cancel.
+import { describe, expect, it } from 'vitest';
+import { saveAllowed, saveFile, saveName } from '../../src-main/desktop/save-file.ts';
+
+const OWN = 'http://127.0.0.1:8787';
+const REPLAY = 'http://127.0.0.1:51234';
+
+describe('saveFile', () => {
+  it('answers null and writes nothing when the user cancels the dialog', async () => {
+    const writes: string[] = [];
+    const deps = { ask: async () => null, write: async (p: string) => void writes.push(p) };
+    expect(await saveFile({ file: 'perpdesk-trades.csv', text: 'id\r\n' }, deps)).toBeNull();
+    expect(writes).toEqual([]);
+  });
+
+  it('writes the text where the user chose and answers that path', async () => {
+    const writes: [string, string][] = [];
+    const asked: string[] = [];
+    const deps = {
+      ask: async (name: string) => (asked.push(name), `/home/u/x/${name}`),
+      write: async (p: string, t: string) => void writes.push([p, t]),
+    };
+    expect(await saveFile({ file: '../../etc/perpdesk-trades.csv', text: 'id\r\n' }, deps)).toBe(
+      '/home/u/x/perpdesk-trades.csv',
+    );
+    expect(asked).toEqual(['perpdesk-trades.csv']); // no folder part from the page
+    expect(writes).toEqual([['/home/u/x/perpdesk-trades.csv', 'id\r\n']]);
+  });
+
+  it('refuses a malformed request before asking', async () => {
+    const deps = { ask: async () => '/x', write: async () => {} };
+    await expect(saveFile({ file: 1, text: '' }, deps)).rejects.toThrow('a file name and text');
+    await expect(saveFile(null, deps)).rejects.toThrow('a file name and text');
+  });
+});
+
+describe('saveName', () => {
+  it('keeps a plain file name and strips folders and reserved characters', () => {
+    expect(saveName('perpdesk-orders-20260102-030405.csv')).toBe('perpdesk-orders-20260102-030405.csv');
+    expect(saveName('C:\\Windows\\a?.csv')).toBe('a_.csv');
+    expect(saveName('..')).toBe('perpdesk-export.csv');
+    expect(saveName('')).toBe('perpdesk-export.csv');
+  });
+});
+
+describe('saveAllowed', () => {
+  const own = { frameUrl: `${OWN}/`, fromOwnWindowMainFrame: true };
+  it("lets only the own window's main frame on the service or a hosted replay ask", () => {
+    expect(saveAllowed(own, OWN, [])).toBe(true);
+    expect(saveAllowed({ ...own, frameUrl: `${REPLAY}/` }, OWN, [REPLAY])).toBe(true);
+    expect(saveAllowed({ ...own, frameUrl: `${REPLAY}/` }, OWN, [])).toBe(false);
+    expect(saveAllowed({ ...own, fromOwnWindowMainFrame: false }, OWN, [])).toBe(false);
+    expect(saveAllowed({ ...own, frameUrl: 'data:text/html,x' }, OWN, [])).toBe(false);
+    expect(saveAllowed(own, null, [])).toBe(false);
+  });
+});
