@@ -10,7 +10,7 @@
 import { isOwnOrigin } from './origin.ts';
 
 /** The largest text saved (a 50,000-record CSV is some 15 MB). */
-export const SAVE_MAX_CHARS = 256 * 1024 * 1024;
+const SAVE_MAX_CHARS = 256 * 1024 * 1024;
 
 export interface SaveAsker {
   /** URL of the frame that asked (its last committed URL). */
