@@ -12,7 +12,7 @@
 import { systemScheduler, type Scheduler } from './scheduler.ts';
 import { Backoff } from './ws-backoff.ts';
 import { WsEvents } from './ws-events.ts';
-import { PendingRequests, unsentError, type Pending } from './ws-requests.ts';
+import { PendingRequests, replayLost, unsentError, type Pending } from './ws-requests.ts';
 import { checkedWsUrl, closeQuietly, detach, loggedOut, loginParams, parseMessage, WsStreams } from './ws-session.ts';
 import { keepAliveOf, restoreFailureCode, WsConnectionError, WsLoginLostError, WsRequestError } from './ws-types.ts';
 import type {
@@ -199,8 +199,9 @@ export class WsClient extends WsEvents {
    * A replay control over the WebSocket (`REPLAY`, replay venues, loopback): `{action: 'step', ms}`
    * takes hold of the replay clock (lockstep) and resolves once everything the step did was
    * pushed; `{action: 'release'}` lets go. Resolves with the replay's status. Unlike the other
-   * methods a step is not idempotent: one in flight when the connection drops is re-sent, and
-   * steps again (the hold was let go with the connection).
+   * requests, one sent and unanswered when the connection drops is not sent again (the service
+   * may have applied it: a step sent again would step twice): it fails with kind `'closed'`;
+   * read the replay's status before stepping on. One not sent yet waits for the connection.
    */
   replay(
     action:
@@ -209,12 +210,12 @@ export class WsClient extends WsEvents {
       | { action: 'step'; ms: number }
       | { action: 'seek'; time: number },
   ): Promise<unknown> {
-    return this.#request('REPLAY', action, true);
+    return this.#request('REPLAY', action, true, replayLost(action.action));
   }
 
   /** `replay({action: 'step', ms})`. */
   replayStep(ms: number): Promise<unknown> {
-    return this.#request('REPLAY', { action: 'step', ms }, true);
+    return this.#request('REPLAY', { action: 'step', ms }, true, replayLost('step'));
   }
 
   // ---- internals ----
@@ -370,14 +371,15 @@ export class WsClient extends WsEvents {
 
   /**
    * `internal` requests (re-login, re-subscription) go out at once on an open socket and are
-   * never re-sent; the others wait for a restored connection.
+   * never re-sent; the others wait for a restored connection. `lost`: a request never sent twice
+   * (not idempotent: a replay step), failing with this message when its connection drops.
    */
-  #request(method: string, params: unknown, userRequest: boolean): Promise<unknown> {
+  #request(method: string, params: unknown, userRequest: boolean, lost?: string): Promise<unknown> {
     if (this.#state === 'closed') return Promise.reject(new WsRequestError('closed', method, 'WsClient closed'));
     const unreachable = this.#unreachable;
     if (userRequest && !this.#ready && unreachable !== null) return Promise.reject(unsentError(method, unreachable));
     return new Promise((resolve, reject) => {
-      const p = this.#requests.add({ method, params, requeue: userRequest, resolve, reject });
+      const p = this.#requests.add({ method, params, requeue: userRequest && !lost, lost, resolve, reject });
       if (!userRequest || this.#ready) this.#send(p);
       else this.#requests.enqueue(p);
     });

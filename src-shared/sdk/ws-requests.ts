@@ -16,12 +16,15 @@ export interface Pending {
   sent: boolean;
   /** Re-send on the next connection when the current one drops before the answer. */
   readonly requeue: boolean;
+  /** Not re-sent (`requeue` false): the error when the connection drops before the answer (default 'connection lost'). */
+  readonly lost?: string;
 }
 
 interface NewRequest {
   method: string;
   params: unknown;
   requeue: boolean;
+  lost?: string;
   resolve: (result: unknown) => void;
   reject: (error: WsRequestError) => void;
 }
@@ -140,7 +143,7 @@ export class PendingRequests {
       if (p.requeue) {
         p.sent = false;
         requeue.push(p.id);
-      } else this.fail(p, new WsRequestError('closed', p.method, 'connection lost'));
+      } else this.fail(p, new WsRequestError('closed', p.method, p.lost ?? 'connection lost'));
     }
     this.#queue = [...requeue, ...this.#queue];
   }
@@ -149,4 +152,12 @@ export class PendingRequests {
 /** A request that was not sent because the service could not be reached. */
 export function unsentError(method: string, cause: WsConnectionError): WsRequestError {
   return new WsRequestError('disconnected', method, `${method} was not sent: ${cause.message}`);
+}
+
+/** Why a REPLAY control sent on a connection that dropped before its answer is not sent again. */
+export function replayLost(action: string): string {
+  return (
+    `connection lost after REPLAY ${action} was sent: the replay may have applied it ` +
+    '(a step sent again would step twice); read its status (GET /api/v1/replay) before going on'
+  );
 }
