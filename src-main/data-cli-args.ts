@@ -129,7 +129,9 @@ export function parseDataCli(argv: readonly string[]): DataCliOptions {
   const foreign = given.find((o) => !COMMAND_OPTIONS[command].includes(o));
   if (foreign !== undefined) throw new DataCliError(`${command} takes no ${foreign}`);
   if ((command === 'list' || command === 'download') && out.paths.length > 0)
-    throw new DataCliError(`${command} takes no paths${command === 'download' ? ' (use --out for the folder)' : ''}`);
+    throw new DataCliError(
+      `${command} takes no paths (got ${out.paths.map((x) => `'${x}'`).join(', ')})${command === 'download' ? '; use --out for the folder' : ''}`,
+    );
   if (command === 'import' && out.paths.length === 0)
     throw new DataCliError('import needs at least one file or folder');
   if (command === 'import') {

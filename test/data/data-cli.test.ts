@@ -160,12 +160,15 @@ describe('on a data folder of its own', () => {
   it('an option or a word the command does not read is refused, not ignored: exit 2, nothing opened', async () => {
     const fresh = tempDir();
     for (const [args, why] of [
-      [['list', 'extra'], /^perpdesk data: list takes no paths/],
+      [['list', 'extra'], /^perpdesk data: list takes no paths \(got 'extra'\)$/],
       [['list', '--kind', 'klines'], /^perpdesk data: list takes no --kind/],
       [['delete', '1', '--symbol', 'BTCUSDT'], /^perpdesk data: delete takes no --symbol/],
       [['import', 'x.zip', '--kinds', 'klines:1m'], /^perpdesk data: import takes no --kinds/],
       [['download', '--symbol', 'BTCUSDT', '--kind', 'klines'], /^perpdesk data: download takes no --kind/],
-      [['download', 'x.zip', '--symbol', 'BTCUSDT'], /^perpdesk data: download takes no paths \(use --out/],
+      [
+        ['download', 'x.zip', '--symbol', 'BTCUSDT'],
+        /^perpdesk data: download takes no paths \(got 'x\.zip'\); use --out for the folder$/,
+      ],
       // an id not as `data list` writes it is not read as another (007 as 7, 10^20 as a rounded one)
       [['delete', '007'], /^perpdesk data: delete needs one dataset id, a whole number from 1 .* \(got '007'\)$/],
       [['delete', '99999999999999999999'], /^perpdesk data: delete needs one dataset id, .*'99999999999999999999'\)$/],
