@@ -274,7 +274,7 @@ describe('engine vs reference book (fast-check)', () => {
       qtyLots: 1 + (i % 5),
     }));
     runAgainstReference(small, { ids: 800, accounts, minPrice: 1, maxPrice: 400, maxQty: 6, setup }, 300, 5, true);
-  });
+  }, 120_000); // 18 s in a CI run on a loaded host (the default is 30 s)
 
   it('agrees when prices collide in the price -> level cache (equal modulo 1024)', () => {
     const prices = [1000, 1001, 2024, 2025, 3048, 4072, 5096, 6120];

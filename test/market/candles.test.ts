@@ -384,7 +384,7 @@ describe('determinism and independence from how time is advanced', () => {
       if (prev !== undefined) expect(c.openTime).toBe(nextOpenTime(c.interval, prev));
       seen.set(c.interval, c.openTime);
     }
-  });
+  }, 120_000); // 18 s in a CI run on a loaded host (the default is 30 s)
 
   const tradeArb = fc.record({
     gap: fc.oneof(
