@@ -305,15 +305,18 @@ export async function runSweep(
       io.progress(io.tty ? '\n' : '');
       io.out(`job ${job.index}: its worker process died (${how}); the job runs again on a new worker`);
     },
-    onGivenBack: (job, why) => {
-      progress.givenBack(job.id);
+    onGivenBack: (job, why, cause = 'data') => {
+      progress.givenBack(job.id, cause);
       // once a worker and cause: its every job would say the same
       if (toldLack.has(why)) return;
       toldLack.add(why);
       io.progress(io.tty ? '\n' : '');
       io.out(
-        `job ${job.index} given back unrun by a ${why}; its jobs wait for a worker that has the data ` +
-          `(--pack-url on this sweep, or the data folder at the same path: docs/sweeps.md, The data)`,
+        cause === 'build'
+          ? `job ${job.index} given back unrun by a ${why}; its jobs wait for a worker of this sweep's build ` +
+              `(the same commit, npm ci, no local changes: docs/sweeps.md, Many machines)`
+          : `job ${job.index} given back unrun by a ${why}; its jobs wait for a worker that has the data ` +
+              `(--pack-url on this sweep, or the data folder at the same path: docs/sweeps.md, The data)`,
       );
     },
     onResult: (job: SweepJob, result: JobResult) => {

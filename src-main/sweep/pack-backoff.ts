@@ -44,6 +44,20 @@ export class PackBackoff {
     );
   }
 
+  /** Says once a sweep build that this worker is of another (build-id.ts) and what runs its jobs. */
+  tellBuild(build: string, why: string): void {
+    const key = `build:${build}`;
+    if (this.told.has(key)) return;
+    this.told.add(key);
+    this.say(
+      key,
+      `perpdesk sweep worker ${process.pid}: cannot run the jobs of a sweep of build ${build}: ${why}; ` +
+        `its jobs go back to the queue, unrun, for workers of that build, and this worker waits before taking ` +
+        `another (${FIRST_MS / 1000} s, then longer, up to ${MAX_MS / 1000} s). To run them here: check out the ` +
+        `coordinator's commit (npm ci), without local changes, and start this worker again`,
+    );
+  }
+
   /** Takes no job for the back-off's time (the jobs it holds run on), then once more. */
   pause(worker: Pausable): void {
     if (this.timer !== null || this.closed) return;

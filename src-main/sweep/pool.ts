@@ -27,8 +27,11 @@ export interface RunnerEvents {
   onStop?: (job: SweepJob) => void;
   /** The job's worker process died under it (`how`: its signal or exit code); the job runs again. */
   onRerun?: (job: SweepJob, how: string) => void;
-  /** A queue worker gave the job back unrun: it cannot get the job's data (`why`, naming the worker). */
-  onGivenBack?: (job: SweepJob, why: string) => void;
+  /**
+   * A queue worker gave the job back unrun (`why`, naming the worker): it cannot get the job's data,
+   * or it is of another build than the sweep's (`cause` 'build').
+   */
+  onGivenBack?: (job: SweepJob, why: string, cause?: 'data' | 'build') => void;
   onResult: (job: SweepJob, result: JobResult) => void;
 }
 

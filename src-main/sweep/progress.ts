@@ -47,7 +47,8 @@ export class Progress {
   /** The jobs whose bot runs, by id. */
   private readonly running = new Set<string>();
   /** The jobs a worker gave back for want of their data, not run since. */
-  private readonly lacking = new Set<string>();
+  /** The jobs given back unrun and not run since, each with why: its data, or the worker's build. */
+  private readonly lacking = new Map<string, 'data' | 'build'>();
   private doneHere = 0;
   /** Something changed since the last plain line. */
   private changed = false;
@@ -71,10 +72,10 @@ export class Progress {
     this.draw();
   }
 
-  /** A worker gave the job back unrun, lacking its data: it waits for one that has it. */
-  givenBack(jobId: string): void {
-    if (this.lacking.has(jobId)) return;
-    this.lacking.add(jobId);
+  /** A worker gave the job back unrun, lacking its data or of another build: it waits for one that can run it. */
+  givenBack(jobId: string, cause: 'data' | 'build' = 'data'): void {
+    if (this.lacking.get(jobId) === cause) return;
+    this.lacking.set(jobId, cause);
     this.draw();
   }
 
@@ -103,7 +104,17 @@ export class Progress {
     return (
       `[${'#'.repeat(filled)}${'.'.repeat(WIDTH - filled)}] ${this.done}/${total} done, ${notOkCounts(this.notOk)}, ` +
       `${this.running.size} running, ETA ${this.done === total ? '0s' : eta}` +
-      (this.lacking.size === 0 ? '' : `, ${this.lacking.size} given back by workers without the data`)
+      this.givenBackCounts()
+    );
+  }
+
+  private givenBackCounts(): string {
+    const causes = [...this.lacking.values()];
+    const data = causes.filter((c) => c === 'data').length;
+    const build = causes.length - data;
+    return (
+      (data === 0 ? '' : `, ${data} given back by workers without the data`) +
+      (build === 0 ? '' : `, ${build} given back by workers of another build`)
     );
   }
 

@@ -9,6 +9,7 @@
 import { hostname } from 'node:os';
 import { ErrorCode, Queue, QueueEvents, WaitingError, Worker, type ConnectionOptions, type Job } from 'bullmq';
 import type { RedisOptions } from 'ioredis';
+import { buildId, buildMismatch } from './build-id.ts';
 import { defaultCacheDir } from './compile-cache.ts';
 import { errorResult, type JobResult, type SweepJob } from './job.ts';
 import type { OpenPack, PackRef } from './pack.ts';
@@ -39,6 +40,8 @@ export function workerErrorLine(err: Error & { code?: unknown }): string {
   return `perpdesk sweep worker: ${err.message}`;
 }
 
+class BuildError extends Error {}
+
 /** One queue for every sweep: a sweep's jobs are told apart by their ids (queueJobId). */
 export const QUEUE = 'perpdesk-sweep';
 /** Tries of a job that could not run (its data unreachable...); a bot's failure is not retried. */
@@ -67,6 +70,8 @@ function timer(ms: number): { done: Promise<void>; cancel: () => void } {
 interface QueueData {
   job: SweepJob;
   pack: PackRef;
+  /** The coordinator's build (build-id.ts): a worker of another one gives the job back unrun. */
+  build?: string;
 }
 
 /** Long-lived connections retry for ever (a Redis restart is waited out), as BullMQ requires. */
@@ -80,6 +85,8 @@ export interface QueueRunnerOptions {
   /** Serve the pack at this base URL (http://HOST:PORT) for workers that lack it. */
   packUrl?: string;
   log?: (line: string) => void;
+  /** The build handed to the workers with each job; default this checkout's (build-id.ts). */
+  build?: string;
 }
 
 export class QueueRunner {
@@ -152,8 +159,8 @@ export class QueueRunner {
     events.on('progress', ({ jobId, data }) => {
       const j = pending.get(jobId);
       if (j === undefined || this.stopped) return;
-      const lacks = typeof data === 'object' && data !== null ? (data as { lacks?: unknown }).lacks : undefined;
-      if (typeof lacks === 'string') ev.onGivenBack?.(j, lacks);
+      const d = typeof data === 'object' && data !== null ? (data as { lacks?: unknown; build?: unknown }) : {};
+      if (typeof d.lacks === 'string') ev.onGivenBack?.(j, d.lacks, d.build === true ? 'build' : 'data');
       else ev.onStart?.(j);
     });
     // its worker died: its bot with it, the job back on the queue
@@ -163,11 +170,12 @@ export class QueueRunner {
     });
     events.on('completed', poke);
     events.on('failed', poke);
+    const build = this.o.build ?? buildId();
     const add = (js: readonly SweepJob[]) =>
       queue.addBulk(
         js.map((j) => ({
           name: sweepId,
-          data: { job: j, pack },
+          data: { job: j, pack, build },
           opts: {
             jobId: queueJobId(j),
             attempts: ATTEMPTS,
@@ -399,8 +407,10 @@ export async function runQueueWorker(o: QueueWorkerOptions): Promise<void> {
    */
   const noPack = async (job: Job<QueueData, JobResult>, token: string | undefined, err: unknown): Promise<never> => {
     const why = err instanceof Error ? err.message : String(err);
-    lacking.tell(job.data.pack, why);
-    await job.updateProgress({ lacks: `worker ${hostname()}-${process.pid}: ${why}` }).catch(() => undefined);
+    const build = err instanceof BuildError;
+    if (build) lacking.tellBuild(job.data.build!, why);
+    else lacking.tell(job.data.pack, why);
+    await job.updateProgress({ lacks: `worker ${hostname()}-${process.pid}: ${why}`, build }).catch(() => undefined);
     await job.moveToWait(token);
     lacking.pause(worker);
     throw new WaitingError();
@@ -410,6 +420,8 @@ export async function runQueueWorker(o: QueueWorkerOptions): Promise<void> {
     try {
       let pack: OpenPack;
       try {
+        const other = buildMismatch(job.data.build);
+        if (other !== null) throw new BuildError(other);
         pack = await getPack(job.data.pack);
         lacking.got();
       } catch (err) {

@@ -93,6 +93,20 @@ describe('jobs given back by a worker without their data', () => {
   });
 });
 
+describe('jobs given back by a worker of another build', () => {
+  it('are counted apart from those of workers without the data: the build, not the data, keeps them', () => {
+    const lines: string[] = [];
+    const p = new Progress({ total: 3, done: 0, write: (t) => lines.push(t), tty: true });
+    p.givenBack('j0', 'build');
+    p.givenBack('j1');
+    expect(lines.at(-1)).toMatch(
+      /ETA \?, 1 given back by workers without the data, 1 given back by workers of another build$/,
+    );
+    p.started('j0');
+    expect(lines.at(-1)).toMatch(/1 running, ETA \?, 1 given back by workers without the data$/);
+  });
+});
+
 describe('the jobs not ok', () => {
   it('are counted by status apart, as the final summary counts them: failed, timeout, error', () => {
     const { p, lines } = plain(6);

@@ -1,0 +1,55 @@
+// The build a sweep runs: a checksum of the code that turns a job into its figures (the service
+// under src-main and src-shared, the dependencies' locked versions). A queue worker on another
+// machine runs its own checkout: one of another commit (or with local edits) would compute the
+// jobs it takes with its own code, and the sweep would mix two builds' figures without a word.
+// The coordinator hands its build with every job (queue.ts), and a worker of another build gives
+// the job back unrun, saying which builds differ (docs/sweeps.md, Many machines).
+import { createHash } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** The repository's root, where this file is src-main/sweep/build-id.ts. */
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+/** What the figures depend on: the service's code and its dependencies' versions. */
+const PARTS = ['src-main', 'src-shared', 'package.json', 'package-lock.json'];
+
+function files(root: string, rel: string, into: string[]): void {
+  const abs = path.join(root, rel);
+  if (!existsSync(abs)) return;
+  if (!statSync(abs).isDirectory()) {
+    into.push(rel);
+    return;
+  }
+  for (const name of readdirSync(abs).sort()) files(root, path.posix.join(rel, name), into);
+}
+
+const memo = new Map<string, string>();
+
+/** The build of the checkout at `root` (this one by default): 16 hex digits, the same on any machine. */
+export function buildId(root: string = ROOT): string {
+  let id = memo.get(root);
+  if (id !== undefined) return id;
+  const all: string[] = [];
+  for (const part of PARTS) files(root, part, all);
+  const h = createHash('sha256');
+  for (const rel of all) {
+    const body = readFileSync(path.join(root, rel));
+    h.update(`${rel}\0${body.length}\0`).update(body);
+  }
+  id = h.digest('hex').slice(0, 16);
+  memo.set(root, id);
+  return id;
+}
+
+/**
+ * Why this checkout cannot run a job of a sweep of build `sweeps` (null: it can). A job with no
+ * build (queued by a coordinator from before the check) is taken, as it was.
+ */
+export function buildMismatch(sweeps: string | undefined, mine: string = buildId()): string | null {
+  if (sweeps === undefined || sweeps === mine) return null;
+  return (
+    `its build ${mine} is not the sweep's ${sweeps} (another commit, or local changes, under src-main, ` +
+    "src-shared or package-lock.json): its figures would not be the sweep's"
+  );
+}
