@@ -16,6 +16,7 @@ import type { OpenPack, PackRef } from './pack.ts';
 import { PackBackoff, type SayLack } from './pack-backoff.ts';
 import { PackCache } from './pack-cache.ts';
 import { PackServer } from './pack-server.ts';
+import { handOver, queuedJobs, type QueueData } from './queue-jobs.ts';
 import { reachRedis, shownUrl } from './redis-url.ts';
 import type { RunnerEvents } from './pool.ts';
 import { RunGate } from './run-gate.ts';
@@ -65,13 +66,6 @@ function timer(ms: number): { done: Promise<void>; cancel: () => void } {
     };
   });
   return { done, cancel };
-}
-
-interface QueueData {
-  job: SweepJob;
-  pack: PackRef;
-  /** The coordinator's build (build-id.ts): a worker of another one gives the job back unrun. */
-  build?: string;
 }
 
 /** Long-lived connections retry for ever (a Redis restart is waited out), as BullMQ requires. */
@@ -186,7 +180,10 @@ export class QueueRunner {
         })),
       );
     // listening before the first job can start (a start told earlier would not be heard)
-    if ((await this.orStop(events.waitUntilReady().then(() => add(jobs)))) === 'stopped') return;
+    // a resume's jobs that Redis held already are handed this run's pack place (--pack-url) and build
+    const ids = [...pending.keys()];
+    const ready = events.waitUntilReady().then(() => add(jobs).then(() => handOver(queue, ids, pack, build)));
+    if ((await this.orStop(ready)) === 'stopped') return;
     let polls = 0;
     // said once while no worker listens (a sweep started before its workers, or on another database)
     let toldNoWorker = false;
@@ -278,14 +275,8 @@ export class QueueRunner {
     add: (js: readonly SweepJob[]) => Promise<unknown>,
   ): Promise<void> {
     const ids = [...pending.keys()];
-    const lost: SweepJob[] = [];
-    for (let i = 0; i < ids.length; i += 200) {
-      const chunk = ids.slice(i, i + 200);
-      const got = await Promise.all(chunk.map((id) => queue.getJob(id)));
-      got.forEach((j, k) => {
-        if (j === undefined || j === null) lost.push(pending.get(chunk[k])!);
-      });
-    }
+    const got = await queuedJobs(queue, ids);
+    const lost = ids.filter((_, k) => got[k] === undefined).map((id) => pending.get(id)!);
     if (lost.length > 0) {
       this.o.log?.(`${lost.length} jobs were no longer in Redis: added again`);
       await add(lost);
