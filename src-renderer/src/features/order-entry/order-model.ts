@@ -25,7 +25,7 @@ import { notionalRoomQty, oneWaySide, sideNotional, type OneWaySide } from './no
 import type { FormAction, FormType, SizeMode } from './order-form-store.ts';
 import { crossBacking, maxOpenQty, preview, type BackingPosition, type Preview, type Tier } from './preview.ts';
 import { fillOrKillShort } from './fill-or-kill.ts';
-import { capOf, pctQty } from './size.ts';
+import { capOf, pctQty, qtyShare } from './size.ts';
 
 export const NOT_A_NUMBER = 'use digits and a decimal point, e.g. 90000.5 (thousands separators are fine)';
 
@@ -147,6 +147,8 @@ export interface OrderModel {
   sell: SideModel;
   /** What the size percentage is a share of (sizePctBasis). */
   pctOf: PctBasis;
+  /** Where the size slider stands, 0..100: the percentage, or a typed quantity's share (size.ts qtyShare). */
+  sizeShare: number;
   /**
    * A post-only (GTX) limit order whose price reaches the other side of the book: the side it is
    * for and the best price there. The venue refuses it whole (3022, it never takes), so its
@@ -442,6 +444,10 @@ export function orderModel(i: OrderModelInput): OrderModel {
   };
 
   const pctOf = sizePctBasis(open, oneWay, f.reduceOnly);
+  const sizeShare =
+    f.sizeMode === 'pct'
+      ? f.pct
+      : qtyShare(qtyIn, [Side.BUY, Side.SELL].filter((s) => !nothingToClose(s)).map(wholeFor));
   return {
     leverage,
     maxLeverage,
@@ -456,6 +462,7 @@ export function orderModel(i: OrderModelInput): OrderModel {
     buy,
     sell,
     pctOf,
+    sizeShare,
     postOnlyTakes,
     order,
   };

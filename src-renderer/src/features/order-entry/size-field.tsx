@@ -1,5 +1,6 @@
 // The order form's size: a quantity or a percentage (of each side's Max to open, of the
-// position to close or reduce: order-model.ts sizePctBasis), the percentage slider and marks,
+// position to close or reduce: order-model.ts sizePctBasis), the percentage slider (where a typed
+// quantity stands as a share of the same basis, order-model.ts sizeShare) and marks,
 // and in % mode the quantity each side would send, with a note when the pair's max_qty caps it.
 import { useState, type Ref } from 'react';
 import type { FuturesSymbol } from '../../../../src-shared/types.ts';
@@ -107,7 +108,7 @@ export function SizeField({ f, model, futures: fut, base, inputRef, opens, armed
           max={100}
           step={1}
           aria-label="Size percentage"
-          value={f.sizeMode === 'pct' ? f.pct : 0}
+          value={model.sizeShare}
           onChange={(e) => a.set({ sizeMode: 'pct', pct: Number(e.target.value) })}
         />
         <div className="pct-marks">

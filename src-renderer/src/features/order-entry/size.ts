@@ -3,6 +3,7 @@
 // which the API refuses with 3006 otherwise), rounded down to the quantity step. Pure: the
 // view hands in the numbers.
 import { toStep } from '../../lib/format.ts';
+import type { DecimalInput } from './decimal-input.ts';
 
 export interface PctQtyInput {
   /** 0..100. */
@@ -18,6 +19,17 @@ export interface PctQtyInput {
 export function pctQty(i: PctQtyInput): string {
   if (!(i.pct > 0) || !(i.base > 0)) return '';
   return toStep(Math.min((i.base * Math.min(100, i.pct)) / 100, capOf(i.maxQty)), i.qtyStep);
+}
+
+/**
+ * Where the size slider stands for a typed quantity: its share of what a percentage is taken of
+ * (`wholes`, each side's; the larger one), in whole percents, 100 at most; 0 when nothing is typed
+ * or there is no basis (so it follows the size typed as it follows a percentage).
+ */
+export function qtyShare(qty: DecimalInput, wholes: readonly number[]): number {
+  const whole = Math.max(0, ...wholes.filter(Number.isFinite));
+  if (qty.kind !== 'ok' || !(qty.n > 0) || !(whole > 0)) return 0;
+  return Math.min(100, Math.round((qty.n / whole) * 100));
 }
 
 /** The largest quantity one order may carry: max_qty, or no cap when it is missing. */
