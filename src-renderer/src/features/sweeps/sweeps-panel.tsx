@@ -19,19 +19,18 @@ import {
   type HeatValue,
   jobsOfSet,
   paramCell,
-  progressText,
   setCurve,
   setJobsText,
   SET_METRICS,
   shownSweep,
   staleCurves,
   sortSets,
-  stateText,
   type SetMetric,
   type SortKey,
 } from './sweeps-view.ts';
 import type { SweepSet, SweepSummaryWire, SweepWire } from '../../../../src-shared/types/sweeps.ts';
 import { CommandLine, LikeLine, ResumeLine } from './sweep-commands.tsx';
+import { SweepList } from './sweep-list.tsx';
 import './sweeps.css';
 
 const COLORS = ['#4cc9f0', '#f72585', '#ffd166', '#06d6a0', '#b388ff', '#ff8c42'];
@@ -268,27 +267,7 @@ function SweepsBody() {
       )}
       <section>
         <div className="sweep-scroll">
-          <table className="data-table" data-testid="sweeps-list" aria-label="Sweeps">
-            <tbody>
-              {(list ?? []).map((w) => (
-                <tr
-                  key={w.id}
-                  className={w.id === id ? 'selected' : ''}
-                  aria-selected={w.id === id}
-                  tabIndex={0}
-                  onClick={() => choose(w.id)}
-                  onKeyDown={(e) => activate(e, () => choose(w.id))}
-                >
-                  <td>{w.id}</td>
-                  <td>{w.replay}</td>
-                  <td>{w.bot}</td>
-                  <td>
-                    <progress value={w.done} max={Math.max(1, w.jobs)} /> {progressText(w)} ({stateText(w)})
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          <SweepList list={list ?? []} id={id} choose={choose} />
         </div>
         {selected !== undefined && <ResumeLine sweep={selected} />}
         {selected !== undefined && <LikeLine sweep={selected} />}
