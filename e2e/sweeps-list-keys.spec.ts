@@ -2,58 +2,14 @@
 // between the sweeps, Enter or Space shows one. Every row was a Tab stop: three sweeps took three
 // Tabs to cross. The service's sweeps are stood in for by the page's own answers (page.route):
 // the list's keys need no sweep run.
-import type { Page } from 'playwright/test';
 import { test, expect } from './support/fixtures.ts';
-import { TradingPage } from './pages/trading-page.ts';
-import type { SweepSummaryWire, SweepWire } from '../src-shared/types/sweeps.ts';
+import { openFakeSweeps, summary } from './support/sweeps-fake.ts';
 
 test.use({ serviceOptions: { args: ['--no-sim'] } });
 
-const summary = (id: string, created: number): SweepSummaryWire => ({
-  id,
-  created_at: created,
-  updated_at: created,
-  state: 'done',
-  bot: `node bot-${id}.ts`,
-  replay: 'BTCUSDT@2025-01-06T00:00Z..2025-01-06T12:00Z',
-  split: '12h',
-  jobs: 1,
-  done: 1,
-  ok: 1,
-  failed: 0,
-  timeouts: 0,
-  errors: 0,
-  commands: { resume: null, remove: null, like: `npm run sweep -- --like ${id}` },
-  heartbeat_at: null,
-});
-const SWEEPS = [summary('swa', 3), summary('swb', 2), summary('swc', 1)];
-const detail = (s: SweepSummaryWire): SweepWire => ({
-  ...s,
-  symbols: ['BTCUSDT'],
-  start: 0,
-  until: 43_200_000,
-  params: ['fast'],
-  defaults: {},
-  datasets: [],
-  pack_sha256: null,
-  jobs_detail: [],
-  sets: [],
-});
-
-/** The screen with the three sweeps above answered for the service's: its Sweeps page. */
-async function openSweeps(page: Page, base: string) {
-  const answer = (data: unknown) => ({ json: { code: 0, message: 'ok', data } });
-  await page.route('**/api/v1/sweeps', (r) => r.fulfill(answer(SWEEPS)));
-  await page.route('**/api/v1/sweeps/sw*', (r) =>
-    r.fulfill(answer(detail(SWEEPS.find((s) => r.request().url().endsWith(s.id))!))),
-  );
-  await new TradingPage(page).open(base);
-  await page.getByRole('button', { name: 'Sweeps' }).click();
-  return page.getByTestId('sweeps-panel');
-}
-
 test('the sweeps list is one Tab stop: arrows move between the sweeps, Enter shows one', async ({ page, service }) => {
-  const panel = await openSweeps(page, service.url);
+  const sweeps = [summary('swa', 3), summary('swb', 2), summary('swc', 1)];
+  const panel = await openFakeSweeps(page, service.url, sweeps);
   const rows = panel.getByTestId('sweeps-list').getByRole('row');
   await expect(rows).toHaveCount(3);
   // the newest is shown; its row alone is in the Tab order

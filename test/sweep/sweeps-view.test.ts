@@ -6,6 +6,7 @@ import {
   curveKey,
   curvePaths,
   dataText,
+  figureText,
   likeCommand,
   heatColor,
   heatLabel,
@@ -318,5 +319,16 @@ describe("the picked sets' curves to read again", () => {
     // not picked: nothing to read; picked without a curve: read
     expect(staleCurves(d, [], {})).toEqual([]);
     expect(staleCurves(d, [k5], { [k3]: '1/0/7' }).map((s) => s.params)).toEqual([{ fast: 5 }]);
+  });
+});
+
+describe('figureText', () => {
+  it('writes a figure that rounds to zero without a sign (it read -0.00% and -0.00); a real loss keeps it', () => {
+    expect(figureText(-0.000004, true)).toBe('0.00%');
+    expect(figureText(-0.001)).toBe('0.00');
+    expect(figureText(-0.0123, true)).toBe('-1.23%');
+    expect(figureText(-0.005)).toBe('-0.01');
+    expect(figureText(0.004)).toBe('0.00');
+    expect(figureText(null, true)).toBe('–');
   });
 });

@@ -12,6 +12,7 @@ import {
   curveStamp,
   dataText,
   detailStamp,
+  figureText as fmt,
   curvePaths,
   heatColor,
   heatLabel,
@@ -84,8 +85,6 @@ const legend = (key: string) =>
   Object.entries(JSON.parse(key.slice(key.indexOf(' ') + 1)) as Record<string, unknown>)
     .map(([k, v]) => `${k} ${String(v)}`)
     .join(', ');
-
-const fmt = (v: number | null, pct = false) => (v === null ? '–' : pct ? `${(v * 100).toFixed(2)}%` : v.toFixed(2));
 
 function SweepsBody() {
   const base = useServices().api.baseUrl;

@@ -57,6 +57,18 @@ export function setJobsText(st: Pick<SweepSet, 'ok' | 'jobs' | 'failed' | 'timeo
   return `${st.ok}/${st.jobs} (${st.failed} failed${of})`;
 }
 
+/**
+ * A set's figure as the page writes it, two decimals ("–" for none), a ratio as a percentage: one
+ * that rounds to zero is 0.00, without a sign (a return of -0.0004 % read "-0.00%", a loss at a
+ * glance where there is none to see), as lib/format.ts fmt writes the screen's figures.
+ */
+export function figureText(v: number | null, pct = false): string {
+  if (v === null) return '–';
+  const s = (pct ? v * 100 : v).toFixed(2);
+  const unsigned = /^-0\.0+$/.test(s) ? s.slice(1) : s;
+  return pct ? `${unsigned}%` : unsigned;
+}
+
 export const SET_METRICS = [
   'return',
   'net_pnl',
