@@ -75,6 +75,28 @@ export function parseParam(kind: IndicatorKind, index: number, text: string): Pa
   return { ok: true, value: Number(t) };
 }
 
+/**
+ * An open dialog row's field texts once the slot's parameters changed from `base`, the values it
+ * last showed or wrote, to `params` elsewhere (another tab on the same address): a field that still
+ * reads as its old value shows the new one; a field being edited keeps its text. (The row kept its
+ * old values, and its next edit wrote them back over the other tab's.)
+ */
+export function followParams(
+  kind: IndicatorKind,
+  texts: readonly string[],
+  base: readonly number[],
+  params: readonly number[],
+): string[] {
+  return texts.map((t, i) => {
+    const c = parseParam(kind, i, t);
+    return c.ok && c.value === base[i] && params[i] !== undefined ? String(params[i]) : t;
+  });
+}
+
+/** Whether two slots' parameters are the same values. */
+export const sameParams = (a: readonly number[], b: readonly number[]): boolean =>
+  a.length === b.length && a.every((v, i) => v === b[i]);
+
 /** Why these parameters cannot go together, or null (MACD's fast period under its slow one). */
 /** The parameters (their indexes) a conflict of `kind` is between: the fields marked with it. */
 export function conflictingParams(kind: IndicatorKind): readonly number[] {

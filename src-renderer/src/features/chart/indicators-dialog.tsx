@@ -3,8 +3,10 @@
 // below them, whether the account's fills are marked on the candles (fill-layer.ts).
 // A field's text is taken as soon as it reads as a parameter (the chart follows as it is typed);
 // text that does not is marked and said under the row, and the slot keeps its last good value
-// until the field holds one again. Reset puts every slot back to its default, all off. A modal
-// dialog (use-modal.ts): Esc or Done closes it, the focus back on what opened it.
+// until the field holds one again. Parameters changed meanwhile in another tab on the same address
+// are shown in the fields not being edited (indicator-settings.ts followParams). Reset puts every
+// slot back to its default, all off. A modal dialog (use-modal.ts): Esc or Done closes it, the
+// focus back on what opened it.
 import { useRef, useState, type RefObject } from 'react';
 import { useModal } from '../../layout/use-modal.ts';
 import { useServices, useSel } from '../../lib/use-services.ts';
@@ -12,8 +14,10 @@ import type { Services } from '../../lib/services.ts';
 import { INDICATOR_KINDS } from './indicators.ts';
 import {
   conflictingParams,
+  followParams,
   paramsConflict,
   parseParam,
+  sameParams,
   slotName,
   spokenName,
   type IndicatorSlot,
@@ -87,6 +91,13 @@ function SlotRow(props: { s: Services; slot: IndicatorSlot; focus?: RefObject<HT
   const { s, slot } = props;
   const info = INDICATOR_KINDS[slot.kind];
   const [texts, setTexts] = useState(() => slot.params.map(String));
+  // the parameters the fields last showed or wrote: another tab's change is shown as it comes
+  // (followParams), so the next edit writes no old value over it
+  const [base, setBase] = useState(slot.params);
+  if (!sameParams(slot.params, base)) {
+    setTexts(followParams(slot.kind, texts, base, slot.params));
+    setBase(slot.params);
+  }
   const checks = texts.map((t, i) => parseParam(slot.kind, i, t));
   const values = checks.map((c) => (c.ok ? c.value : NaN));
   const fieldError = checks.find((c) => !c.ok);
@@ -96,11 +107,9 @@ function SlotRow(props: { s: Services; slot: IndicatorSlot; focus?: RefObject<HT
     const next = texts.map((t, j) => (j === i ? text : t));
     setTexts(next);
     const read = next.map((t, j) => parseParam(slot.kind, j, t));
-    if (read.every((c) => c.ok))
-      s.indicators.getState().actions.setParams(
-        slot.id,
-        read.map((c) => (c.ok ? c.value : 0)),
-      );
+    if (!read.every((c) => c.ok)) return;
+    const values = read.map((c) => (c.ok ? c.value : 0));
+    if (s.indicators.getState().actions.setParams(slot.id, values) === null) setBase(values);
   };
   const errorId = `ind-err-${slot.id}`;
   return (
