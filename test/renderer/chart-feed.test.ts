@@ -227,6 +227,40 @@ describe('chart feed while the service is away', () => {
   });
 });
 
+describe('chart feed, another pair', () => {
+  // The chart panel sets the new pair's price format, then shows the pair: the old pair's candles
+  // stood under the new format (96,000.0 written to ETHUSDT's two decimals, its scale's ticks)
+  // until the new pair's answer came. They go as the new pair is shown.
+  it("takes the old pair's candles off as another pair is shown, before its own arrive", async () => {
+    const btc = [candle(T0, '96000'), candle(T0 + S, '96001')];
+    const eth = [candle(T0, '3000'), candle(T0 + S, '3001'), candle(T0 + 2 * S, '3002')];
+    let answer: (() => void) | null = null;
+    const api = {
+      klines(symbol: string) {
+        const out = (symbol === 'ETHUSDT' ? eth : btc).slice().reverse();
+        if (symbol === 'BTCUSDT') return Promise.resolve(out);
+        return new Promise<Candle[]>((resolve) => (answer = () => resolve(out)));
+      },
+    } as unknown as RestClient;
+    const bars = new Bars();
+    const feed = new ChartFeed(api, fakeWs().ws, bars);
+    feed.show('BTCUSDT', '1s');
+    await settle();
+    expect(bars.size).toBe(2);
+
+    feed.show('ETHUSDT', '1s');
+    await settle();
+    expect(bars.size).toBe(0); // ETHUSDT's answer not in yet: no candles, not BTCUSDT's
+    answer!();
+    await settle();
+    expect(bars.bars.get(T0 + 2 * S)?.[5]).toBe('3002');
+    // another interval of the same pair keeps its candles until the new ones come (same format)
+    feed.show('ETHUSDT', '1m');
+    expect(bars.size).toBe(3);
+    feed.dispose();
+  });
+});
+
 describe('chart feed stepping back in history', () => {
   // A series with a hole wider than a page (a replay's outage, a pair paused for hours): until
   // 2026-12-07 the first empty page was taken for the start of history and the older candles

@@ -7,7 +7,9 @@
 // meanwhile comes in its final form before the next one (before, only the latest push was kept,
 // and the candle the answer held as current stayed as it was then, short of its last trades). A load that fails (the service is
 // away) empties the chart when it held another pair's or interval's candles, so none stand under
-// the new name; the next reconnect of the socket loads them.
+// the new name; the next reconnect of the socket loads them. Another pair's candles go as soon as a
+// pair is shown (they stood under the new pair's price format until its answer came); another
+// interval of the pair keeps them until its own come.
 //
 // The kline stream carries the current candle, throttled, and when a candle closed since its
 // last push, that candle's final form first (src-main/api/ws/hub.ts sendKline). So a push of the
@@ -132,6 +134,12 @@ export class ChartFeed {
     const s = this.state.getState();
     if (s.symbol === symbol && s.interval === interval && s.status !== 'error') return;
     const gen = ++this.generation;
+    // another pair's candles go at once: the chart already has this pair's price format
+    // (chart-panel.tsx configures it first), and they stood under it until this pair's answer
+    if (this.holds !== '' && this.holds.split(' ')[0] !== symbol) {
+      this.model.setCandles([]);
+      this.holds = '';
+    }
     this.pending = [];
     this.afterFill = [];
     this.filling = false;
