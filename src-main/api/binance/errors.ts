@@ -76,7 +76,7 @@ const LEGAL: Record<string, string> = {
  * What a parameter takes, as Binance's messages name it: the pattern of a text, the values of an
  * enumeration, the bounds of an integer ("1 to 1000"); from the route's schema when there is one.
  */
-function legalRange(name: string, rule?: ParamRule): string | undefined {
+export function legalRange(name: string, rule?: ParamRule): string | undefined {
   if (typeof rule?.pattern === 'string') return rule.pattern;
   if (Array.isArray(rule?.enum)) return rule.enum.join(', ');
   if (rule?.type === 'integer' && typeof rule.minimum === 'number' && typeof rule.maximum === 'number')

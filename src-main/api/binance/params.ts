@@ -73,6 +73,11 @@ export class Params {
     return v !== undefined && v !== null && v !== '';
   }
 
+  /** Whether `name` was sent with an empty value (`quantity=`, a batch entry's `"newClientOrderId": ""`). */
+  sentEmpty(name: string): boolean {
+    return this.values[name] === '';
+  }
+
   str(name: string): string | undefined {
     const v = this.values[name];
     if (v === undefined || v === null || v === '') return undefined;

@@ -53,7 +53,8 @@ export const CONDITIONAL_TYPES = [
 ] as const;
 const SIDE = oneOf(['BUY', 'SELL'], 'BUY or SELL');
 const POSITION_SIDE = oneOf(['BOTH', 'LONG', 'SHORT'], 'BOTH (one-way account), LONG or SHORT (hedge account)');
-const NEW_ORDER: TProperties = {
+/** POST /fapi/v1/order's own parameters (a batchOrders entry is checked against them too: translate/orders.ts). */
+export const NEW_ORDER: TProperties = {
   symbol,
   side: SIDE,
   type: oneOf(
