@@ -4,7 +4,7 @@
 // refuses a malformed value with Binance's code (-1100 illegal characters, -1102 mandatory
 // missing, -1130 invalid data) and the parameter's name, and reads a value as text (the
 // validator may have made a number of it).
-import { BinanceError, illegal, invalidValue, mandatory } from './errors.ts';
+import { BinanceError, illegal, invalidValue, legalRange, mandatory, type ParamRule } from './errors.ts';
 
 const INT = /^-?\d{1,16}$/;
 /** Keys never copied into a parameters object. */
@@ -52,6 +52,13 @@ export function addFormParams(text: string, into: Record<string, unknown>): void
   }
 }
 
+const patterns = new Map<string, RegExp>();
+const patternOf = (p: string): RegExp => {
+  let r = patterns.get(p);
+  if (r === undefined) patterns.set(p, (r = new RegExp(p)));
+  return r;
+};
+
 export class Params {
   /** The values by name: read only through the getters, with the parameter names of this facade. */
   private readonly values: Record<string, unknown>;
@@ -73,9 +80,22 @@ export class Params {
     return v !== undefined && v !== null && v !== '';
   }
 
-  /** Whether `name` was sent with an empty value (`quantity=`, a batch entry's `"newClientOrderId": ""`). */
-  sentEmpty(name: string): boolean {
-    return this.values[name] === '';
+  /**
+   * A batch entry checked as its route's schema checks a single request (no schema sees an
+   * entry), `rules` being that route's parameters: one sent empty is -1102, a text off its
+   * pattern -1100, an integer not a whole number within its bounds -1100 / -1130, each with the
+   * single route's message. Enumerations are the handler's (their own codes: -1117 side...).
+   */
+  checkAs(rules: Record<string, ParamRule>): void {
+    for (const [name, rule] of Object.entries(rules)) {
+      const v = this.values[name];
+      if (v === '') throw mandatory(name, legalRange(name, rule));
+      if (v === undefined || v === null) continue;
+      if (typeof rule.pattern === 'string' && !patternOf(rule.pattern).test(String(v)))
+        throw illegal(name, rule.pattern);
+      if (rule.type === 'integer' && typeof rule.minimum === 'number' && typeof rule.maximum === 'number')
+        this.int(name, rule.minimum, rule.maximum);
+    }
   }
 
   str(name: string): string | undefined {

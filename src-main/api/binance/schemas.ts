@@ -83,6 +83,16 @@ export const NEW_ORDER: TProperties = {
   goodTillDate: time('Accepted, not used (no GTD)'),
 };
 const ORDER_REF: TProperties = { symbol, orderId, origClientOrderId: clientId };
+/** PUT /fapi/v1/order's parameters (a PUT batchOrders entry is checked against them too: routes/orders.ts). */
+export const MODIFY_ORDER: TProperties = {
+  ...ORDER_REF,
+  side: SIDE,
+  quantity: text(DECIMAL, 'The new total quantity (filled part included)'),
+  price: text(DECIMAL, 'The new price'),
+  priceMatch: oneOf(['NONE'], 'Only NONE'),
+  origType: oneOf(['LIMIT'], 'Only LIMIT orders are modified'),
+  positionSide: POSITION_SIDE,
+};
 const algoId = int(1, Number.MAX_SAFE_INTEGER, 'The algo order id');
 const ALGO_REF: TProperties = { algoId, clientAlgoId: clientId };
 const algoType = oneOf(['CONDITIONAL'], 'CONDITIONAL (the only algo type)');
@@ -226,18 +236,7 @@ const SIGNED_ROUTES: Record<string, RouteParams> = {
   'POST /fapi/v1/order': p(NEW_ORDER, ['symbol', 'side', 'type']),
   // a test order takes exactly a new order's parameters (Binance's New Order Test)
   'POST /fapi/v1/order/test': p(NEW_ORDER, ['symbol', 'side', 'type']),
-  'PUT /fapi/v1/order': p(
-    {
-      ...ORDER_REF,
-      side: SIDE,
-      quantity: text(DECIMAL, 'The new total quantity (filled part included)'),
-      price: text(DECIMAL, 'The new price'),
-      priceMatch: oneOf(['NONE'], 'Only NONE'),
-      origType: oneOf(['LIMIT'], 'Only LIMIT orders are modified'),
-      positionSide: POSITION_SIDE,
-    },
-    ['symbol', 'side', 'quantity', 'price'],
-  ),
+  'PUT /fapi/v1/order': p(MODIFY_ORDER, ['symbol', 'side', 'quantity', 'price']),
   'POST /fapi/v1/algoOrder': p(NEW_ALGO_ORDER, ['algoType', 'symbol', 'side', 'type']),
   'GET /fapi/v1/algoOrder': p(ALGO_REF),
   'DELETE /fapi/v1/algoOrder': p(ALGO_REF),

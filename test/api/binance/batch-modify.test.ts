@@ -74,6 +74,31 @@ describe('PUT /fapi/v1/batchOrders', () => {
     expect(svc.venue.exchange.openOrders(c.id)[0]).toMatchObject({ price: px(-50), qty: '0.010' });
   });
 
+  it("an entry's empty parameter or malformed symbol is refused as PUT order refuses it, the order unchanged", async () => {
+    // Found by a fuzzer: an empty positionSide was read as absent and the order modified, an
+    // empty origType / priceMatch / orderId too, and a symbol off its pattern was -1121.
+    const c = account(svc.venue, 'bmod4', 100_000, 'one_way');
+    const a = rest(c, -50, 'bm.e');
+    const base = { symbol: 'BTCUSDT', side: 'BUY', origClientOrderId: 'bm.e', quantity: '0.020', price: px(-55) };
+    const cases: [Record<string, string>, number][] = [
+      [{ positionSide: '' }, -1102],
+      [{ origType: '' }, -1102],
+      [{ priceMatch: '' }, -1102],
+      [{ orderId: '' }, -1102],
+      [{ symbol: 'BTC USDT' }, -1100],
+    ];
+    for (const [extra, code] of cases) {
+      const entry = { ...base, ...extra };
+      const single = await signedCall(svc.base, c, 'PUT', '/fapi/v1/order', entry);
+      expect(single.body.code, JSON.stringify(extra)).toBe(code);
+      const r = await signedCall(svc.base, c, 'PUT', '/fapi/v1/batchOrders', { batchOrders: JSON.stringify([entry]) });
+      expect(r.body[0], JSON.stringify(extra)).toEqual(single.body);
+    }
+    expect(svc.venue.exchange.openOrders(c.id).map((o) => [Number(o.id), o.price, o.qty])).toEqual([
+      [a, px(-50), '0.010'],
+    ]);
+  });
+
   it('refuses the whole request when the list is bad: more than 5 entries is -1130 and nothing changes', async () => {
     const c = account(svc.venue, 'bmod3', 100_000, 'one_way');
     const a = rest(c, -50);

@@ -26,7 +26,6 @@ import {
   enumRefusal,
   illegal,
   invalidValue,
-  legalRange,
   mandatory,
   notRequired,
   positionSideMessage,
@@ -108,7 +107,10 @@ export interface NewOrder {
  * here (what depends on the order type, closePosition); a batch entry's are checked in full.
  */
 export function parseNewOrder(q: Params, validated = false): NewOrder {
-  if (!validated) checkAsSchema(q);
+  // a batch entry, which no schema checks: as POST order's schema checks its parameters (until
+  // 2026-12-07 an entry's empty newClientOrderId, positionSide... was read as absent and the order
+  // placed, goodTillDate "x" was not looked at, and a symbol off its pattern was -1121, not -1100)
+  if (!validated) q.checkAs(NEW_ORDER);
   const symbol = q.required('symbol');
   const side = validated
     ? (q.required('side') as NewOrder['side'])
@@ -177,19 +179,6 @@ export function parseNewOrder(q: Params, validated = false): NewOrder {
     positionSide: q.oneOf('positionSide', POSITION_SIDES, () => enumRefusal('positionSide')) ?? 'BOTH',
     reduceOnly: q.bool('reduceOnly'),
   };
-}
-
-/**
- * What POST order's schema refuses before its handler runs, for a batchOrders entry (which no
- * schema checks): a parameter of the route sent empty is -1102, as on POST order, and a
- * goodTillDate not a whole number from 0 to 2^53 - 1 is -1100 / -1130. (Until 2026-12-07 a batch
- * entry's empty newClientOrderId, positionSide, reduceOnly... was read as absent and its order
- * placed, and `goodTillDate: "x"` was not looked at.) The other parameters are checked below.
- */
-function checkAsSchema(q: Params): void {
-  for (const [name, rule] of Object.entries(NEW_ORDER))
-    if (q.sentEmpty(name)) throw mandatory(name, legalRange(name, rule));
-  q.int('goodTillDate', 0, Number.MAX_SAFE_INTEGER);
 }
 
 /**
