@@ -16,7 +16,7 @@ const MOVES: Record<string, (i: number, n: number) => number> = {
 };
 
 /** The sweep whose row is in the Tab order: the one last focused, else the one shown, else the first. */
-export function rowStop(ids: readonly string[], focused: string | null, shown: string | null): string | null {
+function rowStop(ids: readonly string[], focused: string | null, shown: string | null): string | null {
   if (focused !== null && ids.includes(focused)) return focused;
   if (shown !== null && ids.includes(shown)) return shown;
   return ids[0] ?? null;
