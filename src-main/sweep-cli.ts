@@ -17,6 +17,7 @@ import {
   type Runner,
   type SweepRequest,
 } from './sweep/coordinator.ts';
+import { resumeMismatch } from './sweep/build-id.ts';
 import { checkSetNames, GridError } from './sweep/grid.ts';
 import { finalLine, listHint, notOkCounts } from './sweep/cli-lines.ts';
 import { int, parse, USAGE, type Values } from './sweep/cli-options.ts';
@@ -209,6 +210,8 @@ function resumeId(argv: string[], v: Values, store: SqliteSweepStore, dataDir: s
     );
   const live = runningHint(store, id);
   if (live !== undefined) throw new PlanError(`${live}: stop it (Ctrl-C) before resuming it`);
+  const other = resumeMismatch(id, spec);
+  if (other !== null) throw new PlanError(other);
   if (spec.runner !== 'local' && v.queue === undefined && v.workers === undefined)
     throw new PlanError(
       `sweep ${id} ran on the queue ${spec.runner}: the results its workers finished wait there; resume it ` +

@@ -53,3 +53,22 @@ export function buildMismatch(sweeps: string | undefined, mine: string = buildId
     "src-shared or package-lock.json): its figures would not be the sweep's"
   );
 }
+
+/**
+ * Why a sweep of build `sweeps` (stored when it started) cannot be resumed from this checkout
+ * (null: it can): the results it stored were computed by that build, and the rest would be by this
+ * one. A sweep recorded before builds were is resumed as it is.
+ */
+export function resumeMismatch(
+  id: string,
+  spec: { build?: string; replay: string },
+  mine: string = buildId(),
+): string | null {
+  if (spec.build === undefined || spec.build === mine) return null;
+  return (
+    `sweep ${id} was started by build ${spec.build} and this checkout is build ${mine} (another commit, or ` +
+    `local changes, under src-main, src-shared or package-lock.json): resuming it would mix two builds' ` +
+    `figures; run it again as a new sweep (npm run sweep -- --like ${id} --replay ${spec.replay}) or resume ` +
+    `it from a checkout of build ${spec.build}`
+  );
+}

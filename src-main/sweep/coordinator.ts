@@ -9,6 +9,7 @@ import { hostname } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseFixed } from '../../src-shared/decimal.ts';
 import { MAX_PAPER_BALANCE, MAX_PAPER_USDT } from '../accounts/credentials.ts';
+import { buildId } from './build-id.ts';
 import { GridError, parseGrid, type Grid } from './grid.ts';
 import type { JobResult, SweepJob } from './job.ts';
 import { checkSpan } from '../replay/plan.ts';
@@ -154,6 +155,7 @@ export async function prepareSweep(req: SweepRequest, hooks: PrepareHooks = {}):
     sets,
     defaults,
     runner: req.runner,
+    build: buildId(),
     pack,
     template,
   };

@@ -21,6 +21,12 @@ export interface SweepSpec {
    * resume on a queue: setRunner), where its workers' results may wait.
    */
   runner: string;
+  /**
+   * The build that ran it (build-id.ts), set when it starts: a resume from a checkout of another
+   * build is refused (its results would mix two builds' figures). Absent in a sweep recorded
+   * before builds were (taken as it is).
+   */
+  build?: string;
   pack: { path: string; sha256: string };
   /** Every job shares these (plan.ts JobTemplate). */
   template: Omit<SweepJob, 'id' | 'sweepId' | 'index' | 'start' | 'until' | 'params'>;
