@@ -3,7 +3,7 @@
 // metric over two chosen parameters (or a strip over one), and the equity curves of the sets
 // picked in the table, overlaid (each set's ok jobs joined and compounded: a line ends at the
 // set's return). Read from GET /api/v1/sweeps...
-import { useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { errorText } from '../../lib/frame.ts';
 import { useServices, useSel } from '../../lib/use-services.ts';
 import { Drawer } from '../../layout/drawer.tsx';
@@ -32,6 +32,7 @@ import {
 import type { SweepSet, SweepSummaryWire, SweepWire } from '../../../../src-shared/types/sweeps.ts';
 import { CommandLine, LikeLine, ResumeLine } from './sweep-commands.tsx';
 import { SweepList } from './sweep-list.tsx';
+import { rowKey, rowStop } from './row-keys.ts';
 import './sweeps.css';
 
 const COLORS = ['#4cc9f0', '#f72585', '#ffd166', '#06d6a0', '#b388ff', '#ff8c42'];
@@ -52,13 +53,6 @@ async function getData<T>(url: string): Promise<T> {
   const body = (await r.json()) as { code: number; message: string; data: T };
   if (body.code !== 0) throw new Error(body.message);
   return body.data;
-}
-
-/** Enter or Space on a focused row does what a click does. */
-function activate(e: KeyboardEvent<HTMLElement>, act: () => void): void {
-  if (e.key !== 'Enter' && e.key !== ' ') return;
-  e.preventDefault();
-  act();
 }
 
 /** GET /api/v1/sweep-example: the first sweep's commands on this service's data folder. */
@@ -211,6 +205,9 @@ function SweepsBody() {
   }, [base, detail, picked, curves]);
 
   const sets = useMemo(() => (detail === null ? [] : sortSets(detail.sets, sort.key, sort.desc)), [detail, sort]);
+  // the sets' table is one Tab stop (row-keys.ts): the set last focused, else the first picked, else the first
+  const [focusedSet, setFocusedSet] = useState<string | null>(null);
+  const setStop = rowStop(detail === null ? [] : sets.map((st) => curveKey(detail.id, st.params)), focusedSet, picked);
   const map = useMemo(
     () =>
       detail === null || axes.x === '' ? null : heatMap(detail.sets, axes.x, axes.y, axes.metric, detail.defaults),
@@ -294,7 +291,7 @@ function SweepsBody() {
                   </tr>
                 </thead>
                 <tbody>
-                  {sets.map((st) => {
+                  {sets.map((st, at) => {
                     const key = curveKey(detail.id, st.params);
                     const i = picked.indexOf(key);
                     return (
@@ -302,10 +299,11 @@ function SweepsBody() {
                         key={key}
                         className={i >= 0 ? 'selected' : ''}
                         aria-selected={i >= 0}
-                        tabIndex={0}
+                        tabIndex={key === setStop ? 0 : -1}
                         onClick={() => pick(st)}
-                        onKeyDown={(e) => activate(e, () => pick(st))}
-                        title="Show its equity curves (Enter)"
+                        onFocus={() => setFocusedSet(key)}
+                        onKeyDown={(e) => rowKey(e, at, sets.length, () => pick(st))}
+                        title="Show its equity curves (Enter; the arrow keys move between the sets)"
                       >
                         {detail.params.map((p) => {
                           const c = paramCell(st.params, p, detail.defaults);
