@@ -237,7 +237,8 @@ export function waitingTarget(core: TradingCore, a: AccountLive, by: CancelTarge
       Errors.ORDER_NOT_CANCELLABLE,
       `Conditional order ${stored.id} is no longer waiting (status ${stored.status})`,
     );
-  reject(Errors.ORDER_NOT_FOUND, 'No waiting conditional order of this account has that id');
+  const which = by.orderId !== undefined ? `id ${by.orderId}` : `client_order_id '${by.clientOrderId}'`;
+  reject(Errors.ORDER_NOT_FOUND, `No waiting conditional order of this account has ${which}`);
 }
 
 /** Cancels every waiting conditional order of `a` (on `symbol` when given); answers how many. */

@@ -65,6 +65,16 @@ describe('conditional order routes', () => {
     expect(await api.conditionals.open('BTCUSDT')).toEqual([a]);
     expect(await other.conditionals.open()).toEqual([]);
     expect((await apiError(other.conditionals.get({ id: a.id }))).code).toBe(Errors.ORDER_NOT_FOUND.code);
+    // a 1102 names what was asked for (it said 'has that id' for a client id too)
+    expect((await apiError(other.conditionals.get({ id: a.id }))).message).toBe(
+      `No conditional order of yours has id ${a.id}`,
+    );
+    expect((await apiError(other.conditionals.get({ clientOrderId: 'breakout' }))).message).toBe(
+      "No conditional order of yours has client_order_id 'breakout'",
+    );
+    expect((await apiError(other.conditionals.cancel({ clientOrderId: 'breakout' }))).message).toBe(
+      "No waiting conditional order of this account has client_order_id 'breakout'",
+    );
     expect(await api.conditionals.cancel({ id: a.id })).toMatchObject({ id: a.id, status: ConditionalStatus.CANCELED });
     expect((await apiError(api.conditionals.cancel({ id: a.id }))).code).toBe(Errors.ORDER_NOT_CANCELLABLE.code);
     // newest first, a page at a time

@@ -283,7 +283,10 @@ export default async function conditionalOrderRoutes(app: ApiInstance, opts: { v
       const r = oneRef(req.query.id, req.query.client_order_id);
       const symbol = req.query.symbol === undefined ? undefined : listedSymbol(venue, req.query.symbol);
       const rec = ex.conditional(accountIdOf(req), { ...r, symbol });
-      if (rec === undefined) throw new ApiError(Errors.ORDER_NOT_FOUND, 'No conditional order of yours has that id');
+      if (rec === undefined) {
+        const which = 'id' in r ? `id ${r.id}` : `client_order_id '${r.clientOrderId}'`;
+        throw new ApiError(Errors.ORDER_NOT_FOUND, `No conditional order of yours has ${which}`);
+      }
       return ok(rec);
     },
   );
