@@ -50,7 +50,7 @@ const conditionalBody = Type.Object(
     close_position: Type.Optional(
       Type.Boolean({
         description:
-          'Close the whole position when it fires (whatever it holds then), by a reduce-only market order: type 2, no qty',
+          'Close the whole position when it fires (whatever it holds then), by a reduce-only market order: type 2, position_action 2, no qty, reduce_only true or absent (1001 otherwise)',
       }),
     ),
     trigger_price: Type.Optional(decimalField('Trigger price, on the tick; required unless callback_rate')),
