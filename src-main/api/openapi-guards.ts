@@ -11,6 +11,8 @@
 //   routes list 414 already (envelope.ts standardErrors), /ws and /logos did not.
 // - 431 / 1008 on every operation: request line and headers over Node's limit, refused by the
 //   HTTP parser before any route is known, so the candlestick routes answer it as the envelope too.
+// - 408 / 1009 on every operation: a request whose headers do not arrive within Node's
+//   headersTimeout (60 s), refused by the HTTP server as 431 is (error-handler.ts answerClientError).
 // - 503 / 5002 on every operation that changes something (not GET, HEAD, OPTIONS; not the browser
 //   login, which writes nothing): the data folder's disk is nearly full.
 // - 429 taken off the operations no rate limit covers (/admin: rate-limit.ts isLimitedPath), which
@@ -20,7 +22,10 @@
 // The candlestick routes answer 2103 in their own style (HTTP 200), said in their 200 answer.
 // Their `limit` gets its default (500), which the schema cannot hold: validation applies
 // defaults (useDefaults), and a present limit is refused beside start_time (6003).
-// The Binance facade (/binance) documents its own guards (binance/schemas.ts GUARDS).
+// The Binance facade (/binance) documents its own guards (binance/schemas.ts GUARDS); here it gets
+// the 408 (the native envelope, see BINANCE_TIMEOUT) and, on each POST, PUT and DELETE that takes parameters, the form body Binance
+// clients send them in (application/x-www-form-urlencoded, the query's parameters, none required
+// there since any of them may come in the query instead: binance/index.ts addFormParams).
 import { KLINES_DEFAULT_LIMIT } from '../market/kline-service.ts';
 import { errorEnvelopeSchema } from './envelope.ts';
 import { isLimitedPath } from './rate-limit.ts';
@@ -30,8 +35,15 @@ interface Response {
   content?: unknown;
   headers?: Record<string, unknown>;
 }
+interface Parameter {
+  name?: string;
+  in?: string;
+  description?: string;
+  schema?: Record<string, unknown>;
+}
 interface Operation {
-  parameters?: Array<{ name?: string; in?: string; schema?: Record<string, unknown> }>;
+  parameters?: Parameter[];
+  requestBody?: unknown;
   responses?: Record<string, Response>;
 }
 
@@ -46,6 +58,14 @@ const HOST =
 const METHOD = '1105: this path does not have the method; the Allow header names the ones it has';
 const URL_LONG = '1007: the request URL is over 8192 characters';
 const HEADERS = '1008: the request line and headers are over 16 KiB';
+const TIMEOUT = "1009: the request line and headers did not arrive within Node's headersTimeout (60 s)";
+const BINANCE_TIMEOUT =
+  `${TIMEOUT}; in the native envelope ({code, message, data}), not Binance's {code, msg}: ` +
+  "Node's parser gives no path of a request whose headers never ended, so it is not known to be the facade's";
+const FORM =
+  'The parameters may be sent here instead of the query string (or some in each), as Binance clients do; ' +
+  "a name in both keeps the query's value, a name twice in the body is -1101. The signature covers the query " +
+  'string followed by this body, as sent.';
 const DISK = "5002: the data folder's disk is nearly full; changes are refused until there is room, reads go on";
 
 function envelope(description: string): Response {
@@ -83,6 +103,16 @@ function add(responses: Record<string, Response>, status: string, text: string):
     had.description = had.description ? `${had.description} · ${text}` : text;
 }
 
+/** The form body of a facade operation that changes something: its query parameters, all optional (see above). */
+function formBody(parameters: Parameter[]): unknown {
+  const properties: Record<string, unknown> = {};
+  for (const p of parameters)
+    if (p.in === 'query' && p.name !== undefined)
+      properties[p.name] = { ...JSON.parse(JSON.stringify(p.schema ?? {})), description: p.description };
+  const schema = { type: 'object', properties, additionalProperties: false };
+  return { required: false, description: FORM, content: { 'application/x-www-form-urlencoded': { schema } } };
+}
+
 /** Adds the guards' statuses and the candlestick limit's default (see above); returns the same document. */
 export function addGuardAnswers<T extends { paths?: object }>(doc: T): T {
   const paths = (doc.paths ?? {}) as Record<string, Record<string, unknown> | undefined>;
@@ -90,7 +120,14 @@ export function addGuardAnswers<T extends { paths?: object }>(doc: T): T {
     if (item === undefined) continue;
     const methods = METHODS.filter((m) => item[m] !== undefined);
     if (path.startsWith('/binance')) {
-      for (const method of methods) addHeaders((item[method] as Operation).responses ?? {});
+      for (const method of methods) {
+        const op = item[method] as Operation;
+        const responses = (op.responses ??= {});
+        add(responses, '408', BINANCE_TIMEOUT);
+        addHeaders(responses);
+        const query = (op.parameters ?? []).filter((p) => p.in === 'query');
+        if (!READS.has(method) && query.length > 0 && op.requestBody === undefined) op.requestBody = formBody(query);
+      }
       continue;
     }
     for (const method of methods) {
@@ -102,6 +139,7 @@ export function addGuardAnswers<T extends { paths?: object }>(doc: T): T {
       if (methods.length > 1) add(responses, '405', METHOD);
       if (!errorsIn200) add(responses, '414', URL_LONG);
       add(responses, '431', HEADERS);
+      add(responses, '408', TIMEOUT);
       if (!READS.has(method) && !path.startsWith('/api/v1/session')) add(responses, '503', DISK);
       if (!isLimitedPath(path)) delete responses['429'];
       addHeaders(responses);
