@@ -23,8 +23,10 @@
 //   item (a liquidation_fees row, the account identity's `liquidation fees`), joins the closed
 //   position's close fee and the liquidation event, and is stored in the wallets' commit. ADL
 //   counterparties and every other close pay none.
-// - A wallet left below zero is covered and booked as a deposit (an INSURANCE_COVER transfer), so
-//   the account identity (deposits = wallet + fees + liquidation fees - PnL + funding) still holds.
+// - A wallet left below zero is covered and booked as a deposit (an INSURANCE_COVER transfer), and
+//   so is what an isolated position's closes took beyond its margin (its IOC's taker fee on a fill
+//   at the bankruptcy price), which is never taken from the cross wallet; so the account identity
+//   (deposits = wallet + fees + liquidation fees - PnL + funding) still holds.
 // - The fund never goes below zero. A loss it cannot take whole sends the bankrupt close to ADL;
 //   what nothing can take (a wallet deficit once the position is gone, or a bankrupt rest with no
 //   opposite position left, the house market maker holding none) the fund pays down to zero and
@@ -192,11 +194,13 @@ function liquidate(core: TradingCore, a: AccountLive, positions: PositionState[]
   // A wallet below zero is covered: by the fund down to zero, the rest by the house backstop (the
   // position is gone, nothing is left to deleverage). The cover is booked as a deposit, so the
   // account's identity (deposits = wallet + fees + liquidation fees - PnL + funding) still holds.
-  let cover = 0n;
-  if (a.wallet < 0n) {
-    cover = -a.wallet;
+  // An isolated position's closes are covered beyond its margin alike (its IOC's taker fee at the
+  // bankruptcy price): they never take the trader's cross money.
+  let cover = crossAll ? 0n : isolatedDeficit(closed);
+  if (a.wallet + cover < 0n) cover = -a.wallet;
+  if (cover > 0n) {
     absorbLoss(core, cover);
-    a.wallet = 0n;
+    a.wallet += cover;
     a.deposits += cover;
     w.wallet(a);
   }
@@ -238,6 +242,20 @@ function crossShares(core: TradingCore, positions: PositionState[], walletUnits:
     shares.set(f.p, part - f.upnl);
   }
   return shares;
+}
+
+/**
+ * What the closes of liquidated isolated positions took beyond their margins, units: the IOC's
+ * taker fee on top of a fill at (or by a part of a tick above) the bankruptcy price; 0 when they
+ * left some of it (the clearance fee, charged first, takes at most what they left).
+ */
+function isolatedDeficit(closed: readonly Liquidated[]): bigint {
+  let deficit = 0n;
+  for (const l of closed) {
+    const left = l.margin + (l.p.realizedPnl - l.realized) - (l.p.closeFee - l.closeFee - l.fee);
+    if (left < 0n) deficit -= left;
+  }
+  return deficit;
 }
 
 /** A liquidation's time and its close order (whose rest its bankruptcy closes fill). */

@@ -241,6 +241,28 @@ describe('the insurance fund never goes below zero', () => {
     expectCovers(v, 1_000n * USDT - 9_60_330_000n - 12_59_670_000n + 2n * 16_500n, 0n);
   });
 
+  it("isolated: the IOC's taker fee on a fill at the bankruptcy price is covered, not taken from the cross wallet", async () => {
+    const { v, dir } = await venueWithFund(1_000n * USDT);
+    const u = isolatedLong(v, 'bkstop010');
+    // the only bid at the bankruptcy price, 91,200; the mark at 91,560 liquidates (maintenance
+    // 9,156 x 0.4 % = 36.624 against the equity 480 - 444 = 36)
+    houseLimit(v.exchange, 1, '91200.0', '1.000');
+    setPrices(v.exchange, 'BTCUSDT', { mark: 91_560 });
+    v.trading.group.commitNow();
+    expect(v.exchange.positions(u)).toEqual([]);
+    // the IOC sold 0.1 at 91,200: realized -480, the whole margin, and a taker fee of 9,120 x 0.05 %
+    // = 4.56 on top, which the fund covers: the account loses its margin, 480, nothing more (the
+    // fee was taken from its cross wallet: 9,510.64)
+    expect(closes(v, u, 1)).toEqual([[912_000, 100, -480n * USDT, 4_56_000_000n]]);
+    expect(v.exchange.walletOf(u)).toBe(9_995_20_000_000n - 480n * USDT);
+    expect(v.trading.transfers({ accountId: u, limit: 10, order: 'asc' }).map((t) => [t.kind, t.amount])).toEqual([
+      [TransferKind.ACCOUNT_SET, 10_000n * USDT],
+      [TransferKind.INSURANCE_COVER, 4_56_000_000n],
+    ]);
+    expect(identityHolds(v, u)).toBe(true);
+    await expectCoversKept(v, dir, 1_000n * USDT - 4_56_000_000n, 0n);
+  });
+
   it('cross, off the tick: the bankrupt close leaves the wallet at zero, not below (no cover needed)', async () => {
     const { v } = await venueWithFund(1_000n * USDT);
     const u = user(v, 'bkstop009', 15n * USDT);
