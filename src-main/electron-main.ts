@@ -49,6 +49,7 @@ import { windowBaseUrl } from './desktop/window-url.ts';
 import { makeDataDir, userFolder } from './paths.ts';
 import { ProcessErrors } from './process-errors.ts';
 import { startService, type ServiceHandle } from './service.ts';
+import { sweepResults } from './sweep/reader.ts';
 
 type RunPlan = Extract<StartupPlan, { kind: 'run' }>;
 
@@ -267,6 +268,7 @@ function startOnPort(
           host: o.host,
           port,
           dataDir: plan.dirs.dataDir,
+          sweeps: sweepResults,
           seed: o.seed,
           speed: o.speed,
           accounts: o.accounts,

@@ -37,6 +37,7 @@ import { stopWhenOrphaned } from './orphan-watch.ts';
 import { alreadyRunningMessage, readServiceFile } from './service-file.ts';
 import { DataFolderInUseError } from './store/data-lock.ts';
 import { localUrl, openFolderReplayData, startService, type ServiceHandle } from './service.ts';
+import { sweepResults } from './sweep/reader.ts';
 import { sayReplayEnd } from './start-notices.ts';
 
 const asDesktop = process.env.PERPDESK_AS_DESKTOP === '1';
@@ -158,6 +159,7 @@ async function main(): Promise<void> {
         host: opts.host,
         port,
         dataDir,
+        sweeps: sweepResults,
         ...(r === undefined || folder === null
           ? {}
           : {

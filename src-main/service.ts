@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from './api/app.ts';
 import { serverCloser } from './api/server-close.ts';
 import type { RateLimitOptions } from './api/rate-limit.ts';
+import type { SweepResults } from './api/routes/sweeps.ts';
 import type { AccountSpec } from './cli-args.ts';
 import { newLoginToken, type LoginToken } from './api/routes/session.ts';
 import { ensureLocalAccount } from './local-account.ts';
@@ -20,7 +21,6 @@ import type { ReplayData } from './replay/ports.ts';
 import { lockDataFolder } from './store/data-lock.ts';
 import { closeDatabase, openDatabase } from './store/database.ts';
 import { DatasetsRepo } from './store/datasets-repo.ts';
-import { sweepResults } from './sweep/reader.ts';
 import { SimulatedMarket } from './market/sim/simulated-market.ts';
 
 /** How long a commit waits for the database's write lock once the service closes, ms (of its 5 s bound). */
@@ -58,6 +58,13 @@ export interface ServiceOptions {
    * whose datasets it reads (the caller opened them: `replay.data`), no service file written.
    */
   replay?: NonNullable<VenueOptions['replay']> & { balance?: bigint };
+  /**
+   * The reader of the sweeps run on the data folder (`npm run sweep`), for the Sweeps page and
+   * /api/v1/sweeps: sweep/reader.ts sweepResults, given by the entry points (headless.ts,
+   * electron-main.ts). Without it the sweep routes are not served; a replay venue serves none.
+   * (Given, not imported: a sweep job starts a service of its own, so sweep/ stands above this file.)
+   */
+  sweeps?: (dataDir: string) => SweepResults & { close(): void };
   /**
    * Stops a start under way (a Ctrl-C, a quit): a first start's history build stops after the pair
    * under way and the start rejects, the data folder closed as a normal close leaves it.
@@ -151,7 +158,7 @@ export async function startService(opts: ServiceOptions): Promise<ServiceHandle>
   // a dataset a running replay reads is not deleted under it (its rows would go from its readers)
   if (replays !== null) venue.datasets.setReaders((d) => replays.readerOf(d.symbol));
   // the sweeps run on this data folder (npm run sweep), read-only
-  const sweeps = replay === undefined ? sweepResults(opts.dataDir) : null;
+  const sweeps = replay === undefined && opts.sweeps !== undefined ? opts.sweeps(opts.dataDir) : null;
   try {
     const bind = opts.host ?? '127.0.0.1';
     const loopback = bind === '127.0.0.1' || bind === '::1' || bind === 'localhost';

@@ -7,6 +7,7 @@ import { hostname, tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startService, type ServiceHandle } from '../../src-main/service.ts';
+import { sweepResults } from '../../src-main/sweep/reader.ts';
 import type { JobMetrics, JobResult, SweepJob } from '../../src-main/sweep/job.ts';
 import { coordinatorHere } from '../../src-main/sweep/coordinator.ts';
 import type { SweepSpec } from '../../src-main/sweep/ports.ts';
@@ -42,7 +43,7 @@ function result(index: number, status: JobResult['status'], m: JobMetrics | null
 
 beforeAll(async () => {
   dir = mkdtempSync(path.join(tmpdir(), 'perpdesk-sweep-routes-'));
-  svc = await startService({ dataDir: dir, simulate: false, rateLimit: false });
+  svc = await startService({ dataDir: dir, simulate: false, rateLimit: false, sweeps: sweepResults });
   // written after the service started, as `npm run sweep` would
   const store = new SqliteSweepStore(dir);
   const job = (index: number, day: number, fast: number): SweepJob =>

@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startService, type ServiceHandle } from '../../../src-main/service.ts';
+import { sweepResults } from '../../../src-main/sweep/reader.ts';
 import { coordinatorHere } from '../../../src-main/sweep/coordinator.ts';
 import type { JobResult, SweepJob } from '../../../src-main/sweep/job.ts';
 import type { SweepSpec } from '../../../src-main/sweep/ports.ts';
@@ -34,7 +35,7 @@ const refusal = (p: Promise<unknown>) =>
 
 beforeAll(async () => {
   const dir = tempDir('perpdesk-sdk-routes-');
-  svc = await startService({ dataDir: dir, simulate: false, rateLimit: false });
+  svc = await startService({ dataDir: dir, simulate: false, rateLimit: false, sweeps: sweepResults });
   api = new RestClient({ baseUrl: svc.url });
   // a sweep of two jobs, one with a result, as `npm run sweep` writes it
   const store = new SqliteSweepStore(dir);
