@@ -4,7 +4,8 @@
 // - A setting is checked before anything changes (order-checks.ts); then memory and store
 //   change together in one store unit.
 // - Margin mode and position mode change only while the pair (the account) has no position
-//   and no open order, a waiting conditional order counting as one; leverage only to a value whose notional cap holds the positions and,
+//   and no open order, a waiting conditional order counting as one; leverage only to a value whose notional cap holds each side's
+//   position and opening orders (as an order's cap counts them) and,
 //   when it is lower, whose initial margin the account can hold (cross positions and opening
 //   orders on the pair) and each isolated position's margin covers: else nothing changes.
 // - Positions take a new leverage at once (isolated margin stays as allocated); since a cross

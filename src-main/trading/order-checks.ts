@@ -358,9 +358,23 @@ function checkLeverageRange(pair: PairState, leverage: number): void {
   }
 }
 
+const CAP_SIDES = [
+  [PositionSide.LONG, Side.BUY],
+  [PositionSide.SHORT, Side.SELL],
+] as const;
+
+/** The notional at the mark of the account's position on that side of the pair (0 without one). */
+function positionNotional(a: AccountLive, pair: PairState, positionSide: number): number {
+  let total = 0;
+  for (const p of positionsOf(a, pair.row.symbol)) {
+    if (p.side === positionSide) total += p.qty * pair.math.lotValue * pair.markPrice;
+  }
+  return total;
+}
+
 /**
- * Checks a leverage for an account's pair: its range, the notional cap of its tier (positions
- * held), and, for a lower leverage, the margin (ledger.ts leverageMargin): the pair's cross
+ * Checks a leverage for an account's pair: its range, the notional cap of its tier (each side's
+ * position and opening orders, as an order is capped), and, for a lower leverage, the margin (ledger.ts leverageMargin): the pair's cross
  * positions and opening orders must fit in what the account can hold at it, and an isolated
  * position's margin must cover its initial margin at it (3009 otherwise, as Binance's -2028).
  * Returns the notional cap (USDT) and the available balance the account would have at it.
@@ -374,12 +388,19 @@ export function checkLeverage(
   const symbol = pair.row.symbol;
   checkLeverageRange(pair, leverage);
   const maxNotional = maxNotionalFor(pair.row.brackets, leverage);
-  for (const p of positionsOf(a, symbol)) {
-    const notional = p.qty * pair.math.lotValue * pair.markPrice;
+  // each side as an order is capped (capNotional): its position at the mark plus its opening
+  // orders at their price, which fill into it at this leverage
+  for (const [positionSide, side] of CAP_SIDES) {
+    const held = positionNotional(a, pair, positionSide);
+    const notional = capNotional(a, pair, positionSide, side);
     if (notional > maxNotional) {
+      const what =
+        notional > held
+          ? `the ${positionSide === PositionSide.LONG ? 'long' : 'short'} side with its open orders holds`
+          : 'the position holds';
       reject(
         Errors.LEVERAGE_INVALID,
-        `a ${leverage}x position on ${symbol} may hold at most ${maxNotional} USDT notional; the position holds ${notional.toFixed(2)}`,
+        `a ${leverage}x position on ${symbol} may hold at most ${maxNotional} USDT notional; ${what} ${notional.toFixed(2)}`,
       );
     }
   }

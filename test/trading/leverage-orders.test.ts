@@ -1,8 +1,8 @@
 // A leverage change re-margins the pair's open orders: what a resting opening order freezes, and the
 // leverage of the position its fills open, follow the pair's leverage as it is now, not as it was
 // when the order was placed (Binance's changeLeverage applies to open orders too).
-import { btc, venueKit } from './venues.ts';
-import { placeBotOrder, placeOrder, setLeverage, setPositionMode } from '../helpers/exchange-commands.ts';
+import { btc, refusal, venueKit } from './venues.ts';
+import { placeBotOrder, placeOrder, setLeverage, setPositionMode, setPrices } from '../helpers/exchange-commands.ts';
 
 import { describe, expect, it } from 'vitest';
 import { HOUSE_ACCOUNT } from '../../src-main/trading/exchange.ts';
@@ -88,5 +88,37 @@ describe('a leverage change and the open orders on the pair', () => {
     botSell(v2, '95000.0', '0.010');
     expect(v2.exchange.positions(u)).toMatchObject([{ quantity: 0.01, leverage: 5 }]);
     expect(v2.exchange.summary(u).frozen_margin).toBe('0.00000000');
+  });
+
+  it("a higher leverage whose notional cap the side's open orders pass is refused, as the order would be (3013)", () => {
+    for (const mode of ['hedge', 'one_way'] as const) {
+      const v = venue();
+      const u = user(v, mode === 'hedge' ? 'levcap0001' : 'levcap0002');
+      setPositionMode(v.exchange, u, mode);
+      setPrices(v.exchange, 'BTCUSDT', { mark: 95_000 });
+      // 0.6 at 90,000 = 54,000 USDT of opening orders: within 20x's cap, over 125x's 50,000
+      placeOrder(v.exchange, u, btc({ side: 1, position_side: 1, position_action: 1, price: '90000.0', qty: '0.600' }));
+      const frozen = v.exchange.summary(u).frozen_margin;
+      const e = refusal(() => setLeverage(v.exchange, u, 'BTCUSDT', 125));
+      expect(e.code).toBe(3013);
+      expect(e.message).toBe(
+        'a 125x position on BTCUSDT may hold at most 50000 USDT notional; the long side with its open orders holds 54000.00',
+      );
+      // nothing changed: the pair, the order and what it freezes stay at 20x
+      expect(v.exchange.summary(u).frozen_margin).toBe(frozen);
+      expect(v.exchange.openOrders(u, 'BTCUSDT')).toMatchObject([{ leverage: 20 }]);
+      // the order itself placed at 125x is refused the same way
+      const o = refusal(() =>
+        placeOrder(
+          v.exchange,
+          u,
+          btc({ side: 1, position_side: 1, position_action: 1, price: '90000.0', qty: '0.600', leverage: 125 }),
+        ),
+      );
+      expect(o.code).toBe(3013);
+      // 100x's cap, 600,000, holds them
+      setLeverage(v.exchange, u, 'BTCUSDT', 100);
+      expect(v.exchange.openOrders(u, 'BTCUSDT')).toMatchObject([{ leverage: 100 }]);
+    }
   });
 });
