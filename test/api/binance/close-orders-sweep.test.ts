@@ -80,6 +80,7 @@ async function sweep(mode: Mode, tag: string, closes: [string, string]) {
     taker,
     c1: await get(c1.orderId),
     c2: await get(c2.orderId),
+    c1Id: c1.orderId as number,
     c2Id: c2.orderId as number,
     // D's sells (its first trade is the opening buy)
     sells: ((await call(d, 'GET', '/fapi/v1/userTrades', {})) as any[]).filter((t) => t.side === 'SELL'),
@@ -127,6 +128,70 @@ describe('close orders one taker meets together', () => {
         ['NEW', 'NEW', '0.005', '0'],
         ['AMENDMENT', 'NEW', '0.003', '0'],
         ['TRADE', 'FILLED', '0.003', '0.003'],
+      ]);
+      // in the order it happened: the first one's fill shrank the position, then the second was
+      // trimmed, then it traded (before, the trim came ahead of the fill that caused it)
+      const name = (i: number) => (i === r.c1Id ? 'c1' : i === r.c2Id ? 'c2' : String(i));
+      expect(r.pushes.map((o) => [name(o.i), o.x])).toEqual([
+        ['c1', 'NEW'],
+        ['c2', 'NEW'],
+        ['c1', 'TRADE'],
+        ['c2', 'AMENDMENT'],
+        ['c2', 'TRADE'],
+      ]);
+    },
+  );
+});
+
+describe("a close order trimmed by another order's fill", () => {
+  it.each(['one_way', 'hedge'] as const)(
+    '%s: its AMENDMENT comes after the TRADE that shrank the position',
+    async (mode) => {
+      const hedge = mode === 'hedge';
+      const d = account(svc.venue, `ctd${mode}`, 100_000, hedge ? undefined : 'one_way');
+      const e = account(svc.venue, `cte${mode}`, 100_000);
+      const side: Record<string, string> = hedge ? { positionSide: 'LONG' } : {};
+      const gtc = { type: 'LIMIT', timeInForce: 'GTC' };
+      await call(e, 'POST', '/fapi/v1/order', {
+        side: 'SELL',
+        positionSide: 'SHORT',
+        ...gtc,
+        quantity: '0.008',
+        price: px(0),
+      });
+      await call(d, 'POST', '/fapi/v1/order', { side: 'BUY', type: 'MARKET', quantity: '0.008', ...side });
+      const stream = await userStream(svc.base, d);
+      const close: Record<string, string> = hedge ? { positionSide: 'LONG' } : { reduceOnly: 'true' };
+      const tp = await call(d, 'POST', '/fapi/v1/order', {
+        side: 'SELL',
+        ...gtc,
+        quantity: '0.008',
+        price: px(50),
+        ...close,
+      });
+      await call(e, 'POST', '/fapi/v1/order', {
+        side: 'BUY',
+        positionSide: 'LONG',
+        ...gtc,
+        quantity: '0.005',
+        price: px(-10),
+      });
+      // D sells 0.005 at market (not reduce-only): its position is 0.003, its close order is trimmed to it
+      const sell = await call(d, 'POST', '/fapi/v1/order', {
+        side: 'SELL',
+        type: 'MARKET',
+        quantity: '0.005',
+        ...side,
+      });
+      await quiet();
+      await stream.close();
+      const name = (i: number) => (i === tp.orderId ? 'tp' : i === sell.orderId ? 'sell' : String(i));
+      const pushes = stream.got.filter((m) => m.e === 'ORDER_TRADE_UPDATE').map((m) => m.o);
+      expect(pushes.map((o) => [name(o.i), o.x, o.X, o.q])).toEqual([
+        ['tp', 'NEW', 'NEW', '0.008'],
+        ['sell', 'NEW', 'NEW', '0.005'],
+        ['sell', 'TRADE', 'FILLED', '0.005'],
+        ['tp', 'AMENDMENT', 'NEW', '0.003'],
       ]);
     },
   );

@@ -1,7 +1,8 @@
 // The user data stream's events (reference a.4): the native pushes of one command (order record,
 // fills, positions, balance) turned into Binance's sequence: ORDER_TRADE_UPDATE NEW, AMENDMENT
-// for a modified order (before the TRADEs of a modification that trades at once), one TRADE per
-// fill with running totals, CANCELED / EXPIRED (a liquidation's cancels before its close order's
+// for a modified order (right before the TRADEs of a modification that trades at once; a
+// reduce-only order trimmed by another order's fills after those fills), one TRADE per fill with
+// running totals, CANCELED / EXPIRED (a liquidation's cancels before its close order's
 // NEW, as Binance cancels first), then ACCOUNT_UPDATE with the changed positions (pa
 // "0" and its margin type for a closed one) and the wallet when it moved; ACCOUNT_CONFIG_UPDATE
 // for a leverage change on any surface. An ORDER_TRADE_UPDATE's `T` and `o.T` are the time of what
@@ -420,6 +421,7 @@ export class UserEvents {
       );
     };
     for (const [i, rec] of cancelledFirst.entries()) end(rec, cancelledFirst.slice(i + 1));
+    const amended = new Map<number, UserEvent>();
     for (const id of ids) {
       if (cancelledFirst.some((rec) => Number(rec.id) === id)) continue;
       const b = bases.get(id)!;
@@ -432,19 +434,29 @@ export class UserEvents {
         continue;
       }
       // AMENDMENT for one whose price or quantity changed (PUT order, a reduce-only order trimmed
-      // to its position), before the fills the new price made at once. An open order's record
-      // pushed with its terms unchanged and no fill is no modification: a leverage change moving
-      // the pair's orders to it (Binance sends ACCOUNT_CONFIG_UPDATE alone for that)
+      // to its position). An open order's record pushed with its terms unchanged and no fill is
+      // no modification: a leverage change moving the pair's orders to it (Binance sends
+      // ACCOUNT_CONFIG_UPDATE alone for that)
       if (last === shows) continue;
       const r = before.get(id)!;
       const X = r.lots.isZero() ? 'NEW' : 'PARTIALLY_FILLED';
-      send(event(b, 'AMENDMENT', X, { ...totals(b, r.lots, r.quote), ...NO_FILL, T: b.updated }));
+      amended.set(id, event(b, 'AMENDMENT', X, { ...totals(b, r.lots, r.quote), ...NO_FILL, T: b.updated }));
     }
+    // An AMENDMENT goes right before its order's first fill of the batch (a modification that
+    // trades at once), else after the batch's fills: a reduce-only order trimmed by the fills of
+    // another order comes after the fills that shrank its position
+    const sendAmendment = (id: number) => {
+      const msg = amended.get(id);
+      if (msg === undefined) return;
+      amended.delete(id);
+      send(msg);
+    };
     for (const f of fills) {
       const id = Number(f.order_id);
       const b = bases.get(id);
       const r = before.get(id);
       if (b === undefined || r === undefined) continue;
+      sendAmendment(id);
       r.lots = r.lots.plus(f.qty);
       r.quote = r.quote.plus(f.quote_qty);
       const full = r.lots.equals(b.fields.q);
@@ -463,6 +475,7 @@ export class UserEvents {
       );
       if (full) known.delete(id);
     }
+    for (const id of [...amended.keys()]) sendAmendment(id);
     for (const [i, rec] of ended.entries()) if (!cancelledFirst.includes(rec)) end(rec, restingAfter(i));
   }
 
