@@ -5,7 +5,6 @@
 // taker paper account (created with the loopback admin route) takes from that liquidity.
 import { PerpdeskApiError, RestClient } from '../../src-shared/sdk/rest-client.ts';
 import type { FuturesSymbol, PlacementResult, PositionRecord } from '../../src-shared/types.ts';
-import { marketOrder } from './desk.ts';
 
 export interface LadderOptions {
   /** Levels per side. */
@@ -142,7 +141,8 @@ export class BotMarket {
     qty: string,
   ): Promise<{ s: FuturesSymbol; pos: PositionRecord }> {
     await this.ensureBook(symbol, 15);
-    await marketOrder(trader, symbol, side, qty);
+    // a market order opening `side` (hedge mode), as desk.ts marketOrder places one (desk.ts imports this file)
+    await trader.placeOrder({ symbol, side, position_side: side, position_action: 1, type: 2, qty });
     const [pos] = await trader.positions();
     return { s: await this.symbol(symbol), pos };
   }

@@ -37,10 +37,7 @@ import {
 import { placementNotice, type PlacementNotice } from './placement-notice.ts';
 import { stopSentence } from './stop-order.ts';
 import { trailingSentence } from './trailing-stop.ts';
-
-export type FormAction = 'open' | 'close';
-export type FormType = OrderType;
-export type SizeMode = 'qty' | 'pct';
+import type { FormAction, FormType, SizeMode } from './form-kinds.ts';
 
 /** What Enter in the form says when no side is armed. */
 export const ENTER_HINT =

@@ -22,7 +22,7 @@ import { num, toStep } from '../../lib/format.ts';
 import { positionDirection } from '../positions/position-direction.ts';
 import { parseDecimalInput, type DecimalInput } from './decimal-input.ts';
 import { notionalRoomQty, oneWaySide, sideNotional, type OneWaySide } from './notional-cap.ts';
-import type { FormAction, FormType, SizeMode } from './order-form-store.ts';
+import type { FormAction, FormType, SizeMode } from './form-kinds.ts';
 import { crossBacking, maxOpenQty, preview, type BackingPosition, type Preview, type Tier } from './preview.ts';
 import { fillOrKillShort } from './fill-or-kill.ts';
 import { capOf, pctQty, qtyShare } from './size.ts';

@@ -1,7 +1,7 @@
 // One side of the order form (buy or sell): its button and its preview column. The two sides
 // mirror each other; everything that differs comes from the side's model (order-model.ts).
 import { fmt, fmtSigned } from '../../lib/format.ts';
-import type { FormAction } from './order-form-store.ts';
+import type { FormAction } from './form-kinds.ts';
 import type { SideModel } from './order-model.ts';
 import { Side } from '../../../../src-shared/enums.ts';
 
