@@ -198,6 +198,9 @@ function parseReplaySpec(text: string): { symbols: string[]; start: number } {
   return { symbols, start };
 }
 
+/** The options that take no value. */
+const SWITCHES = new Set(['--no-sim', '--fast', '--lockstep', '--help', '-h']);
+
 export function parseCli(argv: readonly string[]): CliOptions {
   const out: CliOptions = {
     host: '127.0.0.1',
@@ -220,22 +223,33 @@ export function parseCli(argv: readonly string[]): CliOptions {
   // the options of the simulator itself, which --no-sim leaves without one (--seed is kept for a
   // later simulated start of the folder, --start starts its clock)
   const simulatorOnly: string[] = [];
+  // the value each option took: an option given twice (`--port 7430 ... --port 8787`, a script's
+  // default and the user's own) is a bad command line; before, the last one won without a word
+  const given = new Map<string, string>();
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     const eq = arg.indexOf('=');
     const name = eq > 0 ? arg.slice(0, eq) : arg;
     const takeValue = (): string => {
-      if (eq > 0) return arg.slice(eq + 1);
-      const v = argv[++i];
+      const v = eq > 0 ? arg.slice(eq + 1) : argv[++i];
       if (v === undefined) throw new CliError(`${name} needs a value`);
       // the value left out (`--data-dir $UNSET --no-sim`: the shell drops an unset variable) takes
       // the next option as the value; before, a folder named --no-sim was made and simulated
-      if (v.startsWith('--'))
+      if (eq < 0 && v.startsWith('--'))
         throw new CliError(
           `${name} needs a value, got the option '${v}' after it (a value that starts with -- is written ${name}=${v})`,
         );
+      const before = given.get(name);
+      // --account repeats, one KEY each (checked below)
+      if (before !== undefined && name !== '--account')
+        throw new CliError(`${name} is given twice ('${before}', then '${v}'): give it once`);
+      given.set(name, v);
       return v;
     };
+    // a switch takes no value: `--fast=false` turned fast mode on (and `--no-sim=false` the
+    // simulated market off) without a word
+    if (eq > 0 && SWITCHES.has(name))
+      throw new CliError(`${name} takes no value, got '${arg}': give ${name} alone or leave it out`);
     switch (name) {
       case '--host': {
         const v = takeValue();

@@ -70,10 +70,12 @@ export async function startHeadless(opts: StartOptions = {}): Promise<RunningSer
     apiSecret: randomBytes(24).toString('hex'),
     balance: opts.balance ?? '100000',
   };
+  // a spec that gives its own --port (a restart on the port it had) gets that one: an option
+  // given twice is a bad command line
+  const ownPort = (opts.args ?? []).some((a) => a === '--port' || a.startsWith('--port='));
   const args = [
     join(root, 'out/main/headless.js'),
-    '--port',
-    '0',
+    ...(ownPort ? [] : ['--port', '0']),
     '--data-dir',
     dataDir,
     ...(opts.noAccount ? [] : ['--account', `${account.apiKey}:${account.apiSecret}:${account.balance}`]),

@@ -100,6 +100,17 @@ describe('command line', () => {
     [['--no-sim', '--fast'], /^--fast is an option of the simulated market, not of --no-sim$/],
     [['--volatility', '2', '--no-sim'], /^--volatility is an option of the simulated market, not of --no-sim$/],
     [['--no-sim', '--intensity=0.5'], /^--intensity is an option of the simulated market, not of --no-sim$/],
+    // an option given twice: before, the last one won without a word (a script's --port and the
+    // user's own, two --data-dir: one venue opened, the other never looked at)
+    [['--port', '7430', '--port', '7431'], /^--port is given twice \('7430', then '7431'\): give it once$/],
+    [['--data-dir=/tmp/a', '--data-dir', '/tmp/b'], /^--data-dir is given twice \('\/tmp\/a', then '\/tmp\/b'\)/],
+    [['--seed', '1', '--seed=1'], /^--seed is given twice/],
+    [['--replay', 'BTCUSDT@2021-05-16', '--until', '2021-05-17', '--until', '2021-05-18'], /^--until is given twice/],
+    // a switch with a value: before, --fast=false ran fast, --no-sim=false ran without the market
+    [['--fast=false'], /^--fast takes no value, got '--fast=false': give --fast alone or leave it out$/],
+    [['--no-sim=false'], /^--no-sim takes no value/],
+    [['--replay', 'BTCUSDT@2021-05-16', '--lockstep=0'], /^--lockstep takes no value/],
+    [['--help=x'], /^--help takes no value/],
   ])('rejects %j', (argv, msg) => {
     expect(() => parseCli(argv as string[])).toThrow(CliError);
     expect(() => parseCli(argv as string[])).toThrow(msg);
