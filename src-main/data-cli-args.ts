@@ -49,13 +49,18 @@ export function parseDataCli(argv: readonly string[]): DataCliOptions {
   let command: string | undefined;
   const given: string[] = [];
   for (let i = 0; i < argv.length; i++) {
-    const a = argv[i];
+    // `--data-dir=DIR` is `--data-dir DIR`, as `npm run serve` and `npm run sweep` take it (before:
+    // "unknown option --data-dir=DIR"); a value that starts with -- is written so
+    const eq = argv[i].startsWith('--') ? argv[i].indexOf('=') : -1;
+    const a = eq > 0 ? argv[i].slice(0, eq) : argv[i];
     if (a.startsWith('--')) given.push(a);
     const value = (): string => {
-      const v = argv[++i];
-      if (v === undefined || v.startsWith('--')) throw new DataCliError(`${a} needs a value`);
+      const v = eq > 0 ? argv[i].slice(eq + 1) : argv[++i];
+      if (v === undefined || (eq < 0 && v.startsWith('--'))) throw new DataCliError(`${a} needs a value`);
       return v;
     };
+    if (eq > 0 && (a === '--help' || a === '--no-import'))
+      throw new DataCliError(`${a} takes no value, got '${argv[i]}'`);
     switch (a) {
       case '-h':
       case '--help':

@@ -202,6 +202,16 @@ describe('on a data folder of its own', () => {
     expect((await run('list', '--data-dir', fresh)).code).toBe(0);
   });
 
+  it('an option takes its value after = too, as npm run serve does (before: "unknown option --data-dir=DIR")', async () => {
+    const fresh = tempDir();
+    const r = await run('list', `--data-dir=${fresh}`);
+    expect(r).toMatchObject({ code: 0, err: [] });
+    expect(r.out.join('\n')).toContain(fresh);
+    const bad = await run('list', '--data-dir', fresh, '--help=yes');
+    expect(bad.code).toBe(2);
+    expect(bad.err[0].split('\n')[0]).toBe("perpdesk data: --help takes no value, got '--help=yes'");
+  });
+
   it('a bad option value is bad usage: said once, before any file is read, exit 2', async () => {
     const folder = archiveTree(); // three files
     const fresh = tempDir();
