@@ -48,6 +48,9 @@ export function parseDataCli(argv: readonly string[]): DataCliOptions {
   const out: DataCliOptions = { command: 'help', paths: [] };
   let command: string | undefined;
   const given: string[] = [];
+  // the value each option took: an option given twice is bad usage (before, the last one won
+  // without a word: `list --data-dir A --data-dir B` listed B)
+  const values = new Map<string, string>();
   for (let i = 0; i < argv.length; i++) {
     // `--data-dir=DIR` is `--data-dir DIR`, as `npm run serve` and `npm run sweep` take it (before:
     // "unknown option --data-dir=DIR"); a value that starts with -- is written so
@@ -57,6 +60,9 @@ export function parseDataCli(argv: readonly string[]): DataCliOptions {
     const value = (): string => {
       const v = eq > 0 ? argv[i].slice(eq + 1) : argv[++i];
       if (v === undefined || (eq < 0 && v.startsWith('--'))) throw new DataCliError(`${a} needs a value`);
+      const before = values.get(a);
+      if (before !== undefined) throw new DataCliError(`${a} is given twice ('${before}', then '${v}'): give it once`);
+      values.set(a, v);
       return v;
     };
     if (eq > 0 && (a === '--help' || a === '--no-import'))

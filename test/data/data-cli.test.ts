@@ -212,6 +212,17 @@ describe('on a data folder of its own', () => {
     expect(bad.err[0].split('\n')[0]).toBe("perpdesk data: --help takes no value, got '--help=yes'");
   });
 
+  it('an option given twice is bad usage, one line, exit 2 (before, the last one won: list --data-dir A --data-dir B listed B)', async () => {
+    const a = tempDir();
+    const b = tempDir();
+    const r = await run('list', '--data-dir', a, `--data-dir=${b}`);
+    expect(r).toMatchObject({ code: 2, out: [] });
+    expect(r.err[0].split('\n')[0]).toBe(
+      `perpdesk data: --data-dir is given twice ('${a}', then '${b}'): give it once`,
+    );
+    expect(readdirSync(b)).toEqual([]);
+  });
+
   it('a bad option value is bad usage: said once, before any file is read, exit 2', async () => {
     const folder = archiveTree(); // three files
     const fresh = tempDir();
