@@ -199,6 +199,16 @@ export function parse(argv: string[], worker = false) {
   // dropped: `--bot node examples/sweep-bot.ts` unquoted would otherwise run `node` alone. A
   // worker takes no bot (nor --bot): its hint is its own options, as each command's is
   const given = new Set(parsed.tokens.flatMap((t) => (t.kind === 'option' ? [t.name] : [])));
+  // an option given twice: parseArgs keeps the last without a word (`--data-dir A ... --data-dir B`
+  // ran the sweep on B's datasets and stored it there)
+  const values = new Map<string, string>();
+  for (const t of parsed.tokens) {
+    if (t.kind !== 'option' || t.value === undefined) continue;
+    const before = values.get(t.name);
+    if (before !== undefined)
+      throw new PlanError(`--${t.name} is given twice ('${before}', then '${t.value}'): give it once`);
+    values.set(t.name, t.value);
+  }
   const command = commandOf(worker, given);
   const stray = parsed.tokens.find((t) => t.kind === 'positional' && args[t.index - 1] !== '--resume');
   if (stray?.kind === 'positional') throw new PlanError(`unexpected argument '${stray.value}': ${STRAY_HINT[command]}`);

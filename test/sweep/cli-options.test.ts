@@ -16,6 +16,18 @@ const refusal = (argv: string[], worker = false): string => {
 };
 
 describe('the sweep CLI refuses what it would ignore', () => {
+  it('an option given twice (before, the last one won without a word)', () => {
+    const run = ['--bot', 'node bot.ts', '--replay', 'BTCUSDT@2025-01-06..2025-01-06'];
+    expect(refusal([...run, '--data-dir', '/a', '--data-dir=/b'])).toBe(
+      "--data-dir is given twice ('/a', then '/b'): give it once",
+    );
+    expect(refusal([...run, '--bot', 'node other.ts'])).toBe(
+      "--bot is given twice ('node bot.ts', then 'node other.ts'): give it once",
+    );
+    expect(refusal(['--list', '--data-dir', '/a', '--data-dir', '/b'])).toMatch(/^--data-dir is given twice/);
+    expect(refusal([...run, '--data-dir', '/a'])).toBe('taken');
+  });
+
   it("a worker's option given to the coordinator, and a coordinator's given to a worker", () => {
     const run = ['--bot', 'node bot.ts', '--replay', 'BTCUSDT@2025-01-06..2025-01-06'];
     expect(refusal([...run, '--concurrency', '2'])).toBe(
