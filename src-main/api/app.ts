@@ -148,7 +148,30 @@ function diskCheck(venue: Venue): RequestCheck | null {
 }
 
 /**
- * The one onRequest pass of the guards, in this order: the URL length (414), the Host header
+ * A request that comes in while the service closes (on a kept-alive connection, which the close
+ * leaves open a moment for it: server-close.ts) is refused, not run: 5001 in the envelope (-1001
+ * under /binance), with Fastify's `Connection: close` of its close; Fastify's own 503 body
+ * (`return503OnClosing`, turned off) is not the envelope.
+ */
+function closingCheck(app: FastifyInstance): RequestCheck {
+  let closing = false;
+  app.addHook('preClose', (done) => {
+    closing = true;
+    done();
+  });
+  return (_req, reply) => {
+    if (!closing) return false;
+    sendError(
+      reply,
+      Errors.SERVICE_UNAVAILABLE,
+      'The service is shutting down: the request was not run. Retry once it is back',
+    );
+    return true;
+  };
+}
+
+/**
+ * The one onRequest pass of the guards, in this order: the service closing (5001), the URL length (414), the Host header
  * (DNS rebinding, 403), an upgrade's Origin (cross-site WebSocket, 403), the disk guard (503 on changes) and the per-IP rate limit (429); the
  * first that answers ends the request. An upgrade request also gets its socket closed after an
  * HTTP answer (browser-guards.ts closeUpgradeAfterAnswer).
@@ -234,6 +257,8 @@ class QuietRequestLines extends LogController {
 
 export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
+    // a request during the close is refused in the envelope (closingCheck)
+    return503OnClosing: false,
     logger: opts.logger ? { level: 'warn' } : false,
     // Only warnings and errors are logged: no request lines (info), so none is built either
     // (QuietRequestLines), and no per-request child logger (Fastify makes one per request to bind
@@ -280,6 +305,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   installOnSendPass(app, opts.venue, finish);
   const auth = installAuth(app, { venue: opts.venue, now: opts.now, rateLimit: opts.rateLimit });
   installOnRequestPass(app, [
+    closingCheck(app),
     urlLimitCheck,
     hostCheck({ loopbackHostsOnly: opts.loopbackHostsOnly ?? true }),
     originCheck,
