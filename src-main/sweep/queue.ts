@@ -7,7 +7,7 @@
 // by the coordinator's periodic check of its pending jobs. A bot's failure is a job's result,
 // not a queue failure: only a job that could not run at all is retried (attempts).
 import { hostname } from 'node:os';
-import { ErrorCode, Queue, QueueEvents, WaitingError, Worker, type ConnectionOptions, type Job } from 'bullmq';
+import { Queue, QueueEvents, WaitingError, Worker, type ConnectionOptions, type Job } from 'bullmq';
 import type { RedisOptions } from 'ioredis';
 import { buildId, buildMismatch } from './build-id.ts';
 import { defaultCacheDir } from './compile-cache.ts';
@@ -22,24 +22,7 @@ import type { RunnerEvents } from './pool.ts';
 import { RunGate } from './run-gate.ts';
 import { openJobVenue, runJob, type JobVenue } from './run-job.ts';
 import { warmUp } from './warm-up.ts';
-
-/**
- * What a queue worker prints for an error BullMQ reports: a job this worker ran but no longer
- * holds when it finishes (its lock lapsed while the worker was paused or cut off from Redis, and
- * the job went to another worker or its sweep was removed) gets a sentence, not BullMQ's `Missing
- * key for job ID. moveToFinished`; anything else is BullMQ's message.
- */
-export function workerErrorLine(err: Error & { code?: unknown }): string {
-  const lost = [ErrorCode.JobNotExist, ErrorCode.JobLockNotExist, ErrorCode.JobLockMismatch];
-  const id = /for job (\S+?)\.? /.exec(err.message)?.[1];
-  if (typeof err.code === 'number' && lost.includes(err.code) && id !== undefined)
-    return (
-      `perpdesk sweep worker: job ${id} was no longer this worker's when it ended (its lock lapsed while ` +
-      'the worker was paused or cut off from Redis; another worker runs it, or its sweep was removed): ' +
-      'its outcome here is dropped'
-    );
-  return `perpdesk sweep worker: ${err.message}`;
-}
+import { WorkerLines } from './worker-lines.ts';
 
 class BuildError extends Error {}
 
@@ -353,9 +336,9 @@ export async function runQueueWorker(o: QueueWorkerOptions): Promise<void> {
     o.log(`perpdesk sweep worker: the warm-up job did not end well (${cold}); the first job starts cold`);
   const gate = new RunGate(o.concurrency);
   const counts = new Queue(QUEUE, { connection: connection(opts) });
-  counts.on('error', () => {
-    // the worker's own connection reports a Redis that went away
-  });
+  // a Redis away and back, once each; BullMQ's other errors in words (worker-lines.ts)
+  const lines = new WorkerLines(o.url, o.log);
+  counts.on('error', (err) => lines.error(err));
   // the worker's connections carry a name of its own, so that each worker can count the others
   // (CLIENT LIST, as BullMQ's getWorkers reads it)
   const named = `bull:${Buffer.from(QUEUE).toString('base64')}:w:`;
@@ -463,12 +446,9 @@ export async function runQueueWorker(o: QueueWorkerOptions): Promise<void> {
     stalledInterval: Math.min(5000, Math.max(500, Math.round(stallMs / 2))),
     maxStalledCount: 2,
   });
-  let lastError = '';
-  worker.on('error', (err) => {
-    const line = workerErrorLine(err);
-    if (line !== lastError) o.log(line);
-    lastError = line;
-  });
+  worker.on('error', (err) => lines.error(err));
+  // a connection ready again: Redis is back
+  for (const q of [worker, counts]) (await q.backend.connection.client).on('ready', () => lines.ready());
   worker.on('active', (job) => o.log(`job ${job.id} taken`));
   worker.on('completed', (job, r: JobResult) => o.log(`job ${job.id} ${r.status} (${r.wallMs} ms)`));
   worker.on('failed', (job, err) => o.log(`job ${job?.id} could not run: ${err.message}`));

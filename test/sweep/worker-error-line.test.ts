@@ -9,7 +9,7 @@ import type { ChildProcess } from 'node:child_process';
 import { Queue, Worker } from 'bullmq';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { workerErrorLine } from '../../src-main/sweep/queue.ts';
+import { workerErrorLine } from '../../src-main/sweep/worker-lines.ts';
 import { freePort, HAS_REDIS, startRedis, stop } from './redis-helpers.ts';
 
 describe.skipIf(!HAS_REDIS)('a queue worker whose job was taken from it', () => {
