@@ -422,9 +422,7 @@ export async function runQueueWorker(o: QueueWorkerOptions): Promise<void> {
           onBotSpawned: () => {
             unlock();
             o.log(`job ${job.id} started`);
-            job.updateProgress(1).catch((err: unknown) => {
-              o.log(`job ${job.id}: its start not told (${err instanceof Error ? err.message : err})`);
-            });
+            job.updateProgress(1).catch((err: unknown) => lines.startNotTold(job.id, err));
           },
         });
       } finally {

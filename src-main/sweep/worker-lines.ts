@@ -1,6 +1,7 @@
 // What a queue worker (queue.ts runQueueWorker) prints of what BullMQ and Redis report: a Redis
-// that went away and came back (one line each, as the coordinator says them), and a job that is
-// no longer this worker's in place of BullMQ's raw `Missing key for job ID. ...`.
+// that went away and came back (one line each, as the coordinator says them), a job Redis lost
+// (a restart without persistence) or that is no longer this worker's, once a job, in place of
+// BullMQ's raw `Missing key for job ID. ...`.
 import { ErrorCode } from 'bullmq';
 import { shownUrl } from './redis-url.ts';
 
@@ -22,6 +23,12 @@ function lostJob(err: QueueErr): string | undefined {
  */
 export function workerErrorLine(err: QueueErr): string {
   const id = lostJob(err);
+  if (id !== undefined && err.code === ErrorCode.JobNotExist)
+    return (
+      `perpdesk sweep worker: job ${id} was no longer this worker's when it ended (Redis no longer holds it: ` +
+      "restarted without persistence, or its sweep was removed; the sweep's coordinator adds it again): its " +
+      'outcome here is dropped'
+    );
   if (id !== undefined)
     return (
       `perpdesk sweep worker: job ${id} was no longer this worker's when it ended (its lock lapsed while ` +
@@ -29,6 +36,22 @@ export function workerErrorLine(err: QueueErr): string {
       'its outcome here is dropped'
     );
   return `perpdesk sweep worker: ${err.message}`;
+}
+
+/**
+ * What a worker prints when it cannot tell the coordinator a job's start (its progress): a job
+ * Redis no longer holds (BullMQ's `Missing key for job ID. updateProgress`) lost its record, as a
+ * Redis restarted without persistence loses every job; anything else is said as it is.
+ */
+export function startNotToldLine(jobId: string | undefined, err: unknown): string {
+  if (err instanceof Error && (err as QueueErr).code === ErrorCode.JobNotExist)
+    return (
+      `perpdesk sweep worker: job ${jobId} is no longer in Redis (its record was lost: Redis restarted without ` +
+      'persistence, or its sweep was removed): its bot runs on here, but its outcome will be dropped; the ' +
+      "sweep's coordinator adds the job again (within seconds, or at its --resume) and that run counts " +
+      "(appendonly yes on the sweep's Redis loses nothing)"
+    );
+  return `perpdesk sweep worker: job ${jobId}: its start not told (${err instanceof Error ? err.message : err})`;
 }
 
 /** A connection's own error (ECONNREFUSED, ECONNRESET, ETIMEDOUT...): Redis is away. */
@@ -39,13 +62,15 @@ function isConnectionError(err: QueueErr): boolean {
 /**
  * The worker's lines about its Redis and BullMQ's errors: `redis at URL: WHY; retrying` once when
  * it goes away, `redis at URL is back` once when a connection is ready again (as the coordinator
- * says them), and each other error once in a row.
+ * says them), and each other error once in a row; a job lost or no longer this worker's is told
+ * once a job (BullMQ reports both its failed completion and its failed failure).
  */
 export class WorkerLines {
   private readonly url: string;
   private readonly log: (line: string) => void;
   private down = false;
   private last = '';
+  private readonly toldJobs = new Set<string>();
 
   constructor(url: string, log: (line: string) => void) {
     this.url = shownUrl(url);
@@ -59,6 +84,13 @@ export class WorkerLines {
       this.down = true;
       return;
     }
+    const id = lostJob(err);
+    if (id !== undefined) {
+      if (this.toldJobs.has(id)) return;
+      this.toldJobs.add(id);
+      // the set stays small: a worker loses few jobs
+      if (this.toldJobs.size > 1000) this.toldJobs.delete(this.toldJobs.values().next().value!);
+    }
     const line = workerErrorLine(err);
     if (line !== this.last) this.log(line);
     this.last = line;
@@ -68,5 +100,14 @@ export class WorkerLines {
   ready(): void {
     if (this.down) this.log(`perpdesk sweep worker: redis at ${this.url} is back`);
     this.down = false;
+  }
+
+  /** A job's start not told: said once a job. */
+  startNotTold(jobId: string | undefined, err: unknown): void {
+    if (jobId !== undefined && err instanceof Error && (err as QueueErr).code === ErrorCode.JobNotExist) {
+      if (this.toldJobs.has(`start:${jobId}`)) return;
+      this.toldJobs.add(`start:${jobId}`);
+    }
+    this.log(startNotToldLine(jobId, err));
   }
 }

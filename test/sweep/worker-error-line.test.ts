@@ -6,10 +6,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ChildProcess } from 'node:child_process';
-import { Queue, Worker } from 'bullmq';
+import { ErrorCode, Queue, Worker } from 'bullmq';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { workerErrorLine } from '../../src-main/sweep/worker-lines.ts';
+import { WorkerLines, workerErrorLine } from '../../src-main/sweep/worker-lines.ts';
 import { freePort, HAS_REDIS, startRedis, stop } from './redis-helpers.ts';
 
 describe.skipIf(!HAS_REDIS)('a queue worker whose job was taken from it', () => {
@@ -54,5 +54,31 @@ describe.skipIf(!HAS_REDIS)('a queue worker whose job was taken from it', () => 
       await queue.close();
       client.disconnect();
     }
+  });
+});
+
+// A job Redis lost ends with two errors of BullMQ's (its completion, then its failure, each
+// `Missing key for job ID. moveToFinished`), and other lines (a lock not renewed, another job's)
+// come between them: the worker printed `was no longer this worker's` twice for one job.
+describe('a queue worker told of the same lost job twice', () => {
+  const missing = (id: string) =>
+    Object.assign(new Error(`Missing key for job ${id}. moveToFinished`), { code: ErrorCode.JobNotExist });
+
+  it('says it once a job, whatever came between', () => {
+    const out: string[] = [];
+    const lines = new WorkerLines('redis://127.0.0.1:6379', (l) => out.push(l));
+    lines.error(missing('sw1-0'));
+    lines.error(new Error('could not renew lock for job sw1-1'));
+    lines.error(missing('sw1-1'));
+    lines.error(missing('sw1-0'));
+    lines.error(missing('sw1-1'));
+    expect(out.filter((l) => l.includes("job sw1-0 was no longer this worker's"))).toHaveLength(1);
+    expect(out.filter((l) => l.includes("job sw1-1 was no longer this worker's"))).toHaveLength(1);
+    // what happened to it and what comes next, not BullMQ's words
+    expect(out[0]).toBe(
+      "perpdesk sweep worker: job sw1-0 was no longer this worker's when it ended (Redis no longer holds it: " +
+        "restarted without persistence, or its sweep was removed; the sweep's coordinator adds it again): its " +
+        'outcome here is dropped',
+    );
   });
 });

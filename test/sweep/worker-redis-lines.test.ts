@@ -1,7 +1,9 @@
 // What a queue worker says when its Redis goes away and comes back without its data (docs/sweeps.md,
 // Many machines): `redis at URL: ...; retrying` once and `redis at URL is back` once, as the
 // coordinator says them (it printed BullMQ's `connect ECONNREFUSED ...` once and nothing when Redis
-// came back). A real redis-server without persistence, restarted on the same port, and a real
+// came back); a job whose record the restart lost is told in words, once (it printed BullMQ's raw
+// `its start not told (Missing key for job ID. updateProgress)`, and `was no longer this worker's`
+// twice a job). A real redis-server without persistence, restarted on the same port, and a real
 // `npm run sweep:worker`.
 import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
@@ -37,7 +39,7 @@ describe.skipIf(!HAS_REDIS)('a queue worker whose Redis restarts without its dat
     await stop(redis);
   });
 
-  it('says Redis is away and back once each, as the coordinator does', async () => {
+  it('says Redis is away and back once each, and each lost job once, in words', async () => {
     const cli = startCli(['worker', '--queue', url, '--concurrency', '1', '--stall-ms', '60000']);
     worker = cli.child;
     let err = '';
@@ -75,5 +77,13 @@ describe.skipIf(!HAS_REDIS)('a queue worker whose Redis restarts without its dat
     );
     expect(out.match(/ is back/g), out).toHaveLength(1);
     expect(out).toContain(`perpdesk sweep worker: redis at ${shown} is back`);
+    // the held job's start: what happened and what comes next, not BullMQ's words
+    expect(out).not.toMatch(/Missing key/);
+    const lost = [...out.matchAll(/job (swRL-\d) is no longer in Redis \(its record was lost: Redis restarted/g)];
+    expect(lost, out).toHaveLength(1);
+    expect(out).toMatch(/its outcome will be dropped; the sweep's coordinator adds the job again/);
+    // each job's end told once
+    for (const id of ['swRL-0', 'swRL-1'])
+      expect(out.match(new RegExp(`job ${id} was no longer this worker's`, 'g')), out).toHaveLength(1);
   }, 180_000);
 });
