@@ -30,17 +30,32 @@ export class PackBackoff {
     this.say = say;
   }
 
-  /** Says once a pack what the worker lacks and what gives it. */
-  tell(ref: PackRef, why: string): void {
+  /**
+   * Says once a pack what the worker lacks and what gives it: a sweep served by a --pack-url the
+   * worker could not reach is resumed or its coordinator reached (`sweep`: its id and queue as
+   * shown), not started with --pack-url, which it was.
+   */
+  tell(ref: PackRef, why: string, sweep?: { id: string; queue: string }): void {
     if (this.told.has(ref.sha256)) return;
     this.told.add(ref.sha256);
+    const elsewhere =
+      `give this machine the coordinator's data folder at the same path (${ref.path}), or put the pack in ` +
+      `--cache-dir as ${ref.sha256}.db`;
+    const served = ref.url === undefined ? null : new URL(ref.url).origin;
+    const unreachable = served !== null && /^cannot fetch the dataset pack from \S+: (?!HTTP \d)/.test(why);
+    const resume =
+      sweep === undefined ? 'resume the sweep' : `npm run sweep -- --resume ${sweep.id} --queue ${sweep.queue}`;
     this.say(
       ref.sha256,
       `perpdesk sweep worker ${process.pid}: cannot get the dataset pack ${ref.sha256.slice(0, 12)} (${why}); ` +
         `its jobs go back to the queue, unrun, for workers that have it, and this worker waits before taking ` +
-        `another (${FIRST_MS / 1000} s, then longer, up to ${MAX_MS / 1000} s). To run them here: start the sweep ` +
-        `with --pack-url http://HOST:PORT reachable from this machine, or give this machine the coordinator's ` +
-        `data folder at the same path (${ref.path}), or put the pack in --cache-dir as ${ref.sha256}.db`,
+        `another (${FIRST_MS / 1000} s, then longer, up to ${MAX_MS / 1000} s). ` +
+        (unreachable
+          ? `The coordinator that serves it at ${served} is not reachable from this machine: if it stopped, start ` +
+            `it again (${resume} --pack-url ${served}); if it runs, check that this machine reaches ${served} ` +
+            `(its address and port, a firewall). Or ${elsewhere}`
+          : `To run them here: start the sweep with --pack-url http://HOST:PORT reachable from this machine, or ` +
+            elsewhere),
     );
   }
 

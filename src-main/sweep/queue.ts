@@ -383,7 +383,7 @@ export async function runQueueWorker(o: QueueWorkerOptions): Promise<void> {
     const why = err instanceof Error ? err.message : String(err);
     const build = err instanceof BuildError;
     if (build) lacking.tellBuild(job.data.build!, why);
-    else lacking.tell(job.data.pack, why);
+    else lacking.tell(job.data.pack, why, { id: job.data.job.sweepId, queue: shownUrl(o.url) });
     await job.updateProgress({ lacks: `worker ${hostname()}-${process.pid}: ${why}`, build }).catch(() => undefined);
     await job.moveToWait(token);
     lacking.pause(worker);
