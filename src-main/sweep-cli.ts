@@ -332,7 +332,7 @@ async function main(argv: string[]): Promise<number> {
       for (const s of sweeps)
         console.log(
           `${s.id}  ${s.state.padEnd(11)}  ${s.done}/${s.jobs} done, ${notOkCounts(s)}  ${s.replay}  ${s.bot}` +
-            listHint(s, v['data-dir'], store.spec(s.id)!.runner),
+            listHint(s, v['data-dir'], store.spec(s.id)!.runner, store.spec(s.id)!.build),
         );
       return 0;
     }

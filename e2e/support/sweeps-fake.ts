@@ -19,7 +19,7 @@ export const summary = (id: string, created: number): SweepSummaryWire => ({
   failed: 0,
   timeouts: 0,
   errors: 0,
-  commands: { resume: null, remove: null, like: `npm run sweep -- --like ${id}` },
+  commands: { resume: null, rerun: null, remove: null, like: `npm run sweep -- --like ${id}` },
   heartbeat_at: null,
 });
 

@@ -1,6 +1,7 @@
 // What the sweep CLI prints that names a command: the commands are printed so that they run as
 // printed (a copy and paste), with the sweep's --data-dir when it was given one.
 import { shellWord } from '../../src-shared/shell-word.ts';
+import { buildId } from './build-id.ts';
 import type { SweepSummary } from './ports.ts';
 
 /** An `npm run SCRIPT` command line as printed, its data folder when one was given: it runs as printed. */
@@ -58,24 +59,48 @@ function resumeCommand(id: string, dataDir: string | undefined, queue: string | 
 
 /** What the service offers for a sweep (GET /api/v1/sweeps): its commands as the CLI prints them. */
 export interface SweepCommands {
-  /** Finishes it (its jobs without a result) or runs its error jobs again; null while it runs or when neither is left. */
+  /**
+   * Finishes it (its jobs without a result) or runs its error jobs again; null while it runs, when
+   * neither is left, or for a sweep of another build (the CLI refuses its resume: see rerun).
+   */
   resume: string | null;
+  /**
+   * For a sweep with jobs left that another build than this checkout's started (its --resume is
+   * refused here: it would mix two builds' figures): the command that runs it again as a new
+   * sweep of this build (--like on its own span); null otherwise.
+   */
+  rerun: string | null;
   /** Deletes it with its results and its dataset pack; null while it runs. */
   remove: string | null;
   /** A new sweep of its bot, sets and options (--like), here on its own data: the page swaps in other data. */
   like: string;
 }
 
+/** Whether this checkout refuses to resume a sweep of build `build` (build-id.ts resumeMismatch). */
+function ofOtherBuild(build: string | undefined, mine: string): boolean {
+  return build !== undefined && build !== mine;
+}
+
 /**
  * A sweep's commands, runnable as given: with `--data-dir` when the folder is not the CLI's default
- * one (`dataDir` undefined when it is) and, to resume a sweep run on a queue, that queue.
+ * one (`dataDir` undefined when it is) and, to resume a sweep run on a queue, that queue. A sweep
+ * another build started (`build`, stored with it) is not resumed from this checkout (`mine`): it
+ * gets the command that runs it again as a new sweep instead.
  */
-export function sweepCommands(s: SweepSummary, dataDir: string | undefined, runner: string): SweepCommands {
+export function sweepCommands(
+  s: SweepSummary,
+  dataDir: string | undefined,
+  runner: string,
+  build?: string,
+  mine: string = buildId(),
+): SweepCommands {
   const like = sweepCommand(['--like', s.id, '--replay', s.replay], dataDir);
-  if (s.state === 'running') return { resume: null, remove: null, like };
+  if (s.state === 'running') return { resume: null, rerun: null, remove: null, like };
   const left = s.done < s.jobs || s.errors > 0;
+  const other = ofOtherBuild(build, mine);
   return {
-    resume: left ? resumeCommand(s.id, dataDir, runner === 'local' ? undefined : runner) : null,
+    resume: left && !other ? resumeCommand(s.id, dataDir, runner === 'local' ? undefined : runner) : null,
+    rerun: left && other ? like : null,
     remove: sweepCommand(['--remove', s.id], dataDir),
     like,
   };
@@ -120,9 +145,22 @@ export function finalLine(
 /**
  * What `--list` says after a sweep that has jobs to run: the command that finishes it (on its
  * queue when it ran on one: the results its workers finished wait there) or runs its `error` jobs
- * again; '' for one running or done without error jobs.
+ * again, or, for a sweep another build started (its resume refused), the one that runs it again as
+ * a new sweep; '' for one running or done without error jobs.
  */
-export function listHint(s: SweepSummary, dataDir: string | undefined, runner: string): string {
+export function listHint(
+  s: SweepSummary,
+  dataDir: string | undefined,
+  runner: string,
+  build?: string,
+  mine: string = buildId(),
+): string {
+  const left = s.state === 'interrupted' || s.state === 'stopped' || (s.state === 'done' && s.errors > 0);
+  if (left && ofOtherBuild(build, mine))
+    return (
+      `  (started by build ${build}, not this checkout's ${mine}: run it again as a new sweep with: ` +
+      `${sweepCommand(['--like', s.id, '--replay', s.replay], dataDir)}, or resume it from a checkout of build ${build})`
+    );
   const resume = resumeCommand(s.id, dataDir, runner === 'local' ? undefined : runner);
   if (s.state === 'interrupted') return `  (its coordinator is gone: ${resume}, or --remove ${s.id})`;
   if (s.state === 'stopped') return `  (finish with: ${resume})`;

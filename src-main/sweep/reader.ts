@@ -15,7 +15,10 @@ export function sweepResults(dataDir: string): SweepResults & { close(): void } 
   // the commands the page copies run from the repository as printed: `--data-dir` unless the folder is the CLI's default
   const cliDir =
     dataDir === ':memory:' || resolve(dataDir) === resolve(defaultDataDir()) ? undefined : resolve(dataDir);
-  const commands = (s: SqliteSweepStore, w: SweepSummary) => sweepCommands(w, cliDir, s.spec(w.id)?.runner ?? 'local');
+  const commands = (s: SqliteSweepStore, w: SweepSummary) => {
+    const spec = s.spec(w.id);
+    return sweepCommands(w, cliDir, spec?.runner ?? 'local', spec?.build);
+  };
   const open = (): SqliteSweepStore | null => {
     if (store === null && dataDir !== ':memory:' && existsSync(join(dataDir, SWEEPS_FILE)))
       store = new SqliteSweepStore(dataDir);

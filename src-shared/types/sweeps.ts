@@ -26,7 +26,11 @@ export interface SweepSummaryWire {
   /** Of `failed`: the jobs that could not run (status error: infrastructure, not the bot); `--resume` reruns them. */
   errors: number;
   /** Its commands as the sweep CLI prints them (null while it runs, or when there is nothing to resume). */
-  commands: { resume: string | null; remove: string | null; like: string };
+  /**
+   * rerun: for a sweep with jobs left that another build started (its resume refused by the CLI),
+   * the command that runs it again as a new sweep; null otherwise (resume is null then).
+   */
+  commands: { resume: string | null; rerun: string | null; remove: string | null; like: string };
   /** ms UTC of the running coordinator's last heartbeat (null: no coordinator has run it since it was stored). */
   heartbeat_at: number | null;
 }

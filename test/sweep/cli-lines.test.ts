@@ -72,11 +72,13 @@ describe("the commands the service offers for a sweep (GET /api/v1/sweeps, the p
     const stopped = summary({ state: 'stopped', done: 2, jobs: 4, errors: 0 });
     expect(sweepCommands(stopped, undefined, 'local')).toEqual({
       resume: 'npm run sweep -- --resume sw1',
+      rerun: null,
       remove: 'npm run sweep -- --remove sw1',
       like: 'npm run sweep -- --like sw1 --replay BTCUSDT@2025-01-06..2025-01-06',
     });
     expect(sweepCommands(stopped, '/srv/my data', 'redis://127.0.0.1:6390')).toEqual({
       resume: "npm run sweep -- --resume sw1 --data-dir '/srv/my data' --queue redis://127.0.0.1:6390",
+      rerun: null,
       remove: "npm run sweep -- --remove sw1 --data-dir '/srv/my data'",
       like: "npm run sweep -- --like sw1 --replay BTCUSDT@2025-01-06..2025-01-06 --data-dir '/srv/my data'",
     });
@@ -94,8 +96,49 @@ describe("the commands the service offers for a sweep (GET /api/v1/sweeps, the p
     // running: nothing to resume or remove yet; a sweep like it can start any time
     expect(sweepCommands(summary({ state: 'running', done: 1, jobs: 4 }), '/d', 'local')).toEqual({
       resume: null,
+      rerun: null,
       remove: null,
       like: 'npm run sweep -- --like sw1 --replay BTCUSDT@2025-01-06..2025-01-06 --data-dir /d',
     });
+  });
+});
+
+// A sweep another build started (its build stored with it: build-id.ts) is refused by --resume
+// (exit 2: `... run it again as a new sweep (npm run sweep -- --like ID --replay SPEC) or resume it
+// from a checkout of build A`), yet the page, the API's `commands` and --list offered `--resume ID`.
+describe('the commands offered for a sweep of another build than this checkout', () => {
+  const mine = 'bbbbbbbbbbbbbbbb';
+  const theirs = 'aaaaaaaaaaaaaaaa';
+  const like = "npm run sweep -- --like sw1 --replay BTCUSDT@2025-01-06..2025-01-06 --data-dir '/srv/my data'";
+
+  it('offers no --resume but the command that runs it again as a new sweep, as the CLI says', () => {
+    for (const s of [
+      summary({ state: 'stopped', done: 2, jobs: 4 }),
+      summary({ state: 'interrupted', done: 2, jobs: 4 }),
+      summary({ state: 'done', done: 4, jobs: 4, errors: 1 }),
+    ]) {
+      const c = sweepCommands(s, '/srv/my data', 'redis://127.0.0.1:6390', theirs, mine);
+      expect(c, s.state).toEqual({
+        resume: null,
+        rerun: like,
+        remove: "npm run sweep -- --remove sw1 --data-dir '/srv/my data'",
+        like,
+      });
+      expect(listHint(s, '/srv/my data', 'redis://127.0.0.1:6390', theirs, mine)).toBe(
+        `  (started by build ${theirs}, not this checkout's ${mine}: run it again as a new sweep with: ${like}, ` +
+          `or resume it from a checkout of build ${theirs})`,
+      );
+    }
+    // nothing left: nothing to run again
+    expect(sweepCommands(summary({ state: 'done', done: 4, jobs: 4 }), undefined, 'local', theirs, mine).rerun).toBe(
+      null,
+    );
+    expect(listHint(summary({ state: 'done', done: 4, jobs: 4 }), undefined, 'local', theirs, mine)).toBe('');
+    // of this build, or stored before builds were: resumed as before
+    for (const build of [mine, undefined]) {
+      const c = sweepCommands(summary({ state: 'stopped', done: 2, jobs: 4 }), undefined, 'local', build, mine);
+      expect(c.resume).toBe('npm run sweep -- --resume sw1');
+      expect(c.rerun).toBe(null);
+    }
   });
 });

@@ -52,6 +52,7 @@ describe('the Sweeps page', () => {
     // the service's commands (src-main/sweep/cli-lines.ts sweepCommands), as given
     const commands = {
       resume: 'npm run sweep -- --resume swA --data-dir /d',
+      rerun: null,
       remove: 'npm run sweep -- --remove swA --data-dir /d',
       like: 'npm run sweep -- --like swA --replay BTCUSDT@2025-01-06..2025-01-07 --data-dir /d',
     };
@@ -64,6 +65,11 @@ describe('the Sweeps page', () => {
     );
     expect(stateText({ state: 'running', commands: { ...commands, resume: null, remove: null } })).toBe('running');
     expect(stateText({ state: 'done', commands: { ...commands, resume: null } })).toBe('done');
+    // another build started it: its resume is refused, the command that runs it again is offered
+    const rerun = 'npm run sweep -- --like swA --replay BTCUSDT@2025-01-06..2025-01-07 --data-dir /d';
+    expect(stateText({ state: 'stopped', commands: { ...commands, resume: null, rerun } })).toBe(
+      "stopped; started by another build than this checkout's (its resume is refused): run it again with: " + rerun,
+    );
     // --like on other data: the typed span in its --replay, quoted when a shell would split it
     const w = { replay: 'BTCUSDT@2025-01-06..2025-01-07', commands };
     expect(likeCommand(w, ' ETHUSDT@2025-02-01..2025-02-08 ')).toBe(

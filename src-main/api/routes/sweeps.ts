@@ -45,7 +45,14 @@ const summarySchema = Type.Object({
       resume: Type.Union([Type.String(), Type.Null()], {
         description:
           'The command that finishes it (its jobs without a result) or runs its error jobs again, with --data-dir and ' +
-          '--queue as it needs them; null while it runs or when neither is left',
+          '--queue as it needs them; null while it runs, when neither is left, or for a sweep another build ' +
+          'started (see rerun)',
+      }),
+      rerun: Type.Union([Type.String(), Type.Null()], {
+        description:
+          'For a sweep with jobs left that another build than the running one started (the CLI refuses its ' +
+          '--resume: two builds would compute its figures): the command that runs it again as a new sweep ' +
+          '(--like ID on its own span), or resume it from a checkout of its build; null otherwise',
       }),
       remove: Type.Union([Type.String(), Type.Null()], {
         description: 'The command that deletes it, its results and its dataset pack; null while it runs',

@@ -51,6 +51,18 @@ export function CommandLine({
 export function ResumeLine({ sweep }: { sweep: SweepSummaryWire }) {
   // the service's, as the CLI prints it: with the folder's --data-dir and the sweep's queue when it needs them
   const cmd = sweep.commands.resume;
+  // another build started it: the CLI refuses its resume (two builds' figures), so the page offers
+  // what the CLI runs, the sweep again as a new one of this build
+  const rerun = sweep.commands.rerun;
+  if (cmd === null && rerun !== null)
+    return (
+      <CommandLine
+        testId="sweep-rerun"
+        label="Started by another build than this checkout's (its resume is refused): run it again as a new sweep:"
+        cmd={rerun}
+        copyLabel="Copy the command that runs it again"
+      />
+    );
   if (cmd === null) return null;
   return (
     <CommandLine

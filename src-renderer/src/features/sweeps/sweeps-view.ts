@@ -33,7 +33,10 @@ export function likeCommand(w: Pick<SweepSummaryWire, 'replay' | 'commands'>, re
 
 /** A sweep's state as the list shows it: what to do with one that has pending jobs and no coordinator. */
 export function stateText(w: Pick<SweepSummaryWire, 'state' | 'commands'>): string {
-  const { resume, remove } = w.commands;
+  const { resume, rerun, remove } = w.commands;
+  // another build started it: the CLI refuses its resume, and runs it again as a new sweep
+  if ((w.state === 'interrupted' || w.state === 'stopped') && rerun !== null)
+    return `${w.state}; started by another build than this checkout's (its resume is refused): run it again with: ${rerun}`;
   if (w.state === 'interrupted' && resume !== null && remove !== null)
     return `interrupted: its coordinator is gone; resume: ${resume}, or remove: ${remove}`;
   if (w.state === 'stopped' && resume !== null) return `stopped; resume: ${resume}`;
