@@ -9,8 +9,27 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-/** The repository's root, where this file is src-main/sweep/build-id.ts. */
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+/**
+ * The checkout this code runs from: the nearest folder up with package.json and src-main (this
+ * file is src-main/sweep/build-id.ts, or bundled in the service's out/main/chunks); undefined for
+ * code run outside a checkout.
+ */
+function checkoutRoot(): string | undefined {
+  let dir = path.dirname(fileURLToPath(import.meta.url));
+  for (;;) {
+    if (existsSync(path.join(dir, 'package.json')) && existsSync(path.join(dir, 'src-main'))) return dir;
+    const up = path.dirname(dir);
+    if (up === dir) return undefined;
+    dir = up;
+  }
+}
+
+const ROOT = checkoutRoot() ?? fileURLToPath(new URL('../../', import.meta.url));
+
+/** The build of the checkout this code runs from; undefined outside a checkout (nothing to compare). */
+export function ownBuild(): string | undefined {
+  return checkoutRoot() === undefined ? undefined : buildId();
+}
 /** What the figures depend on: the service's code and its dependencies' versions. */
 const PARTS = ['src-main', 'src-shared', 'package.json', 'package-lock.json'];
 

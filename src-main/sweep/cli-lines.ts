@@ -1,7 +1,7 @@
 // What the sweep CLI prints that names a command: the commands are printed so that they run as
 // printed (a copy and paste), with the sweep's --data-dir when it was given one.
 import { shellWord } from '../../src-shared/shell-word.ts';
-import { buildId } from './build-id.ts';
+import { ownBuild } from './build-id.ts';
 import type { SweepSummary } from './ports.ts';
 
 /** An `npm run SCRIPT` command line as printed, its data folder when one was given: it runs as printed. */
@@ -77,8 +77,8 @@ export interface SweepCommands {
 }
 
 /** Whether this checkout refuses to resume a sweep of build `build` (build-id.ts resumeMismatch). */
-function ofOtherBuild(build: string | undefined, mine: string): boolean {
-  return build !== undefined && build !== mine;
+function ofOtherBuild(build: string | undefined, mine: string | undefined): boolean {
+  return build !== undefined && mine !== undefined && build !== mine;
 }
 
 /**
@@ -92,7 +92,7 @@ export function sweepCommands(
   dataDir: string | undefined,
   runner: string,
   build?: string,
-  mine: string = buildId(),
+  mine: string | undefined = ownBuild(),
 ): SweepCommands {
   const like = sweepCommand(['--like', s.id, '--replay', s.replay], dataDir);
   if (s.state === 'running') return { resume: null, rerun: null, remove: null, like };
@@ -153,7 +153,7 @@ export function listHint(
   dataDir: string | undefined,
   runner: string,
   build?: string,
-  mine: string = buildId(),
+  mine: string | undefined = ownBuild(),
 ): string {
   const left = s.state === 'interrupted' || s.state === 'stopped' || (s.state === 'done' && s.errors > 0);
   if (left && ofOtherBuild(build, mine))
