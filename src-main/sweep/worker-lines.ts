@@ -43,7 +43,7 @@ export function workerErrorLine(err: QueueErr): string {
  * Redis no longer holds (BullMQ's `Missing key for job ID. updateProgress`) lost its record, as a
  * Redis restarted without persistence loses every job; anything else is said as it is.
  */
-export function startNotToldLine(jobId: string | undefined, err: unknown): string {
+function startNotToldLine(jobId: string | undefined, err: unknown): string {
   if (err instanceof Error && (err as QueueErr).code === ErrorCode.JobNotExist)
     return (
       `perpdesk sweep worker: job ${jobId} is no longer in Redis (its record was lost: Redis restarted without ` +
