@@ -178,7 +178,7 @@ test('a price off the tick and a size off the step are said under their fields a
   await screen.form.size.fill(s.min_qty);
   await expect(sizeCheck).toHaveText(
     new RegExp(
-      `^Worth \\d+\\.\\d\\d USDT at this price: the venue takes at least ${s.min_notional} USDT for an order that opens\\.$`,
+      `^Worth \\d+\\.\\d\\d USDT at this price: the venue takes at least ${s.min_notional} USDT for an order that is not reduce-only\\.$`,
     ),
   );
   await expect(screen.form.size).toHaveAttribute('aria-invalid', 'true');

@@ -124,7 +124,7 @@ describe('amendFieldChecks', () => {
 
   it('says an opening order worth less than the minimum notional at the typed price; a close is not held to it', () => {
     expect(amendFieldChecks('40000', '0.002', opens, BTC).qty).toBe(
-      'Worth 80.00 USDT at this price: the venue takes at least 100 USDT for an order that opens.',
+      'Worth 80.00 USDT at this price: the venue takes at least 100 USDT for an order that is not reduce-only.',
     );
     expect(amendFieldChecks('50000', '0.002', opens, BTC).qty).toBeNull();
     expect(amendFieldChecks('40000', '0.002', closes, BTC).qty).toBeNull();

@@ -60,7 +60,7 @@ describe('the order form’s input checks', () => {
 
   it('says an opening order worth less than the minimum notional, with its value', () => {
     expect(notionalCheck(95.5, '100')).toBe(
-      'Worth 95.50 USDT at this price: the venue takes at least 100 USDT for an order that opens.',
+      'Worth 95.50 USDT at this price: the venue takes at least 100 USDT for an order that is not reduce-only.',
     );
     expect(notionalCheck(100, '100')).toBeNull();
     // no price yet (NaN), nothing typed (0), or no minimum known: nothing to say

@@ -161,7 +161,7 @@ describe('the dialog’s words', () => {
   it('says an opening stop worth less than the minimum notional, at its limit price or its trigger', () => {
     const cheap = { ...BTC, min_qty: '0.001', min_notional: '100' };
     expect(stopFieldChecks({ trigger: '97000', price: '', qty: '0.001' }, stop(), cheap).qty).toBe(
-      'Worth 97.00 USDT at this price: the venue takes at least 100 USDT for an order that opens.',
+      'Worth 97.00 USDT at this price: the venue takes at least 100 USDT for an order that is not reduce-only.',
     );
     // a stop-limit's order goes at its limit price, not at the trigger
     expect(stopFieldChecks({ trigger: '97000', price: '50000', qty: '0.002' }, limit, cheap).qty).toBeNull();

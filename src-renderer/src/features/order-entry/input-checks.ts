@@ -52,7 +52,7 @@ export function sizeCheck(
 export function notionalCheck(notional: number, minNotional: string | undefined): string | null {
   const min = Number(minNotional);
   if (!(notional > 0) || !(min > 0) || notional >= min) return null;
-  return `Worth ${notional.toFixed(2)} USDT at this price: the venue takes at least ${minNotional} USDT for an order that opens.`;
+  return `Worth ${notional.toFixed(2)} USDT at this price: the venue takes at least ${minNotional} USDT for an order that is not reduce-only.`;
 }
 
 /**
