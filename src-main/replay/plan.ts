@@ -250,6 +250,24 @@ function pinnedWithin(d: ReplayDataset | undefined, span: Span, to: string): Rep
   );
 }
 
+/**
+ * An L2 pair's book is built from a REST snapshot, the diffs after it only change it: a depth
+ * dataset with no snapshot up to the end of the span played (a recorder's diff stream alone) would
+ * leave the book empty for the whole replay, every market order expiring unfilled. Refused
+ * (RangeError naming the dataset and the trades that can be replayed instead), an index look-up.
+ */
+function checkBookAnchor(data: ReplayData, depth: ReplayDataset, trades: ReplayDataset | null, played: Span): void {
+  if (data.depthAnchor === undefined || data.depthAnchor(depth.id, played.until) !== null) return;
+  const instead =
+    trades === null
+      ? 'import a REST snapshot of the book into it, or replay trades or klines of the pair'
+      : `import a REST snapshot of the book into it, or replay the trades alone: pin ${datasetName(trades)}`;
+  throw new RangeError(
+    `the ${datasetName(depth)} holds no order book snapshot up to ${iso(Math.min(played.until, shownEnd(depth)))}: ` +
+      `its diffs alone cannot build the book, which would stay empty for the whole replay; ${instead}`,
+  );
+}
+
 /** One symbol's plan; RangeError when it has nothing to replay or its data misses the start. */
 function planSymbol(data: ReplayData, symbol: string, span: Span, pins: Pins = {}): SymbolSource {
   const all = data.datasets(symbol);
@@ -262,6 +280,7 @@ function planSymbol(data: ReplayData, symbol: string, span: Span, pins: Pins = {
   const pinned = (d: ReplayDataset | undefined): ReplayDataset | undefined => pinnedWithin(d, played, to);
   // pinned beside the main dataset (trades beside depth, klines beside either): data within the span too
   for (const d of [depth, trades, klines]) if (d !== main && d !== null && d === pins[roleOf(d)]) pinned(d);
+  if (depth !== null) checkBookAnchor(data, depth, trades, played);
   const specs = main.specsSource === 'inferred' ? dataSpecs(data, main, trades) : main.specs;
   const aux = all.filter((d) => d.lastTime !== null && within(d, played));
   // the roles not pinned prefer a pinned main dataset's market (USD-M otherwise)
