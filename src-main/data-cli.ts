@@ -193,6 +193,14 @@ export async function runDataCli(
     err(cannotUse(dataDir, held.error));
     return 2;
   }
+  if (held.kind === 'replay') {
+    err(
+      `perpdesk data: the data folder ${dataDir} is held by a replay (npm run serve -- --replay, process ${held.pid}, ` +
+        `at ${held.url}), which reads its datasets but does not import, list or delete them: stop it (Ctrl-C) and ` +
+        'run the command again, or use another folder (--data-dir)',
+    );
+    return 1;
+  }
   if (held.kind === 'busy') {
     err(`perpdesk data: ${held.error.message}`);
     return 1;

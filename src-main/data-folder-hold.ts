@@ -9,6 +9,7 @@ const SERVICE_START_WAIT_MS = 90_000;
 type Held =
   | { kind: 'lock'; lock: DataLock }
   | { kind: 'service'; url: string }
+  | { kind: 'replay'; url: string; pid: number }
   | { kind: 'busy'; error: DataFolderInUseError }
   | { kind: 'unusable'; error: unknown };
 
@@ -30,6 +31,9 @@ export async function holdFolder(
     } catch (e) {
       if (!(e instanceof DataFolderInUseError)) return { kind: 'unusable', error: e };
       const running = readServiceFile(dataDir);
+      // a replay (--replay) holds it: no dataset routes to go through, and it holds the folder
+      // until it is stopped (waiting for it said, after 90 s, that it had not opened its API yet)
+      if (running?.replay === true) return { kind: 'replay', url: running.url, pid: running.pid };
       if (running !== null) return { kind: 'service', url: running.url };
       if (Date.now() >= deadline) return { kind: 'busy', error: e };
       if (!said)

@@ -10,11 +10,17 @@ const SERVICE_FILE = 'service.json';
 export interface ServiceFile {
   readonly url: string;
   readonly pid: number;
+  /**
+   * The holder is a replay (`npm run serve -- --replay ...`): it reads the folder's datasets but
+   * serves no dataset routes, so a `data` command cannot hand it its work (data-folder-hold.ts).
+   */
+  readonly replay?: boolean;
 }
 
-export function writeServiceFile(dataDir: string, url: string): void {
+export function writeServiceFile(dataDir: string, url: string, replay = false): void {
   if (dataDir === ':memory:') return;
-  writeFileSync(join(dataDir, SERVICE_FILE), JSON.stringify({ url, pid: process.pid }) + '\n', { mode: 0o600 });
+  const f = { url, pid: process.pid, ...(replay ? { replay } : {}) };
+  writeFileSync(join(dataDir, SERVICE_FILE), JSON.stringify(f) + '\n', { mode: 0o600 });
 }
 
 export function removeServiceFile(dataDir: string): void {
@@ -42,7 +48,7 @@ export function readServiceFile(dataDir: string): ServiceFile | null {
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'EPERM') return null;
   }
-  return { url: f.url, pid: f.pid };
+  return { url: f.url, pid: f.pid, ...(f.replay === true ? { replay: true } : {}) };
 }
 
 /**

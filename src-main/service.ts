@@ -186,10 +186,11 @@ export async function startService(opts: ServiceOptions): Promise<ServiceHandle>
   let closing: Promise<void> | null = null;
   const url = httpUrl(host, port);
   // where a client on this machine reaches it: the login link (its token answers loopback callers
-  // only), `npm run data` on the same folder (service-file.ts; a replay is not the folder's
-  // venue) and a replay's way back to it
+  // only), `npm run data` on the same folder (service-file.ts; a replay (`--replay`, the only one
+  // on a folder: hosted replays and sweep jobs are in memory) is marked so, as it serves no
+  // dataset routes to hand the work to) and a replay's way back to it
   const here = localUrl(host, port);
-  if (replay === undefined) writeServiceFile(opts.dataDir, here);
+  writeServiceFile(opts.dataDir, here, replay !== undefined);
   replays?.setLiveUrl(here);
   return {
     url,
@@ -211,7 +212,7 @@ export async function startService(opts: ServiceOptions): Promise<ServiceHandle>
         // within the server's close, and the venue's last writes do not wait past the bound
         venue.trading.group.hurry(CLOSE_LOCK_WAIT_MS);
         venue.market?.stop();
-        if (replay === undefined) removeServiceFile(opts.dataDir);
+        removeServiceFile(opts.dataDir);
         try {
           // the replays this service hosts end with it
           await replays?.closeAll();
