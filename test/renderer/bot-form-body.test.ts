@@ -21,3 +21,22 @@ describe('the bot form as sent', () => {
     expect('leverage' in body('')).toBe(false);
   });
 });
+
+describe('a leverage no double holds exactly', () => {
+  it('goes as typed, never as 1e20 or Infinity', () => {
+    expect(body('99999999999999999999').leverage).toBe('99999999999999999999');
+    expect(body('9'.repeat(400)).leverage).toBe('9'.repeat(400));
+    expect(body(String(Number.MAX_SAFE_INTEGER)).leverage).toBe(Number.MAX_SAFE_INTEGER);
+  });
+
+  it('a request that cannot be written leaves Send usable (it stood at "Sending…" for good)', async () => {
+    const refused = createBotStore(
+      {
+        request: () => Promise.reject(new Error('body field leverage is not finite: Infinity')),
+      } as unknown as RestClient,
+      'BTCUSDT',
+    );
+    await expect(refused.getState().actions.submit()).rejects.toThrow('not finite');
+    expect(refused.getState().sending).toBe(false);
+  });
+});

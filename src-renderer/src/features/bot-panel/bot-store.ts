@@ -75,9 +75,14 @@ function botBody(f: BotForm): BotOrderRequest {
     qty: f.qty.trim(),
   };
   // a whole number as a number; anything else as typed, for the venue to refuse by name (Number()
-  // sent "abc" as null, which the venue took as no leverage, and "0x10" as 16)
+  // sent "abc" as null, which the venue took as no leverage, and "0x10" as 16). A whole number a
+  // double cannot hold exactly goes as typed too: 20 nines went as 1e20, and 400 as Infinity, which
+  // no request can carry (Send stood at "Sending…" for good)
   const leverage = f.leverage.trim();
-  if (leverage !== '') body.leverage = /^-?[0-9]+$/.test(leverage) ? Number(leverage) : (leverage as unknown as number);
+  if (leverage !== '') {
+    const n = Number(leverage);
+    body.leverage = /^-?[0-9]+$/.test(leverage) && Number.isSafeInteger(n) ? n : (leverage as unknown as number);
+  }
   if (f.margin_mode !== OMIT) body.margin_mode = f.margin_mode;
   if (f.time_in_force !== OMIT) body.time_in_force = f.time_in_force;
   if (f.reduce_only) body.reduce_only = true;
@@ -115,8 +120,14 @@ export function createBotStore(api: RestClient, initialSymbol: string) {
       body: () => botBody(get().form),
       async submit() {
         set({ sending: true });
-        const x = await api.request('POST', '/fapi/v1/bot/orders', { body: botBody(get().form) });
-        set({ sending: false, last: x, edited: false });
+        let x: RawExchange;
+        try {
+          x = await api.request('POST', '/fapi/v1/bot/orders', { body: botBody(get().form) });
+        } finally {
+          // a request that could not be written (it throws, nothing sent) leaves Send usable
+          set({ sending: false });
+        }
+        set({ last: x, edited: false });
         void get().actions.refresh();
         return x;
       },
