@@ -240,3 +240,31 @@ test('opened again on the same pair, the drawer still shows the last request bes
 test.afterEach(async ({ service }) => {
   await setPaused(service.url, false);
 });
+
+test("a screen reader hears the answer, a refusal's reason included, where the focus stays on Send", async ({
+  page,
+  service,
+  market,
+}) => {
+  const symbol = 'SOLUSDT';
+  await setPaused(service.url, true);
+  const { price } = await market.priceOffMid(symbol, 0.9);
+  const screen = new TradingPage(page);
+  await screen.open(service.url);
+  await screen.selectSymbol(symbol);
+  const panel = await screen.openBotPanel();
+  await panel.getByRole('textbox', { name: 'price', exact: true }).fill(price);
+  // 0.01 SOL is far below the pair's 5 USDT minimum notional: refused with 3007
+  await panel.getByRole('textbox', { name: 'qty', exact: true }).fill('0.01');
+  const send = panel.getByRole('button', { name: 'Send bot order' });
+  await send.focus();
+  await page.keyboard.press('Enter');
+  await expect(panel.getByTestId('bot-response')).toContainText('"code": 3007');
+  await expect(send).toBeFocused();
+  const said = panel.getByRole('status').filter({ hasText: 'Bot order' });
+  await expect(said).toHaveText(/^Bot order refused, code 3007: Order notional .* is below the minimum 5 USDT$/);
+  await panel.getByRole('textbox', { name: 'qty', exact: true }).fill('1.00');
+  await send.focus();
+  await page.keyboard.press('Enter');
+  await expect(said).toHaveText(/^Bot order [0-9]+ new, filled 0\.00$/);
+});

@@ -21,7 +21,7 @@ import {
   Side,
   TimeInForce,
 } from '../../../../src-shared/enums.ts';
-import { OMIT, type BotForm } from './bot-store.ts';
+import { answerSummary, OMIT, type BotForm } from './bot-store.ts';
 import { WHITELIST_FIELD_ID, WHITELIST_SECTION_ID } from '../settings/settings-panel.tsx';
 import type { Services } from '../../lib/services.ts';
 import './bot-panel.css';
@@ -259,6 +259,10 @@ function BotPanelBody() {
             )}
           </h4>
           <pre data-testid="bot-response">{last ? (last.networkError ?? pretty(last.text)) : '—'}</pre>
+          {/* said by a screen reader: the focus stays on Send, so the answer is heard from here */}
+          <span className="sr-only" role="status" data-testid="bot-answer-said">
+            {last ? answerSummary(last) : ''}
+          </span>
           {restingFrom(last) && (
             // a resting order sent without need_cache is not in the table below: cancel it here
             <button

@@ -15,6 +15,7 @@ import {
   TimeInForce,
 } from '../../../../src-shared/enums.ts';
 import { errorText } from '../../lib/frame.ts';
+import { STATUS_NAMES } from '../orders/order-labels.ts';
 
 /** The form's value for an optional enum field that stays out of the body (no enum uses 0). */
 export const OMIT = 0;
@@ -89,6 +90,25 @@ function botBody(f: BotForm): BotOrderRequest {
   if (f.client_order_id.trim() !== '') body.client_order_id = f.client_order_id.trim();
   body.need_cache = f.need_cache;
   return body;
+}
+
+/**
+ * The last call's outcome in one sentence, for the panel's live region: the focus stays on Send
+ * (or goes to the Response heading after a Cancel), so a screen reader hears the answer from it,
+ * the venue's reason with a refusal. Before, the raw pane alone showed it and nothing was said.
+ */
+export function answerSummary(x: RawExchange): string {
+  const what = x.method === 'DELETE' ? 'Cancel' : 'Bot order';
+  // HTTP status 0: no answer came (RawExchange)
+  if (!x.status) return `${what} got no answer: ${x.networkError ?? 'no connection'}`;
+  const env = x.json as { code?: unknown; message?: unknown; data?: unknown } | undefined;
+  if (typeof env !== 'object' || env === null || typeof env.code !== 'number')
+    return `${what} refused, HTTP ${x.status}${x.text ? `: ${x.text.slice(0, 200)}` : ''}`;
+  if (env.code !== 0) return `${what} refused, code ${env.code}: ${String(env.message)}`;
+  const d = (env.data ?? {}) as { order_id?: unknown; status?: unknown; filled_qty?: unknown };
+  const status = typeof d.status === 'number' ? (STATUS_NAMES[d.status] ?? String(d.status)) : 'done';
+  if (x.method === 'DELETE') return `Bot order ${String(d.order_id)} ${status.toLowerCase()}`;
+  return `Bot order ${String(d.order_id)} ${status.toLowerCase()}, filled ${String(d.filled_qty)}`;
 }
 
 export function createBotStore(api: RestClient, initialSymbol: string) {
