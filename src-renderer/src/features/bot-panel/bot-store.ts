@@ -163,7 +163,8 @@ export function createBotStore(api: RestClient, initialSymbol: string) {
         try {
           set({ whitelist: await api.whitelistStatus(), whitelistError: null });
         } catch (e) {
-          set({ whitelistError: errorText(e) });
+          // the reason, not the status last read: with the service down it said "is on the bot whitelist"
+          set({ whitelist: null, whitelistError: errorText(e) });
         }
       },
       async refreshCached() {
@@ -171,7 +172,9 @@ export function createBotStore(api: RestClient, initialSymbol: string) {
           const x = await api.request('GET', '/fapi/v1/bot/openOrders');
           set({ cached: unwrap<OrderRecord[]>(x), cachedError: null });
         } catch (e) {
-          set({ cachedError: errorText(e) });
+          // no rows as last read under the reason: a restart takes every bot order out of the book, yet
+          // while the service was down its orders stayed listed as New, each with a Cancel
+          set({ cached: [], cachedError: errorText(e) });
         }
       },
       async refresh() {
