@@ -263,6 +263,13 @@ test("a screen reader hears the answer, a refusal's reason included, where the f
   await expect(send).toBeFocused();
   const said = panel.getByRole('status').filter({ hasText: 'Bot order' });
   await expect(said).toHaveText(/^Bot order refused, code 3007: Order notional .* is below the minimum 5 USDT$/);
+  // the same refusal again is said again: a new node in the live region, not the same text left in place
+  // (what the region holds now, whatever its kind of node, kept to see whether it is replaced)
+  const first = await said.evaluateHandle((el) => el.firstChild!);
+  await send.focus();
+  await page.keyboard.press('Enter');
+  await expect.poll(() => first.evaluate((n) => n.isConnected)).toBe(false);
+  await expect(said).toHaveText(/^Bot order refused, code 3007: /);
   await panel.getByRole('textbox', { name: 'qty', exact: true }).fill('1.00');
   await send.focus();
   await page.keyboard.press('Enter');

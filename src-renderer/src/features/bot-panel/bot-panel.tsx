@@ -259,9 +259,10 @@ function BotPanelBody() {
             )}
           </h4>
           <pre data-testid="bot-response">{last ? (last.networkError ?? pretty(last.text)) : '—'}</pre>
-          {/* said by a screen reader: the focus stays on Send, so the answer is heard from here */}
+          {/* said by a screen reader: the focus stays on Send, so the answer is heard from here; each
+              answer a new node, so the same refusal twice is said twice (the same text is no change) */}
           <span className="sr-only" role="status" data-testid="bot-answer-said">
-            {last ? answerSummary(last) : ''}
+            {last && <span key={answerKey(last)}>{answerSummary(last)}</span>}
           </span>
           {restingFrom(last) && (
             // a resting order sent without need_cache is not in the table below: cancel it here
@@ -309,6 +310,16 @@ function editWhitelist(s: Services): void {
   requestAnimationFrame(() =>
     (document.getElementById(WHITELIST_FIELD_ID) ?? document.getElementById(WHITELIST_SECTION_ID))?.focus(),
   );
+}
+
+const answerKeys = new WeakMap<RawExchange, number>();
+let answers = 0;
+
+/** A key of its own for each answer (one object per call), the same for it at every render. */
+function answerKey(x: RawExchange): number {
+  let k = answerKeys.get(x);
+  if (k === undefined) answerKeys.set(x, (k = ++answers));
+  return k;
 }
 
 /** A control the focus can go back to: still on the page and not disabled. */
