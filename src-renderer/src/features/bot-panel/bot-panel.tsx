@@ -287,7 +287,7 @@ function BotPanelBody() {
       <RecordTable
         testId="bot-orders-table"
         className="grid dense bot-orders"
-        columns={botOrderColumns((o) => void st.actions.cancel(o))}
+        columns={botOrderColumns((o) => void st.actions.cancel(o), st.canceling)}
         rows={st.cached.map((o) => ({ o, ...decimals(o.symbol) }))}
         rowKey={(r) => r.o.id}
         rowAttrs={(r) => ({ 'data-testid': `bot-order-row-${r.o.id}` })}
@@ -330,7 +330,7 @@ function usable(el: HTMLElement): boolean {
 type BotOrderRow = { o: OrderRecord; pd: number; qd: number };
 
 /** Columns of the cached bot orders, with a cancel button per order. */
-function botOrderColumns(cancel: (o: OrderRecord) => void): Column<BotOrderRow>[] {
+function botOrderColumns(cancel: (o: OrderRecord) => void, canceling: ReadonlySet<string>): Column<BotOrderRow>[] {
   return [
     { head: 'Time', cls: 'dim', cell: ({ o }) => <When ms={o.created_at} /> },
     { head: 'ID', cls: 'dim', cell: ({ o }) => o.id },
@@ -349,7 +349,12 @@ function botOrderColumns(cancel: (o: OrderRecord) => void): Column<BotOrderRow>[
       headClass: 'actions',
       cls: 'num actions',
       cell: ({ o }) => (
-        <button className="btn-small" onClick={() => cancel(o)} aria-label={`Cancel bot order ${o.id}`}>
+        <button
+          className="btn-small"
+          disabled={canceling.has(o.id)}
+          onClick={() => cancel(o)}
+          aria-label={`Cancel bot order ${o.id}`}
+        >
           Cancel
         </button>
       ),

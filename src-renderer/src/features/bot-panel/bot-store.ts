@@ -47,12 +47,18 @@ export interface BotState {
   sending: boolean;
   cached: readonly OrderRecord[];
   cachedError: string | null;
+  /** The ids of the bot orders whose cancel runs (their Cancel buttons are off meanwhile). */
+  canceling: ReadonlySet<string>;
   actions: {
     set(change: Partial<BotForm>): void;
     /** The body that `submit` would send. */
     body(): BotOrderRequest;
     submit(): Promise<RawExchange>;
-    cancel(order: Pick<OrderRecord, 'symbol' | 'id'>): Promise<RawExchange>;
+    /**
+     * Cancels a bot order; null, sending nothing, while a cancel of it runs (a double click sent
+     * two: the second's 1102 "No open bot order" stood as the answer of a cancel that worked).
+     */
+    cancel(order: Pick<OrderRecord, 'symbol' | 'id'>): Promise<RawExchange | null>;
     refreshWhitelist(): Promise<void>;
     refreshCached(): Promise<void>;
     /**
@@ -135,6 +141,7 @@ export function createBotStore(api: RestClient, initialSymbol: string) {
     sending: false,
     cached: [],
     cachedError: null,
+    canceling: new Set<string>(),
     actions: {
       set: (change) => set({ form: { ...get().form, ...change }, edited: true }),
       body: () => botBody(get().form),
@@ -152,9 +159,18 @@ export function createBotStore(api: RestClient, initialSymbol: string) {
         return x;
       },
       async cancel(order) {
-        const x = await api.request('DELETE', '/fapi/v1/bot/order', {
-          query: { symbol: order.symbol, order_id: order.id },
-        });
+        if (get().canceling.has(order.id)) return null;
+        set({ canceling: new Set([...get().canceling, order.id]) });
+        let x: RawExchange;
+        try {
+          x = await api.request('DELETE', '/fapi/v1/bot/order', {
+            query: { symbol: order.symbol, order_id: order.id },
+          });
+        } finally {
+          const rest = new Set(get().canceling);
+          rest.delete(order.id);
+          set({ canceling: rest });
+        }
         set({ last: x, edited: false });
         await get().actions.refresh();
         return x;
