@@ -3,6 +3,26 @@ import { TradingPage } from './pages/trading-page.ts';
 import { onTick } from './support/prices.ts';
 import { setPaused } from './support/sim.ts';
 import { watchLadder } from './support/desk.ts';
+import type { BotMarket } from './support/bot-market.ts';
+import type { Page } from 'playwright/test';
+
+/**
+ * The screen on SOLUSDT with the market paused and the bot panel open, and a price 10 % under the
+ * mid (a bid that rests): the set-up of the panel's keyboard and answer specs.
+ */
+async function pausedPanel(page: Page, url: string, market: BotMarket, symbol = 'SOLUSDT') {
+  await setPaused(url, true);
+  const { price } = await market.priceOffMid(symbol, 0.9);
+  const screen = new TradingPage(page);
+  await screen.open(url);
+  await screen.selectSymbol(symbol);
+  const panel = await screen.openBotPanel();
+  return { screen, panel, price };
+}
+
+test.afterEach(async ({ service }) => {
+  await setPaused(service.url, false);
+});
 
 test('a bot order from the panel appears in the ladder and can be cancelled from the panel', async ({
   page,
@@ -135,13 +155,7 @@ test("from the keyboard, Send and the answer's Cancel order keep the focus in th
   service,
   market,
 }) => {
-  const symbol = 'SOLUSDT';
-  await setPaused(service.url, true);
-  const { price } = await market.priceOffMid(symbol, 0.9);
-  const screen = new TradingPage(page);
-  await screen.open(service.url);
-  await screen.selectSymbol(symbol);
-  const panel = await screen.openBotPanel();
+  const { panel, price } = await pausedPanel(page, service.url, market);
   await panel.getByRole('textbox', { name: 'price', exact: true }).fill(price);
   await panel.getByRole('textbox', { name: 'qty', exact: true }).fill('1.00');
   await panel.getByRole('checkbox', { name: 'need_cache' }).uncheck();
@@ -218,13 +232,9 @@ test('opened again on the same pair, the drawer still shows the last request bes
   service,
   market,
 }) => {
-  const symbol = 'SOLUSDT';
-  await setPaused(service.url, true);
-  const { price } = await market.priceOffMid(symbol, 0.9);
-  const screen = new TradingPage(page);
-  await screen.open(service.url);
-  await screen.selectSymbol(symbol);
-  let panel = await screen.openBotPanel();
+  const opened = await pausedPanel(page, service.url, market);
+  const { screen, price } = opened;
+  let panel = opened.panel;
   await panel.getByRole('textbox', { name: 'price', exact: true }).fill(price);
   await panel.getByRole('textbox', { name: 'qty', exact: true }).fill('1.00');
   await panel.getByRole('button', { name: 'Send bot order' }).click();
@@ -237,22 +247,12 @@ test('opened again on the same pair, the drawer still shows the last request bes
   await expect(panel.getByRole('heading', { name: 'Last request' })).toBeVisible();
 });
 
-test.afterEach(async ({ service }) => {
-  await setPaused(service.url, false);
-});
-
 test("a screen reader hears the answer, a refusal's reason included, where the focus stays on Send", async ({
   page,
   service,
   market,
 }) => {
-  const symbol = 'SOLUSDT';
-  await setPaused(service.url, true);
-  const { price } = await market.priceOffMid(symbol, 0.9);
-  const screen = new TradingPage(page);
-  await screen.open(service.url);
-  await screen.selectSymbol(symbol);
-  const panel = await screen.openBotPanel();
+  const { panel, price } = await pausedPanel(page, service.url, market);
   await panel.getByRole('textbox', { name: 'price', exact: true }).fill(price);
   // 0.01 SOL is far below the pair's 5 USDT minimum notional: refused with 3007
   await panel.getByRole('textbox', { name: 'qty', exact: true }).fill('0.01');
