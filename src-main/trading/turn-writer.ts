@@ -199,14 +199,22 @@ export class TurnWriter {
     const core = this.core;
     const { positions, closed, wallets, events } = this;
     const out: AccountEvent[] = [];
-    const seen = new Set<unknown>();
+    // Each order once, with the state the command left, and before its fills: a resting order a
+    // taker filled is marked after its fill, yet it goes first, as a taker's own order does.
+    const orderEvents = new Map<number, Extract<PendingEvent, { kind: 'order' }>>();
     for (let i = 0; i < events.size; i++) {
       const ev = events.at(i);
-      if (ev.kind === 'order') {
-        if (seen.has(ev.data)) continue;
-        seen.add(ev.data);
-        out.push({ accountId: ev.accountId, kind: 'order', data: orderRecord(core, ev.data) });
-      } else {
+      if (ev.kind === 'order' && !orderEvents.has(ev.data.id)) orderEvents.set(ev.data.id, ev);
+    }
+    const pushOrder = (ev: Extract<PendingEvent, { kind: 'order' }> | undefined): void => {
+      if (ev === undefined || !orderEvents.delete(ev.data.id)) return;
+      out.push({ accountId: ev.accountId, kind: 'order', data: orderRecord(core, ev.data) });
+    };
+    for (let i = 0; i < events.size; i++) {
+      const ev = events.at(i);
+      if (ev.kind === 'order') pushOrder(ev);
+      else {
+        pushOrder(orderEvents.get(ev.data.orderId));
         out.push({ accountId: ev.accountId, kind: 'fill', data: tradeRecord(core, ev.data) });
       }
     }
