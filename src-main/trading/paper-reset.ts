@@ -47,7 +47,7 @@ export function paperReset(core: TradingCore, a: AccountLive, balance: bigint): 
     const close = { priceTicks: ticks, lots, notional, closeType: CloseType.USER, time, orderId: order.id };
     recordSyntheticTrade(core, a, p, close, pnl);
   }
+  // marks the wallet and flushes the command: that announces the balance, once
   bookWalletTo(core, a, balance, time);
-  core.writer.announceBalance(a);
   return summaryRecord(core, a);
 }

@@ -1,8 +1,9 @@
 // The `user` stream's pushes of one command, in a bot's order: an order's record before its
 // fills (a resting order filled by another account's taker as well as the taker's own), then the
-// positions and the balance.
+// positions and the balance; and one balance push per command.
 // Before 2026-12-07 a resting (maker) order's fill came first and its record after it
-// ("fill","order","position","balance"), while the taker got "order","fill",....
+// ("fill","order","position","balance"), while the taker got "order","fill",...; and a paper
+// reset pushed the account summary twice.
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LocalVenue } from '../../../src-main/venue.ts';
@@ -64,5 +65,19 @@ describe('the user stream, one command', () => {
       expect(got[3].data).toEqual(dataOf(await signed(app, who, 'GET', '/fapi/v1/account')));
     }
     expect(userPushes(m, mFrom)[0].data).toMatchObject({ status: 2, filled_qty: '0.010' });
+  });
+
+  it('pushes the summary once for a paper reset', async () => {
+    const who = makeAccount(venue, 'wsorder_reset');
+    const c = await svc.following(who);
+    const from = c.messages.length;
+    dataOf(await signed(app, who, 'POST', '/fapi/v1/account/reset', { json: { balance: '5000' } }));
+    // a later command's balance push closes the reset's pushes
+    const next = await c.waitFor((m) => m.stream === 'user' && m.data.kind === 'balance', 3000, from);
+    const after = c.messages.indexOf(next) + 1;
+    dataOf(await signed(app, who, 'POST', '/fapi/v1/account/deposit', { json: { amount: '1' } }));
+    await c.waitFor((m) => m.stream === 'user' && m.data.kind === 'balance', 3000, after);
+    const balances = userPushes(c, from).filter((p) => p.kind === 'balance');
+    expect(balances.map((b) => b.data.wallet_balance)).toEqual(['5000.00000000', '5001.00000000']);
   });
 });
