@@ -31,7 +31,9 @@ describe('liquidation event', () => {
     });
     houseLimit(v.exchange, 1, '93000.0', '1.000');
     const seen: Array<{ id: string; stored: boolean }> = [];
+    const kinds: string[] = [];
     v.exchange.events.on('account', (e: AccountEvent) => {
+      if (e.accountId === u) kinds.push(e.kind);
       if (e.accountId !== u || e.kind !== 'liquidation') return;
       const id = (e.data as { order_id: string }).order_id;
       seen.push({ id, stored: v.trading.order(Number(id)) !== undefined });
@@ -43,5 +45,7 @@ describe('liquidation event', () => {
     expect(v.exchange.positions(u)).toEqual([]);
     expect(seen).toHaveLength(1);
     expect(seen[0]!.stored).toBe(true);
+    // as docs/api.md says: the liquidation first, then its close order, fill, positions and balance
+    expect(kinds).toEqual(['liquidation', 'order', 'fill', 'position', 'balance']);
   });
 });
