@@ -166,6 +166,15 @@ export function algoStatus(r: ConditionalOrderRecord, actual: Readonly<OrderStat
   }
 }
 
+/**
+ * When an algo order last changed: a fired one whose order has ended since changed then (FINISHED
+ * at the order's end: its cancel, expiry or last fill), else the record's own update time.
+ */
+function algoUpdatedAt(r: ConditionalOrderRecord, actual: Readonly<OrderState> | undefined): number {
+  if (actual === undefined || algoStatus(r, actual) !== 'FINISHED') return r.updated_at;
+  return Math.max(r.updated_at, actual.updatedAt);
+}
+
 /** Which answer: POST algoOrder's, GET algoOrder's, or an entry of openAlgoOrders / allAlgoOrders. */
 export type AlgoShape = 'new' | 'query' | 'list';
 
@@ -240,7 +249,7 @@ export function binanceAlgoOrder(
     Object.assign(out, { activatePrice: r.activation_price ?? '', callbackRate: r.callback_rate ?? '' });
   return Object.assign(out, {
     createTime: r.created_at,
-    updateTime: r.updated_at,
+    updateTime: algoUpdatedAt(r, actual),
     triggerTime: r.triggered_at ?? 0,
     goodTillDate: 0,
   });
@@ -265,7 +274,8 @@ export function algoUpdate(
   const a = o.actual;
   return {
     e: 'ALGO_UPDATE',
-    T: r.updated_at,
+    // the transaction's time: FINISHED is the end of the order it placed, which may come later
+    T: o.status === 'FINISHED' ? algoUpdatedAt(r, a) : r.updated_at,
     E: o.now,
     o: {
       caid: h.clientAlgoId,
