@@ -89,7 +89,15 @@ export function triggerOf(
   if (direction !== TriggerDirection.RISES_TO && direction !== TriggerDirection.FALLS_TO)
     rejectParam(Errors.INVALID_PARAMETER, 'trigger_direction', 'must be 1 (rises to) or 2 (falls to)');
   const t = math.price.toUnits(input.trigger_price);
+  const tooLarge = (): never =>
+    rejectParam(
+      Errors.INVALID_PARAMETER,
+      'trigger_price',
+      `${input.trigger_price} is out of range: above the maximum ${math.formatPrice(MAX_PRICE_TICKS)}`,
+      'too_large',
+    );
   if (!t.ok) {
+    if (t.reason === 'range') tooLarge();
     if (t.reason === 'off_step')
       reject(
         Errors.PRICE_OFF_TICK,
@@ -99,15 +107,10 @@ export function triggerOf(
       Errors.INVALID_PARAMETER,
       'trigger_price',
       `must be a positive decimal string (got '${input.trigger_price}')`,
+      t.reason === 'zero' ? 'not_positive' : undefined,
     );
   }
-  if (t.value > MAX_PRICE_TICKS)
-    rejectParam(
-      Errors.INVALID_PARAMETER,
-      'trigger_price',
-      `${input.trigger_price} is out of range: above the maximum ${math.formatPrice(MAX_PRICE_TICKS)}`,
-      'too_large',
-    );
+  if (t.value > MAX_PRICE_TICKS) tooLarge();
   return { triggerTicks: t.value, direction, callbackTenths: 0, activationTicks: 0, peakTicks: 0 };
 }
 

@@ -163,6 +163,8 @@ const BOUNDS: Record<string, [number, string]> = {
   'quantity|too_large': [-4005, 'Quantity greater than max quantity.'],
   'price|not_positive': [-4001, 'Price less than 0.'],
   'price|too_large': [-4002, 'Price greater than max price.'],
+  'triggerPrice|not_positive': [-4006, 'Stop price less than zero.'],
+  'triggerPrice|too_large': [-4007, 'Stop price greater than max price.'],
 };
 
 /** A native validation refusal: the parameter it names, in Binance's terms (-1100 for a malformed number). */
