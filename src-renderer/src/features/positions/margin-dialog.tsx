@@ -8,7 +8,8 @@
 // workspace's 'margin' overlay, keys pressed in it never reach the global handler, Enter sends
 // from the amount field (buttons keep their own Enter), and as a modal (use-modal.ts) the focus
 // starts in the amount, Tab / Shift+Tab cycle inside, Esc closes it from anywhere in it and the
-// focus goes back to the button that opened it.
+// focus goes back to the button that opened it. A position that closes while it is open is said
+// there, and nothing is sent.
 import { useEffect, useRef, useState, type RefObject } from 'react';
 import { MarginChangeType } from '../../../../src-shared/enums.ts';
 import type { IsolatedMarginLimits } from '../../../../src-shared/sdk/rest-client.ts';
@@ -35,9 +36,10 @@ export function MarginDialog({
 }) {
   const s = useServices();
   const key = positionKey(position.symbol, position.position_side);
-  // the live record (its margin and liquidation price move with fills and funding)
-  const p =
-    useSel(s.positions, (x) => x.positions.find((r) => positionKey(r.symbol, r.position_side) === key)) ?? position;
+  // the live record (its margin and liquidation price move with fills and funding); the one clicked
+  // once it is gone
+  const live = useSel(s.positions, (x) => x.positions.find((r) => positionKey(r.symbol, r.position_side) === key));
+  const p = live ?? position;
   const { pd } = useDecimals()(p.symbol);
   const [type, setType] = useState<MarginChangeType>(MarginChangeType.ADD);
   const [amount, setAmount] = useState('');
@@ -49,8 +51,16 @@ export function MarginDialog({
   const adding = type === MarginChangeType.ADD;
   const max = limits === null ? null : adding ? limits.max_add : limits.max_remove;
   const input = marginAmountInput(amount, max);
-  const after = input.ok ? p.margin + (adding ? input.n : -input.n) : NaN;
-  const liqAfter = input.ok ? liquidationAtMargin(p, after) : NaN;
+  // closed while the dialog is open (a bot, the order form, another window, a trigger): nothing to
+  // adjust. Before, the dialog went on with the record clicked, and in one-way mode, where the venue
+  // takes a change for the net position whatever its side, a long flipped to a short took the margin
+  // the dialog said went to the long.
+  const closed =
+    live === undefined
+      ? `This ${p.symbol} ${d.name} closed while the dialog was open: there is no position to add margin to or remove it from.`
+      : null;
+  const after = input.ok && closed === null ? p.margin + (adding ? input.n : -input.n) : NaN;
+  const liqAfter = Number.isFinite(after) ? liquidationAtMargin(p, after) : NaN;
 
   const loadLimits = async (): Promise<IsolatedMarginLimits | null> => {
     try {
@@ -68,6 +78,7 @@ export function MarginDialog({
   }, []);
 
   const fillMax = async (): Promise<void> => {
+    if (closed !== null) return;
     setError(null);
     const l = await loadLimits();
     if (l) setAmount(trimZeros(adding ? l.max_add : l.max_remove));
@@ -75,7 +86,7 @@ export function MarginDialog({
   };
 
   const send = async (): Promise<void> => {
-    if (busy) return;
+    if (busy || closed !== null) return;
     if (!input.ok) {
       setError(input.error ?? 'Type an amount in USDT.');
       return;
@@ -114,9 +125,9 @@ export function MarginDialog({
       opener={opener}
       onSubmit={() => void send()}
       initial={field}
-      error={error ?? (input.ok ? null : input.error)}
+      error={closed ?? error ?? (input.ok ? null : input.error)}
       submitLabel={adding ? 'Add margin' : 'Remove margin'}
-      submitDisabled={busy}
+      submitDisabled={busy || closed !== null}
     >
       <h3>
         Adjust margin · {p.symbol}{' '}
@@ -160,7 +171,7 @@ export function MarginDialog({
       </p>
       <p className="est">
         Margin <b data-testid="margin-now">{fmt(p.margin, 2)}</b> →{' '}
-        <b data-testid="margin-after">{input.ok ? fmt(after, 2) : '—'}</b> USDT
+        <b data-testid="margin-after">{Number.isFinite(after) ? fmt(after, 2) : '—'}</b> USDT
       </p>
       <p className="est">
         Liq. price <b>{p.liquidation_price > 0 ? fmt(p.liquidation_price, pd) : '—'}</b> →{' '}
