@@ -19,6 +19,7 @@ import type { OpenOrdersState } from '../features/orders/open-orders-store.ts';
 import type { PositionsState } from '../features/positions/positions-store.ts';
 import { tpslFiredToast } from '../features/positions/tpsl-toast.ts';
 import { adlToast } from '../features/positions/adl-toast.ts';
+import { fillActionText } from '../features/history/trade-words.ts';
 import { createFundingToasts, type FundingEvent, type SeekSpan } from '../features/positions/funding-toast.ts';
 import type { StopsState } from '../features/stops/stops-store.ts';
 import { createStopToasts } from '../features/stops/stop-labels.ts';
@@ -179,12 +180,28 @@ export function startUserFeed(deps: {
   };
 
   // The fills of one order arrive one by one; they are summed into one toast per order.
-  const fillSums = new Map<string, { qty: number; quote: number; fee: number; pnl: number; at: number }>();
+  // `held`: in one-way mode, the quantity of the position the order closes, before its first fill
+  // (the position's push comes after the command's fills): a fill past it opened the other side
+  const fillSums = new Map<
+    string,
+    { qty: number; quote: number; fee: number; pnl: number; at: number; held: number }
+  >();
+  const heldBefore = (t: TradeRecord): number =>
+    positions.getState().positions.find((p) => p.symbol === t.symbol && p.position_side === t.position_side)
+      ?.quantity ?? 0;
   const fillToast = (t: TradeRecord): void => {
     const d = decimals(t.symbol);
     const now = Date.now();
     for (const [k, v] of fillSums) if (now - v.at > 10_000) fillSums.delete(k);
-    const sum = fillSums.get(t.order_id) ?? { qty: 0, quote: 0, fee: 0, pnl: 0, at: now };
+    const oneWay = account.getState().summary?.position_mode === 'one_way';
+    const sum = fillSums.get(t.order_id) ?? {
+      qty: 0,
+      quote: 0,
+      fee: 0,
+      pnl: 0,
+      at: now,
+      held: heldBefore(t),
+    };
     sum.qty += Number(t.qty);
     sum.quote += Number(t.quote_qty);
     sum.fee += Number(t.fee);
@@ -197,7 +214,7 @@ export function startUserFeed(deps: {
       kind: 'fill',
       title: `${t.side === Side.BUY ? 'Bought' : 'Sold'} ${fmt(sum.qty, d.q)} ${t.symbol} @ ${fmt(avg, d.p)}`,
       body: [
-        `${t.is_close ? 'Close' : 'Open'} ${t.position_side === PositionSide.LONG ? 'long' : 'short'}`,
+        fillActionText(t, oneWay, sum.qty, sum.held, (q) => fmt(q, d.q)),
         t.role === TradeRole.MAKER ? 'maker' : 'taker',
         `fee ${fmt(sum.fee, 4)} ${t.fee_asset}`,
         ...(t.is_close ? [`PnL ${fmtSigned(sum.pnl, 2)}`] : []),

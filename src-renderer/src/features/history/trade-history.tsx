@@ -1,11 +1,12 @@
 // Trade history: the account's fills, newest first, filtered by pair, side and UTC days.
-import { PositionSide, Side, TradeRole } from '../../../../src-shared/enums.ts';
+import { Side, TradeRole } from '../../../../src-shared/enums.ts';
 import { TRADE_RECORD_FIELDS, type TradeRecord } from '../../../../src-shared/types.ts';
 import { fmt, fmtSigned } from '../../lib/format.ts';
-import { useServices } from '../../lib/use-services.ts';
+import { useServices, useSel } from '../../lib/use-services.ts';
 import { useDecimals } from '../../lib/use-symbol.ts';
 import { NarrowPair, When, type Column } from '../../layout/record-table.tsx';
 import { sideClass } from '../orders/order-labels.ts';
+import { tradeSideText } from './trade-words.ts';
 import { DayRange, FilterSelect, HistoryTable, realizedPnlColumn, usePagedHistory } from './history-controls.tsx';
 
 const SIDES: ReadonlyArray<readonly [Side | 0, string]> = [
@@ -20,14 +21,14 @@ export function TradeHistory() {
   const s = useServices();
   const st = usePagedHistory(s.history.trades);
   const decimals = useDecimals();
+  const oneWay = useSel(s.account, (x) => x.summary?.position_mode === 'one_way');
   const columns: Column<{ t: TradeRecord; pnl: number; pd: number; qd: number }>[] = [
     { head: 'Time', cls: 'dim', cell: ({ t }) => <When ms={t.created_at} /> },
     { head: 'Symbol', cls: 'sym', cell: ({ t }) => t.symbol },
     {
       head: 'Side',
       cls: ({ t }) => sideClass(t.side),
-      cell: ({ t }) =>
-        `${t.side === Side.BUY ? 'Buy' : 'Sell'} · ${t.is_close ? 'close' : 'open'} ${t.position_side === PositionSide.LONG ? 'long' : 'short'}`,
+      cell: ({ t }) => tradeSideText(t, oneWay),
     },
     { head: 'Price', headClass: 'num', cls: 'num', cell: ({ t, pd }) => fmt(t.price, pd) },
     {
