@@ -22,7 +22,9 @@
 // the one nearest the mark is reported (the lowest without a mark). A hedged pair's root where a
 // leg's notional passes the last tier's cap is not one: no tier allows a position that large, so the price is no
 // level a trader can act on (a hedged pair long 0.05, short 0.02 at 96,000 had one at 168 billion,
-// its long worth 8.4 billion against BTCUSDT's 1.8 billion cap); without another, the pair has none.
+// its long worth 8.4 billion against BTCUSDT's 1.8 billion cap); nor is one above the highest price
+// the pair can trade at (`maxPrice`: no order, so no trade and no mark, goes there; a hedged pair long
+// 0.010, short 0.008 had one at 95.9 billion, within the caps); without another, the pair has none.
 // Result 0 means no positive liquidation price: an account that cannot be liquidated by this
 // symbol's price, or one already liquidatable at every price. In the one-leg case the trigger
 // "long: mark <= LP; short: mark >= LP" stays correct, so 0 is safe to compare against (the
@@ -61,6 +63,8 @@ export interface SymbolLiquidationInput extends Backing {
   readonly brackets: readonly Bracket[];
   /** The symbol's mark, to pick between two roots (see header). */
   readonly mark?: number;
+  /** The highest price the pair trades at: a hedged pair's root above it is none (see header). */
+  readonly maxPrice?: number;
 }
 
 /** The single-tier formula for the tier's MMR and cum; may be <= 0 (no liquidation price in that tier). */
@@ -119,8 +123,9 @@ export function symbolLiquidationPrice(input: SymbolLiquidationInput): number {
   // (the last cap: the largest notional any tier allows; a hedged pair's only: one leg's one root
   // is its liquidation price whatever the tier, as the one-way formula gives it)
   const cap = legs.length > 1 ? brackets[brackets.length - 1].cap : Infinity;
+  const top = legs.length > 1 ? (input.maxPrice ?? Infinity) : Infinity;
   const largest = Math.max(...legs.map((l) => Math.abs(l.qty)));
-  const reachable = roots.filter((r) => largest * r <= cap);
+  const reachable = roots.filter((r) => largest * r <= cap && r <= top);
   if (reachable.length === 0) return 0;
   const mark = input.mark;
   if (mark === undefined || !(mark > 0)) return reachable[0];

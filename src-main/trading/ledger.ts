@@ -15,6 +15,7 @@
 //   net position it reduces); whatever is left is released when the order ends.
 // - Floats appear only for display and risk thresholds of a position record (positionRisk).
 import { Errors } from '../../src-shared/errors.ts';
+import { MAX_PRICE_TICKS } from '../engine/types.ts';
 import { MarginMode, PositionMode, PositionSide, Side } from '../../src-shared/enums.ts';
 import { liquidationPrice, symbolLiquidationPrice, type LiquidationLeg } from '../risk/liquidation-price.ts';
 import { maintenanceMargin, maintenanceMarginUnits } from '../risk/margin.ts';
@@ -367,6 +368,7 @@ export function positionRisk(
       otherUpnl,
       brackets: pair.row.brackets,
       mark: pair.markPrice,
+      maxPrice: MAX_PRICE_TICKS * pair.math.tickValue,
     }),
     marginRatio: equity > 0 ? (otherMm + oppositeMm + maint) / equity : 1,
     unrealizedPnl: upnl,

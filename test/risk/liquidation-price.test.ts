@@ -335,3 +335,29 @@ describe('property: margin ratio is exactly 100% at the returned LP', () => {
     expect(wellConditioned).toBeGreaterThan(0.9 * checked);
   });
 });
+
+describe("a hedged pair's root above the pair's highest price is none", () => {
+  it('long 0.010, short 0.008: its only root, near 96 billion, is within the caps but above maxPrice', () => {
+    const l: LiquidationLeg[] = [
+      { side: 1, qty: 0.01, entry: 96_000 },
+      { side: -1, qty: 0.008, entry: 96_000 },
+    ];
+    const input = { legs: l, wallet: 9_999.136, brackets: BTCUSDT_BRACKETS, mark: 96_000 };
+    const root = symbolLiquidationPrice(input);
+    expect(root).toBeGreaterThan(1e10); // tier 11 (25 %): 0.010 x root within the last cap
+    expect(0.01 * root).toBeLessThanOrEqual(BTCUSDT_BRACKETS[BTCUSDT_BRACKETS.length - 1].cap);
+    expect(symbolLiquidationPrice({ ...input, maxPrice: 214_748_364.7 })).toBe(0);
+    // a root under the highest price stays: long 1, short 1, wallet 9,904 liquidates on a rise at 908,000
+    const even: LiquidationLeg[] = [
+      { side: 1, qty: 1, entry: 96_000 },
+      { side: -1, qty: 1, entry: 96_000 },
+    ];
+    const lp = symbolLiquidationPrice({
+      legs: even,
+      wallet: 9_904,
+      brackets: BTCUSDT_BRACKETS,
+      maxPrice: 214_748_364.7,
+    });
+    expect(lp).toBeCloseTo(908_000, 0);
+  });
+});

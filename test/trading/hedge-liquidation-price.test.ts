@@ -58,7 +58,7 @@ describe('hedge mode, cross: liquidation price of both sides together', () => {
     expect(v.exchange.positions(u)).toEqual([]);
   });
 
-  it("the risk tester's long 1, short 0.9: no price near the market, the tiers' only root for both", () => {
+  it("the risk tester's long 1, short 0.9: no price near the market, the tiers' only root above any price, none", () => {
     const v = venue();
     const u = hedged(v, '1.000', '0.900');
     // wallet 10,000 - 48 - 43.2 = 9,908.8; margin ratio (430 + 382) / 9,908.8 = 0.081947.
@@ -69,11 +69,13 @@ describe('hedge mode, cross: liquidation price of both sides together', () => {
     // (9,908.8 + 2 x 14,481,450 - 96,000 + 86,400) / (0.1 + 0.09 - 1 + 0.9) = 28,963,208.8 / 0.09
     // = 321,813,431.11: equity 9,908.8 + 0.1 x (p - 96,000) = 32,181,651.91 = maintenance
     // (32,181,343.11 - 14,481,450) + (28,963,208.8 - 14,481,450). The one-way formula showed
-    // 86,857.5 and 106,057.3, where the ratio is about 8 %.
+    // 86,857.5 and 106,057.3, where the ratio is about 8 %. That root is above the highest price
+    // BTCUSDT trades at, 214,748,364.7 (2^31 - 1 ticks): no order, trade or mark goes there, so
+    // both show none (until 2026-12-07, 321,813,431.1; risk/liquidation-price.test.ts keeps the root)
     const list = v.exchange.positions(u);
     expect(list.map((p) => [p.position_side, p.liquidation_price, p.margin_ratio])).toEqual([
-      [1, 321_813_431.1, 0.081947],
-      [2, 321_813_431.1, 0.081947],
+      [1, 0, 0.081947],
+      [2, 0, 0.081947],
     ]);
   });
 
@@ -98,5 +100,21 @@ describe('hedge mode, cross: liquidation price of both sides together', () => {
     // = 86,430.343..., tier 2 (86k notional)
     expect(v.exchange.summary(u).wallet_balance).toBe('9951.80800000');
     expect(v.exchange.positions(u).map((p) => [p.position_side, p.liquidation_price])).toEqual([[1, 86_430.3]]);
+  });
+});
+
+describe('hedge mode, cross: no liquidation price above the highest price the pair trades at', () => {
+  it('long 0.010, short 0.008 (net long): none, where a root at ~96 billion was shown', () => {
+    const v = venue();
+    const u = hedged(v, '0.010', '0.008');
+    // net long, so no root below the mark; above, the tiers' rising rates make maintenance outgrow
+    // equity only in tier 11 (25 %), near 96 billion: within the tiers' caps (0.010 x 96 billion =
+    // 960 million), but above BTCUSDT's highest price, 214,748,364.7 (2^31 - 1 ticks of 0.1): no
+    // order, trade or mark goes there
+    const list = v.exchange.positions(u);
+    expect(list.map((p) => [p.position_side, p.quantity, p.liquidation_price])).toEqual([
+      [1, 0.01, 0],
+      [2, 0.008, 0],
+    ]);
   });
 });
