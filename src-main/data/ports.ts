@@ -143,5 +143,7 @@ export interface DatasetStore {
   events(datasetId: number, fromUs: number): Iterable<{ time: number; data: string }>;
   /** Time (µs) of the last committed depth snapshot event at or before `atUs`, null when there is none. */
   lastSnapshotTime(datasetId: number, atUs: number): number | null;
+  /** Time (µs) of the first committed depth snapshot event, null when there is none. */
+  firstSnapshotTime(datasetId: number): number | null;
 }
 export type { DatasetKey } from './kinds.ts';

@@ -174,6 +174,12 @@ export class DatasetsRepo implements DatasetStore {
         `SELECT e.time FROM dataset_events e JOIN dataset_files f ON f.id = e.file_id AND f.state = 'done'
          WHERE e.dataset_id = ? AND e.time <= ? AND substr(e.data, 1, 8) = '{"t":"s"' ORDER BY e.time DESC LIMIT 1`,
       ),
+      // forward along the primary key to the first snapshot (a recording's first event, as a rule;
+      // a diff stream recorded alone is read to its end)
+      firstSnapshot: p(
+        `SELECT e.time FROM dataset_events e JOIN dataset_files f ON f.id = e.file_id AND f.state = 'done'
+         WHERE e.dataset_id = ? AND substr(e.data, 1, 8) = '{"t":"s"' ORDER BY e.time LIMIT 1`,
+      ),
       // a page of the blocks reaching a time, from a first id on (see `tradeBlocks`)
       blocks: p(
         `SELECT b.first_id, b.data FROM dataset_trade_blocks b JOIN dataset_files f ON f.id = b.file_id AND f.state = 'done'
@@ -422,6 +428,11 @@ export class DatasetsRepo implements DatasetStore {
 
   lastSnapshotTime(datasetId: number, atUs: number): number | null {
     const r = this.s.lastSnapshot.get(datasetId, atUs) as { time: number } | undefined;
+    return r === undefined ? null : r.time;
+  }
+
+  firstSnapshotTime(datasetId: number): number | null {
+    const r = this.s.firstSnapshot.get(datasetId) as { time: number } | undefined;
     return r === undefined ? null : r.time;
   }
 

@@ -36,6 +36,11 @@ export interface DatasetWire {
   files: number;
   gaps: DatasetGap[];
   specs: DatasetSpecs;
+  /**
+   * depth: ms of its first order book snapshot, null when it holds none (its diffs alone cannot
+   * build a book: a replay refuses it as the pair's source); null for the other kinds.
+   */
+  first_snapshot_time: number | null;
 }
 
 export interface ImportResultWire {

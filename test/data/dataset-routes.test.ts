@@ -61,6 +61,7 @@ describe('import by path, then read', () => {
         files: 3,
         gaps: [],
         specs: expect.objectContaining({ tick_size: '0.01', step_size: '0.000001', source: 'inferred' }),
+        first_snapshot_time: null,
       },
     ]);
     expect((await getJson(t.app, `/api/v1/datasets/${id}`)).body.data.rows).toBe(4320);
@@ -201,6 +202,35 @@ describe('import by path, then read', () => {
     const r = await post('/api/v1/datasets/import', { paths: ['/no/such/place'] });
     expect([r.statusCode, r.json().code]).toEqual([400, 1001]);
     expect(r.json().message).toMatch(/no such file or folder/);
+  });
+});
+
+describe('first_snapshot_time of a depth dataset', () => {
+  it("the recorder's depth: its first REST snapshot's time, null for a diff stream recorded alone (a replay refuses it)", async () => {
+    const spot = path.join(FIXTURES, 'depth/binance_spot_TRXUSDT_2025-03-04_lasota');
+    const um = path.join(FIXTURES, 'depth/binance_usdm_TRXUSDT_2025-04-14_lasota');
+    for (const [dir, market] of [
+      [spot, 'spot'],
+      [um, 'um'],
+    ])
+      expect((await post('/api/v1/datasets/import', { paths: [dir], market, symbol: 'TRXUSDT' })).statusCode).toBe(200);
+    const list = (await getJson(t.app, '/api/v1/datasets')).body.data as {
+      id: number;
+      market: string;
+      symbol: string;
+      kind: string;
+      first_snapshot_time: number | null;
+    }[];
+    const trx = list.filter((d) => d.symbol === 'TRXUSDT').map((d) => [d.market, d.kind, d.first_snapshot_time]);
+    expect(trx).toEqual([
+      ['spot', 'depth', null],
+      ['spot', 'trades', null],
+      ['um', 'depth', Date.parse('2025-04-14T00:00:00.061Z')],
+      ['um', 'trades', null],
+    ]);
+    const umDepth = list.find((d) => d.symbol === 'TRXUSDT' && d.market === 'um' && d.kind === 'depth')!;
+    const one = await getJson(t.app, `/api/v1/datasets/${umDepth.id}`);
+    expect(one.body.data.first_snapshot_time).toBe(Date.parse('2025-04-14T00:00:00.061Z'));
   });
 });
 

@@ -5,8 +5,10 @@ import type { DatasetView } from '../../src-renderer/src/features/data/data-view
 import {
   automaticLabel,
   automaticPick,
+  booklessNote,
   candidateLabel,
   mainCandidates,
+  optionLabel,
   pickedCoverage,
   replayChartInterval,
 } from '../../src-renderer/src/features/replay/replay-datasets.ts';
@@ -31,6 +33,7 @@ function ds(over: Partial<DatasetView>): DatasetView {
     files: 7,
     gaps: [],
     specs: { tick_size: '0.1', step_size: '0.001', tiers: [], source: 'catalogue' },
+    first_snapshot_time: null,
     ...over,
   };
 }
@@ -184,5 +187,71 @@ describe('the chart interval of a replay', () => {
     // a trades replay builds every interval from its prints (the mark's 4h candles are no source)
     expect(replayChartInterval(status('', 'trades'), 'BTCUSDT', '1m')).toBeNull();
     expect(replayChartInterval(status('15m'), 'ETHUSDT', '1m')).toBeNull();
+  });
+});
+
+describe('a depth dataset without a book snapshot (the spot TRXUSDT recording of 2025-03-04)', () => {
+  // the fixtures' two recordings as `GET /api/v1/datasets` lists them: the spot one a diff stream
+  // alone, the USD-M one with its REST snapshot at its first event
+  const TRX = { symbol: 'TRXUSDT', interval: '', specs: { ...UM_1M.specs, source: 'inferred' as const } };
+  const SPOT_DEPTH = ds({
+    ...TRX,
+    id: 4,
+    market: 'spot',
+    kind: 'depth',
+    first_time: T('2025-03-04T00:00:00.562Z'),
+    last_time: T('2025-03-04T00:00:02.162Z'),
+    rows: 12,
+  });
+  const SPOT_TRADES = ds({
+    ...TRX,
+    id: 5,
+    market: 'spot',
+    kind: 'trades',
+    first_time: T('2025-03-04T00:00:01.271Z'),
+    last_time: T('2025-03-04T00:00:11.750Z'),
+    rows: 25,
+  });
+  const UM_DEPTH = ds({
+    ...TRX,
+    id: 6,
+    kind: 'depth',
+    first_time: T('2025-04-14T00:00:00.061Z'),
+    last_time: T('2025-04-14T00:00:23.871Z'),
+    first_snapshot_time: T('2025-04-14T00:00:00.061Z'),
+    rows: 156,
+  });
+  const all = [SPOT_DEPTH, SPOT_TRADES, UM_DEPTH];
+  const start = T('2025-03-04T00:00:00Z');
+
+  it('Automatic names it as refused, and a note says why and what to choose instead', () => {
+    const auto = automaticPick(all, 'TRXUSDT', start);
+    expect(auto?.id).toBe(4);
+    expect(automaticLabel(auto)).toBe(
+      'Automatic (Spot depth · 2025-03-04 00:00:00.562 → 2025-03-04 00:00:02.162 · #4 · no book snapshot, refused)',
+    );
+    expect(booklessNote(all, 'TRXUSDT', {}, start)).toBe(
+      'Automatic reads TRXUSDT from Spot depth #4, which holds no order book snapshot up to 2025-03-04 00:00:02.162: ' +
+        'its diffs alone cannot build the book, so the venue refuses it. Choose Spot trades · ' +
+        '2025-03-04 00:00:01.271 → 2025-03-04 00:00:11.750 · #5 in TRXUSDT data instead.',
+    );
+    // chosen by hand: said too; the trades chosen: nothing to say
+    expect(booklessNote(all, 'TRXUSDT', { TRXUSDT: 4 }, start)).toMatch(/^TRXUSDT is set to Spot depth #4, which/);
+    expect(booklessNote(all, 'TRXUSDT', { TRXUSDT: 5 }, start)).toBeNull();
+    expect(optionLabel(SPOT_DEPTH)).toMatch(/#4 · no book snapshot, refused$/);
+    expect(optionLabel(SPOT_TRADES)).toBe(candidateLabel(SPOT_TRADES));
+  });
+
+  it('a recording with its snapshot is offered as it was; one whose snapshot comes after the span is refused', () => {
+    const at = T('2025-04-14T00:00:00Z');
+    expect(automaticPick(all, 'TRXUSDT', at)?.id).toBe(6);
+    expect(booklessNote(all, 'TRXUSDT', {}, at)).toBeNull();
+    expect(optionLabel(UM_DEPTH)).toBe(candidateLabel(UM_DEPTH));
+    // the venue checks a snapshot at or before the end of the span played
+    const late = { ...UM_DEPTH, first_snapshot_time: T('2025-04-14T00:00:10Z') };
+    expect(booklessNote([late], 'TRXUSDT', {}, at, T('2025-04-14T00:00:05Z'))).toMatch(
+      /^Automatic reads TRXUSDT from USD-M depth #6, which holds no order book snapshot up to 2025-04-14 00:00:05: .* Import a REST snapshot/,
+    );
+    expect(booklessNote([late], 'TRXUSDT', {}, at)).toBeNull();
   });
 });

@@ -41,6 +41,7 @@ function ds(over: Partial<DatasetView>): DatasetView {
     files: 3,
     gaps: [],
     specs: { tick_size: '0.1', step_size: '0.001', tiers: [], source: 'catalogue' },
+    first_snapshot_time: null,
     ...over,
   };
 }

@@ -69,6 +69,10 @@ export const datasetSchema = Type.Object({
   files: Type.Integer({ description: 'Files imported' }),
   gaps: Type.Array(gapSchema, { description: 'Missing data, ascending; never filled' }),
   specs: specsSchema,
+  first_snapshot_time: nullable<number>(
+    'integer',
+    'depth: ms of its first order book snapshot, null when it holds none (a replay refuses it as the source: its diffs alone cannot build the book); null for the other kinds',
+  ),
 });
 
 // A dataset on the wire (GET /api/v1/datasets and the routes that answer one) is

@@ -63,7 +63,14 @@ function view(d: DatasetRecord, service: DatasetService): Static<typeof datasetS
       tiers: d.specs.tiers.map((t) => ({ cap: t.cap, max_leverage: t.maxLeverage, mmr: t.mmr })),
       source: d.specsSource,
     },
+    first_snapshot_time: d.kind === 'depth' ? firstSnapshot(service, d.id) : null,
   };
+}
+
+/** ms of a depth dataset's first snapshot (stored in µs), null when it holds none. */
+function firstSnapshot(service: DatasetService, id: number): number | null {
+  const us = service.store.firstSnapshotTime(id);
+  return us === null ? null : Math.floor(us / 1000);
 }
 
 function resultView(r: ImportResult): ImportResultWire {

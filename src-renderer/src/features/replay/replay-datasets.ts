@@ -81,10 +81,56 @@ export function automaticPick(
 }
 
 /** The Automatic option of a pair's data: the dataset the venue will read, named. */
-export function automaticLabel(pick: DatasetView | null): string {
+export function automaticLabel(pick: DatasetView | null, until?: number): string {
   return pick === null
     ? "Automatic (the venue's pick: the richest data covering the span)"
-    : `Automatic (${candidateLabel(pick)})`;
+    : `Automatic (${optionLabel(pick, until)})`;
+}
+
+/**
+ * A depth dataset that cannot build the pair's book over a span ending at `until`: it holds no
+ * order book snapshot at or before the end of the span played (until, or its own end), as the
+ * venue's plan checks (docs/replay.md "The historical book"): its diffs alone, refused on Start
+ * (1001). False for the other kinds.
+ */
+export function booklessDepth(d: DatasetView, until = Number.POSITIVE_INFINITY): boolean {
+  if (d.kind !== 'depth' || d.last_time === null) return false;
+  const end = Math.min(until, d.last_time + 1);
+  return d.first_snapshot_time === null || d.first_snapshot_time > end;
+}
+
+/** A candidate as the select lists it: a depth dataset without a book snapshot says so. */
+export function optionLabel(d: DatasetView, until?: number): string {
+  return booklessDepth(d, until) ? `${candidateLabel(d)} · no book snapshot, refused` : candidateLabel(d);
+}
+
+/**
+ * Why the data a pair would read (the chosen dataset, else Automatic's) is refused on Start, when
+ * it is a depth dataset without a book snapshot, naming the candidate to choose instead (of its
+ * market first); null when it can be replayed.
+ */
+export function booklessNote(
+  datasets: readonly DatasetView[],
+  symbol: string,
+  picks: Readonly<Record<string, number>>,
+  start: number,
+  until = Number.POSITIVE_INFINITY,
+): string | null {
+  const candidates = mainCandidates(datasets, symbol);
+  const chosen = candidates.find((d) => d.id === picks[symbol]);
+  const d = chosen ?? automaticPick(datasets, symbol, start, until);
+  if (d === null || !booklessDepth(d, until)) return null;
+  const others = candidates.filter((x) => !booklessDepth(x, until) && x.kind !== 'depth');
+  const instead = others.find((x) => x.market === d.market) ?? others[0];
+  const which = chosen === undefined ? `Automatic reads ${symbol} from` : `${symbol} is set to`;
+  const end = utcTime(Math.min(until, d.last_time!));
+  return (
+    `${which} ${MARKET_NAME[d.market] ?? d.market} depth #${d.id}, which holds no order book snapshot up to ` +
+    `${end}: its diffs alone cannot build the book, so the venue refuses it. ` +
+    (instead === undefined
+      ? 'Import a REST snapshot of the book into it (Data), or trades or klines of the pair.'
+      : `Choose ${candidateLabel(instead)} in ${symbol} data instead.`)
+  );
 }
 
 /**

@@ -21,7 +21,14 @@ import {
   utcTime,
   type ReplayForm,
 } from './replay-view.ts';
-import { automaticLabel, automaticPick, candidateLabel, mainCandidates, pickedCoverage } from './replay-datasets.ts';
+import {
+  automaticLabel,
+  automaticPick,
+  booklessNote,
+  mainCandidates,
+  optionLabel,
+  pickedCoverage,
+} from './replay-datasets.ts';
 import { RunningReplays } from './replay-running.tsx';
 import './replay.css';
 
@@ -349,7 +356,9 @@ function ReplayBody() {
 
 /**
  * For each picked pair with more than one dataset its main data can be read from, a select of
- * them: Automatic (the venue's pick, docs/replay.md) or one of them, sent as `datasets`.
+ * them: Automatic (the venue's pick, docs/replay.md) or one of them, sent as `datasets`; and for
+ * a pair whose data would be a depth dataset without a book snapshot (refused on Start), why, and
+ * what to choose instead.
  */
 function DataPicks(props: {
   symbols: readonly string[];
@@ -360,12 +369,19 @@ function DataPicks(props: {
   start: number | null;
   until: number | undefined;
 }) {
+  const { start, until } = props;
+  // a pair's data the venue refuses (a depth dataset without a book snapshot), said with its select
+  const notes = props.symbols
+    .map((symbol) => ({
+      symbol,
+      note: start === null ? null : booklessNote(props.datasets, symbol, props.picks, start, until),
+    }))
+    .filter((n) => n.note !== null);
   const rows = props.symbols
     .map((symbol) => ({ symbol, candidates: mainCandidates(props.datasets, symbol) }))
     .filter((r) => r.candidates.length > 1);
-  if (rows.length === 0) return null;
-  const auto = (symbol: string) =>
-    props.start === null ? null : automaticPick(props.datasets, symbol, props.start, props.until);
+  if (rows.length === 0 && notes.length === 0) return null;
+  const auto = (symbol: string) => (start === null ? null : automaticPick(props.datasets, symbol, start, until));
   return (
     <div className="replay-fields replay-picks" data-testid="replay-datasets">
       {rows.map(({ symbol, candidates }) => (
@@ -373,28 +389,45 @@ function DataPicks(props: {
           <span>{symbol} data</span>
           <select
             aria-label={`Data of ${symbol}`}
+            aria-describedby={notes.some((n) => n.symbol === symbol) ? `replay-bookless-${symbol}` : undefined}
             // the option chosen whole on hover (the select cuts it to the drawer's width)
-            title={chosenLabel(candidates, props.picks[symbol], auto(symbol))}
+            title={chosenLabel(candidates, props.picks[symbol], auto(symbol), until)}
             value={props.picks[symbol] === undefined ? '' : String(props.picks[symbol])}
             onChange={(e) => props.onPick(symbol, e.target.value)}
           >
-            <option value="">{automaticLabel(auto(symbol))}</option>
+            <option value="">{automaticLabel(auto(symbol), until)}</option>
             {candidates.map((d) => (
               <option key={d.id} value={String(d.id)}>
-                {candidateLabel(d)}
+                {optionLabel(d, until)}
               </option>
             ))}
           </select>
         </label>
+      ))}
+      {notes.map(({ symbol, note }) => (
+        <p
+          key={`note-${symbol}`}
+          id={`replay-bookless-${symbol}`}
+          className="warn-text small"
+          role="status"
+          data-testid={`replay-bookless-${symbol}`}
+        >
+          {note}
+        </p>
       ))}
     </div>
   );
 }
 
 /** The chosen candidate's label, or Automatic. */
-function chosenLabel(candidates: readonly DatasetView[], id: number | undefined, auto: DatasetView | null): string {
+function chosenLabel(
+  candidates: readonly DatasetView[],
+  id: number | undefined,
+  auto: DatasetView | null,
+  until: number | undefined,
+): string {
   const d = candidates.find((x) => x.id === id);
-  return d === undefined ? automaticLabel(auto) : candidateLabel(d);
+  return d === undefined ? automaticLabel(auto, until) : optionLabel(d, until);
 }
 
 function FieldError({ text }: { text: string | undefined }) {
