@@ -68,3 +68,38 @@ test('a depth dataset without a snapshot is not offered as the source: the dialo
     for (const id of [depth, trades]) await page.request.delete(`${service.url}/api/v1/datasets/${id}`);
   }
 });
+
+test('a Start refused by the service leaves the keyboard focus on Start replay, beside the reason', async ({
+  page,
+  service,
+}) => {
+  const ids: number[] = [];
+  for (const file of ['diff_depth_stream.csv', 'trade_stream.csv']) {
+    const r = await page.request.post(`${service.url}/api/v1/datasets/import`, {
+      data: { paths: [SPOT_TRX + file], symbol: 'TRXUSDT', market: 'spot' },
+    });
+    expect(r.status(), await r.text()).toBe(200);
+    ids.push(((await r.json()) as { data: { results: Array<{ dataset_id: number }> } }).data.results[0].dataset_id);
+  }
+  try {
+    const screen = new TradingPage(page);
+    await screen.open(service.url);
+    await page.keyboard.press('Shift+R');
+    const dialog = page.getByRole('dialog', { name: 'Replay' });
+    await dialog.getByRole('checkbox', { name: 'Replay TRXUSDT' }).check();
+    // the depth dataset chosen anyway: the service refuses it (1001)
+    await dialog.getByRole('combobox', { name: 'Data of TRXUSDT' }).selectOption(String(ids[0]));
+    const start = dialog.getByRole('button', { name: 'Start replay' });
+    await start.focus();
+    await page.keyboard.press('Enter');
+    await expect(dialog.getByRole('alert')).toContainText(
+      `The replay did not start: Cannot replay: the dataset ${ids[0]} (spot depth of TRXUSDT) holds no order book snapshot`,
+    );
+    await expect(start).toBeEnabled();
+    // it was on the page's body (the button disabled while the request ran)
+    await expect(start).toBeFocused();
+    await page.screenshot({ path: test.info().outputPath('refused.png') });
+  } finally {
+    for (const id of ids) await page.request.delete(`${service.url}/api/v1/datasets/${id}`);
+  }
+});

@@ -65,6 +65,14 @@ function ReplayBody() {
   const [sending, setSending] = useState(false);
   const formId = useId();
   const formRef = useRef<HTMLFormElement>(null);
+  const startRef = useRef<HTMLButtonElement>(null);
+  // Start replay is disabled while the request runs, which drops the keyboard focus to the page's
+  // body: a refusal gives it back to the button (the alert beside it says why), unless the user
+  // has moved it elsewhere meanwhile
+  useEffect(() => {
+    const lost = document.activeElement === null || document.activeElement === document.body;
+    if (sendError !== null && !sending && lost) startRef.current?.focus();
+  }, [sendError, sending]);
   useEffect(() => {
     let live = true;
     void (async () => {
@@ -341,6 +349,7 @@ function ReplayBody() {
           </button>
           <button
             type="submit"
+            ref={startRef}
             form={formId}
             className="primary"
             disabled={sending || noData}
