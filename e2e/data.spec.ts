@@ -132,7 +132,7 @@ test("a recording's CSVs, whose names say no symbol, import from the dialog once
   await panel.getByRole('textbox', { name: 'Symbol of the files' }).fill('trxusdt');
   await panel.getByTestId('data-file-picker').setInputFiles(files);
   await expect(results).toContainText('diff_depth_stream.csv: 155 rows (155 new), no gaps');
-  await expect(results).toContainText('rest_depth_snapshot.csv: 1 rows (1 new), no gaps');
+  await expect(results).toContainText('rest_depth_snapshot.csv: 1 row (1 new), no gaps');
   await expect(results).toContainText('trade_stream.csv: 199 rows (199 new), no gaps');
   const list = panel.getByTestId('data-datasets');
   // a span of seconds reads to the ms, not "00:00 → 00:00"

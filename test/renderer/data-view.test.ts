@@ -77,6 +77,20 @@ describe('Data dialog helpers', () => {
     ).toBe(
       'binance_spot_BTCUSDT_1m.csv: refused — the file name and folders do not say its symbol, kind; fill in Symbol and Kind above and pick the file again',
     );
+    // a recorder's REST snapshot file is one row (one snapshot): it read "1 rows (1 new)"
+    const snapshot = {
+      ...refused,
+      ok: true,
+      status: 'imported' as const,
+      file: 'rest_depth_snapshot.csv',
+      rows: 1,
+      added: 1,
+      error: null,
+    };
+    expect(resultLine(snapshot)).toBe('rest_depth_snapshot.csv: 1 row (1 new), no gaps, checksum not given');
+    expect(resultLine({ ...snapshot, rows: 1_200, added: 0 })).toBe(
+      'rest_depth_snapshot.csv: 1,200 rows (0 new), no gaps, checksum not given',
+    );
     expect(resultLine({ ...refused, error: 'C:\\Temp\\up\\binance_spot_BTCUSDT_1m.csv: row 3: bad' })).toBe(
       'binance_spot_BTCUSDT_1m.csv: refused — row 3: bad',
     );
@@ -298,7 +312,7 @@ describe("a refusal names the dialog's fields, never the command's options", () 
       warnings: ["the path says symbol BTCUSDT; 'symbol' ETHUSDT was taken"],
     };
     expect(resultLine(r)).toBe(
-      'BTCUSDT-1m-2021-05-18.zip: 1 rows (1 new), no gaps, checksum not given; the path says symbol BTCUSDT; Symbol ETHUSDT was taken',
+      'BTCUSDT-1m-2021-05-18.zip: 1 row (1 new), no gaps, checksum not given; the path says symbol BTCUSDT; Symbol ETHUSDT was taken',
     );
   });
 });

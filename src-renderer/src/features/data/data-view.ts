@@ -173,7 +173,8 @@ export function resultLine(r: ImportResultView, datasetGaps?: number): string {
     w.replace(/'(market|symbol|kind|interval)'/g, (_, o: string) => field(o)),
   );
   const warned = warnings.length > 0 ? `; ${warnings.join('; ')}` : '';
-  return `${r.file}: ${r.rows.toLocaleString('en-US')} rows (${r.added.toLocaleString('en-US')} new), ${gaps}, checksum ${checksum}${warned}`;
+  const rows = `${r.rows.toLocaleString('en-US')} row${r.rows === 1 ? '' : 's'}`;
+  return `${r.file}: ${rows} (${r.added.toLocaleString('en-US')} new), ${gaps}, checksum ${checksum}${warned}`;
 }
 
 /**
