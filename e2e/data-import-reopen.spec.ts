@@ -82,3 +82,41 @@ test('Cancel stops a pick: the file under way is said cancelled, the next ones n
   };
   expect(stored.data.filter((d) => d.symbol === 'DOTUSDT')).toEqual([]);
 });
+
+test('the keyboard focus is on the picker again when a pick ends: imported, or cancelled from the keyboard', async ({
+  page,
+  service,
+}) => {
+  const csv = readFileSync(KLINES, 'utf8');
+  const screen = new TradingPage(page);
+  await screen.open(service.url);
+  await page.getByTestId('topbar').getByRole('button', { name: 'Data' }).click();
+  const panel = page.getByRole('dialog', { name: 'Market data' });
+  await panel.getByRole('combobox', { name: 'Market of the files' }).selectOption('spot');
+  const picker = panel.getByTestId('data-file-picker');
+  const results = panel.getByTestId('data-import-results');
+
+  // a pick from the focused picker: disabled while the file goes in, it lost the focus to the page's body
+  await picker.focus();
+  await picker.setInputFiles([zipPayload('NEARUSDT-1h-2023-03-24.zip', csv)]);
+  await expect(results).toContainText('NEARUSDT-1h-2023-03-24.zip: 23 rows (23 new), 1 gap, checksum not given');
+  await expect(picker).toBeEnabled();
+  await expect(picker).toBeFocused();
+
+  // Cancel pressed from the keyboard: the button goes with the pick, and the focus with it
+  let held = false;
+  await page.route('**/api/v1/datasets/import?**', () => {
+    held = true; // never answered: the upload stays under way until it is cancelled
+  });
+  await picker.setInputFiles([zipPayload('NEARUSDT-1h-2023-03-25.zip', csv)]);
+  await expect.poll(() => held).toBe(true);
+  await panel.getByTestId('data-upload-progress').getByRole('button', { name: 'Cancel' }).focus();
+  await page.keyboard.press('Enter');
+  await expect(results).toContainText('NEARUSDT-1h-2023-03-25.zip: cancelled — nothing of this file was imported');
+  await expect(picker).toBeFocused();
+  const stored = (await (await page.request.get(`${service.url}/api/v1/datasets`)).json()) as {
+    data: { id: number; symbol: string }[];
+  };
+  for (const d of stored.data.filter((x) => x.symbol === 'NEARUSDT'))
+    await page.request.delete(`${service.url}/api/v1/datasets/${d.id}`);
+});

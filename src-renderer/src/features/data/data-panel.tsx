@@ -73,6 +73,16 @@ function DataBody() {
   const [focusTo, setFocusTo] = useState<{ id: number | null } | null>(null);
   const deleteButtons = useRef(new Map<number, HTMLButtonElement>());
   const confirmButton = useRef<HTMLButtonElement>(null);
+  // the picker is disabled while a pick is imported and its Cancel goes with it: the focus on
+  // either fell to the page's body when the pick ended (done or cancelled); it goes back to the
+  // picker, unless the user has moved it elsewhere meanwhile
+  const wasBusy = useRef(upload !== null);
+  useEffect(() => {
+    const ended = wasBusy.current && upload === null;
+    wasBusy.current = upload !== null;
+    const lost = document.activeElement === null || document.activeElement === document.body;
+    if (ended && lost) picker.current?.focus();
+  }, [upload]);
 
   const load = useCallback(async (): Promise<DatasetView[] | null> => {
     try {
