@@ -232,6 +232,22 @@ describe('first_snapshot_time of a depth dataset', () => {
     const one = await getJson(t.app, `/api/v1/datasets/${umDepth.id}`);
     expect(one.body.data.first_snapshot_time).toBe(Date.parse('2025-04-14T00:00:00.061Z'));
   });
+
+  it('is looked up once per import, not on every list (a diff stream alone is read to its end)', async () => {
+    const store = t.venue.datasets.store;
+    const read = store.firstSnapshotTime.bind(store);
+    const asked: number[] = [];
+    store.firstSnapshotTime = (id: number) => {
+      asked.push(id);
+      return read(id);
+    };
+    try {
+      for (let i = 0; i < 3; i++) expect((await getJson(t.app, '/api/v1/datasets')).status).toBe(200);
+      expect(asked).toEqual([]); // the lists of the test before read both depth datasets already
+    } finally {
+      store.firstSnapshotTime = read;
+    }
+  });
 });
 
 describe('upload', () => {

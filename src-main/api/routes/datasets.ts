@@ -63,14 +63,27 @@ function view(d: DatasetRecord, service: DatasetService): Static<typeof datasetS
       tiers: d.specs.tiers.map((t) => ({ cap: t.cap, max_leverage: t.maxLeverage, mmr: t.mmr })),
       source: d.specsSource,
     },
-    first_snapshot_time: d.kind === 'depth' ? firstSnapshot(service, d.id) : null,
+    first_snapshot_time: d.kind === 'depth' ? firstSnapshot(service, d) : null,
   };
 }
 
+/**
+ * The first snapshot of each depth dataset, by the rows it held when read: the look-up walks a
+ * diff stream recorded alone to its end (no snapshot to stop at), so it is made once per import,
+ * not on every list of the Data page and the Replay dialog.
+ */
+const snapshotMemo = new WeakMap<DatasetService, Map<number, { rows: number; ms: number | null }>>();
+
 /** ms of a depth dataset's first snapshot (stored in µs), null when it holds none. */
-function firstSnapshot(service: DatasetService, id: number): number | null {
-  const us = service.store.firstSnapshotTime(id);
-  return us === null ? null : Math.floor(us / 1000);
+function firstSnapshot(service: DatasetService, d: DatasetRecord): number | null {
+  let memo = snapshotMemo.get(service);
+  if (memo === undefined) snapshotMemo.set(service, (memo = new Map()));
+  const had = memo.get(d.id);
+  if (had !== undefined && had.rows === d.rows) return had.ms;
+  const us = service.store.firstSnapshotTime(d.id);
+  const ms = us === null ? null : Math.floor(us / 1000);
+  memo.set(d.id, { rows: d.rows, ms });
+  return ms;
 }
 
 function resultView(r: ImportResult): ImportResultWire {
