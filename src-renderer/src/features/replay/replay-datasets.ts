@@ -93,7 +93,7 @@ export function automaticLabel(pick: DatasetView | null, until?: number): string
  * venue's plan checks (docs/replay.md "The historical book"): its diffs alone, refused on Start
  * (1001). False for the other kinds.
  */
-export function booklessDepth(d: DatasetView, until = Number.POSITIVE_INFINITY): boolean {
+function booklessDepth(d: DatasetView, until = Number.POSITIVE_INFINITY): boolean {
   if (d.kind !== 'depth' || d.last_time === null) return false;
   const end = Math.min(until, d.last_time + 1);
   return d.first_snapshot_time === null || d.first_snapshot_time > end;
