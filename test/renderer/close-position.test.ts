@@ -6,7 +6,12 @@
 import { describe, expect, it } from 'vitest';
 import type { RestClient } from '../../src-shared/sdk/rest-client.ts';
 import type { OrderRequest, PlacementResult, PositionRecord } from '../../src-shared/types.ts';
-import { closeOrders, closePosition } from '../../src-renderer/src/features/positions/close-position.ts';
+import {
+  accountOneWay,
+  closeOrder,
+  closeOrders,
+  closePosition,
+} from '../../src-renderer/src/features/positions/close-position.ts';
 
 const bnb = (position_side: 1 | 2, quantity: number): PositionRecord =>
   ({ symbol: 'BNBUSDT', position_side, quantity, entry_price: 660, mark_price: 655, leverage: 5 }) as PositionRecord;
@@ -61,5 +66,31 @@ describe('closing a position larger than max_qty', () => {
     const r = await closePosition(api, bnb(2, 45000), 2, false, '20000');
     expect(sent.map((o) => o.qty)).toEqual(['20000.00', '20000.00']);
     expect(r).toMatchObject({ status: 6, filled_qty: '10000.00' });
+  });
+});
+
+describe("a row's Close before the account summary came", () => {
+  // A one-way short closed in the moment after the screen opened, before the account summary came:
+  // the table read "not one-way" and sent position_side 2, which a one-way account refuses (3012).
+  it('reads the account first, so a one-way short is closed on the one-way side', async () => {
+    let summary: { position_mode: string } | null = null;
+    let reads = 0;
+    const account = {
+      getState: () => ({
+        summary,
+        actions: {
+          refresh: async () => {
+            reads++;
+            summary = { position_mode: 'one_way' };
+          },
+        },
+      }),
+    } as unknown as Parameters<typeof accountOneWay>[0];
+    const oneWay = await accountOneWay(account);
+    expect([oneWay, reads]).toEqual([true, 1]);
+    expect(closeOrder(bnb(2, 3), 2, oneWay)).toMatchObject({ side: 1, position_side: 1, position_action: 2 });
+    // once it came, not read again
+    expect(await accountOneWay(account)).toBe(true);
+    expect(reads).toBe(1);
   });
 });

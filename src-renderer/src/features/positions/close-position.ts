@@ -10,6 +10,8 @@
 import type { RestClient } from '../../../../src-shared/sdk/rest-client.ts';
 import type { OrderRequest, PlacementResult, PositionRecord } from '../../../../src-shared/types.ts';
 import { positionDirection } from './position-direction.ts';
+import type { StoreApi } from 'zustand/vanilla';
+import type { AccountState } from '../account/account-store.ts';
 import { OrderStatus, OrderType, PositionAction, PositionSide, Side } from '../../../../src-shared/enums.ts';
 
 export function closeOrder(p: PositionRecord, qtyDecimals: number, oneWay: boolean): OrderRequest {
@@ -57,4 +59,14 @@ export async function closePosition(
     if (last.status !== OrderStatus.FILLED) break;
   }
   return last as PlacementResult;
+}
+
+/**
+ * Whether the account is in one-way mode, as a close needs it: its summary read first when it has
+ * not come yet (in that moment after the screen opened, a one-way short was closed as a hedge
+ * one, position_side 2, and refused 3012).
+ */
+export async function accountOneWay(account: StoreApi<AccountState>): Promise<boolean> {
+  if (account.getState().summary === null) await account.getState().actions.refresh();
+  return account.getState().summary?.position_mode === 'one_way';
 }

@@ -12,7 +12,7 @@ import { useServices, useSel } from '../../lib/use-services.ts';
 import { useDecimals } from '../../lib/use-symbol.ts';
 import { RecordTable, selectedTab, type Column } from '../../layout/record-table.tsx';
 import { ConfirmBar } from '../../layout/confirm-bar.tsx';
-import { closePosition } from './close-position.ts';
+import { accountOneWay, closePosition } from './close-position.ts';
 import { positionDirection } from './position-direction.ts';
 import { liveMargin, livePnl, positionKey, roe, type PositionsState } from './positions-store.ts';
 import { MarginDialog } from './margin-dialog.tsx';
@@ -39,12 +39,13 @@ export function PositionsTable() {
   const positions = useSel(s.positions, (x) => x.positions);
   const tpsl = useSel(s.positions, (x) => x.tpsl);
   const tickers = useSel(s.tickers, (x) => x.tickers);
-  const oneWay = useSel(s.account, (x) => x.summary?.position_mode === 'one_way');
   const decimals = useDecimals();
   const bySymbol = useSel(s.symbols, (x) => x.bySymbol);
-  // a position larger than the pair's max_qty is closed by several orders (close-position.ts)
-  const closeIt = (p: PositionRecord) =>
-    closePosition(s.api, p, decimals(p.symbol).qd, oneWay, bySymbol[p.symbol]?.futures.max_qty);
+  // a position larger than the pair's max_qty is closed by several orders (close-position.ts);
+  // the account's mode read first when its summary has not come yet (a one-way short closed as a
+  // hedge one, position_side 2, was refused 3012 in that moment after the screen opened)
+  const closeIt = async (p: PositionRecord) =>
+    closePosition(s.api, p, decimals(p.symbol).qd, await accountOneWay(s.account), bySymbol[p.symbol]?.futures.max_qty);
   const editing = useSel(s.workspace, (w) => (w.overlay === 'tpsl' ? w.tpslOf : null));
   const [adjusting, setAdjusting] = useState<PositionRecord | null>(null);
   const [busy, setBusy] = useState<string | null>(null);
