@@ -49,8 +49,21 @@ if (a.help) {
   process.exit(0);
 }
 if (!a.key || !a.secret) usageError(`--${a.key ? 'secret' : 'key'} is required`);
-// http://127.0.0.1:8787/ names the same service as http://127.0.0.1:8787
-const url = a.url!.replace(/\/+$/, '');
+// http://127.0.0.1:8787/ names the same service as http://127.0.0.1:8787; one that is no http(s)
+// URL (`localhost:8787`) is a usage error, where ccxt said 'InvalidArgumentError: Invalid URL protocol'
+const url = (() => {
+  let scheme = '';
+  try {
+    scheme = new URL(a.url!).protocol;
+  } catch {
+    // not a URL at all: refused below
+  }
+  if (scheme !== 'http:' && scheme !== 'https:')
+    return usageError(
+      `--url must be the service's http:// or https:// address, such as http://127.0.0.1:8787, not '${a.url}'`,
+    );
+  return a.url!.replace(/\/+$/, '');
+})();
 const SYMBOL = 'BTC/USDT:USDT';
 /** The size the bot trades, BTC, unless the pair's filters ask for more at the price (orderSize). */
 const SIZE = 0.002;

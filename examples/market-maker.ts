@@ -82,10 +82,27 @@ function arg(name: Exclude<keyof typeof given, 'help'>, fallback?: string): stri
   return v;
 }
 
-const url = arg('url', 'http://127.0.0.1:8787').replace(/\/+$/, '');
+const url = httpUrl(arg('url', 'http://127.0.0.1:8787'));
 const key = arg('key');
 const secret = arg('secret');
 const symbol = arg('symbol', 'BTCUSDT').toUpperCase();
+/**
+ * The service's address without its trailing slash; one that is no http(s) URL (`localhost:8787`,
+ * `ws://...`) is a usage error (it crashed the bot with a stack trace from WsClient).
+ */
+function httpUrl(v: string): string {
+  let scheme = '';
+  try {
+    scheme = new URL(v).protocol;
+  } catch {
+    // not a URL at all: refused below
+  }
+  if (scheme !== 'http:' && scheme !== 'https:')
+    return usageError(
+      `--url must be the service's http:// or https:// address, such as http://127.0.0.1:8787, not '${v}'`,
+    );
+  return v.replace(/\/+$/, '');
+}
 /** The longest wait a timer takes, ms (Node fires a longer one at once). */
 const MAX_TIMER_MS = 2_147_483_647;
 

@@ -190,6 +190,21 @@ function commandLine(): (name: string, fallback?: string) => string {
   };
 }
 
+/** The service's address without its trailing slash; one that is no http(s) URL (`localhost:8787`) is a usage error. */
+function httpUrl(v: string): string {
+  let scheme = '';
+  try {
+    scheme = new URL(v).protocol;
+  } catch {
+    // not a URL at all: refused below
+  }
+  if (scheme !== 'http:' && scheme !== 'https:')
+    return usageError(
+      `--url must be the service's http:// or https:// address, such as http://127.0.0.1:8787, not '${v}'`,
+    );
+  return v.replace(/\/+$/, '');
+}
+
 /** A whole-number option of at least `min`; anything else is a usage error. */
 function whole(name: string, v: string, min: number): number {
   const n = Number(v);
@@ -201,7 +216,7 @@ function whole(name: string, v: string, min: number): number {
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const arg = commandLine();
   const opts: ReplayBotOptions = {
-    url: arg('url', 'http://127.0.0.1:8787').replace(/\/+$/, ''),
+    url: httpUrl(arg('url', 'http://127.0.0.1:8787')),
     key: arg('key'),
     secret: arg('secret'),
     symbol: arg('symbol', 'TRXUSDT').toUpperCase(),

@@ -94,6 +94,18 @@ describe('the example bots on the command line', () => {
         ['--key', 'k', '--secret', 's', '--trade-every', '2.5'],
         "replay-bot: --trade-every must be a whole number, not '2.5'",
       ],
+      // an address without its scheme: the market maker crashed with WsClient's TypeError and a
+      // stack trace, ccxt said 'InvalidArgumentError: Invalid URL protocol'
+      ...(['market-maker.ts', 'replay-bot.ts', 'ccxt-bot.ts'] as const).map((file): [string, string[], string] => [
+        file,
+        ['--key', 'k', '--secret', 's', '--url', 'localhost:8787'],
+        `${file.replace('.ts', '')}: --url must be the service's http:// or https:// address, such as http://127.0.0.1:8787, not 'localhost:8787'`,
+      ]),
+      [
+        'market-maker.ts',
+        ['--key', 'k', '--secret', 's', '--url', 'ws://127.0.0.1:8787/ws'],
+        "market-maker: --url must be the service's http:// or https:// address, such as http://127.0.0.1:8787, not 'ws://127.0.0.1:8787/ws'",
+      ],
       ['ccxt-bot.ts', ['--key', 'k'], 'ccxt-bot: --secret is required'],
       ['ccxt-bot.ts', ['--bogus'], "ccxt-bot: Unknown option '--bogus'"],
     ];
