@@ -144,6 +144,13 @@ describe('buildSignedQuery', () => {
     );
   });
 
+  it("writes a query as fetch sends it, so the signed text is the text received: ' as %27", () => {
+    // the URL parser of fetch rewrites ' in an http(s) query to %27 (it signed `a'b`, sent `a%27b`)
+    const q = serializeQuery({ client_order_id: "it's", x: '!*()~-_.', y: 'a b&c=d/é' });
+    expect(q).toBe('client_order_id=it%27s&x=!*()~-_.&y=a%20b%26c%3Dd%2F%C3%A9');
+    expect(new URL(`http://127.0.0.1:1/p?${q}`).search).toBe(`?${q}`);
+  });
+
   it('refuses a signature parameter and non-finite numbers', () => {
     expect(() => buildSignedQuery({ signature: 'x' }, 'k')).toThrow(TypeError);
     expect(() => serializeQuery({ limit: NaN })).toThrow(TypeError);

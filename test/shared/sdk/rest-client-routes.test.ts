@@ -100,6 +100,18 @@ describe('RestClient: market data and administration beside trading', () => {
   });
 });
 
+describe('RestClient: signing over real fetch', () => {
+  it("signs a query value holding ' as fetch sends it (%27): it was refused 2004, signature does not match", async () => {
+    const made = await api.createAccount({});
+    const signed = new RestClient({ baseUrl: svc.url, apiKey: made.api_key, apiSecret: made.api_secret });
+    // the route's own refusal of the value, not the signature's
+    expect(await refusal(signed.getOrder('BTCUSDT', { clientOrderId: "it's" }))).toBe(Errors.INVALID_PARAMETER.code);
+    expect(await refusal(signed.getOrder('BTCUSDT', { clientOrderId: 'never-placed' }))).toBe(
+      Errors.ORDER_NOT_FOUND.code,
+    );
+  });
+});
+
 describe('RestClient.datasets', () => {
   it('imports by path, lists, reads candles and trades, edits specs, deletes', async () => {
     const root = tempDir();
