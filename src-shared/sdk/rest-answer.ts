@@ -35,6 +35,15 @@ function networkFailure(x: RawExchange): PerpdeskApiError {
       undefined,
       true,
     );
+  if (x.connectionLost === true)
+    return new PerpdeskApiError(
+      CLIENT_ERROR,
+      `${x.method} ${pathOf(x.url)}: the connection to the service at ${originOf(x.url)} closed before its answer ` +
+        `(${x.networkError ?? 'connection lost'}); the request may have been applied: read the state back before sending it again`,
+      NO_ANSWER,
+      undefined,
+      'connection-lost',
+    );
   return new PerpdeskApiError(
     CLIENT_ERROR,
     `Cannot reach the service at ${originOf(x.url)}: ${x.networkError ?? 'no answer'}; is the service running, and is this its address?`,

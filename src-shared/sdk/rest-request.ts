@@ -51,13 +51,31 @@ export class PerpdeskApiError extends Error {
    * the request may have been applied; read the state back before sending it again.
    */
   readonly timedOut: boolean;
-  constructor(code: number, message: string, status: number, retryAfterMs?: number, timedOut = false) {
+  /**
+   * The request was sent and no answer came (status NO_ANSWER): its time-out passed (`timedOut`),
+   * or the connection closed after it was sent (a service that stopped or crashed while serving
+   * it). It may have been applied; read the state back before sending it again. False for a
+   * service that could not be reached at all (nothing was sent).
+   */
+  readonly maybeApplied: boolean;
+  /**
+   * `unanswered`: true for a request whose time-out passed, 'connection-lost' for one whose
+   * connection closed after it was sent (either may have been applied); false otherwise.
+   */
+  constructor(
+    code: number,
+    message: string,
+    status: number,
+    retryAfterMs?: number,
+    unanswered: boolean | 'connection-lost' = false,
+  ) {
     super(message);
     this.name = 'PerpdeskApiError';
     this.code = code;
     this.status = status;
     this.retryAfterMs = retryAfterMs;
-    this.timedOut = timedOut;
+    this.timedOut = unanswered === true;
+    this.maybeApplied = unanswered !== false;
   }
 }
 
@@ -205,6 +223,26 @@ export interface RawExchange {
   networkError?: string;
   /** The answer did not come within the time-out (`networkError` says how long): the request may have been applied. */
   timedOut?: boolean;
+  /**
+   * The connection closed after the request went out, before its answer (`networkError` says how):
+   * the request may have been applied, as after a time-out.
+   */
+  connectionLost?: boolean;
+}
+
+/**
+ * Codes of a fetch failure's cause (Node's fetch, undici) when the connection was open and closed
+ * before the answer: the request, or part of it, was sent. A failure to connect (ECONNREFUSED,
+ * ENOTFOUND, ...) sent nothing; a browser's fetch says neither (a TypeError without a cause).
+ */
+const LOST_AFTER_CONNECTING = new Set(['UND_ERR_SOCKET', 'ECONNRESET', 'EPIPE']);
+
+/** The cause of a fetch failure when it is a connection lost after connecting, else undefined. */
+function lostConnection(err: unknown): string | undefined {
+  const cause = (err as { cause?: { code?: unknown; message?: unknown } } | null)?.cause;
+  if (typeof cause !== 'object' || cause === null || typeof cause.code !== 'string') return undefined;
+  if (!LOST_AFTER_CONNECTING.has(cause.code)) return undefined;
+  return typeof cause.message === 'string' && cause.message !== '' ? cause.message : cause.code;
 }
 
 /** Raised when a request's time-out passes, so that the exchange is recorded as timed out. */
@@ -270,6 +308,11 @@ export async function exchange(
   } catch (err) {
     out.networkError = err instanceof Error ? err.message : String(err);
     if (err instanceof TimedOut) out.timedOut = true;
+    const lost = lostConnection(err);
+    if (lost !== undefined) {
+      out.connectionLost = true;
+      out.networkError = `${out.networkError} (${lost})`;
+    }
   }
   out.elapsedMs = now() - started;
   return out;

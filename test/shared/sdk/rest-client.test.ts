@@ -4,6 +4,8 @@
 // 200 errors are told apart, and `request` hands back the raw exchange.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHmac } from 'node:crypto';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import {
   CLIENT_ERROR,
   NO_ANSWER,
@@ -320,6 +322,36 @@ describe('RestClient', () => {
     }) as typeof fetch;
     await new RestClient({ baseUrl: 'http://127.0.0.1:1', fetch: answering }).request('GET', '/fapi/v1/time');
     expect(signals[2]).toBeInstanceOf(AbortSignal);
+  });
+
+  it('says a request whose connection closed before its answer may have been applied (it said "Cannot reach")', async () => {
+    // a service that takes the request and stops before answering (killed, crashed mid-request)
+    const server = createServer((req) => {
+      req.resume();
+      req.on('end', () => req.socket.destroy());
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    try {
+      const api = new RestClient({ baseUrl: base, apiKey: KEY, apiSecret: SECRET });
+      const err = await api
+        .placeOrder({ symbol: 'BTCUSDT', side: 1, position_side: 1, position_action: 1, type: 2, qty: '0.001' })
+        .catch((e: unknown) => e);
+      expect(err).toMatchObject({ code: CLIENT_ERROR, status: NO_ANSWER, timedOut: false, maybeApplied: true });
+      expect((err as Error).message).toBe(
+        `POST /fapi/v1/orders: the connection to the service at ${base} closed before its answer ` +
+          '(fetch failed (other side closed)); the request may have been applied: read the state back before sending it again',
+      );
+    } finally {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    }
+    // nothing listening: nothing was sent
+    const down = await new RestClient({ baseUrl: base, apiKey: KEY, apiSecret: SECRET })
+      .account()
+      .catch((e: unknown) => e);
+    expect(down).toMatchObject({ status: NO_ANSWER, timedOut: false, maybeApplied: false });
+    expect((down as Error).message).toMatch(/^Cannot reach the service at /);
   });
 
   it('waits as long as it takes for a request of time-out 0, and for a replay start or a dataset import', async () => {
