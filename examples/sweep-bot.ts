@@ -1,5 +1,5 @@
 // A sweepable bot on the SDK (docs/sweeps.md): it reads its venue and its parameters from the
-// environment a sweep gives every job (PERPDESK_URL, PERPDESK_API_KEY, PERPDESK_API_SECRET,
+// environment a sweep gives every job (PERPDESK_URL, PERPDESK_WS_URL, PERPDESK_API_KEY, PERPDESK_API_SECRET,
 // PERPDESK_PARAMS, PERPDESK_SYMBOLS), holds the replay clock in lockstep and trades a moving-average
 // cross: each step of `step_minutes` of history it reads the book's mid, and while the fast mean is
 // above the slow one it holds a long of `qty`, else it is flat (market orders). Nothing depends on
@@ -13,7 +13,7 @@ import { RestClient, WsClient, type ReplayState } from '../src-shared/sdk/index.
 
 if (process.argv.includes('--help') || process.argv.includes('-h')) {
   console.log(`A bot for sweeps (docs/sweeps.md): a sweep runs it once per job, with its venue and parameters in
-PERPDESK_URL, PERPDESK_API_KEY, PERPDESK_API_SECRET, PERPDESK_SYMBOLS and PERPDESK_PARAMS:
+PERPDESK_URL, PERPDESK_WS_URL, PERPDESK_API_KEY, PERPDESK_API_SECRET, PERPDESK_SYMBOLS and PERPDESK_PARAMS:
 
   npm run sweep -- --bot "node examples/sweep-bot.ts" --replay BTCUSDT@2025-01-06..2025-01-12 \\
     --split day --grid examples/sweep-grid.json
@@ -32,7 +32,15 @@ function env(name: string): string {
 }
 
 const url = env('PERPDESK_URL');
-const params = JSON.parse(process.env.PERPDESK_PARAMS ?? '{}') as Record<string, unknown>;
+const params = (() => {
+  try {
+    return JSON.parse(process.env.PERPDESK_PARAMS ?? '{}') as Record<string, unknown>;
+  } catch (err) {
+    // one line, exit 2, as a missing variable (it was a stack trace)
+    console.error(`sweep-bot: PERPDESK_PARAMS is not JSON: ${(err as Error).message}`);
+    return process.exit(2);
+  }
+})();
 const fast = Number(params.fast ?? 4);
 const slow = Number(params.slow ?? 16);
 const qty = String(params.qty ?? '0.01');

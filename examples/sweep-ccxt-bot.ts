@@ -23,12 +23,23 @@ Parameters (PERPDESK_PARAMS, JSON): lookback (default 8), qty (0.01), step_minut
   process.exit(0);
 }
 
+/** What the bot cannot run without, in one line, exit 2 (it was a stack trace). */
+function unusable(message: string): never {
+  console.error(`sweep-ccxt-bot: ${message}`);
+  process.exit(2);
+}
 const env = (k: string): string => {
   const v = process.env[k];
-  if (v === undefined || v === '') throw new Error(`${k} is not set (run it through npm run sweep)`);
+  if (v === undefined || v === '') return unusable(`${k} is not set (run it through npm run sweep)`);
   return v;
 };
-const params = JSON.parse(process.env.PERPDESK_PARAMS ?? '{}') as Record<string, unknown>;
+const params = (() => {
+  try {
+    return JSON.parse(process.env.PERPDESK_PARAMS ?? '{}') as Record<string, unknown>;
+  } catch (err) {
+    return unusable(`PERPDESK_PARAMS is not JSON: ${(err as Error).message}`);
+  }
+})();
 const lookback = Number(params.lookback ?? 8);
 const qty = Number(params.qty ?? 0.01);
 const stepMs = Number(params.step_minutes ?? 15) * 60_000;

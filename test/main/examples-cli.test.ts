@@ -10,9 +10,16 @@ import { startService } from '../../src-main/service.ts';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
-function run(example: string, args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function run(
+  example: string,
+  args: string[],
+  extraEnv: Record<string, string> = {},
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   // no PERPDESK_* from the test's environment: the bots read their options from there too
-  const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('PERPDESK_')));
+  const env = {
+    ...Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('PERPDESK_'))),
+    ...extraEnv,
+  };
   const child = spawn(process.execPath, [join(root, 'examples', example), ...args], {
     cwd: root,
     env,
@@ -115,6 +122,28 @@ describe('the example bots on the command line', () => {
       expect(r.stderr).toBe(`${cases[i][2]} (--help for the options)\n`);
       expect(r.stdout).toBe('');
     });
+  }, 120_000);
+
+  it('the sweep bots run by hand: a missing variable or PERPDESK_PARAMS that is not JSON is one line, exit 2', async () => {
+    // sweep-ccxt-bot threw a stack trace for both, sweep-bot for the JSON
+    const cases: Array<[string, Record<string, string>, string]> = [
+      ['sweep-ccxt-bot.ts', {}, 'sweep-ccxt-bot: PERPDESK_SYMBOLS is not set (run it through npm run sweep)'],
+      ['sweep-ccxt-bot.ts', { PERPDESK_PARAMS: '{x' }, 'sweep-ccxt-bot: PERPDESK_PARAMS is not JSON: '],
+      [
+        'sweep-bot.ts',
+        { PERPDESK_URL: 'http://127.0.0.1:1', PERPDESK_PARAMS: '{x' },
+        'sweep-bot: PERPDESK_PARAMS is not JSON: ',
+      ],
+      ['sweep-bot.ts', {}, 'sweep-bot: PERPDESK_URL is not set (run it through npm run sweep)'],
+    ];
+    const runs = await Promise.all(cases.map(([file, env]) => run(file, [], env)));
+    runs.forEach((r, i) => {
+      expect(r.code, `${cases[i][0]}: ${r.stderr}`).toBe(2);
+      expect(r.stderr.startsWith(cases[i][2]), r.stderr).toBe(true);
+      expect(r.stderr.trimEnd().split('\n')).toHaveLength(1);
+    });
+    // the bot's own help names every variable it reads
+    expect((await run('sweep-bot.ts', ['--help'])).stdout).toContain('PERPDESK_WS_URL');
   }, 120_000);
 
   it('a service that is not there: what to do, no stack trace, exit 1', async () => {
