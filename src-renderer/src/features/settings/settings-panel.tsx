@@ -30,6 +30,14 @@ import { NoticesSection } from './notices-section.tsx';
 import { ConfirmBar } from '../../layout/confirm-bar.tsx';
 import { SettingsResult } from './settings-result.tsx';
 import { CONTROLS, keepFocus } from '../../layout/keep-focus.ts';
+import {
+  editWhitelist,
+  followWhitelist,
+  whitelistChangedNote,
+  whitelistFieldOf,
+  whitelistIps,
+  type WhitelistField,
+} from './whitelist-field.ts';
 import './settings.css';
 
 const SPEEDS = [1, 10, 60, 600, 3600];
@@ -58,7 +66,8 @@ function SettingsBody() {
   const [confirmRegen, setConfirmRegen] = useState(false);
   const [confirmReset, setConfirmReset] = useState(false);
   const [balance, setBalance] = useState<string | null>(null);
-  const [ipsText, setIpsText] = useState('');
+  const [ipsField, setIpsField] = useState<WhitelistField | null>(null);
+  const ipsText = ipsField?.text ?? '';
   const [speed, setSpeed] = useState('');
   const [speedError, setSpeedError] = useState<string | null>(null);
   const positionMode = useSel(s.account, (x) => x.summary?.position_mode);
@@ -74,11 +83,13 @@ function SettingsBody() {
 
   useEffect(() => {
     void st.actions.load();
-    const h = setInterval(() => void st.actions.refreshSim(), 2000);
+    const h = setInterval(() => void Promise.all([st.actions.refreshSim(), st.actions.refreshWhitelist()]), 2000);
     return () => clearInterval(h);
   }, [st.actions]);
   useEffect(() => {
-    if (st.ips) setIpsText(st.ips.join('\n'));
+    // read again while open (another tab, a bot): shown, unless the field holds an edit
+    const ips = st.ips;
+    if (ips) setIpsField((f) => (f === null ? whitelistFieldOf(ips) : followWhitelist(f, ips)));
   }, [st.ips]);
   useEffect(() => {
     if (st.sim) setSpeed(String(st.sim.speed));
@@ -96,6 +107,14 @@ function SettingsBody() {
     setSpeedError(err === null ? null : `Speed not changed: ${err}`);
     // the field shows the speed in force again (also when it did not change)
     if (err === null) setSpeed(String(v));
+  };
+  const changedNote = ipsField && whitelistChangedNote(ipsField);
+  const saveWhitelist = async (): Promise<void> => {
+    // the venue's list is now the edit (as it kept it: loopback entries stay)
+    if (await st.actions.saveWhitelist(whitelistIps(ipsText))) {
+      const saved = s.settings.getState().ips;
+      if (saved) setIpsField(whitelistFieldOf(saved));
+    }
   };
   const toggleFast = async (): Promise<void> => {
     const err = await st.actions.setSim({ fast: !st.sim?.fast });
@@ -241,22 +260,22 @@ function SettingsBody() {
               aria-label="Whitelisted IPs"
               rows={4}
               value={ipsText}
-              onChange={(e) => setIpsText(e.target.value)}
+              onChange={(e) => {
+                const text = e.target.value;
+                setIpsField((f) => (f === null ? null : editWhitelist(f, text)));
+              }}
               spellCheck={false}
             />
+            {changedNote && (
+              <p className="error small" data-testid="whitelist-changed">
+                {changedNote}
+              </p>
+            )}
             <p className="muted small">One IP per line. Loopback addresses always stay on the list.</p>
             <button
               className="btn-small"
               aria-disabled={st.busy || undefined}
-              onClick={() =>
-                !st.busy &&
-                void st.actions.saveWhitelist(
-                  ipsText
-                    .split(/[\s,]+/)
-                    .map((x) => x.trim())
-                    .filter(Boolean),
-                )
-              }
+              onClick={() => !st.busy && void saveWhitelist()}
             >
               Save whitelist
             </button>

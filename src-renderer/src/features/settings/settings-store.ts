@@ -6,6 +6,8 @@
 // until the next edit: the 2 s refresh only clears a failed refresh (simError). Each action's
 // result line says which action it is of, so the panel shows it in that action's section, and an
 // opening of the panel (load) starts with none: a result of an earlier opening is not shown again.
+// The whitelist is read again while the panel is open (refreshWhitelist), as another tab or a bot
+// may change it (whitelist-field.ts).
 import { createStore } from 'zustand/vanilla';
 import {
   PerpdeskApiError,
@@ -36,7 +38,13 @@ export interface SettingsState {
     load(): Promise<void>;
     /** Re-reads the simulator (its market time moves). */
     refreshSim(): Promise<void>;
-    saveWhitelist(ips: readonly string[]): Promise<void>;
+    /**
+     * Re-reads the whitelist (another tab or a bot may change it): `ips` is replaced only when the
+     * list differs; a failed read leaves the list read before, its failure at load is shown.
+     */
+    refreshWhitelist(): Promise<void>;
+    /** Saves the whitelist; true when the venue took it (`ips` is then its list). */
+    saveWhitelist(ips: readonly string[]): Promise<boolean>;
     /** Applies a speed, pause or fast-mode change; the error text when it was refused, else null. */
     setSim(change: SimChange): Promise<string | null>;
     /** Switches hedge / one-way; true when done (the message says why not). */
@@ -59,7 +67,7 @@ function refusal(e: unknown): string {
 }
 
 export function createSettingsStore(api: RestClient, opts: SettingsOptions = {}) {
-  return createStore<SettingsState>()((set) => {
+  return createStore<SettingsState>()((set, get) => {
     const run = async <T>(
       of: SettingsAction,
       what: string,
@@ -105,6 +113,14 @@ export function createSettingsStore(api: RestClient, opts: SettingsOptions = {})
             set({ simError: errorText(e) });
           }
         },
+        async refreshWhitelist() {
+          try {
+            const r = await api.whitelist();
+            if (get().ips?.join('\n') !== r.ips.join('\n')) set({ ips: r.ips, ipsError: null });
+          } catch {
+            // the list read before stays (with any edit in its field); a failure at load is said
+          }
+        },
         async saveWhitelist(ips) {
           const r = await run(
             'whitelist',
@@ -113,6 +129,7 @@ export function createSettingsStore(api: RestClient, opts: SettingsOptions = {})
             (x) => `Whitelist saved: ${x.ips.join(', ')}`,
           );
           if (r) set({ ips: r.ips });
+          return r !== null;
         },
         async setSim(change) {
           try {
