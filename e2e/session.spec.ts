@@ -27,7 +27,7 @@ test('the one-time login link logs the browser in, and settings show the API key
   const settings = await screen.openSettings();
   await expect(settings.getByTestId('api-key')).toHaveText(/^\S{8,}$/);
   await expect(settings.getByTestId('api-secret')).not.toContainText(/[0-9a-f]{16}/);
-  await settings.getByRole('button', { name: 'Show' }).click();
+  await settings.getByRole('button', { name: 'Show API secret' }).click();
   await expect(settings.getByTestId('api-secret')).toHaveText(/^\S{8,}$/);
   await expect(settings.getByTestId('api-address')).toHaveText(service.url);
 
@@ -116,7 +116,7 @@ test('settings show the API key of the paper account', async ({ page, service })
   await expect(page.getByTestId('wallet-balance')).toHaveText('100,000.00');
   const settings = await screen.openSettings();
   await expect(settings.getByTestId('api-key')).toHaveText(service.account.apiKey);
-  await settings.getByRole('button', { name: 'Show' }).click();
+  await settings.getByRole('button', { name: 'Show API secret' }).click();
   await expect(settings.getByTestId('api-secret')).toHaveText(service.account.apiSecret);
   await page.screenshot({ path: test.info().outputPath('settings.png') });
 });

@@ -18,12 +18,12 @@
 // (aria-disabled, a press then does nothing), and a control that goes (Log out, a section's
 // content replaced) hands the focus to the same control once it is back, else to its section.
 import { useEffect, useRef, useState } from 'react';
-import { fmtAmount, fmtDateTime, fmtSpan } from '../../lib/format.ts';
-import type { SimState } from '../../../../src-shared/sdk/rest-client.ts';
+import { fmtAmount, fmtDateTime } from '../../lib/format.ts';
 import { parseDecimalInput } from '../order-entry/decimal-input.ts';
 import { wsUrl } from '../../lib/connection.ts';
 import { useServices, useSel } from '../../lib/use-services.ts';
 import { parseSimSpeed } from './sim-speed.ts';
+import { Thinned } from './sim-thinned.tsx';
 import { Drawer } from '../../layout/drawer.tsx';
 import { NEW_LINK } from '../order-entry/login-hint.tsx';
 import { NoticesSection } from './notices-section.tsx';
@@ -163,17 +163,29 @@ function SettingsBody() {
             <div className="kv">
               <span>Key</span>
               <code data-testid="api-key">{session.apiKey}</code>
-              <button className="btn-small" onClick={() => copy(session.apiKey ?? '', 'API key')}>
+              <button
+                className="btn-small"
+                aria-label="Copy API key"
+                onClick={() => copy(session.apiKey ?? '', 'API key')}
+              >
                 Copy
               </button>
             </div>
             <div className="kv">
               <span>Secret</span>
               <code data-testid="api-secret">{reveal ? session.apiSecret : '•'.repeat(24)}</code>
-              <button className="btn-small" onClick={() => setReveal((v) => !v)}>
+              <button
+                className="btn-small"
+                aria-label={`${reveal ? 'Hide' : 'Show'} API secret`}
+                onClick={() => setReveal((v) => !v)}
+              >
                 {reveal ? 'Hide' : 'Show'}
               </button>
-              <button className="btn-small" onClick={() => copy(session.apiSecret ?? '', 'API secret')}>
+              <button
+                className="btn-small"
+                aria-label="Copy API secret"
+                onClick={() => copy(session.apiSecret ?? '', 'API secret')}
+              >
                 Copy
               </button>
             </div>
@@ -231,7 +243,7 @@ function SettingsBody() {
         <div className="kv">
           <span>REST</span>
           <code data-testid="api-address">{s.api.baseUrl}</code>
-          <button className="btn-small" onClick={() => copy(s.api.baseUrl, 'Address')}>
+          <button className="btn-small" aria-label="Copy REST address" onClick={() => copy(s.api.baseUrl, 'Address')}>
             Copy
           </button>
         </div>
@@ -329,6 +341,7 @@ function SettingsBody() {
                 <button
                   key={x}
                   className={`btn-small ${!st.sim?.fast && st.sim?.speed === x ? 'active' : ''}`}
+                  aria-pressed={!st.sim?.fast && st.sim?.speed === x}
                   onClick={() => void applySpeed(x)}
                 >
                   {x}x
@@ -472,27 +485,4 @@ function focusAfter(root: HTMLElement, at: Place): HTMLElement | null {
   for (const el of section?.querySelectorAll<HTMLElement>(CONTROLS) ?? [])
     if (nameOf(el) === at.name && !(el as HTMLButtonElement).disabled) return el;
   return section?.hasAttribute('tabindex') ? section : root.closest<HTMLElement>('[role="dialog"]');
-}
-
-/**
- * What the overload sampling thinned (GET /api/v1/sim's overload): whether it is thinning now, and
- * the newest thinned span of market time (its candles have fewer trades than the model gives).
- */
-function Thinned({ overload }: { overload: SimState['overload'] }) {
-  if (!overload || overload.thinned_ticks === 0) return null;
-  const last = overload.spans.at(-1);
-  return (
-    <div
-      className="kv"
-      data-testid="sim-overload"
-      title="Candles in thinned spans have fewer trades than the model gives"
-    >
-      <span>Thinned</span>
-      <span className={overload.behind ? 'error small' : 'muted small'}>
-        {overload.behind ? 'behind the clock now: trades thinned. ' : ''}
-        {overload.spans.length} span{overload.spans.length === 1 ? '' : 's'}
-        {last ? `, last ${fmtSpan(last.from, last.to)} UTC` : ''}
-      </span>
-    </div>
-  );
 }
