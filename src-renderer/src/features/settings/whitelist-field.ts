@@ -15,7 +15,7 @@ export interface WhitelistField {
   base: string;
 }
 
-export const whitelistText = (ips: readonly string[]): string => ips.join('\n');
+const whitelistText = (ips: readonly string[]): string => ips.join('\n');
 
 /** The IPs the field holds, one a line (or split by spaces or commas). */
 export function whitelistIps(text: string): string[] {
