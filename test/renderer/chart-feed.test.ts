@@ -157,6 +157,38 @@ describe('chart feed: pushes that come while a request runs', () => {
     expect(calls).toEqual([{ limit: 500 }]);
   });
 
+  // After a reconnect the feed loads the latest candles again while the chart is ready: pushes
+  // that came during that request were drawn, then the answer (older than they are) replaced them,
+  // so a candle that closed meanwhile stayed as the answer had it (100.5, open) and its close was gone.
+  it("keeps a candle's final form pushed while the reconnect's reload runs, with the next candle after it", async () => {
+    const history = [candle(T0, '100'), candle(T0 + S, '100.5', false)];
+    const calls: Array<Record<string, unknown>> = [];
+    const { api, release } = heldApi(history, calls);
+    const bars = new Bars();
+    const { ws: base, push } = fakeWs();
+    const reconnected = new Set<() => void>();
+    const ws = Object.assign(Object.create(base) as WsClient, {
+      onReconnect: (fn: () => void) => (reconnected.add(fn), () => reconnected.delete(fn)),
+    });
+    const feed = new ChartFeed(api, ws, bars);
+    feed.show('BTCUSDT', '1s');
+    release();
+    await settle();
+    expect(feed.state.getState().status).toBe('ready');
+    for (const fn of reconnected) fn(); // the socket is back: the latest candles again
+    await settle(); // that answer (T0 + S open, 100.5) is on its way
+    push(candle(T0 + S, '100.7', true)); // meanwhile T0 + S closes
+    push(candle(T0 + 2 * S, '100.8', false)); // and T0 + 2s opens
+    release();
+    await settle();
+    expect(calls).toEqual([{ limit: 500 }, { limit: 500 }]);
+    expect([...bars.bars.keys()]).toEqual([T0, T0 + S, T0 + 2 * S]);
+    expect(bars.bars.get(T0 + S)?.[5]).toBe('100.7'); // not the answer's 100.5 of before its close
+    expect(bars.bars.get(T0 + S)?.[11]).toBe(true);
+    expect(bars.bars.get(T0 + 2 * S)?.[5]).toBe('100.8');
+    feed.dispose();
+  });
+
   it("keeps a candle's final form pushed while a gap is filled, with the next candle after it", async () => {
     const history = [candle(T0, '100'), candle(T0 + S, '100.5', false)];
     const calls: Array<Record<string, unknown>> = [];

@@ -5,7 +5,11 @@
 // request can never paint the previous pair's candles. Pushes that arrive before the REST
 // answer are kept, each candle's latest, in order, and applied after it: a candle that closed
 // meanwhile comes in its final form before the next one (before, only the latest push was kept,
-// and the candle the answer held as current stayed as it was then, short of its last trades). A load that fails (the service is
+// and the candle the answer held as current stayed as it was then, short of its last trades). So
+// are the pushes during a reload of a chart that is ready (the socket's reconnect): until
+// 2026-12-07 they were drawn, then the older answer replaced them, so a candle that closed
+// meanwhile kept the answer's figures (its last trades missing) and the one after it was gone
+// until its next push. A load that fails (the service is
 // away) empties the chart when it held another pair's or interval's candles, so none stand under
 // the new name; the next reconnect of the socket loads them. Another pair's candles go as soon as a
 // pair is shown (they stood under the new pair's price format until its answer came); another
@@ -116,6 +120,8 @@ export class ChartFeed {
   private afterFill: Candle[] = [];
   /** Which symbol and interval the model's candles are of ('' when none were loaded). */
   private holds = '';
+  /** Loads of the latest candles under way (a reconnect's while ready): pushes wait in `pending`. */
+  private readonly loads = new Set<object>();
 
   constructor(api: RestClient, ws: WsClient, model: FeedModel) {
     this.api = api;
@@ -141,6 +147,7 @@ export class ChartFeed {
       this.holds = '';
     }
     this.pending = [];
+    this.loads.clear();
     this.afterFill = [];
     this.filling = false;
     this.state.setState({
@@ -218,9 +225,12 @@ export class ChartFeed {
   }
 
   private async load(symbol: string, interval: Interval, gen: number): Promise<void> {
+    const token = {};
+    this.loads.add(token);
     try {
       const candles = await this.api.klines(symbol, interval, { limit: INITIAL_CANDLES });
       if (gen !== this.generation) return;
+      this.loads.delete(token);
       this.model.setCandles(candles.slice().reverse());
       this.holds = `${symbol} ${interval}`;
       this.state.setState({
@@ -231,9 +241,11 @@ export class ChartFeed {
         oldest: this.model.oldestOpenTime ?? 0,
         exhausted: candles.length < INITIAL_CANDLES,
       });
-      for (const p of this.pending.splice(0)) this.apply(p);
+      // (another load under way answers later, with what came until then: they wait for it)
+      if (this.loads.size === 0) for (const p of this.pending.splice(0)) this.apply(p);
     } catch (err) {
       if (gen !== this.generation) return;
+      this.loads.delete(token);
       // another pair's (or interval's) candles must not stand under this one's name
       if (this.holds !== `${symbol} ${interval}`) {
         this.model.setCandles([]);
@@ -251,7 +263,7 @@ export class ChartFeed {
 
   private onPush(d: KlinePush): void {
     if (!Array.isArray(d?.k)) return;
-    if (this.state.getState().status !== 'ready') {
+    if (this.state.getState().status !== 'ready' || this.loads.size > 0) {
       keep(this.pending, d.k);
       return;
     }
