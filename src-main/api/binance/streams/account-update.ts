@@ -95,3 +95,44 @@ export function positionChanges(
   }
   return { P, after };
 }
+
+/** The native `margin_call` event's data (trading/margin-call.ts). */
+export interface MarginCallData {
+  margin_mode: number;
+  wallet: string;
+  positions: Array<{
+    symbol: string;
+    position_side: number;
+    quantity: number;
+    mark_price: string;
+    unrealized_pnl: string;
+    maintenance_margin: string;
+  }>;
+}
+
+/** Binance's MARGIN_CALL: `cw` (the cross wallet) only for the cross positions' call, `iw` an isolated one's margin. */
+export function marginCallEvent(
+  d: MarginCallData,
+  mode: Mode,
+  now: number,
+  pairOf: (symbol: string) => PairView | undefined,
+) {
+  const isolated = d.margin_mode === MarginMode.ISOLATED;
+  return {
+    e: 'MARGIN_CALL',
+    E: now,
+    ...(isolated ? {} : { cw: d.wallet }),
+    p: d.positions.map((p) => ({
+      s: p.symbol,
+      ps: positionSideName(mode, p.position_side),
+      pa: new Decimal(p.quantity)
+        .times(p.position_side === PositionSide.SHORT ? -1 : 1)
+        .toFixed(pairOf(p.symbol)?.row.qtyPrecision ?? 8),
+      mt: isolated ? 'ISOLATED' : 'CROSSED',
+      iw: isolated ? d.wallet : '0',
+      mp: p.mark_price,
+      up: p.unrealized_pnl,
+      mm: p.maintenance_margin,
+    })),
+  };
+}

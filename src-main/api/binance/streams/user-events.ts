@@ -18,18 +18,11 @@
 // (leverage, margin type, take-profit / stop-loss); MARGIN_CALL for the venue's margin call
 // (trading/margin-call.ts); with a replay's response latency every event is held for it, in order.
 // ALGO_UPDATE for each change of a conditional order (placed NEW, CANCELED, fired TRIGGERED or
-// REJECTED), a fired one's before its order's ORDER_TRADE_UPDATEs, and FINISHED once the order it
-// placed has ended (in that batch, or a later one while the stream stays open).
+// REJECTED), a fired one's before its order's ORDER_TRADE_UPDATEs and after those of the batch's
+// fills that came before the fire (its own account's fill that fired it), and FINISHED once the
+// order it placed has ended (in that batch, or a later one while the stream stays open).
 import { Decimal } from 'decimal.js';
-import {
-  ConditionalStatus,
-  MarginMode,
-  OrderStatus,
-  OrderType,
-  PositionSide,
-  Side,
-  TradeRole,
-} from '../../../../src-shared/enums.ts';
+import { ConditionalStatus, OrderStatus, OrderType, Side, TradeRole } from '../../../../src-shared/enums.ts';
 import type {
   AccountSummary,
   ConditionalOrderRecord,
@@ -39,51 +32,21 @@ import type {
 } from '../../../../src-shared/types.ts';
 import type { AccountEvent } from '../../../trading/events.ts';
 import type { OrderState } from '../../../trading/ports.ts';
-import type { PairView } from '../../../trading/pair-state.ts';
 import type { BinanceContext } from '../context.ts';
 import { moneyText } from '../../../trading/pair-figures.ts';
 import { LatencyGate } from '../../ws/latency-gate.ts';
 import { isForcedCloseClientId } from '../../../trading/liquidation-client-id.ts';
 import { algoStatus, algoUpdate } from '../translate/algo-orders.ts';
-import { averagePrice, positionSideName, STATUS, TIF, type Mode } from '../translate/orders.ts';
-import { positionChanges, positionSignatures, walletEntry, type PositionSignatures } from './account-update.ts';
+import { averagePrice, STATUS, TIF, type Mode } from '../translate/orders.ts';
+import {
+  marginCallEvent,
+  positionChanges,
+  positionSignatures,
+  walletEntry,
+  type MarginCallData,
+  type PositionSignatures,
+} from './account-update.ts';
 import { openNotionals, orderTradeUpdate, type OrderUpdate } from './order-update.ts';
-
-/** The native `margin_call` event's data (trading/margin-call.ts). */
-interface MarginCallData {
-  margin_mode: number;
-  wallet: string;
-  positions: Array<{
-    symbol: string;
-    position_side: number;
-    quantity: number;
-    mark_price: string;
-    unrealized_pnl: string;
-    maintenance_margin: string;
-  }>;
-}
-
-/** Binance's MARGIN_CALL: `cw` (the cross wallet) only for the cross positions' call, `iw` an isolated one's margin. */
-function marginCallEvent(d: MarginCallData, mode: Mode, now: number, pairOf: (symbol: string) => PairView | undefined) {
-  const isolated = d.margin_mode === MarginMode.ISOLATED;
-  return {
-    e: 'MARGIN_CALL',
-    E: now,
-    ...(isolated ? {} : { cw: d.wallet }),
-    p: d.positions.map((p) => ({
-      s: p.symbol,
-      ps: positionSideName(mode, p.position_side),
-      pa: new Decimal(p.quantity)
-        .times(p.position_side === PositionSide.SHORT ? -1 : 1)
-        .toFixed(pairOf(p.symbol)?.row.qtyPrecision ?? 8),
-      mt: isolated ? 'ISOLATED' : 'CROSSED',
-      iw: isolated ? d.wallet : '0',
-      mp: p.mark_price,
-      up: p.unrealized_pnl,
-      mm: p.maintenance_margin,
-    })),
-  };
-}
 
 const NO_FILL = { l: '0', L: '0', N: 'USDT', n: '0', t: 0, m: false, rp: '0' };
 
@@ -195,26 +158,55 @@ export class UserEvents {
     const send = !this.gate.active
       ? (msg: UserEvent) => this.sink.deliver(accountId, msg)
       : (msg: UserEvent) => this.gate.hold(() => this.sink.deliver(accountId, msg), stamp);
-    const orders = new Map<number, OrderRecord>();
     const fills: TradeRecord[] = [];
     let positions: PositionRecord[] | undefined;
     let balance: AccountSummary | undefined;
-    const algos: ConditionalOrderRecord[] = [];
+    // The orders' and algo orders' events in parts, each part's algo orders first: a fired
+    // conditional order (its record comes after the order it placed) goes right before that order,
+    // in a new part when fills came before it in the batch, so the fills that fired it (its own
+    // account's among them) go out before its TRIGGERED and the order it placed
+    const newPart = () => ({
+      orders: new Map<number, OrderRecord>(),
+      fills: [] as TradeRecord[],
+      algos: [] as ConditionalOrderRecord[],
+    });
+    const parts = [newPart()];
+    const firedBy = new Map<number, ConditionalOrderRecord>();
     for (const e of events) {
+      const r = e.kind === 'conditional' ? (e.data as ConditionalOrderRecord) : undefined;
+      if (r?.status === ConditionalStatus.TRIGGERED && r.order_id !== null) firedBy.set(Number(r.order_id), r);
+    }
+    const taken = new Set<ConditionalOrderRecord>();
+    for (const e of events) {
+      let part = parts[parts.length - 1]!;
+      const algo =
+        e.kind === 'conditional'
+          ? (e.data as ConditionalOrderRecord)
+          : e.kind === 'order'
+            ? firedBy.get(Number((e.data as OrderRecord).id))
+            : undefined;
+      if (algo !== undefined && !taken.has(algo)) {
+        taken.add(algo);
+        const fired = algo.status === ConditionalStatus.TRIGGERED || algo.status === ConditionalStatus.REJECTED;
+        if (fired && part.fills.length > 0) parts.push((part = newPart()));
+        part.algos.push(algo);
+      }
       if (e.kind === 'margin_call')
         send(marginCallEvent(e.data as MarginCallData, mode, now, exchange.pair.bind(exchange)));
-      else if (e.kind === 'order') orders.set(Number((e.data as OrderRecord).id), e.data as OrderRecord);
+      else if (e.kind === 'order') part.orders.set(Number((e.data as OrderRecord).id), e.data as OrderRecord);
       else if (e.kind === 'fill') {
         fills.push(e.data as TradeRecord);
+        part.fills.push(e.data as TradeRecord);
       } else if (e.kind === 'position') positions = e.data as PositionRecord[];
       else if (e.kind === 'balance') balance = e.data as AccountSummary;
-      else if (e.kind === 'conditional') algos.push(e.data as ConditionalOrderRecord);
     }
-    const finished = this.algoEvents(accountId, algos, (r, status, actual) =>
-      send(algoUpdate(exchange.pair(r.symbol)!.math, r, mode, { now, status, actual })),
-    );
-    this.orderEvents({ accountId, mode, now, orders, fills, send });
-    finished();
+    for (const part of parts) {
+      const finished = this.algoEvents(accountId, part.algos, (r, status, actual) =>
+        send(algoUpdate(exchange.pair(r.symbol)!.math, r, mode, { now, status, actual })),
+      );
+      this.orderEvents({ accountId, mode, now, orders: part.orders, fills: part.fills, send });
+      finished();
+    }
     const moved = events.some((e) => e.kind === 'margin');
     let B = balance === undefined ? [] : this.walletChange(accountId, balance, fills, positions);
     // isolated margin moved by hand leaves the wallet as it was but moves the cross wallet (cw, the
