@@ -106,7 +106,7 @@ describe('close orders one taker meets together', () => {
       // the cancelled order: NEW when placed, then CANCELED, no TRADE
       expect(r.pushes.filter((o) => o.i === r.c2Id).map((o) => [o.x, o.X, o.z])).toEqual([
         ['NEW', 'NEW', '0'],
-        ['CANCELED', 'CANCELED', '0.000'],
+        ['CANCELED', 'CANCELED', '0'],
       ]);
     },
   );

@@ -124,7 +124,7 @@ describe('PUT /fapi/v1/order', () => {
       );
       const upd = await updates(2);
       expect(upd).toHaveLength(2);
-      expect(upd[1].o).toMatchObject({ i: Number(o.id), x: 'AMENDMENT', X: 'NEW', p: px(-90), q: '0.030', z: '0.000' });
+      expect(upd[1].o).toMatchObject({ i: Number(o.id), x: 'AMENDMENT', X: 'NEW', p: px(-90), q: '0.030', z: '0' });
     } finally {
       await s.close();
     }

@@ -157,7 +157,7 @@ describe('user data stream', () => {
     const at = (mid + 50).toFixed(1);
     expect((await updates(s, whole, 3)).map(pick)).toEqual([
       { x: 'NEW', X: 'NEW', p: low, l: '0', z: '0', ap: '0' },
-      { x: 'AMENDMENT', X: 'NEW', p: at, l: '0', z: '0.000', ap: '0' },
+      { x: 'AMENDMENT', X: 'NEW', p: at, l: '0', z: '0', ap: '0' },
       { x: 'TRADE', X: 'FILLED', p: at, l: '0.010', z: '0.010', ap: avg(at) },
     ]);
     // part of it at once, the rest resting at the new price
@@ -167,7 +167,7 @@ describe('user data stream', () => {
     const at2 = (mid + 60).toFixed(1);
     expect((await updates(s, part, 3)).map(pick)).toEqual([
       { x: 'NEW', X: 'NEW', p: low, l: '0', z: '0', ap: '0' },
-      { x: 'AMENDMENT', X: 'NEW', p: at2, l: '0', z: '0.000', ap: '0' },
+      { x: 'AMENDMENT', X: 'NEW', p: at2, l: '0', z: '0', ap: '0' },
       { x: 'TRADE', X: 'PARTIALLY_FILLED', p: at2, l: '0.004', z: '0.004', ap: avg(at2) },
     ]);
     // a partly filled order modified: the AMENDMENT carries what it had filled

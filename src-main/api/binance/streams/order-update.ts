@@ -53,6 +53,9 @@ export function openNotionals(open: OrderRecord[], mode: Mode, positionSide: num
   return { b: new Decimal(f.bidNotional).toFixed(8), a: new Decimal(f.askNotional).toFixed(8) };
 }
 
+/** Nothing filled: "0", as Binance writes `z` then (the venue's texts carry the pair's decimals, "0.000"). */
+const NOTHING = /^0(?:\.0*)?$/;
+
 /** The ORDER_TRADE_UPDATE sent at `now` (its event time `E`) of `u` on an account in position mode `mode`. */
 export function orderTradeUpdate(now: number, mode: Mode, u: OrderUpdate): { e: string } & Record<string, unknown> {
   return {
@@ -73,7 +76,7 @@ export function orderTradeUpdate(now: number, mode: Mode, u: OrderUpdate): { e: 
       X: u.X,
       i: u.i,
       l: u.l,
-      z: u.z,
+      z: NOTHING.test(u.z) ? '0' : u.z,
       L: u.L,
       N: u.N,
       n: u.n,
