@@ -20,7 +20,7 @@ import { OrderFlag, type ReduceOnlyGuard } from '../engine/types.ts';
 import { IdMap, StringIdMap } from '../core/id-map.ts';
 import { watchesLastPrice, type PositionState } from '../risk/position.ts';
 import { EventBus, type AccountEvent } from './events.ts';
-import { createPairState, type PairState } from './pair-state.ts';
+import { createPairState, stampBookTime, type PairState } from './pair-state.ts';
 import type { AccountState, ConditionalState, ExchangeDeps, OrderState, TradeState } from './ports.ts';
 import { accountsAheadOfStore } from './store-divergence.ts';
 
@@ -275,7 +275,10 @@ export class TradingCore {
         o.reduceOnly ? OrderFlag.ReduceOnly : 0,
       );
     }
-    for (const pair of this.pairs.values()) pair.sink.take();
+    for (const pair of this.pairs.values()) {
+      pair.sink.take();
+      stampBookTime(pair, this.now()); // the restored books: changed now, as far as anyone can tell
+    }
   }
 
   /** Ids are handed out from blocks whose end is stored first, so ids never repeat after a crash. */

@@ -36,7 +36,7 @@ import { applyClose, applyOpen, newPosition, type HedgeSide, type PositionState 
 import { posKey, type AccountLive, type LiveOrder, type TradingCore } from './core.ts';
 import type { TradeEvent } from './events.ts';
 import { freezesMargin, remarginOrders } from './ledger.ts';
-import type { PairState } from './pair-state.ts';
+import { stampBookTime, type PairState } from './pair-state.ts';
 import type { TradeState } from './ports.ts';
 
 /**
@@ -71,6 +71,7 @@ export function drain(core: TradingCore, pair: PairState, untracked: LiveOrder |
     for (const a of core.remarginQueue) remargin(core, a, pair);
     core.remarginQueue.clear();
   }
+  stampBookTime(pair, core.now()); // the book's last change (Binance's depth T): this command's time
   return taken;
 }
 

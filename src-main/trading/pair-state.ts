@@ -50,6 +50,12 @@ export interface PairState {
   nextFundingTime: number;
   /** Market time of the last mark/index update, ms (0 before the first). */
   priceTime: number;
+  /**
+   * Market time, ms, of the book's last change (0: none known), and the book's update id then
+   * (stampBookTime, when a drain ends): a book whose id moved past it changed unstamped (bookTimeOf).
+   */
+  bookTime: number;
+  bookTimeId: number;
   /** The row's min and max quantity in lots (parsed once: house orders check them per order). */
   minLots: number;
   maxLots: number;
@@ -120,8 +126,26 @@ export function createPairState(row: SymbolRow, guard?: ReduceOnlyGuard): PairSt
     fundingRate: 0.0001,
     nextFundingTime: 0,
     priceTime: 0,
+    bookTime: 0,
+    bookTimeId: 0,
     minLots: math.qty.mustToUnits(row.minQty),
     maxLots: math.qty.mustToUnits(row.maxQty),
     minNotionalTickLots: math.tickLotsAtLeast(BigInt(Math.round(Number(row.minNotional) * 1e8))),
   };
+}
+
+/** Stamps `time` on the pair's book when it changed since its last stamp (one comparison when not). */
+export function stampBookTime(pair: PairState, time: number): void {
+  const id = pair.book.updateId;
+  if (id === pair.bookTimeId) return;
+  pair.bookTimeId = id;
+  pair.bookTime = time;
+}
+
+/**
+ * The market time of the book's last change (Binance's depth `T`, bookTicker `time`): `now` when
+ * none is known (a change not stamped yet, such as a replay's quiet house book).
+ */
+export function bookTimeOf(pair: PairView, now: number): number {
+  return pair.bookTime !== 0 && pair.bookTimeId === pair.book.updateId ? pair.bookTime : now;
 }

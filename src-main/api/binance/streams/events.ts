@@ -4,7 +4,7 @@
 import { OrderType, Side } from '../../../../src-shared/enums.ts';
 import { INTERVALS, type Interval } from '../../../../src-shared/intervals.ts';
 import type { SymbolMath } from '../../../trading/pair-figures.ts';
-import type { PairView } from '../../../trading/pair-state.ts';
+import { bookTimeOf, type PairView } from '../../../trading/pair-state.ts';
 import type { OrderState } from '../../../trading/ports.ts';
 import { toPriceLevels } from '../../ws/depth-feed.ts';
 import type { BookTop, PremiumIndex, Ticker24 } from '../translate/market.ts';
@@ -80,7 +80,7 @@ export function depthEvent(
   return {
     e: 'depthUpdate',
     E: now,
-    T: now,
+    T: bookTimeOf(pair, now), // the book's last change (Binance's transaction time)
     s: pair.row.symbol,
     U: ids.U,
     u: ids.u,
@@ -110,7 +110,7 @@ export function bookTickerEvent(t: BookTop, now: number): Record<string, unknown
     e: 'bookTicker',
     u: t.lastUpdateId,
     E: now,
-    T: now,
+    T: t.time, // the book's last change
     s: t.symbol,
     b: t.bidPrice,
     B: t.bidQty,

@@ -9,7 +9,7 @@ import type { PriceCandle } from '../../../market/price-klines.ts';
 import { MAX_CONDITIONALS_PER_PAIR } from '../../../trading/conditional.ts';
 import { TRIGGER_PROTECT } from '../../../trading/conditional-trigger.ts';
 import { liquidationFeeRate, markText, moneyText } from '../../../trading/pair-figures.ts';
-import type { PairView } from '../../../trading/pair-state.ts';
+import { bookTimeOf, type PairView } from '../../../trading/pair-state.ts';
 import type { TradeEvent } from '../../../trading/events.ts';
 import { toPriceLevels } from '../../ws/depth-feed.ts';
 
@@ -136,7 +136,8 @@ export interface BookTop {
   lastUpdateId: number;
 }
 
-export function bookTicker(pair: PairView, time: number): BookTop {
+/** The pair's best bid and ask; `time` is when the book last changed (Binance's transaction time). */
+export function bookTicker(pair: PairView, now: number): BookTop {
   const v = pair.book.depth(1);
   const m = pair.math;
   const bid = v.bids[0];
@@ -147,7 +148,7 @@ export function bookTicker(pair: PairView, time: number): BookTop {
     bidQty: bid ? m.formatQty(bid[1]) : '0',
     askPrice: ask ? m.formatPrice(ask[0]) : '0',
     askQty: ask ? m.formatQty(ask[1]) : '0',
-    time,
+    time: bookTimeOf(pair, now),
     lastUpdateId: v.updateId,
   };
 }
@@ -156,8 +157,8 @@ export function depthAnswer(pair: PairView, limit: number, now: number): Record<
   const v = pair.book.depth(limit);
   return {
     lastUpdateId: v.updateId,
-    E: now,
-    T: now,
+    E: now, // the answer's time
+    T: bookTimeOf(pair, now), // the book's last change (Binance's transaction time)
     bids: toPriceLevels(pair.math, v.bids),
     asks: toPriceLevels(pair.math, v.asks),
   };
