@@ -13,6 +13,8 @@
 //   HTTP parser before any route is known, so the candlestick routes answer it as the envelope too.
 // - 408 / 1009 on every operation: a request whose headers do not arrive within Node's
 //   headersTimeout (60 s), refused by the HTTP server as 431 is (error-handler.ts answerClientError).
+// - 500 / 5001 on every operation (on the candlestick routes, in their HTTP 200): a request that
+//   comes in while the service closes is not run (app.ts closingCheck).
 // - 503 / 5002 on every operation that changes something (not GET, HEAD, OPTIONS; not the browser
 //   login, which writes nothing): the data folder's disk is nearly full.
 // - 429 taken off the operations no rate limit covers (/admin: rate-limit.ts isLimitedPath), which
@@ -66,6 +68,9 @@ const FORM =
   'The parameters may be sent here instead of the query string (or some in each), as Binance clients do; ' +
   "a name in both keeps the query's value, a name twice in the body is -1101. The signature covers the query " +
   'string followed by this body, as sent.';
+const CLOSING =
+  '5001: the service is shutting down (a request that comes in during its close is not run: retry once it is back), ' +
+  'or its store failed (the message says what to do)';
 const DISK = "5002: the data folder's disk is nearly full; changes are refused until there is room, reads go on";
 
 function envelope(description: string): Response {
@@ -140,6 +145,7 @@ export function addGuardAnswers<T extends { paths?: object }>(doc: T): T {
       if (!errorsIn200) add(responses, '414', URL_LONG);
       add(responses, '431', HEADERS);
       add(responses, '408', TIMEOUT);
+      add(responses, errorsIn200 ? '200' : '500', CLOSING);
       if (!READS.has(method) && !path.startsWith('/api/v1/session')) add(responses, '503', DISK);
       if (!isLimitedPath(path)) delete responses['429'];
       addHeaders(responses);

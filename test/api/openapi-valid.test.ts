@@ -161,13 +161,13 @@ describe('/openapi.json documents the errors of every operation', () => {
     const ws = operations().filter(([label]) => /^get \/binance\/(ws|stream|public|market|private)/.test(label));
     expect(ws.length).toBe(16);
     for (const [label, op] of ws)
-      expect(Object.keys(op.responses).sort(), label).toEqual(['101', '400', '403', '408', '414', '429', '431']);
+      expect(Object.keys(op.responses).sort(), label).toEqual(['101', '400', '403', '408', '414', '429', '431', '503']);
   });
 
   it('the native WebSocket endpoint, GET /ws, documents its upgrade (101) and the handshake refusal (text/html)', () => {
     const op = doc.paths['/ws'].get;
     // no 429: the per-IP rate limit covers /api and /fapi alone
-    expect(Object.keys(op.responses).sort()).toEqual(['101', '400', '403', '408', '414', '431']);
+    expect(Object.keys(op.responses).sort()).toEqual(['101', '400', '403', '408', '414', '431', '500']);
     expect(op.responses['101'].description).toMatch(/Switching Protocols/);
     const bad = op.responses['400'].content;
     expect(Object.keys(bad).sort()).toEqual(['application/json', 'text/html']);

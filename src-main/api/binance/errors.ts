@@ -322,7 +322,9 @@ export function positionSideMessage(mode: 'hedge' | 'one_way' | undefined): stri
 /** A refusal of the service's own guards (Host, URL length, disk, ...) for a request under /binance. */
 export function binanceRefusal(def: ErrorDef, message: string): { http: number; body: { code: number; msg: string } } {
   const e = fromNative(new ApiError(def, message));
-  return { http: def.http, body: { code: e.code, msg: e.message } };
+  // a guard's status stays (a Host refusal is 403 here too, where a route's 403 is Binance's 400),
+  // but -1001 (the service closing) is the 503 it is on every other answer of the facade
+  return { http: e.code === -1001 ? e.http : def.http, body: { code: e.code, msg: e.message } };
 }
 
 /** Whether a request URL is the facade's (its prefix, then a path, a query or nothing). */

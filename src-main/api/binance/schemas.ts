@@ -396,8 +396,11 @@ const GUARDS = {
 };
 /** What a request that changes something may also be answered (the disk guard, the sequencer). */
 const UNAVAILABLE = refusal(
-  '-1000: the disk of the data folder is nearly full, changes are refused; -1001: the service is starting or shutting down',
+  '-1000: the disk of the data folder is nearly full, changes are refused; -1001: the service is starting or ' +
+    'shutting down (a request that comes in during its close is not run: retry once it is back)',
 );
+/** What a read may be answered while the service closes (app.ts closingCheck): not run. */
+const CLOSING = refusal('-1001: the service is shutting down: the request was not run; retry once it is back');
 const KEY_REFUSED = refusal('-2014: no X-MBX-APIKEY header, or a malformed key; -2015: an unknown key');
 const ERRORS = {
   public: { 400: refusal('A refused parameter (-1100 to -1130; -1121 a pair the venue does not list)'), ...GUARDS },
@@ -432,7 +435,7 @@ export function routeSchema(method: string, path: string): { schema: Record<stri
       response: {
         ...(answer === null ? {} : { 200: answer }),
         ...ERRORS[kind],
-        ...(method === 'GET' ? {} : { 503: UNAVAILABLE }),
+        503: method === 'GET' ? CLOSING : UNAVAILABLE,
       },
     },
   };

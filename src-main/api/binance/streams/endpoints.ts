@@ -54,6 +54,10 @@ const RESPONSES = {
     ...ERROR,
     description: "The request line and headers are over Node's 16 KiB (refused before any route): -1000",
   },
+  503: {
+    ...ERROR,
+    description: 'The service is shutting down: an upgrade that comes in during its close is not run: -1001',
+  },
   429: {
     ...ERROR,
     description:
