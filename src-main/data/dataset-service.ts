@@ -33,7 +33,7 @@ import { generateBrackets } from '../risk/tiers.ts';
 import { entryDisagreement, keyOverrides, parseArchivePath, resolveKey, type KeyOptions } from './archive-path.ts';
 import { aggregateDatasetCandles, archiveRow, type ArchiveKline } from './dataset-candles.ts';
 import { DatasetError } from './dataset-error.ts';
-import { crossGaps, stageFile, type ImportProgress } from './dataset-staging.ts';
+import { assertWritten, crossGaps, stageFile, type ImportProgress } from './dataset-staging.ts';
 import type { ContractSpecs, DatasetRecord, DatasetStore, Gap } from './ports.ts';
 import { FileRefused, isZip, verifiedHash, zipDamage, zipEntryName } from './file-source.ts';
 import { checksumAlone, isChecksumFile } from '../../src-shared/archive-files.ts';
@@ -289,6 +289,7 @@ export class DatasetService {
       return { ...base, key, ok: false, status: 'refused', error: msg };
     }
     const checksum = hash.checked ? ('verified' as const) : ('none' as const);
+    const failedBefore = (await this.store.settled()).failures; // one more later: this file's writes lost
     // a zip's CSV named as another pair's (or kind's, interval's) file: a renamed zip
     if (isZip(path)) {
       let said: ReturnType<typeof entryDisagreement>;
@@ -340,7 +341,9 @@ export class DatasetService {
         onProgress: opts.onProgress,
         signal: opts.signal,
       });
+      await assertWritten(this.store, failedBefore); // a batch of staged rows lost: the file is not whole
       this.store.commitFile(ds.id, fileId, summary.summary, () => crossGaps(this.store, ds.id, key), this.now());
+      await assertWritten(this.store, failedBefore); // its commit lost: the file is still staged
       this.refreshInferredSpecs(ds.id);
       return {
         ...base,

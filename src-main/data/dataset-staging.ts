@@ -251,6 +251,23 @@ export async function stageFile(store: DatasetStore, f: StagedFile): Promise<Sta
   };
 }
 
+/**
+ * Waits until what an import wrote is committed; throws when a commit of the store failed since
+ * `failedBefore` (a full disk, the write lock held by another program): the rows of that commit
+ * are not stored, so the file must not be said imported.
+ */
+export async function assertWritten(store: DatasetStore, failedBefore: number): Promise<void> {
+  const s = await store.settled();
+  if (s.failures <= failedBefore) return;
+  const e = s.last ?? { file: 'the database', reason: 'a commit failed', advice: '' };
+  // its advice ends "then restart perpdesk": an import needs no restart, the file is imported again
+  const advice = e.advice.replace(/, then restart perpdesk.*$/, '');
+  throw new Error(
+    `a write to ${e.file} failed: ${e.reason}; nothing of this file was imported: ` +
+      `${advice === '' ? 'import it again' : `${advice.charAt(0).toLowerCase()}${advice.slice(1)}, then import it again`}`,
+  );
+}
+
 /** Gaps between the dataset's files (and, for candles, anywhere in the stored series). */
 export function crossGaps(store: DatasetStore, datasetId: number, key: DatasetKey): Omit<Gap, 'fileId'>[] {
   const out: Omit<Gap, 'fileId'>[] = [];

@@ -82,6 +82,13 @@ export interface TradeBlockMeta {
   readonly count: number;
 }
 
+/** A commit that failed: the database file, why in plain words, and what to do about it. */
+export interface WriteFailure {
+  file: string;
+  reason: string;
+  advice: string;
+}
+
 export interface DatasetStore {
   list(): DatasetRecord[];
   get(id: number): DatasetRecord | undefined;
@@ -124,6 +131,13 @@ export interface DatasetStore {
     now: number,
   ): void;
   abortFile(fileId: number): void;
+  /**
+   * Waits until everything written so far has been committed, then says how many commits of this
+   * store have failed so far (their writes rolled back, as a full disk makes them) and the last
+   * one: an import compares the count with the one it began with, as a failed commit takes rows
+   * it staged or its commitFile with it.
+   */
+  settled(): Promise<{ failures: number; last: WriteFailure | null }>;
   /**
    * Removes every staged (never committed) file's rows, and every dataset left without a file
    * (one such a file had started): a crash in the middle of an import leaves nothing.

@@ -17,9 +17,12 @@ import type {
   SpecsSource,
   StoredCandle,
   TradeBlockMeta,
+  WriteFailure,
 } from '../data/ports.ts';
 import type { DatasetKey } from '../data/ports.ts';
 import { transaction } from './database.ts';
+import { groupCommitOf } from './group-commit.ts';
+import { storeWriteError } from './write-failure.ts';
 
 interface DatasetRow {
   id: number;
@@ -97,8 +100,17 @@ export class DatasetsRepo implements DatasetStore {
   private readonly db: DatabaseSync;
   private readonly s: Record<string, StatementSync>;
 
+  /** Commits of this connection that failed since this store was made, and the last one's error. */
+  private failures = 0;
+  private lastFailure: WriteFailure | null = null;
+
   constructor(db: DatabaseSync) {
     this.db = db;
+    groupCommitOf(db).onFailure((err) => {
+      this.failures++;
+      const e = storeWriteError(err, db.location());
+      this.lastFailure = { file: e.file, reason: e.reason, advice: e.advice };
+    });
     const p = (sql: string) => db.prepare(sql);
     this.s = {
       list: p(`${SELECT_DATASETS} GROUP BY d.id ORDER BY d.symbol, d.market, d.kind, d.interval`),
@@ -349,6 +361,12 @@ export class DatasetsRepo implements DatasetStore {
       for (const g of crossGaps()) this.s.gapInsert.run(datasetId, null, g.start, g.end, g.detail);
       this.s.touch.run(now, datasetId);
     });
+  }
+
+  settled(): Promise<{ failures: number; last: WriteFailure | null }> {
+    return new Promise((resolve) =>
+      groupCommitOf(this.db).whenDurable(() => resolve({ failures: this.failures, last: this.lastFailure })),
+    );
   }
 
   abortFile(fileId: number): void {
