@@ -30,6 +30,8 @@ import { beginRun, partFile } from './download-part.ts';
 const HTTP_OK = 200;
 const HTTP_PARTIAL_CONTENT = 206;
 const HTTP_NOT_FOUND = 404;
+/** A Range from the file's end or past it (a part as long as the file, or longer). */
+const HTTP_RANGE_NOT_SATISFIABLE = 416;
 
 export const DEFAULT_BASE_URL = 'https://data.binance.vision';
 
@@ -388,8 +390,14 @@ export async function download(plan: readonly DownloadPlanItem[], o: DownloadOpt
     if (existsSync(target) && (await sha256File(target)) === want)
       return { path: target, file: name, status: 'present', bytes: 0, error: null };
     const part = partFile(target, run.tag);
+    // a part that is the whole file (a run stopped after its last byte, before verifying it)
+    if (existsSync(part) && (await sha256File(part)) === want) {
+      renameSync(part, target);
+      return { path: target, file: name, status: 'downloaded', bytes: 0, error: null };
+    }
     let got = 0;
     let lastError = '';
+    let restarted = false;
     for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {
       const have = existsSync(part) ? statSync(part).size : 0;
       try {
@@ -404,6 +412,15 @@ export async function download(plan: readonly DownloadPlanItem[], o: DownloadOpt
             bytes: got,
             error: `${name} does not exist upstream (${url})`,
           };
+        }
+        if (res.status === HTTP_RANGE_NOT_SATISFIABLE && have > 0 && !restarted) {
+          // the part is not shorter than the file upstream (the file was published again, other
+          // bytes): it is dropped and the whole file asked for, in an attempt not counted
+          await reply.cancel();
+          rmSync(part, { force: true });
+          restarted = true;
+          attempt--;
+          continue;
         }
         if (res.status !== HTTP_OK && res.status !== HTTP_PARTIAL_CONTENT) {
           await reply.cancel();

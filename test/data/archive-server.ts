@@ -57,10 +57,15 @@ export async function serveArchive(
 }
 
 /**
- * Answers `body` from byte `from` on: 200 whole, 206 with its Content-Range; with `part` under
- * what is left, only that many bytes are written and the answer is left open.
+ * Answers `body` from byte `from` on: 200 whole, 206 with its Content-Range, 416 from its end on;
+ * with `part` under what is left, only that many bytes are written and the answer is left open.
  */
 export function answerFrom(res: ServerResponse, body: Buffer, from: number, part = body.length - from): void {
+  if (from > 0 && from >= body.length) {
+    // a Range from the end or past it, as the archive's CDN answers it
+    res.writeHead(416, { 'content-range': `bytes */${body.length}` }).end();
+    return;
+  }
   const rest = body.subarray(from);
   res.writeHead(from > 0 ? 206 : 200, {
     'content-length': rest.length,

@@ -1,6 +1,8 @@
 // Two downloads into one folder at once each write their own part file (they shared one `.part`,
 // and the first failed with ENOENT); a part a run left behind (its process gone) is continued by
-// the next run with a Range request.
+// the next run with a Range request; a part as long as the file (a run stopped before verifying
+// it) is the file, and one longer (the file published again) is dropped for the whole file: both
+// failed every run with `HTTP 416 (3 attempts; run again to resume)`.
 import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -69,6 +71,28 @@ describe('download part files', () => {
       const r = await download(plan(), { baseUrl: server.base, dir: path.join(dir, 'x') });
       expect(r[0]).toMatchObject({ status: 'downloaded', bytes: whole.length - 1000 });
       expect(ranges).toEqual(['bytes=1000-']);
+      expect(readFileSync(path.join(folder, ZIP))).toEqual(whole);
+      expect(readdirSync(folder).sort()).toEqual([ZIP, `${ZIP}.CHECKSUM`]);
+    }
+  });
+
+  it('a part as long as the file is the file; one longer than it is dropped and the file fetched whole', async () => {
+    const whole = readFileSync(path.join(archive, FOLDER, ZIP));
+    const gone = spawnSync(process.execPath, ['-e', '0']).pid;
+    const cases: [Buffer, string[]][] = [
+      [whole, []], // verified as it is: nothing asked for
+      [Buffer.concat([whole, Buffer.from('published again, longer')]), [`bytes=${whole.length + 23}-`, 'whole']],
+    ];
+    for (const [left, asked] of cases) {
+      const dir = tempDir();
+      await download(plan(), { baseUrl: server.base, dir }); // makes the folders
+      const folder = path.join(dir, FOLDER);
+      writeFileSync(path.join(folder, ZIP), ''); // not had
+      writeFileSync(path.join(folder, `${ZIP}.${gone}-1.part`), left);
+      ranges.length = 0;
+      const r = await download(plan(), { baseUrl: server.base, dir });
+      expect([r[0].status, r[0].error]).toEqual(['downloaded', null]);
+      expect(ranges).toEqual(asked);
       expect(readFileSync(path.join(folder, ZIP))).toEqual(whole);
       expect(readdirSync(folder).sort()).toEqual([ZIP, `${ZIP}.CHECKSUM`]);
     }
