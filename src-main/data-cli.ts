@@ -58,6 +58,9 @@ function datasetLine(d: {
   return `${d.id}\t${d.market} ${d.symbol} ${d.kind}${d.interval ? ' ' + d.interval : ''}\t${d.rows} rows\t${span}\t${d.files} file(s)\t${d.specs}`;
 }
 
+/** The signals that stop the command, and their numbers (it ends 128 + the number). */
+const SIGNALS = { SIGINT: 2, SIGTERM: 15 } as const;
+
 /** An import's line; `datasetGaps`, the dataset's gaps after it, is said when the file's own count is not all. */
 export function describeResult(r: ImportResult, datasetGaps?: number): string {
   if (!r.ok) return `refused   ${r.error}`;
@@ -154,6 +157,17 @@ export async function runDataCli(
       return 2;
     }
     out(`Fetching ${plan.length} file(s) from ${opts.baseUrl ?? DEFAULT_BASE_URL} into ${dir}`);
+    // Ctrl-C (SIGINT) or SIGTERM while fetching ends the command at once, as before, but says so
+    // and what the next run does (it ended without a word); 128 + the signal's number
+    let filesDone = 0;
+    const onSignal = (sig: NodeJS.Signals): void => {
+      out(
+        `stopped   the download: interrupted (${sig}) with ${filesDone} of ${plan.length} file(s) done; nothing was imported. ` +
+          'Run the same command again: it keeps the zips it has and continues the others from their .part files',
+      );
+      process.exit(128 + SIGNALS[sig as keyof typeof SIGNALS]);
+    };
+    for (const s of Object.keys(SIGNALS)) process.once(s, onSignal);
     let results;
     try {
       results = await download(plan, {
@@ -163,12 +177,14 @@ export async function runDataCli(
         idleTimeoutMs: opts.idleTimeout === undefined ? undefined : opts.idleTimeout * 1000,
         onProgress: (p) =>
           err(
-            `  ${p.filesDone}/${p.filesTotal} files, ${(p.bytes / 1e6).toFixed(1)} MB, ${(p.rate / 1e6).toFixed(2)} MB/s, ${p.idleSeconds !== null ? `nothing has come for ${p.idleSeconds} s` : `ETA ${p.etaSeconds === null ? '?' : `${Math.ceil(p.etaSeconds)} s`}`}`,
+            `  ${(filesDone = p.filesDone)}/${p.filesTotal} files, ${(p.bytes / 1e6).toFixed(1)} MB, ${(p.rate / 1e6).toFixed(2)} MB/s, ${p.idleSeconds !== null ? `nothing has come for ${p.idleSeconds} s` : `ETA ${p.etaSeconds === null ? '?' : `${Math.ceil(p.etaSeconds)} s`}`}`,
           ),
       });
     } catch (e) {
       err(`perpdesk data: ${(e as Error).message}`);
       return 1;
+    } finally {
+      for (const s of Object.keys(SIGNALS)) process.off(s, onSignal);
     }
     for (const r of results) {
       if (r.status === 'downloaded') out(`fetched   ${r.file} (${r.bytes} bytes, checksum verified)`);
@@ -239,7 +255,7 @@ export async function runDataCli(
         // bad row would), no other is taken, and the command ends 128 + the signal's number;
         // a second one ends it at once (the next start on the folder removes what was staged)
         const stop = new AbortController();
-        const signals = { SIGINT: 2, SIGTERM: 15 } as const;
+        const signals = SIGNALS;
         const onSignal = (sig: NodeJS.Signals): void => {
           for (const s of Object.keys(signals)) process.off(s, onSignal);
           stop.abort(sig);
