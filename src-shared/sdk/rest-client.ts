@@ -419,7 +419,7 @@ export class RestClient {
 
   /** Cancels a cached bot order (`DELETE /fapi/v1/bot/order`). */
   cancelBotOrder(symbol: string, orderId: string | number): Promise<BotCancelResult> {
-    return this.call('DELETE', '/fapi/v1/bot/order', { query: { symbol, order_id: String(orderId) } });
+    return this.call('DELETE', '/fapi/v1/bot/order', { query: orderQuery(symbol, orderId) });
   }
 
   /** Bot orders kept in the order cache (`need_cache: true`) (`GET /fapi/v1/bot/openOrders`). */

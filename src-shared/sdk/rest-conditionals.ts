@@ -14,8 +14,10 @@ export type ConditionalRef = { id: string | number } | { clientOrderId: string }
 
 type Signed = <T>(method: string, path: string, query?: Query, body?: unknown) => Promise<T>;
 
+// an id given as a number goes as a number, so that one that is not finite (NaN) is refused
+// unsent, as any query number is (as String(NaN) it went out as id=NaN and came back 1001)
 const refQuery = (ref: ConditionalRef): Query =>
-  'id' in ref ? { id: String(ref.id) } : { client_order_id: ref.clientOrderId };
+  'id' in ref ? { id: typeof ref.id === 'number' ? ref.id : String(ref.id) } : { client_order_id: ref.clientOrderId };
 
 export class ConditionalOrders {
   private readonly signed: Signed;
