@@ -37,7 +37,7 @@ import type { MarginMode, PositionMode, PositionSide } from '../enums.ts';
 import { unwrap, unwrapBare } from './rest-answer.ts';
 import { ConditionalOrders } from './rest-conditionals.ts';
 import { DatasetRoutes, SweepRoutes } from './rest-local-data.ts';
-import { DEFAULT_TIMEOUT_MS, exchange, orderQuery, writeRequest } from './rest-request.ts';
+import { amendRef, DEFAULT_TIMEOUT_MS, exchange, orderQuery, writeRequest } from './rest-request.ts';
 import type { Query, RawExchange, RequestOptions, RestClientOptions, WireQuery } from './rest-request.ts';
 import type {
   AdminAccount,
@@ -296,11 +296,8 @@ export class RestClient {
    * Modifies a resting limit order (`PUT /fapi/v1/order`): its new price and total quantity (the
    * filled part included). Named as for cancelOrder; answers the order as the change left it.
    */
-  amendOrder(symbol: string, order: string | number | OrderRef, price: string, qty: string): Promise<OrderRecord> {
-    const ref: OrderRef = typeof order === 'object' ? order : { orderId: order };
-    const id =
-      ref.clientOrderId !== undefined ? { client_order_id: ref.clientOrderId } : { order_id: Number(ref.orderId) };
-    return this.signed('PUT', '/fapi/v1/order', undefined, { symbol, ...id, price, qty });
+  async amendOrder(symbol: string, id: string | number | OrderRef, price: string, qty: string): Promise<OrderRecord> {
+    return this.signed('PUT', '/fapi/v1/order', undefined, { symbol, ...amendRef(id), price, qty });
   }
 
   /** Cancels every open order on a symbol (`DELETE /fapi/v1/allOpenOrders`). */

@@ -7,7 +7,7 @@ import type {
   ConditionalOrderRequest,
   ConditionalPage,
 } from '../types.ts';
-import type { Query } from './rest-request.ts';
+import { bodyId, type Query } from './rest-request.ts';
 
 /** A conditional order named by its id, or by the client id it was placed with. */
 export type ConditionalRef = { id: string | number } | { clientOrderId: string };
@@ -45,12 +45,15 @@ export class ConditionalOrders {
    * Modifies a waiting one in place (`PUT /fapi/v1/conditional/order`): a new trigger price, a
    * stop-limit's limit price, a quantity; all or nothing. Answers it as modified.
    */
-  amend(
+  async amend(
     ref: ConditionalRef,
     change: { trigger_price?: string; price?: string; qty?: string },
     symbol?: string,
   ): Promise<ConditionalOrderRecord> {
-    const id = 'id' in ref ? { id: Number(ref.id) } : { client_order_id: ref.clientOrderId };
+    const id =
+      'id' in ref
+        ? { id: bodyId('PUT /fapi/v1/conditional/order', 'id', ref.id) }
+        : { client_order_id: ref.clientOrderId };
     return this.signed('PUT', '/fapi/v1/conditional/order', undefined, { symbol, ...id, ...change });
   }
 

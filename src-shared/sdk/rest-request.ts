@@ -93,6 +93,32 @@ export function orderQuery(symbol: string, order: string | number | OrderRef): Q
       { symbol, order_id: typeof ref.orderId === 'number' ? ref.orderId : String(ref.orderId) };
 }
 
+/**
+ * An id a JSON body takes as a JSON integer (`PUT /fapi/v1/order`'s `order_id`, the conditional
+ * amend's `id`), from the id as a record has it (a string) or a number. A string must be written
+ * exactly as a whole number of at most 2^53 - 1, the most a JSON number carries exactly: as
+ * `Number(id)` one beyond it was rounded to another id, and `'0x1f'`, `' 12'` or `'1e3'` became
+ * some other order's id; such a string is refused unsent (NOT_SENT), as a NaN number is.
+ */
+export function bodyId(route: string, field: string, id: string | number): number {
+  if (typeof id === 'number') return id; // a NaN or infinite one is refused unsent when the body is written
+  if (/^(0|[1-9][0-9]*)$/.test(id) && Number.isSafeInteger(Number(id))) return Number(id);
+  throw new PerpdeskApiError(
+    CLIENT_ERROR,
+    `${route} was not sent: body field ${field} '${id}' is not written as a whole number of at most 2^53 - 1 (9007199254740991), ` +
+      'which the route takes as a JSON integer',
+    NOT_SENT,
+  );
+}
+
+/** The body fields naming the order `PUT /fapi/v1/order` modifies: `order_id` (a JSON integer, see bodyId) or `client_order_id`. */
+export function amendRef(order: string | number | OrderRef): { order_id: number } | { client_order_id: string } {
+  const ref: OrderRef = typeof order === 'object' ? order : { orderId: order };
+  return ref.clientOrderId !== undefined
+    ? { client_order_id: ref.clientOrderId }
+    : { order_id: bodyId('PUT /fapi/v1/order', 'order_id', ref.orderId) };
+}
+
 export function toQueryString(params: Query): string {
   return serializeQuery(params);
 }

@@ -1,6 +1,7 @@
 // How the REST client writes an order's or a conditional order's id: a NaN id is refused unsent
 // on every route that names one (conditionals.get / cancel and cancelBotOrder sent `id=NaN`,
-// answered 1001).
+// answered 1001), and an id a JSON body takes as an integer (amendOrder, conditionals.amend) is
+// sent exactly or refused unsent, never rounded to another id.
 import { describe, expect, it } from 'vitest';
 import { CLIENT_ERROR, NOT_SENT, PerpdeskApiError, RestClient } from '../../../src-shared/sdk/rest-client.ts';
 
@@ -40,5 +41,38 @@ describe('RestClient ids', () => {
       '?symbol=BTCUSDT&order_id=9007199254740993',
       '?symbol=BTCUSDT&order_id=12',
     ]);
+  });
+
+  it('amendOrder and conditionals.amend send the id as the JSON integer written, or refuse it unsent', async () => {
+    const { api, sent } = recording();
+    await api.amendOrder('BTCUSDT', '14766', '100.0', '1').catch(() => undefined);
+    await api.amendOrder('BTCUSDT', { orderId: 9007199254740991 }, '100.0', '1').catch(() => undefined);
+    await api.conditionals.amend({ id: '77' }, { qty: '1' }).catch(() => undefined);
+    expect(sent.map((s) => s.body)).toEqual([
+      '{"symbol":"BTCUSDT","order_id":14766,"price":"100.0","qty":"1"}',
+      '{"symbol":"BTCUSDT","order_id":9007199254740991,"price":"100.0","qty":"1"}',
+      '{"id":77,"qty":"1"}',
+    ]);
+    sent.length = 0;
+    // Number() rounded the first to 9007199254740992 and read the others as other ids (31, 12, 1000)
+    for (const id of ['9007199254740993', '0x1f', ' 12', '1e3', '12.0', 'abc']) {
+      const err = await api.amendOrder('BTCUSDT', id, '100.0', '1').catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(PerpdeskApiError);
+      expect(err).toMatchObject({
+        code: CLIENT_ERROR,
+        status: NOT_SENT,
+        message:
+          `PUT /fapi/v1/order was not sent: body field order_id '${id}' is not written as a whole number of ` +
+          'at most 2^53 - 1 (9007199254740991), which the route takes as a JSON integer',
+      });
+      const cond = await api.conditionals.amend({ id }, { qty: '1' }).catch((e: unknown) => e);
+      expect(cond).toMatchObject({ code: CLIENT_ERROR, status: NOT_SENT });
+    }
+    const nan = await api.amendOrder('BTCUSDT', Number.NaN, '100.0', '1').catch((e: unknown) => e);
+    expect(nan).toMatchObject({
+      status: NOT_SENT,
+      message: 'PUT /fapi/v1/order was not sent: body field order_id is not finite: NaN',
+    });
+    expect(sent).toEqual([]);
   });
 });
