@@ -22,6 +22,7 @@ import type { DatasetRecord } from './data/ports.ts';
 import { DEFAULT_BASE_URL, download, parseKinds, planDownload } from './data/download.ts';
 import { resolveKey } from './data/archive-path.ts';
 import { expandPaths } from './data/expand-paths.ts';
+import { count } from './data/count-words.ts';
 import { DATA_USAGE } from './data-cli-usage.ts';
 import { parseDataCli, type DataCliOptions } from './data-cli-args.ts';
 
@@ -55,7 +56,7 @@ function datasetLine(d: {
     d.firstTime === null || end === null
       ? 'empty'
       : `${new Date(d.firstTime).toISOString()} .. ${new Date(end).toISOString()}`;
-  return `${d.id}\t${d.market} ${d.symbol} ${d.kind}${d.interval ? ' ' + d.interval : ''}\t${d.rows} rows\t${span}\t${d.files} file(s)\t${d.specs}`;
+  return `${d.id}\t${d.market} ${d.symbol} ${d.kind}${d.interval ? ' ' + d.interval : ''}\t${count(d.rows, 'row')}\t${span}\t${count(d.files, 'file')}\t${d.specs}`;
 }
 
 /** The signals that stop the command, and their numbers (it ends 128 + the number). */
@@ -68,9 +69,9 @@ export function describeResult(r: ImportResult, datasetGaps?: number): string {
     r.key === null
       ? ''
       : ` -> dataset ${r.datasetId} (${r.key.market} ${r.key.symbol} ${r.key.kind}${r.key.interval ? ' ' + r.key.interval : ''})`;
-  if (r.status === 'unchanged') return `unchanged ${r.file}${what}: already imported (${r.rows} rows)`;
+  if (r.status === 'unchanged') return `unchanged ${r.file}${what}: already imported (${count(r.rows, 'row')})`;
   const all = datasetGaps === undefined || datasetGaps === r.gaps ? '' : ` (the dataset now has ${datasetGaps})`;
-  return `imported  ${r.file}${what}: ${r.rows} rows, ${r.added} new, ${r.gaps} gap(s)${all}, checksum ${r.checksum === 'verified' ? 'verified' : 'none beside the file'}`;
+  return `imported  ${r.file}${what}: ${count(r.rows, 'row')}, ${r.added} new, ${count(r.gaps, 'gap')}${all}, checksum ${r.checksum === 'verified' ? 'verified' : 'none beside the file'}`;
 }
 
 export async function runDataCli(
@@ -113,7 +114,7 @@ export async function runDataCli(
     }
     if (checksums.length > 0)
       out(
-        `skipped   ${checksums.length} .CHECKSUM file(s) named beside their zips (each is read as its zip's checksum, not imported)`,
+        `skipped   ${count(checksums.length, '.CHECKSUM file')} named beside their zips (each is read as its zip's checksum, not imported)`,
       );
     for (const r of repeats)
       out(
@@ -156,13 +157,13 @@ export async function runDataCli(
       err(cannotUse(dir, e, 'the download folder', opts.out === undefined ? null : '--out'));
       return 2;
     }
-    out(`Fetching ${plan.length} file(s) from ${opts.baseUrl ?? DEFAULT_BASE_URL} into ${dir}`);
+    out(`Fetching ${count(plan.length, 'file')} from ${opts.baseUrl ?? DEFAULT_BASE_URL} into ${dir}`);
     // Ctrl-C (SIGINT) or SIGTERM while fetching ends the command at once, as before, but says so
     // and what the next run does (it ended without a word); 128 + the signal's number
     let filesDone = 0;
     const onSignal = (sig: NodeJS.Signals): void => {
       out(
-        `stopped   the download: interrupted (${sig}) with ${filesDone} of ${plan.length} file(s) done; nothing was imported. ` +
+        `stopped   the download: interrupted (${sig}) with ${filesDone} of ${count(plan.length, 'file')} done; nothing was imported. ` +
           'Run the same command again: it keeps the zips it has and continues the others from their .part files',
       );
       process.exit(128 + SIGNALS[sig as keyof typeof SIGNALS]);
@@ -177,7 +178,7 @@ export async function runDataCli(
         idleTimeoutMs: opts.idleTimeout === undefined ? undefined : opts.idleTimeout * 1000,
         onProgress: (p) =>
           err(
-            `  ${(filesDone = p.filesDone)}/${p.filesTotal} files, ${(p.bytes / 1e6).toFixed(1)} MB, ${(p.rate / 1e6).toFixed(2)} MB/s, ${p.idleSeconds !== null ? `nothing has come for ${p.idleSeconds} s` : `ETA ${p.etaSeconds === null ? '?' : `${Math.ceil(p.etaSeconds)} s`}`}`,
+            `  ${(filesDone = p.filesDone)}/${count(p.filesTotal, 'file')}, ${(p.bytes / 1e6).toFixed(1)} MB, ${(p.rate / 1e6).toFixed(2)} MB/s, ${p.idleSeconds !== null ? `nothing has come for ${p.idleSeconds} s` : `ETA ${p.etaSeconds === null ? '?' : `${Math.ceil(p.etaSeconds)} s`}`}`,
           ),
       });
     } catch (e) {
@@ -187,7 +188,7 @@ export async function runDataCli(
       for (const s of Object.keys(SIGNALS)) process.off(s, onSignal);
     }
     for (const r of results) {
-      if (r.status === 'downloaded') out(`fetched   ${r.file} (${r.bytes} bytes, checksum verified)`);
+      if (r.status === 'downloaded') out(`fetched   ${r.file} (${count(r.bytes, 'byte')}, checksum verified)`);
       else if (r.status === 'present') out(`had       ${r.file} (checksum verified, not fetched again)`);
       else if (r.status === 'missing') out(`missing   ${r.error}`);
       else if (r.status === 'unpublished') out(`not yet   ${r.error}`);
@@ -197,7 +198,7 @@ export async function runDataCli(
     const notYet = results.filter((r) => r.status === 'unpublished').length;
     const had = results.filter((r) => r.status === 'downloaded' || r.status === 'present');
     out(
-      `${had.length} of ${results.length} file(s) in ${dir}${downloadFailed > 0 ? `; ${downloadFailed} not had` : ''}${notYet > 0 ? `; ${notYet} not published yet` : ''}.`,
+      `${had.length} of ${count(results.length, 'file')} in ${dir}${downloadFailed > 0 ? `; ${downloadFailed} not had` : ''}${notYet > 0 ? `; ${notYet} not published yet` : ''}.`,
     );
     if (opts.noImport || had.length === 0) return downloadFailed > 0 ? 1 : 0;
     files = had.map((r) => r.path);
@@ -274,7 +275,9 @@ export async function runDataCli(
               interval: opts.interval,
               signal: stop.signal,
               onProgress: (p) =>
-                err(`  [${i}/${files.length}] ${p.file}: ${p.rows} rows, ${(p.bytes / 1e6).toFixed(1)} MB read`),
+                err(
+                  `  [${i}/${files.length}] ${p.file}: ${count(p.rows, 'row')}, ${(p.bytes / 1e6).toFixed(1)} MB read`,
+                ),
             });
             if (!r.ok && stop.signal.aborted) {
               out(`stopped   ${r.error}`);
@@ -291,7 +294,7 @@ export async function runDataCli(
         const left = files.length - imported - failed;
         const sig = stop.signal.aborted ? (stop.signal.reason as keyof typeof signals) : null;
         out(
-          `${imported} of ${files.length} file(s) in ${dataDir}${failed > 0 ? `; ${failed} refused` : ''}` +
+          `${imported} of ${count(files.length, 'file')} in ${dataDir}${failed > 0 ? `; ${failed} refused` : ''}` +
             `${sig === null ? '' : `; interrupted (${sig})${left > 0 ? `: ${left} not imported` : ''}`}.`,
         );
         if (sig !== null) return 128 + signals[sig];
@@ -426,7 +429,7 @@ async function runThroughService(
       for (const w of res.warnings) out(`warning   ${res.file}: ${w}`);
     }
     out(
-      `${files.length - failed} of ${files.length} file(s) through ${base}${failed > 0 ? `; ${failed} refused` : ''}.`,
+      `${files.length - failed} of ${count(files.length, 'file')} through ${base}${failed > 0 ? `; ${failed} refused` : ''}.`,
     );
     return failed > 0 ? 1 : 0;
   } catch (e) {

@@ -10,6 +10,7 @@ import { makeDepthParser, depthData } from './depth-rows.ts';
 import { makeTradesParser } from './recorder-rows.ts';
 import { makeRowParser, RowError, type CandleRow, type TradeRow } from './rows.ts';
 import { BlockBuilder } from './trade-codec.ts';
+import { count } from './count-words.ts';
 
 /** Silence after which an event stream records a gap (bookTicker, bookDepth). */
 const EVENT_SILENCE_MS = 10 * 60_000;
@@ -340,5 +341,5 @@ function tradeGap(kind: string, prev: { id: number; timeUs: number }, row: Trade
 function formatSpan(ms: number): string {
   if (ms >= 86_400_000) return `${(ms / 86_400_000).toFixed(1)} days`;
   if (ms >= 3_600_000) return `${(ms / 3_600_000).toFixed(1)} hours`;
-  return `${Math.round(ms / 60_000)} minutes`;
+  return count(Math.round(ms / 60_000), 'minute');
 }

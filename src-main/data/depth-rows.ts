@@ -31,6 +31,7 @@ import {
   wrongRecorderKind,
 } from './recorder-rows.ts';
 import { RowError } from './rows.ts';
+import { count } from './count-words.ts';
 
 export interface DepthEvent {
   kind: 'snapshot' | 'diff';
@@ -183,7 +184,7 @@ export function makeDepthParser(symbol: string, sink: DepthSink): DepthParser {
     if (f.length !== want)
       throw new RowError(
         lineNo,
-        `${f.length} columns; a spot ${snapshot ? 'depth snapshot' : 'diff-depth'} row has ${want}`,
+        `${count(f.length, 'column')}; a spot ${snapshot ? 'depth snapshot' : 'diff-depth'} row has ${want}`,
       );
     return snapshot
       ? [f[1], f[0], '', f[0], f[2], f[3], f[4], f[5]]
@@ -194,7 +195,7 @@ export function makeDepthParser(symbol: string, sink: DepthSink): DepthParser {
     const f = spot ? spotRow(text.split(','), lineNo) : text.split(',');
     if (layout === 'csv-snapshot') {
       const timeField = spot ? 'TimestampOfReceive' : 'TransactionTime';
-      if (f.length !== 8) throw new RowError(lineNo, `${f.length} columns; a depth snapshot row has 8`);
+      if (f.length !== 8) throw new RowError(lineNo, `${count(f.length, 'column')}; a depth snapshot row has 8`);
       const u = id(f[4], lineNo, 'LastUpdateId');
       const side = f[5];
       if (side !== '0' && side !== '1') throw new RowError(lineNo, `IsAsk ${JSON.stringify(side)} is not 0 or 1`);
@@ -216,7 +217,7 @@ export function makeDepthParser(symbol: string, sink: DepthSink): DepthParser {
       (side === '1' ? pending.asks : pending.bids).push(lv);
       return;
     }
-    if (f.length !== 12) throw new RowError(lineNo, `${f.length} columns; a diff-depth row has 12`);
+    if (f.length !== 12) throw new RowError(lineNo, `${count(f.length, 'column')}; a diff-depth row has 12`);
     if (f[2] !== 'depthUpdate') throw new RowError(lineNo, `EventType ${JSON.stringify(f[2])} is not depthUpdate`);
     const sym = f[5].toUpperCase();
     if (sym !== symbol) return void others.add(sym);

@@ -25,6 +25,7 @@ import { readLines } from './file-source.ts';
 import type { Kind } from '../../src-shared/dataset-kinds.ts';
 import type { DatasetKey } from './kinds.ts';
 import { emptyTradeRow, makeRowParser, RowError, type RowParser, type RowSink } from './rows.ts';
+import { count } from './count-words.ts';
 
 export const SNAPSHOT_CSV =
   'TimestampOfRequest,TimestampOfReceive,MessageOutputTime,TransactionTime,LastUpdateId,IsAsk,Price,Quantity';
@@ -109,7 +110,7 @@ export function makeTradesParser(key: DatasetKey, sink: RowSink): RowParser {
       }
       if (text.length === 0) return;
       const f = text.split(',');
-      if (f.length !== 11) throw new RowError(lineNo, `${f.length} columns; a trade-stream row has 11`);
+      if (f.length !== 11) throw new RowError(lineNo, `${count(f.length, 'column')}; a trade-stream row has 11`);
       if (body(f, lineNo)) rows++;
     },
   };

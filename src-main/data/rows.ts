@@ -16,6 +16,7 @@
 import { closeTimeOf, openTimeOf, type Interval } from '../../src-shared/intervals.ts';
 import { DecimalReader, quoted, readBool, readInt, sizeProblem, timeMicros, type FieldHold } from './decimal-field.ts';
 import { storageOf, type DatasetKey } from './kinds.ts';
+import { count } from './count-words.ts';
 
 /** A fault of the file's data: of one row (named), or of the file as a whole (`row` null: no row is to blame). */
 export class RowError extends Error {
@@ -169,11 +170,12 @@ export function makeRowParser(key: DatasetKey, sink: RowSink): RowParser {
           return;
         }
         if (!widths.has(f.length)) {
-          throw new RowError(lineNo, `${f.length} columns; a ${key.kind} row has ${[...widths].join(' or ')}`);
+          throw new RowError(lineNo, `${count(f.length, 'column')}; a ${key.kind} row has ${[...widths].join(' or ')}`);
         }
         width = f.length;
       }
-      if (f.length !== width) throw new RowError(lineNo, `${f.length} columns where the file's rows have ${width}`);
+      if (f.length !== width)
+        throw new RowError(lineNo, `${count(f.length, 'column')} where the file's rows have ${width}`);
       body(f, lineNo);
       rows++;
     },

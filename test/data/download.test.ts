@@ -217,7 +217,7 @@ describe('against a local archive', () => {
     expect(out).toContain(
       `not yet   BTCUSDT-1m-${today}.zip: not published yet (the archive has a day's file once it has ended: from ${new Date(Date.parse(today) + 86_400_000).toISOString().slice(0, 10)}, UTC)`,
     );
-    expect(out[out.length - 1]).toMatch(/^0 of 1 file\(s\) in .*; 1 not published yet\.$/);
+    expect(out[out.length - 1]).toMatch(/^0 of 1 file in .*; 1 not published yet\.$/);
     expect(code).toBe(0);
   });
 

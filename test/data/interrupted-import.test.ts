@@ -128,7 +128,7 @@ describe('an import stopped by Ctrl-C (SIGINT) or SIGTERM', () => {
       expect(await exited).toBe(code);
       expect(stdout.trim().split('\n')).toEqual([
         `stopped   ETHUSDT-1m-big.csv: interrupted (${signal}); nothing of this file was imported`,
-        `0 of 1 file(s) in ${dataDir}; interrupted (${signal}): 1 not imported.`,
+        `0 of 1 file in ${dataDir}; interrupted (${signal}): 1 not imported.`,
       ]);
       // nothing left, before anything opens the folder again
       expect(counts(dataDir)).toEqual({ datasets: 0, files: 0, candles: 0 });

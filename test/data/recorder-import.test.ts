@@ -133,9 +133,9 @@ describe("the recording's folder in one import", () => {
     expect(code, out.join('\n')).toBe(0);
     expect(out.slice(0, 4)).toEqual([
       expect.stringMatching(/^imported {2}diff_depth_stream\.csv -> dataset 1 \(um TRXUSDT depth\): 155 rows, 155 new/),
-      expect.stringMatching(/^imported {2}rest_depth_snapshot\.csv -> dataset 1 \(um TRXUSDT depth\): 1 rows, 1 new/),
+      expect.stringMatching(/^imported {2}rest_depth_snapshot\.csv -> dataset 1 \(um TRXUSDT depth\): 1 row, 1 new/),
       expect.stringMatching(/^imported {2}trade_stream\.csv -> dataset 2 \(um TRXUSDT trades\): 199 rows, 199 new/),
-      `3 of 3 file(s) in ${dataDir}.`,
+      `3 of 3 files in ${dataDir}.`,
     ]);
     out.length = 0;
     expect(await run('list', '--data-dir', dataDir)).toBe(0);

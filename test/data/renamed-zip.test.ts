@@ -39,14 +39,14 @@ describe('a renamed zip', () => {
     expect(r.code).toBe(1);
     expect(r.out).toEqual([
       "refused   ETHUSDT-1m-2021-05-16.zip holds BTCUSDT-1m-2021-05-16.csv, a file of symbol BTCUSDT, not ETHUSDT as the zip's path says (a renamed zip, or another pair's data); nothing of this file was imported; give --symbol to import it as either",
-      `0 of 1 file(s) in ${dataDir}; 1 refused.`,
+      `0 of 1 file in ${dataDir}; 1 refused.`,
     ]);
     expect((await run('list', '--data-dir', dataDir)).out).toEqual([`No datasets in ${dataDir}.`]);
 
     const taken = await run('import', eth, '--symbol', 'ETHUSDT', '--data-dir', dataDir);
     expect(taken.code).toBe(0);
     expect(taken.out.slice(0, 2)).toEqual([
-      'imported  ETHUSDT-1m-2021-05-16.zip -> dataset 1 (spot ETHUSDT klines 1m): 1440 rows, 1440 new, 0 gap(s), checksum none beside the file',
+      'imported  ETHUSDT-1m-2021-05-16.zip -> dataset 1 (spot ETHUSDT klines 1m): 1440 rows, 1440 new, 0 gaps, checksum none beside the file',
       'warning   ETHUSDT-1m-2021-05-16.zip: the zip holds BTCUSDT-1m-2021-05-16.csv, which says symbol BTCUSDT; --symbol ETHUSDT was taken',
     ]);
   });
@@ -60,7 +60,7 @@ describe('a renamed zip', () => {
     );
     const good = await run('import', root, '--data-dir', dataDir);
     expect(good.code).toBe(0);
-    expect(good.out.at(-1)).toBe(`3 of 3 file(s) in ${dataDir}.`);
+    expect(good.out.at(-1)).toBe(`3 of 3 files in ${dataDir}.`);
   });
 
   describe('uploaded', () => {
