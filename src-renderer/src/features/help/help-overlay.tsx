@@ -5,6 +5,7 @@ import { useModal } from '../../layout/use-modal.ts';
 import type { Services } from '../../lib/services.ts';
 import { useServices, useSel } from '../../lib/use-services.ts';
 import { SHORTCUTS } from '../../../../src-shared/shortcuts.ts';
+import { ShortcutKeys } from './shortcut-keys.tsx';
 
 /** What the mouse does that a click does not say: [gesture, what it does]. */
 const MOUSE: readonly (readonly [string, string])[] = [
@@ -61,12 +62,7 @@ function Help({ s }: { s: Services }) {
               {SHORTCUTS.map(([k, what]) => (
                 <tr key={k}>
                   <td>
-                    {k.split(' / ').map((part, i) => (
-                      <span key={part}>
-                        {i > 0 && ' / '}
-                        <kbd>{part}</kbd>
-                      </span>
-                    ))}
+                    <ShortcutKeys keys={k} />
                   </td>
                   <td>{what}</td>
                 </tr>
