@@ -14,14 +14,13 @@ import type { RawExchange } from '../../../../src-shared/sdk/rest-client.ts';
 import type { OrderRecord } from '../../../../src-shared/types.ts';
 import {
   MarginMode,
-  OrderStatus,
   OrderType,
   PositionAction,
   PositionSide,
   Side,
   TimeInForce,
 } from '../../../../src-shared/enums.ts';
-import { answerSummary, OMIT, type BotForm } from './bot-store.ts';
+import { answerSummary, OMIT, restingOrder, type BotForm } from './bot-store.ts';
 import { WHITELIST_FIELD_ID, WHITELIST_SECTION_ID } from '../settings/settings-panel.tsx';
 import type { Services } from '../../lib/services.ts';
 import './bot-panel.css';
@@ -86,6 +85,7 @@ function BotPanelBody() {
 
   const body = st.actions.body();
   const last = st.last;
+  const resting = restingOrder(st);
   return (
     <div className="bot-panel">
       {paused && (
@@ -264,17 +264,26 @@ function BotPanelBody() {
           <span className="sr-only" role="status" data-testid="bot-answer-said">
             {last && <span key={answerKey(last)}>{answerSummary(last)}</span>}
           </span>
-          {restingFrom(last) && (
+          {resting?.state === 'gone' && (
+            <p className="dim small" data-testid="bot-answer-order-gone">
+              Order {resting.orderId} is no longer open (filled or cancelled).
+            </p>
+          )}
+          {resting && resting.state !== 'gone' && (
             // a resting order sent without need_cache is not in the table below: cancel it here
-            <button
-              className="btn-small"
-              onClick={() => {
-                const r = restingFrom(last)!;
-                void st.actions.cancel({ symbol: r.symbol, id: r.orderId });
-              }}
-            >
-              Cancel order {restingFrom(last)!.orderId}
-            </button>
+            <>
+              <button
+                className="btn-small"
+                onClick={() => void st.actions.cancel({ symbol: resting.symbol, id: resting.orderId })}
+              >
+                Cancel order {resting.orderId}
+              </button>
+              {resting.state === 'untracked' && (
+                <p className="dim small">
+                  Sent without need_cache: the venue lists it nowhere, so it may have filled or been cancelled since.
+                </p>
+              )}
+            </>
           )}
         </div>
       </div>
@@ -370,25 +379,4 @@ function pretty(text: string | undefined): string {
     // not JSON (JSON.parse throws nothing else): shown as it came
     return text;
   }
-}
-
-/** The order a bot placement answer left resting (NEW or PARTIALLY_FILLED), if any. */
-function restingFrom(last: RawExchange | null): { symbol: string; orderId: string } | null {
-  if (last === null || last.method !== 'POST' || !last.url.includes('/fapi/v1/bot/orders')) return null;
-  const data = (last.json as { code?: number; data?: { order_id?: string; status?: number } } | null)?.data;
-  let body: { symbol?: unknown } | undefined;
-  try {
-    body = JSON.parse(last.requestBody ?? '') as { symbol?: unknown };
-  } catch {
-    // no body, or not JSON (JSON.parse throws nothing else): no order to point at
-    body = undefined;
-  }
-  if (
-    !data ||
-    (data.status !== OrderStatus.NEW && data.status !== OrderStatus.PARTIALLY_FILLED) ||
-    typeof data.order_id !== 'string' ||
-    typeof body?.symbol !== 'string'
-  )
-    return null;
-  return { symbol: body.symbol, orderId: data.order_id };
 }

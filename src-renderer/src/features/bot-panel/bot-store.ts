@@ -8,6 +8,7 @@ import { unwrap } from '../../../../src-shared/sdk/rest-client.ts';
 import type { BotOrderRequest, OrderRecord } from '../../../../src-shared/types.ts';
 import {
   MarginMode,
+  OrderStatus,
   OrderType,
   PositionAction,
   PositionSide,
@@ -49,6 +50,10 @@ export interface BotState {
   cachedError: string | null;
   /** The ids of the bot orders whose cancel runs (their Cancel buttons are off meanwhile). */
   canceling: ReadonlySet<string>;
+  /** Which read of the cached orders `cached` is (they are numbered as they start; 0: none yet). */
+  cachedRead: number;
+  /** How many reads of the cached orders had started when `last` came: a later one knows of its order. */
+  lastAfterRead: number;
   actions: {
     set(change: Partial<BotForm>): void;
     /** The body that `submit` would send. */
@@ -117,7 +122,46 @@ export function answerSummary(x: RawExchange): string {
   return `Bot order ${String(d.order_id)} ${status.toLowerCase()}, filled ${String(d.filled_qty)}`;
 }
 
+/**
+ * The order the last answer left resting, which its **Cancel order N** cancels: `open` while it
+ * may rest; `gone` once a read of the cached orders begun after the answer lists it no more
+ * (filled, or cancelled from elsewhere: the button stayed, and its cancel was 1102); `untracked`
+ * for one sent without need_cache, which the venue lists nowhere, so nothing says it is gone.
+ */
+export function restingOrder(
+  st: Pick<BotState, 'last' | 'cached' | 'cachedError' | 'cachedRead' | 'lastAfterRead'>,
+): { symbol: string; orderId: string; state: 'open' | 'gone' | 'untracked' } | null {
+  const r = restingFrom(st.last);
+  if (r === null) return null;
+  const { symbol, orderId } = r;
+  if (!r.cached) return { symbol, orderId, state: 'untracked' };
+  const known = st.cachedRead > st.lastAfterRead && st.cachedError === null;
+  return { symbol, orderId, state: known && !st.cached.some((o) => o.id === orderId) ? 'gone' : 'open' };
+}
+
+/** The order a bot placement answer left resting (NEW or PARTIALLY_FILLED), if any, and whether it was cached. */
+function restingFrom(last: RawExchange | null): { symbol: string; orderId: string; cached: boolean } | null {
+  if (last === null || last.method !== 'POST' || !last.url.includes('/fapi/v1/bot/orders')) return null;
+  const data = (last.json as { code?: number; data?: { order_id?: string; status?: number } } | null)?.data;
+  let body: { symbol?: unknown; need_cache?: unknown } | undefined;
+  try {
+    body = JSON.parse(last.requestBody ?? '') as { symbol?: unknown; need_cache?: unknown };
+  } catch {
+    // no body, or not JSON (JSON.parse throws nothing else): no order to point at
+    body = undefined;
+  }
+  if (
+    !data ||
+    (data.status !== OrderStatus.NEW && data.status !== OrderStatus.PARTIALLY_FILLED) ||
+    typeof data.order_id !== 'string' ||
+    typeof body?.symbol !== 'string'
+  )
+    return null;
+  return { symbol: body.symbol, orderId: data.order_id, cached: body.need_cache === true };
+}
+
 export function createBotStore(api: RestClient, initialSymbol: string) {
+  let readsStarted = 0;
   return createStore<BotState>()((set, get) => ({
     form: {
       symbol: initialSymbol,
@@ -142,6 +186,8 @@ export function createBotStore(api: RestClient, initialSymbol: string) {
     cached: [],
     cachedError: null,
     canceling: new Set<string>(),
+    cachedRead: 0,
+    lastAfterRead: 0,
     actions: {
       set: (change) => set({ form: { ...get().form, ...change }, edited: true }),
       body: () => botBody(get().form),
@@ -154,7 +200,7 @@ export function createBotStore(api: RestClient, initialSymbol: string) {
           // a request that could not be written (it throws, nothing sent) leaves Send usable
           set({ sending: false });
         }
-        set({ last: x, edited: false });
+        set({ last: x, edited: false, lastAfterRead: readsStarted });
         void get().actions.refresh();
         return x;
       },
@@ -171,7 +217,7 @@ export function createBotStore(api: RestClient, initialSymbol: string) {
           rest.delete(order.id);
           set({ canceling: rest });
         }
-        set({ last: x, edited: false });
+        set({ last: x, edited: false, lastAfterRead: readsStarted });
         await get().actions.refresh();
         return x;
       },
@@ -184,13 +230,15 @@ export function createBotStore(api: RestClient, initialSymbol: string) {
         }
       },
       async refreshCached() {
+        const read = ++readsStarted;
         try {
           const x = await api.request('GET', '/fapi/v1/bot/openOrders');
-          set({ cached: unwrap<OrderRecord[]>(x), cachedError: null });
+          // a read that a later one overtook says less than it (the poll's and an answer's overlap)
+          if (read > get().cachedRead) set({ cached: unwrap<OrderRecord[]>(x), cachedError: null, cachedRead: read });
         } catch (e) {
           // no rows as last read under the reason: a restart takes every bot order out of the book, yet
           // while the service was down its orders stayed listed as New, each with a Cancel
-          set({ cached: [], cachedError: errorText(e) });
+          if (read > get().cachedRead) set({ cached: [], cachedError: errorText(e), cachedRead: read });
         }
       },
       async refresh() {
