@@ -23,7 +23,10 @@ import {
 import { answerSummary, OMIT, restingOrder, type BotForm } from './bot-store.ts';
 import { WHITELIST_FIELD_ID, WHITELIST_SECTION_ID } from '../settings/settings-panel.tsx';
 import type { Services } from '../../lib/services.ts';
+import { botPairOptions, botPairRefusal } from './bot-pairs.ts';
 import './bot-panel.css';
+
+const PAIR_REFUSAL_ID = 'bot-pair-refusal';
 
 /** The HTTP status of an answered request (the raw pane colours everything else as a failure). */
 const HTTP_OK = 200;
@@ -86,6 +89,8 @@ function BotPanelBody() {
   const body = st.actions.body();
   const last = st.last;
   const resting = restingOrder(st);
+  // a paused or delisted pair (the screen's, taken on opening) takes no bot order: said, and Send off
+  const refusal = botPairRefusal(entries, f.symbol);
   return (
     <div className="bot-panel">
       {paused && (
@@ -111,14 +116,16 @@ function BotPanelBody() {
         className="bot-form"
         onSubmit={(e) => {
           e.preventDefault();
-          void st.actions.submit();
+          if (refusal === null) void st.actions.submit();
         }}
       >
         <label>
           <span>symbol</span>
           <select aria-label="symbol" value={f.symbol} onChange={(e) => set({ symbol: e.target.value })}>
-            {entries.map((e) => (
-              <option key={e.general.symbol}>{e.general.symbol}</option>
+            {botPairOptions(entries, f.symbol).map((o) => (
+              <option key={o.symbol} value={o.symbol} disabled={o.disabled}>
+                {o.label}
+              </option>
             ))}
           </select>
         </label>
@@ -235,7 +242,17 @@ function BotPanelBody() {
           />
           <span>need_cache</span>
         </label>
-        <button type="submit" className="primary send" disabled={st.sending}>
+        {refusal !== null && (
+          <p className="warn small bot-pair-refusal" id={PAIR_REFUSAL_ID} data-testid="bot-pair-refusal">
+            {refusal}
+          </p>
+        )}
+        <button
+          type="submit"
+          className="primary send"
+          disabled={st.sending || refusal !== null}
+          aria-describedby={refusal !== null ? PAIR_REFUSAL_ID : undefined}
+        >
           {st.sending ? 'Sending…' : 'Send bot order'}
         </button>
       </form>
