@@ -6,7 +6,7 @@
 export type KeyPiece = { key: string } | { text: string };
 
 /** The pieces of `keys` as SHORTCUTS writes them: keys split at ' / ', one bracketed alternative at the end. */
-export function keyPieces(keys: string): KeyPiece[] {
+function keyPieces(keys: string): KeyPiece[] {
   const alt = /^(.+) \((.+)\)$/.exec(keys);
   if (alt === null) return alternatives(keys);
   return [...alternatives(alt[1]), { text: ' (' }, ...alternatives(alt[2]), { text: ')' }];
