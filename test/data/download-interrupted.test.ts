@@ -54,8 +54,8 @@ describe('a download stopped by a signal', () => {
       child.kill(signal);
       expect(await exited).toBe(code);
       expect(stdout.trim().split('\n')).toEqual([
-        `Fetching 3 file(s) from ${server.base} into ${path.join(dataDir, 'downloads')}`,
-        `stopped   the download: interrupted (${signal}) with 0 of 3 file(s) done; nothing was imported. ` +
+        `Fetching 3 files from ${server.base} into ${path.join(dataDir, 'downloads')}`,
+        `stopped   the download: interrupted (${signal}) with 0 of 3 files done; nothing was imported. ` +
           'Run the same command again: it keeps the zips it has and continues the others from their .part files',
       ]);
       stall = false;
@@ -71,7 +71,7 @@ describe('a download stopped by a signal', () => {
       expect(out.filter((l) => l.startsWith('fetched')).map((l) => /\((\d+) bytes/.exec(l)?.[1])).toEqual(
         ['81596', '82902', '81535'].map((n) => String(Number(n) - 1000)),
       );
-      expect(out.at(-1)).toBe(`3 of 3 file(s) in ${dataDir}.`);
+      expect(out.at(-1)).toBe(`3 of 3 files in ${dataDir}.`);
     }, 60_000);
   }
 });
