@@ -4,6 +4,7 @@
 // counted) of the first 50 depth events or 10,000 candles / trades / bookTicker rows give a tick
 // and a step of one unit there; tick + step decimals stay within 8 (the money precision), the step
 // giving way. bookDepth has quantities only: its step from them, its tick the finest left.
+import { createScale } from '../../src-shared/decimal.ts';
 import type { CandleRowText, DepthRow, TradeRowText } from './dataset-reader.ts';
 
 const SAMPLE_EVENTS = 50;
@@ -32,17 +33,34 @@ export interface SampledDataset {
 }
 
 /**
- * Why the venue could not list a pair with this tick and step, or null: their decimals as written
- * ('0.10' has 2) together above 8, the money precision (risk/money.ts SymbolMath refuses them).
+ * Why the venue could not list a pair with this tick and step, or null: one with more digits than
+ * its scale can count exactly (its digits, trailing decimal zeros left out, a safe integer: the
+ * price scale of src-shared/decimal.ts refuses it), or their decimals as written ('0.10' has 2)
+ * together above 8, the money precision (risk/money.ts SymbolMath refuses them).
  */
 export function specsProblem(tickSize: string, stepSize: string): string | null {
   const written = (t: string): number => (t.includes('.') ? t.length - t.indexOf('.') - 1 : 0);
   const n = written(tickSize) + written(stepSize);
-  if (n <= MAX_DECIMALS) return null;
-  return (
-    `tick_size ${tickSize} and step_size ${stepSize} have ${n} decimals together; money is kept to ` +
-    `${MAX_DECIMALS} decimals, so the two may have at most ${MAX_DECIMALS} together (tick 0.0001 with step 0.0001, say)`
-  );
+  if (n > MAX_DECIMALS) {
+    return (
+      `tick_size ${tickSize} and step_size ${stepSize} have ${n} decimals together; money is kept to ` +
+      `${MAX_DECIMALS} decimals, so the two may have at most ${MAX_DECIMALS} together (tick 0.0001 with step 0.0001, say)`
+    );
+  }
+  for (const [name, value] of [
+    ['tick_size', tickSize],
+    ['step_size', stepSize],
+  ] as const) {
+    try {
+      createScale(value);
+    } catch {
+      return (
+        `${name} ${value} has too many digits: a tick or step is counted exactly only up to ` +
+        `${Number.MAX_SAFE_INTEGER} units of its last decimal (trailing decimal zeros left out)`
+      );
+    }
+  }
+  return null;
 }
 
 /** Decimals of a decimal string, trailing zeros not counted ('9781.0' has 0, '0.25460' 4). */

@@ -3,7 +3,7 @@
 // catalogue the tick and step a replay of it is listed with (spot BTCUSDT 1m klines: 0.01 and
 // 0.000001, where the catalogue used to show the stored decimals, 1e-8); an edit in the catalogue
 // is what the replay then lists.
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DatasetService } from '../../src-main/data/dataset-service.ts';
@@ -114,5 +114,34 @@ describe('bookTicker and bookDepth datasets: specs read from their rows, always 
     // bookDepth alone would give tick 0.0000001 (the finest its 0.1 step leaves)
     expect(inferTickStep(reader, datasets)).toEqual({ tickSize: '0.0001', stepSize: '0.1' });
     expect(inferTickStep(reader, [datasets[1]])).toEqual({ tickSize: '0.0000001', stepSize: '0.1' });
+  });
+});
+
+describe('specs the venue cannot count: refused by the specs edit, as by a replay', () => {
+  it('a tick or step with more digits than a safe integer is refused naming it, the specs unchanged', async () => {
+    // (PUT /api/v1/datasets/{id}/specs took tick_size "1" and 29 zeros, and a replay of the pair
+    // then answered 1001 `Cannot replay: step has too many digits`, naming no field)
+    const db = openDatabase({ dataDir: ':memory:' });
+    try {
+      const file = path.join(tempDir(), 'BTCUSDT-1m-2021-05-16.csv');
+      writeFileSync(file, readFileSync(path.join(KLINES, 'binance_spot_BTCUSDT_1m_2021-05-16_to_2021-05-18.csv')));
+      const ds = new DatasetService(new DatasetsRepo(db));
+      const [r] = await ds.importFiles([file], { market: 'um' });
+      const before = ds.get(r.datasetId!).specs;
+      const big = '1' + '0'.repeat(29);
+      expect(() => ds.editSpecs(r.datasetId!, { ...before, tickSize: big, stepSize: '0.001' })).toThrow(
+        `tick_size ${big} has too many digits: a tick or step is counted exactly only up to 9007199254740991 ` +
+          'units of its last decimal (trailing decimal zeros left out)',
+      );
+      expect(() => ds.editSpecs(r.datasetId!, { ...before, tickSize: '0.1', stepSize: '9007199254740992' })).toThrow(
+        'step_size 9007199254740992 has too many digits',
+      );
+      expect(ds.get(r.datasetId!).specs).toEqual(before);
+      // the largest it counts, and trailing decimal zeros not counted
+      expect(specsProblem('9007199254740991', '1')).toBeNull();
+      expect(specsProblem('0.10', '1.000')).toBeNull();
+    } finally {
+      db.close();
+    }
   });
 });
