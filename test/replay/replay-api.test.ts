@@ -62,6 +62,20 @@ describe('replay routes on the live venue', () => {
     [{ symbols: ['TRXUSDT'], start: FIRST_TRADE, response_latency: 60_001 }, 400, 1001, /response_latency/],
     [{ symbols: [10], start: FIRST_TRADE }, 400, 1001, /'symbols': item 0 must be a JSON string/],
     [{ symbols: ['TRXUSDT'] }, 400, 1002, /start/],
+    // past the last ms a Date holds: it was 1001 `Cannot replay: Invalid time value` (a JavaScript
+    // error's text, naming no field), and an `until` there started a replay
+    [
+      { symbols: ['TRXUSDT'], start: 8_640_000_000_000_001 },
+      400,
+      1001,
+      /^Invalid body parameter 'start': must be <= 8640000000000000$/,
+    ],
+    [
+      { symbols: ['TRXUSDT'], start: FIRST_TRADE, until: Number.MAX_SAFE_INTEGER },
+      400,
+      1001,
+      /^Invalid body parameter 'until': must be <= 8640000000000000$/,
+    ],
   ])('POST /api/v1/replays refuses %j', async (body, http, code, msg) => {
     const r = await call(live.url, 'POST', '/api/v1/replays', body);
     expect(r.status).toBe(http);

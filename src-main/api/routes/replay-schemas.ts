@@ -17,6 +17,9 @@ import { MAX_STEP_MS } from '../../replay/session.ts';
 import { REPORT_TABLES } from '../../replay/session-report.ts';
 import { agree, agreeSent, strEnum, tuple } from '../schemas.ts';
 
+/** The last ms a JavaScript Date holds (a start or end past it has no calendar time). */
+const MAX_TIME = 8_640_000_000_000_000;
+
 export const statusSchema = Type.Object({
   symbols: Type.Array(Type.String(), { description: 'The replayed pairs' }),
   start: Type.Integer({ description: 'Replay start, ms UTC (historical time)' }),
@@ -137,9 +140,13 @@ export const startBody = Type.Object(
       maxItems: 10,
       description: 'Pairs to replay together (their datasets must overlap)',
     }),
-    start: Type.Integer({ minimum: 0, description: 'Historical start, ms UTC' }),
+    start: Type.Integer({ minimum: 0, maximum: MAX_TIME, description: 'Historical start, ms UTC' }),
     until: Type.Optional(
-      Type.Integer({ minimum: 0, description: 'Historical end, ms UTC (default: the end of the data)' }),
+      Type.Integer({
+        minimum: 0,
+        maximum: MAX_TIME,
+        description: 'Historical end, ms UTC (default: the end of the data)',
+      }),
     ),
     datasets: Type.Optional(
       Type.Array(Type.Integer({ minimum: 1, description: 'A dataset id (GET /api/v1/datasets)' }), {
