@@ -48,6 +48,10 @@ function jsonTypeOk(value: unknown, type: string | undefined): boolean {
       return typeof value === 'string';
     case 'boolean':
       return typeof value === 'boolean';
+    case 'array':
+      return Array.isArray(value);
+    case 'object':
+      return typeof value === 'object' && value !== null && !Array.isArray(value);
     default:
       return true;
   }

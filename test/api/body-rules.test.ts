@@ -157,6 +157,30 @@ describe('a wrong JSON type in a field with a list of values', () => {
   });
 });
 
+describe('a list field sent as one value', () => {
+  it('is told in words it must be a JSON array, as every other type (it was Ajv\'s bare "must be array")', async () => {
+    const list = async () => (await app.inject({ method: 'GET', url: '/admin/v1/whitelist' })).json().data;
+    const before = await list();
+    const ips = await app.inject({ method: 'PUT', url: '/admin/v1/whitelist', payload: { ips: '10.0.0.7' } });
+    expect([ips.statusCode, ips.json()]).toEqual([
+      400,
+      { code: 1001, message: "Invalid body parameter 'ips': must be a JSON array", data: null },
+    ]);
+    expect(await list()).toEqual(before);
+    const replays = await app.inject({
+      method: 'POST',
+      url: '/api/v1/replays',
+      payload: { symbols: 'BTCUSDT', start: T0 },
+    });
+    expect(replays.json()).toMatchObject({
+      code: 1001,
+      message: "Invalid body parameter 'symbols': must be a JSON array",
+    });
+    const paths = await app.inject({ method: 'POST', url: '/api/v1/datasets/import', payload: { paths: { a: 1 } } });
+    expect(paths.json()).toMatchObject({ code: 1001, message: "Invalid body parameter 'paths': must be a JSON array" });
+  });
+});
+
 describe('empty and oversized bodies', () => {
   it('an empty body sent as JSON: 1004, worded like the missing body (1002) of the same route', async () => {
     const empty = await signedPost('/fapi/v1/orders', '');
