@@ -295,7 +295,9 @@ export function installStrictQueryNumbers(app: FastifyInstance): void {
         if (err === undefined) continue;
         const e = queryValidationError(where, name, err);
         if (!attach) return e;
-        (req as { validationError?: Error }).validationError = e;
+        // (the validator runs after this hook and puts its own error in validationError: "abc"
+        // is its bare "must be integer"; attachedValidationError reads this one first)
+        (req as { validationError?: Error; [STRICT_ERROR]?: FastifyError })[STRICT_ERROR] = e;
         return undefined;
       }
       return undefined;
@@ -308,6 +310,16 @@ export function installStrictQueryNumbers(app: FastifyInstance): void {
           : [route.preValidation];
     route.preValidation = [...existing, check];
   });
+}
+
+const STRICT_ERROR = Symbol('strictQueryNumberError');
+
+/**
+ * The validation error a route with `attachValidation` answers: the strict number syntax's
+ * (installStrictQueryNumbers) when a parameter failed it, else the validator's, else undefined.
+ */
+export function attachedValidationError(req: FastifyRequest): FastifyError | undefined {
+  return (req as { [STRICT_ERROR]?: FastifyError })[STRICT_ERROR] ?? (req.validationError as FastifyError | undefined);
 }
 
 function integerTextError(v: string): string | undefined {

@@ -84,6 +84,19 @@ describe('numbers in the query are finite integers of one syntax', () => {
     );
   });
 
+  it('the candlestick routes word a value that is no number at all the same way (it was "must be integer")', async () => {
+    // the validator, which runs after the strict syntax check, replaced its words with its own
+    const words =
+      "must be a whole number written plainly, such as 10 or -3 (no sign '+', exponent, hex, fraction, blanks or leading zeros)";
+    const k = await get('/fapi/v1/klines?symbol=BTCUSDT&interval=1m&start_time=abc&end_time=1');
+    expect([k.status, k.body]).toEqual([
+      200,
+      { code: 6000, message: `Invalid parameter 'start_time': ${words} (got 'abc')` },
+    ]);
+    const d = await get('/api/v1/datasets/abc/klines?interval=1m');
+    expect([d.status, d.body]).toEqual([200, { code: 6000, message: `Invalid parameter 'id': ${words}` }]);
+  });
+
   it('the strict syntax still takes plain integers, 0 and negatives where the range allows', async () => {
     expect((await get('/fapi/v1/trades?symbol=BTCUSDT&limit=1')).body.code).toBe(0);
     expect((await get('/fapi/v1/trades?symbol=BTCUSDT&limit=0')).body.code).toBe(Errors.INVALID_PARAMETER.code);

@@ -11,7 +11,6 @@ import { rm, writeFile } from 'node:fs/promises';
 import { basename, join, sep } from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import type { FastifyError } from 'fastify';
 import { Type, type Static } from 'typebox';
 import { ApiError, Errors } from '../../../src-shared/errors.ts';
 
@@ -23,6 +22,7 @@ import type { ImportResultWire } from '../../../src-shared/types/datasets.ts';
 import type { Venue } from '../../services/venue.ts';
 import { envelopeSchema, ok, standardErrors } from '../envelope.ts';
 import { noQuery, type ApiInstance } from '../schemas.ts';
+import { attachedValidationError } from '../strict-input.ts';
 import { klinesValidationError, sentQuery } from './klines.ts';
 import {
   DATASET_KLINES_DEFAULT_LIMIT,
@@ -268,8 +268,8 @@ export default async function datasetRoutes(
       },
     },
     async (req) => {
-      if (req.validationError)
-        throw klinesValidationError(req.validationError as FastifyError, sentQuery(req.url), DATASET_KLINES_MAX_LIMIT);
+      const invalid = attachedValidationError(req);
+      if (invalid) throw klinesValidationError(invalid, sentQuery(req.url), DATASET_KLINES_MAX_LIMIT);
       const q = req.query;
       const hasStart = q.start_time !== undefined;
       if (hasStart !== (q.end_time !== undefined))

@@ -17,6 +17,7 @@ import { KLINES_DEFAULT_LIMIT, KLINES_MAX_LIMIT, type KlineService } from '../..
 import type { Venue } from '../../services/venue.ts';
 import type { Candle, KlinesBatch, KlinesBatchQuery, KlinesError, KlinesQuery } from '../../../src-shared/types.ts';
 import { agreeSent, strEnum, type ApiInstance } from '../schemas.ts';
+import { attachedValidationError } from '../strict-input.ts';
 
 const KLINES_MAX_SYMBOLS = 20;
 const MAX_TIME = 8_640_000_000_000_000;
@@ -266,7 +267,8 @@ export default async function klinesRoutes(
       },
     },
     async (req, reply) => {
-      if (req.validationError) throw klinesValidationError(req.validationError as FastifyError, sentQuery(req.url));
+      const invalid = attachedValidationError(req);
+      if (invalid) throw klinesValidationError(invalid, sentQuery(req.url));
       const q = req.query;
       const hasStart = q.start_time !== undefined;
       if (hasStart !== (q.end_time !== undefined)) {
@@ -317,7 +319,8 @@ export default async function klinesRoutes(
       },
     },
     async (req, reply) => {
-      if (req.validationError) throw klinesValidationError(req.validationError as FastifyError, sentQuery(req.url));
+      const invalid = attachedValidationError(req);
+      if (invalid) throw klinesValidationError(invalid, sentQuery(req.url));
       const q = req.query;
       const parts = q.symbols.split(',');
       const names: string[] = [];
