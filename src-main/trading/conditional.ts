@@ -238,7 +238,8 @@ export function waitingTarget(core: TradingCore, a: AccountLive, by: CancelTarge
       `Conditional order ${stored.id} is no longer waiting (status ${stored.status})`,
     );
   const which = by.orderId !== undefined ? `id ${by.orderId}` : `client_order_id '${by.clientOrderId}'`;
-  reject(Errors.ORDER_NOT_FOUND, `No waiting conditional order of this account has ${which}`);
+  const on = by.symbol === undefined ? '' : ` on ${by.symbol}`;
+  reject(Errors.ORDER_NOT_FOUND, `No waiting conditional order of this account${on} has ${which}`);
 }
 
 /** Cancels every waiting conditional order of `a` (on `symbol` when given); answers how many. */

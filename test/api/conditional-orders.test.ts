@@ -75,6 +75,15 @@ describe('conditional order routes', () => {
     expect((await apiError(other.conditionals.cancel({ clientOrderId: 'breakout' }))).message).toBe(
       "No waiting conditional order of this account has client_order_id 'breakout'",
     );
+    // one asked for on another pair is not there, and the 1102 says which pair was searched
+    // (it read 'No conditional order of yours has id ...', beside the account's own order of that id)
+    expect((await apiError(api.conditionals.get({ id: a.id }, 'ETHUSDT'))).message).toBe(
+      `No conditional order of yours on ETHUSDT has id ${a.id}`,
+    );
+    expect((await apiError(api.conditionals.cancel({ clientOrderId: 'breakout' }, 'ETHUSDT'))).message).toBe(
+      "No waiting conditional order of this account on ETHUSDT has client_order_id 'breakout'",
+    );
+    expect(await api.conditionals.open()).toEqual([a, b]);
     expect(await api.conditionals.cancel({ id: a.id })).toMatchObject({ id: a.id, status: ConditionalStatus.CANCELED });
     expect((await apiError(api.conditionals.cancel({ id: a.id }))).code).toBe(Errors.ORDER_NOT_CANCELLABLE.code);
     // newest first, a page at a time

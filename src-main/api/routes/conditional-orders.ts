@@ -285,7 +285,9 @@ export default async function conditionalOrderRoutes(app: ApiInstance, opts: { v
       const rec = ex.conditional(accountIdOf(req), { ...r, symbol });
       if (rec === undefined) {
         const which = 'id' in r ? `id ${r.id}` : `client_order_id '${r.clientOrderId}'`;
-        throw new ApiError(Errors.ORDER_NOT_FOUND, `No conditional order of yours has ${which}`);
+        // the pair named, when the request narrowed to one: the order may be on another
+        const on = symbol === undefined ? '' : ` on ${symbol}`;
+        throw new ApiError(Errors.ORDER_NOT_FOUND, `No conditional order of yours${on} has ${which}`);
       }
       return ok(rec);
     },
