@@ -217,17 +217,17 @@ export function cancelOrder(core: TradingCore, a: AccountLive, by: CancelTarget)
 function openOrderOf(core: TradingCore, a: AccountLive, by: CancelTarget): LiveOrder {
   let id = by.orderId;
   if (id === undefined && by.clientOrderId !== undefined) id = a.clientIds.get(by.clientOrderId);
-  const o = id === undefined ? undefined : a.orders.get(id);
-  if (o && by.symbol !== undefined && o.symbol !== by.symbol) {
-    reject(Errors.ORDER_NOT_FOUND, `No open order ${o.id} on ${by.symbol}`);
-  }
+  // (an open order on another pair than the one named is none: the pair's finished one with that
+  // client id is 3019, else 1102 naming what was asked for, never the other pair's order id)
+  const found = id === undefined ? undefined : a.orders.get(id);
+  const o = found && (by.symbol === undefined || found.symbol === by.symbol) ? found : undefined;
   if (!o) {
     // a finished order of this account (on the symbol named, if one is), found by id or by
     // client id alike, is 3019
     const { repo } = core.deps;
     const stored =
-      id !== undefined
-        ? repo.order(id)
+      by.orderId !== undefined
+        ? repo.order(by.orderId)
         : by.clientOrderId !== undefined
           ? repo.orderByClientId(a.id, by.clientOrderId, by.symbol)
           : undefined;
@@ -236,11 +236,12 @@ function openOrderOf(core: TradingCore, a: AccountLive, by: CancelTarget): LiveO
         by.orderId !== undefined ? `Order ${stored.id}` : `Order ${stored.id} (client_order_id '${by.clientOrderId}')`;
       reject(Errors.ORDER_NOT_CANCELLABLE, `${which} is no longer open (status ${stored.status})`);
     }
+    const on = by.symbol === undefined ? '' : ` on ${by.symbol}`;
     reject(
       Errors.ORDER_NOT_FOUND,
       by.orderId !== undefined
-        ? `No open order ${by.orderId}`
-        : `No open order with client_order_id '${by.clientOrderId}'`,
+        ? `No open order ${by.orderId}${on}`
+        : `No open order with client_order_id '${by.clientOrderId}'${on}`,
     );
   }
   return o;

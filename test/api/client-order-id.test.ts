@@ -134,4 +134,41 @@ describe('GET /fapi/v1/order: one order by either id, any status', () => {
     );
     expect((await get(a, {})).body.code).toBe(Errors.MISSING_PARAMETER.code);
   });
+
+  it('a cancel by client id on another pair names the client id asked for, not the open order it found', async () => {
+    // (it said 'No open order 7 on ETHUSDT', the id of the BTCUSDT order the client id named)
+    const r = dataOf(
+      await signed(t.app, a, 'POST', '/fapi/v1/orders', {
+        json: orderBody({ price: '91000.0', client_order_id: 'pair-1' }),
+      }),
+    );
+    const cancel = (query: Record<string, string>) => signed(t.app, a, 'DELETE', '/fapi/v1/order', { query });
+    for (const [query, message] of [
+      [{ symbol: 'ETHUSDT', client_order_id: 'pair-1' }, "No open order with client_order_id 'pair-1' on ETHUSDT"],
+      [{ symbol: 'ETHUSDT', order_id: r.order_id }, `No open order ${r.order_id} on ETHUSDT`],
+      [{ symbol: 'BTCUSDT', order_id: '999999999' }, 'No open order 999999999 on BTCUSDT'],
+    ] as const) {
+      const res = await cancel(query);
+      expect([res.status, res.body]).toEqual([404, { code: Errors.ORDER_NOT_FOUND.code, message, data: null }]);
+    }
+    // refused, it stays open
+    const open = dataOf(await signed(t.app, a, 'GET', '/fapi/v1/openOrders', { query: { symbol: 'BTCUSDT' } }));
+    expect(open.map((o: { id: string }) => o.id)).toContain(r.order_id);
+    // a finished order of the pair named with that client id is the one asked for: 3019
+    const eth = dataOf(
+      await signed(t.app, a, 'POST', '/fapi/v1/orders', {
+        json: orderBody({ symbol: 'ETHUSDT', price: '3000.00', qty: '0.05', client_order_id: 'pair-2' }),
+      }),
+    );
+    await cancel({ symbol: 'ETHUSDT', order_id: eth.order_id });
+    await signed(t.app, a, 'POST', '/fapi/v1/orders', {
+      json: orderBody({ price: '91000.0', client_order_id: 'pair-2' }),
+    });
+    const finished = await cancel({ symbol: 'ETHUSDT', client_order_id: 'pair-2' });
+    expect([finished.status, finished.body.code, finished.body.message]).toEqual([
+      400,
+      Errors.ORDER_NOT_CANCELLABLE.code,
+      `Order ${eth.order_id} (client_order_id 'pair-2') is no longer open (status 4)`,
+    ]);
+  });
 });
