@@ -60,7 +60,7 @@ export function expandPaths(paths: readonly string[]): {
       searching.add(real);
       for (const name of readdirSync(p).sort()) walk(join(p, name));
       searching.delete(real);
-    } else if (isDataFile(p)) add(p);
+    } else if (st.isFile() && isDataFile(p)) add(p);
   };
   for (const p of paths) {
     let st;
@@ -70,7 +70,10 @@ export function expandPaths(paths: readonly string[]): {
       throw new Error(`${p}: no such file or folder`);
     }
     if (st.isDirectory()) walk(p);
-    else add(p);
+    else if (st.isFile()) add(p);
+    // a device, pipe or socket has no end to read to: /dev/zero was read for ever, the service's
+    // memory growing by tens of MB a second, and every import after it waited behind it
+    else throw new Error(`${p}: not a file or folder (a device, pipe or socket cannot be imported)`);
   }
   const beside = checksumsBeside(out);
   const zips = new Set(out.filter((p) => p.endsWith('.zip')));
