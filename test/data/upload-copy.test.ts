@@ -48,4 +48,27 @@ describe('the copy of an upload', () => {
     );
     expect(readdirSync(path.join(dir, 'uploads'))).toEqual([]);
   });
+
+  it('a name holding a NUL is refused with 1001, nothing written (it was 5000 Internal error)', async () => {
+    const dir = tempDir();
+    t = await makeApp({ dataDir: dir, simulate: false });
+    const r = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/datasets/import?name=BTCUSDT-1h-2023-03-24%00.csv&market=spot',
+      payload: KLINES_HEADER + '\n',
+      headers: { 'content-type': 'text/csv' },
+      remoteAddress: '127.0.0.1',
+    });
+    expect([r.statusCode, r.json()]).toEqual([
+      400,
+      {
+        code: 1001,
+        message: "Invalid query parameter 'name': must not hold a NUL character (%00), which no file name can hold",
+        data: null,
+      },
+    ]);
+    const uploads = path.join(dir, 'uploads');
+    expect(existsSync(uploads) ? readdirSync(uploads) : []).toEqual([]);
+    expect(t.venue.datasets.list()).toEqual([]);
+  });
 });

@@ -370,6 +370,12 @@ export default async function datasetRoutes(
         const name = basename(q.name.replace(/\\/g, '/'));
         if (!/\.(zip|csv|jsonl)$/i.test(name))
           throw new ApiError(Errors.INVALID_PARAMETER, "'name' must end in .zip, .csv or .jsonl");
+        // (no file name holds a NUL: writing the copy threw, answered 5000 Internal error)
+        if (name.includes('\0'))
+          throw new ApiError(
+            Errors.INVALID_PARAMETER,
+            "Invalid query parameter 'name': must not hold a NUL character (%00), which no file name can hold",
+          );
         // the copy is written under this name (and its .CHECKSUM beside it): 200 characters of
         // another script than Latin can be more bytes than a file name may hold (255), which the
         // file system refused with ENAMETOOLONG, answered 5000
