@@ -13,7 +13,9 @@ import { systemScheduler, type Scheduler } from './scheduler.ts';
 import { Backoff } from './ws-backoff.ts';
 import { WsEvents } from './ws-events.ts';
 import { PendingRequests, replayLost, unsentError, type Pending } from './ws-requests.ts';
-import { checkedWsUrl, closeQuietly, detach, loggedOut, loginParams, parseMessage, WsStreams } from './ws-session.ts';
+import { SendPacer } from './ws-pacer.ts';
+import { checkedWsUrl, closeQuietly, detach, loggedOut, loginParams, parseMessage } from './ws-session.ts';
+import { ReadyWaiters, WsStreams } from './ws-session.ts';
 import { keepAliveOf, restoreFailureCode, WsConnectionError, WsLoginLostError, WsRequestError } from './ws-types.ts';
 import type {
   LoginParamsSource,
@@ -49,6 +51,8 @@ export class WsClient extends WsEvents {
   readonly #backoff: Backoff;
   readonly #keepAlive: WsTimings; // ping period, silence that drops, connection attempt's limit, ms
   readonly #sched: Scheduler;
+  /** Keeps the writes under the service's 100 messages a second (ws-pacer.ts). */
+  readonly #pacer: SendPacer;
 
   #state: WsState = 'idle';
   #ws: WebSocketLike | null = null;
@@ -67,7 +71,7 @@ export class WsClient extends WsEvents {
   readonly #streams = new WsStreams((subs) => this.emitSubscriptions(subs));
   #login: LoginParamsSource | undefined = undefined;
   #loginState: WsLoginState = 'none';
-  #readyWaiters: { resolve: () => void; reject: (e: Error) => void }[] = [];
+  readonly #readyWaiters = new ReadyWaiters();
 
   constructor(options: WsClientOptions) {
     super();
@@ -82,6 +86,7 @@ export class WsClient extends WsEvents {
     const requestTimeoutMs = options.requestTimeoutMs ?? 10_000;
     this.#keepAlive = keepAliveOf(options, requestTimeoutMs);
     this.#sched = options.scheduler ?? systemScheduler;
+    this.#pacer = new SendPacer(this.#sched, (e) => this.emitError(e));
     const idle = (): boolean => this.#state === 'idle';
     this.#requests = new PendingRequests(this.#sched, requestTimeoutMs, this.#url, idle);
   }
@@ -122,7 +127,7 @@ export class WsClient extends WsEvents {
     if (this.#state === 'closed') return Promise.reject(new Error('WsClient is closed'));
     if (this.#state === 'idle') return Promise.reject(new Error('WsClient is not connected: call connect() first'));
     if (this.#ready) return Promise.resolve();
-    return new Promise((resolve, reject) => this.#readyWaiters.push({ resolve, reject }));
+    return this.#readyWaiters.wait();
   }
 
   /** Stops for good: no more reconnects, pending requests rejected with kind `'closed'`. */
@@ -131,9 +136,10 @@ export class WsClient extends WsEvents {
     this.#setState('closed');
     this.#clearTimer('reconnect');
     this.#clearTimer('ping');
+    this.#pacer.clear();
     this.#requests.failAll('WsClient closed');
     this.#ready = false;
-    this.#settleWaiters(new Error('WsClient is closed'));
+    this.#readyWaiters.settle(new Error('WsClient is closed'));
     const ws = this.#ws;
     if (ws !== null) {
       detach(ws);
@@ -281,7 +287,7 @@ export class WsClient extends WsEvents {
     this.#backoff.reset();
     for (const p of this.#requests.takeQueue()) this.#send(p);
     this.#schedulePing();
-    this.#settleWaiters();
+    this.#readyWaiters.settle();
     if (isReconnect) this.emitReconnect();
   }
 
@@ -357,16 +363,7 @@ export class WsClient extends WsEvents {
     if (this.#everReady) return;
     this.#unreachable = error;
     this.#requests.failUnsent((p) => unsentError(p.method, error));
-    this.#settleWaiters(error);
-  }
-
-  /** Resolves the `whenReady()` promises, or rejects them with `error`. */
-  #settleWaiters(error?: Error): void {
-    const waiters = this.#readyWaiters;
-    this.#readyWaiters = [];
-    for (const w of waiters)
-      if (error === undefined) w.resolve();
-      else w.reject(error);
+    this.#readyWaiters.settle(error);
   }
 
   /**
@@ -394,7 +391,8 @@ export class WsClient extends WsEvents {
     const msg =
       p.params === undefined ? { method: p.method, id: p.id } : { method: p.method, params: p.params, id: p.id };
     try {
-      ws.send(JSON.stringify(msg));
+      // sent as far as the requests know: one waiting in the pacer when the connection drops is handled as lost on it
+      this.#pacer.send(ws, JSON.stringify(msg), p.method !== 'REPLAY');
       p.sent = true;
     } catch (e) {
       // The socket is going down; its close event re-queues or fails the request.
@@ -437,6 +435,7 @@ export class WsClient extends WsEvents {
     this.#ws = null;
     this.#ready = false;
     this.#clearTimer('ping');
+    this.#pacer.clear();
     this.#requests.connectionLost();
     if (this.#state === 'closed') return;
     if (!opened) this.#attemptFailed(new WsConnectionError(this.#url, code, reason));
@@ -476,7 +475,7 @@ export class WsClient extends WsEvents {
         return;
       }
       try {
-        ws.send(JSON.stringify({ method: 'PING', id: this.#requests.nextId() }));
+        this.#pacer.send(ws, JSON.stringify({ method: 'PING', id: this.#requests.nextId() }));
       } catch (e) {
         this.emitError(e);
       }

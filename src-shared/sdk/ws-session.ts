@@ -202,3 +202,21 @@ export function checkedWsUrl(url: string): string {
     `url '${url}' is not a ws:// or wss:// URL; give the service's WebSocket address, such as ws://127.0.0.1:8787/ws`,
   );
 }
+
+/** The `whenReady()` promises waiting for a connection to be ready. */
+export class ReadyWaiters {
+  #list: { resolve: () => void; reject: (e: Error) => void }[] = [];
+
+  wait(): Promise<void> {
+    return new Promise((resolve, reject) => this.#list.push({ resolve, reject }));
+  }
+
+  /** Resolves them all, or rejects them with `error`. */
+  settle(error?: Error): void {
+    const list = this.#list;
+    this.#list = [];
+    for (const w of list)
+      if (error === undefined) w.resolve();
+      else w.reject(error);
+  }
+}
