@@ -29,6 +29,26 @@ describe('the bot panel says the answer', () => {
     );
   });
 
+  it('an expired order with the reasons its kind expires for (the answer names none)', () => {
+    const data = { order_id: '61', client_order_id: 'bot.61', status: 6, filled_qty: '0.000' };
+    const answer = { code: 0, message: 'success', data };
+    const sent = (body: object) => ({ requestBody: JSON.stringify({ symbol: 'BTCUSDT', side: 1, ...body }) });
+    expect(answerSummary(ex('POST', 200, answer, sent({ type: 2, qty: '0.010' })))).toBe(
+      'Bot order 61 expired, filled 0.000: what the book did not fill is not kept (its end or the price band ' +
+        'reached), or it met a resting order of this account (self-trade prevention expires the taker)',
+    );
+    expect(answerSummary(ex('POST', 200, answer, sent({ type: 1, time_in_force: 4 })))).toBe(
+      'Bot order 61 expired, filled 0.000: a post-only order (GTX) that would have taken expires unfilled',
+    );
+    expect(answerSummary(ex('POST', 200, answer, sent({ type: 1, time_in_force: 3 })))).toBe(
+      'Bot order 61 expired, filled 0.000: the book could not fill it whole at its price, or it met a resting ' +
+        'order of this account (self-trade prevention expires the taker)',
+    );
+    expect(answerSummary(ex('POST', 200, answer, sent({ type: 1, time_in_force: 1 })))).toBe(
+      'Bot order 61 expired, filled 0.000: it met a resting order of this account (self-trade prevention expires the taker)',
+    );
+  });
+
   it('a cancel, and its refusal', () => {
     const done = { code: 0, message: 'success', data: { order_id: '75680', status: 4 } };
     expect(answerSummary(ex('DELETE', 200, done))).toBe('Bot order 75680 canceled');

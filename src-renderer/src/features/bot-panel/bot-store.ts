@@ -119,7 +119,28 @@ export function answerSummary(x: RawExchange): string {
   const d = (env.data ?? {}) as { order_id?: unknown; status?: unknown; filled_qty?: unknown };
   const status = typeof d.status === 'number' ? (STATUS_NAMES[d.status] ?? String(d.status)) : 'done';
   if (x.method === 'DELETE') return `Bot order ${String(d.order_id)} ${status.toLowerCase()}`;
-  return `Bot order ${String(d.order_id)} ${status.toLowerCase()}, filled ${String(d.filled_qty)}`;
+  const said = `Bot order ${String(d.order_id)} ${status.toLowerCase()}, filled ${String(d.filled_qty)}`;
+  return d.status === OrderStatus.EXPIRED ? `${said}: ${expiredWhy(x.requestBody)}` : said;
+}
+
+/**
+ * Why a bot order the venue answered EXPIRED (6) ended, from what was sent: the answer names no
+ * reason (its fields are the spec's), and "expired, filled 0" alone read as a fault when a
+ * market order had met the account's own resting order (self-trade prevention).
+ */
+function expiredWhy(requestBody: string | undefined): string {
+  let sent: { type?: unknown; time_in_force?: unknown } = {};
+  try {
+    sent = JSON.parse(requestBody ?? '{}') as typeof sent;
+  } catch {
+    // not the panel's JSON: the general reason
+  }
+  const own = 'or it met a resting order of this account (self-trade prevention expires the taker)';
+  if (sent.time_in_force === TimeInForce.GTX) return 'a post-only order (GTX) that would have taken expires unfilled';
+  if (sent.time_in_force === TimeInForce.FOK) return `the book could not fill it whole at its price, ${own}`;
+  if (sent.type === OrderType.MARKET || sent.time_in_force === TimeInForce.IOC)
+    return `what the book did not fill is not kept (its end or the price band reached), ${own}`;
+  return `it met a resting order of this account (self-trade prevention expires the taker)`;
 }
 
 /**
