@@ -37,7 +37,8 @@ export function applyPairSetting(
   const was = core.pairSetting(a, pair);
   const before = was.leverage;
   a.pairs.set(symbol, { leverage, marginMode });
-  let repriced = false;
+  let repriced = false; // a position took the new leverage
+  let remargined = false; // an open order's held margin moved
   const changed = new Set<LiveOrder>();
   const { repo } = core.deps;
   repo.tx(() => {
@@ -56,7 +57,7 @@ export function applyPairSetting(
       o.leverage = leverage;
       changed.add(o);
     }
-    if (changed.size > 0 && remarginOrders(a, pair, (o) => changed.add(o))) repriced = true;
+    if (changed.size > 0 && remarginOrders(a, pair, (o) => changed.add(o))) remargined = true;
     for (const o of changed) repo.saveOrder(o);
   });
   // the setting itself, first: a client following the account (the screen's order form in another
@@ -68,11 +69,14 @@ export function applyPairSetting(
       data: { symbol, leverage, margin_mode: marginMode, time: core.now() },
     });
   // a cross position's margin, and so the account's available balance, follow the leverage; and
-  // each open order that took it is announced as REST now lists it (its leverage, its margin)
+  // each open order that took it is announced as REST now lists it (its leverage, its margin).
+  // Only what moved: the position list when a position took the leverage (not for a resting order
+  // alone, until 2026-12-07 the list was pushed unchanged then), the balance when a position or an
+  // order's held margin moved
   if ((repriced || changed.size > 0) && core.events.has('account')) {
     for (const o of changed) core.writer.announce({ accountId: a.id, kind: 'order', data: orderRecord(core, o) });
     if (repriced) core.writer.announcePositions(a);
-    core.writer.announceBalance(a);
+    if (repriced || remargined) core.writer.announceBalance(a);
   }
   // a leverage change, whichever surface made it (the Binance facade's ACCOUNT_CONFIG_UPDATE)
   if (before !== leverage && core.events.has('setting')) {

@@ -69,4 +69,26 @@ describe('POST /fapi/v1/leverage and the user stream', () => {
     const eight = await c.waitFor((m) => m.stream === 'user' && m.data.kind === 'setting', 3000, after);
     expect(eight.data.data.leverage).toBe(8);
   });
+  // Until 2026-12-07 a leverage change on a pair where the account had only a resting order (no
+  // position) pushed the position list as well, unchanged: only the order and the balance moved.
+  it('pushes no position list when no position changed, only the setting, the order and the balance', async () => {
+    const who = makeAccount(venue, 'wslev_c');
+    const c = await following(who);
+    dataOf(await signed(app, who, 'POST', '/fapi/v1/orders', { json: orderBody({ leverage: 20 }) }));
+    await c.waitFor((m) => m.stream === 'user' && m.data.kind === 'balance');
+    const from = c.messages.length;
+    dataOf(await signed(app, who, 'POST', '/fapi/v1/leverage', { json: { symbol: 'BTCUSDT', leverage: 5 } }));
+    // a marker after it: a change on another pair, whose setting comes once the first one's pushes are out
+    dataOf(await signed(app, who, 'POST', '/fapi/v1/leverage', { json: { symbol: 'ETHUSDT', leverage: 9 } }));
+    await c.waitFor(
+      (m) => m.stream === 'user' && m.data.kind === 'setting' && m.data.data.symbol === 'ETHUSDT',
+      3000,
+      from,
+    );
+    const kinds = c.messages
+      .slice(from)
+      .filter((m) => m.stream === 'user')
+      .map((m) => `${m.data.kind}${m.data.kind === 'setting' ? `:${m.data.data.symbol}` : ''}`);
+    expect(kinds).toEqual(['setting:BTCUSDT', 'order', 'balance', 'setting:ETHUSDT']);
+  });
 });
