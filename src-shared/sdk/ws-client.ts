@@ -12,7 +12,7 @@
 import { systemScheduler, type Scheduler } from './scheduler.ts';
 import { Backoff } from './ws-backoff.ts';
 import { WsEvents } from './ws-events.ts';
-import { PendingRequests, replayLost, unsentError, type Pending } from './ws-requests.ts';
+import { PendingRequests, replayLost, unsentError, wireText, type Pending } from './ws-requests.ts';
 import { SendPacer } from './ws-pacer.ts';
 import { checkedWsUrl, closeQuietly, detach, loggedOut, loginParams, parseMessage } from './ws-session.ts';
 import { ReadyWaiters, WsStreams } from './ws-session.ts';
@@ -167,9 +167,11 @@ export class WsClient extends WsEvents {
     return true;
   }
 
-  /** Subscribes to streams; resolves with the server's result once acknowledged (unsubscribe() since then wins). */
+  /** Subscribes; resolves with the server's result once acknowledged (unsubscribe() since then wins). Not logged
+   * in, `user` waits (resolved at once) for the next successful login(), which subscribes it before it resolves. */
   subscribe(streams: readonly string[]): Promise<unknown> {
-    return this.#streams.subscribe(streams, () => this.#request('SUBSCRIBE', [...streams], true));
+    const send = (now: readonly string[]): Promise<unknown> => this.#request('SUBSCRIBE', [...now], true);
+    return this.#streams.subscribe(streams, send, this.#loginState === 'logged_in');
   }
 
   /** Unsubscribes; the streams are forgotten at once (a reconnect will not restore them), back if it is refused. */
@@ -388,11 +390,9 @@ export class WsClient extends WsEvents {
       this.#requests.enqueue(p);
       return;
     }
-    const msg =
-      p.params === undefined ? { method: p.method, id: p.id } : { method: p.method, params: p.params, id: p.id };
     try {
       // sent as far as the requests know: one waiting in the pacer when the connection drops is handled as lost on it
-      this.#pacer.send(ws, JSON.stringify(msg), p.method !== 'REPLAY');
+      this.#pacer.send(ws, wireText(p), p.method !== 'REPLAY');
       p.sent = true;
     } catch (e) {
       // The socket is going down; its close event re-queues or fails the request.

@@ -150,6 +150,13 @@ export class PendingRequests {
 }
 
 /** A request that was not sent because the service could not be reached. */
+/** A request as it goes over the wire: `{method, params?, id}` (no params: the key left out). */
+export function wireText(p: Pending): string {
+  const msg =
+    p.params === undefined ? { method: p.method, id: p.id } : { method: p.method, params: p.params, id: p.id };
+  return JSON.stringify(msg);
+}
+
 export function unsentError(method: string, cause: WsConnectionError): WsRequestError {
   return new WsRequestError('disconnected', method, `${method} was not sent: ${cause.message}`);
 }

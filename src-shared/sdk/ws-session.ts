@@ -42,16 +42,38 @@ export class WsStreams {
   }
 
   /**
-   * SUBSCRIBE: `send` asks the server; once it accepts, the streams join `subs`, except those an
+   * SUBSCRIBE: private streams asked for while not logged in wait for the login (#hold); `send` asks
+   * the server for the others; once it accepts, the streams join `subs`, except those an
    * unsubscribe() named meanwhile: the server got that UNSUBSCRIBE after this SUBSCRIBE, so it no
    * longer pushes them (a reconnect must not restore them).
    */
-  async subscribe(streams: readonly string[], send: () => Promise<unknown>): Promise<unknown> {
-    const asked = this.#unsubscribes;
-    const result = await send();
-    const kept = streams.filter((s) => (this.#unsubscribedAt.get(s) ?? 0) <= asked);
+  async subscribe(
+    asked: readonly string[],
+    send: (streams: readonly string[]) => Promise<unknown>,
+    loggedIn: boolean,
+  ): Promise<unknown> {
+    const streams = loggedIn ? asked : this.#hold(asked);
+    // all held: nothing to ask the server now (its answer to a SUBSCRIBE is null)
+    if (streams.length === 0 && asked.length > 0) return null;
+    const mark = this.#unsubscribes;
+    const result = await send(streams);
+    const kept = streams.filter((s) => (this.#unsubscribedAt.get(s) ?? 0) <= mark);
     if (kept.length > 0 || streams.length === 0) this.add(kept);
     return result;
+  }
+
+  /**
+   * A subscribe() while not logged in: the server refuses a private stream before a LOGIN (2001), so
+   * those wait in `waiting` for the next successful login() (until 2026-12-07 they were sent and
+   * refused, and not kept); returns the streams to ask for now.
+   */
+  #hold(streams: readonly string[]): string[] {
+    const now: string[] = [];
+    for (const s of streams) {
+      if (!PRIVATE_STREAMS.has(s)) now.push(s);
+      else if (!this.subs.has(s)) this.waiting.add(s);
+    }
+    return now;
   }
 
   /**
