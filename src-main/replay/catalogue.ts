@@ -14,13 +14,20 @@ import { planSources, startTrade, type SymbolSource } from './plan.ts';
 import type { HistCandle, HistDepth, ReplayData, ReplayDataset } from './ports.ts';
 import type { ReplayOptions } from './replay-market.ts';
 import { replaySymbolRow } from './specs.ts';
+import { roundedTextUnits } from './units.ts';
+import { createScale } from '../../src-shared/decimal.ts';
 
 export function replayCatalogue(data: ReplayData, o: ReplayOptions): NewSymbol[] {
   const sources = planSources(data, o.symbols, o.start, o.until, o.datasets);
+  const prices: string[] = [];
   for (const src of sources) {
     // specs stored before the specs route checked them (or edited in the file) are refused here,
-    // naming the dataset, rather than failing the venue's start with an internal error
-    const problem = specsProblem(src.specs.tickSize, src.specs.stepSize);
+    // naming the dataset, rather than failing the venue's start with an internal error; so is a
+    // tick above the pair's price, which rounds every price to 0 (until 2026-12-07 the replay then
+    // started with an empty book, no candles and a last price of 0)
+    const price = initialPrice(data, src, o.start);
+    prices.push(price);
+    const problem = specsProblem(src.specs.tickSize, src.specs.stepSize) ?? tickAbove(price, src.specs.tickSize);
     const main = src.depth ?? src.trades ?? src.klines;
     if (problem !== null)
       throw new RangeError(
@@ -28,7 +35,16 @@ export function replayCatalogue(data: ReplayData, o: ReplayOptions): NewSymbol[]
           `(PUT /api/v1/datasets/${main?.id}/specs, or the Data dialog)`,
       );
   }
-  return sources.map((src, i) => replaySymbolRow(src.symbol, src.specs, initialPrice(data, src, o.start), i));
+  return sources.map((src, i) => replaySymbolRow(src.symbol, src.specs, prices[i], i));
+}
+
+/** Why a tick cannot price a pair whose price at the start is `price`: it rounds to no tick; else null. */
+function tickAbove(price: string, tickSize: string): string | null {
+  if (roundedTextUnits(price, createScale(tickSize)) !== 0) return null;
+  return (
+    `tick_size ${tickSize} is above its price at the start (${price}), which is no whole number of ticks (it ` +
+    `rounds to 0); every price of a replay is a multiple of the tick, so it must be at most the pair's prices`
+  );
 }
 
 /**

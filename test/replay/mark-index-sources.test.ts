@@ -119,4 +119,24 @@ describe('specs the venue cannot list', () => {
         'step 0.0001, say); edit them (PUT /api/v1/datasets/1/specs, or the Data dialog)',
     );
   });
+  // Until 2026-12-07 a tick above every price of the pair (PUT /api/v1/datasets/{id}/specs took
+  // "1000000" for BTCUSDT at ~46,000) started a replay with an empty book, no candles, last price 0
+  it('a tick above the price at the start refuses the replay naming tick_size and the price', async () => {
+    await expect(
+      replayVenue(
+        [{ paths: [M1], opts: { market: 'spot', symbol: 'BTCUSDT', kind: 'klines', interval: '1m' } }],
+        { symbols: ['BTCUSDT'], start: START, until: START + 60 * MIN },
+        () => 0,
+        (ds) => {
+          const d = ds.list()[0];
+          ds.store.setSpecs(d.id, { ...d.specs, tickSize: '1000000', stepSize: '0.001' }, 'edited', 0);
+        },
+      ),
+    ).rejects.toThrow(
+      `BTCUSDT cannot be listed with the specs of dataset 1: tick_size 1000000 is above its price at the start ` +
+        `(${rows[0][1]}), which is no whole number of ticks (it rounds to 0); every price of a replay is a ` +
+        `multiple of the tick, so it must be at most the pair's prices; edit them (PUT /api/v1/datasets/1/specs, or ` +
+        `the Data dialog)`,
+    );
+  });
 });
