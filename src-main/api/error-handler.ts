@@ -19,6 +19,7 @@ import { ApiError, Errors, type ErrorDef } from '../../src-shared/errors.ts';
 import { binanceRefusal, isBinanceUrl } from './binance/errors.ts';
 import { patternWords } from './pattern-words.ts';
 import { drainRefusedBody } from './raw-body.ts';
+import { undeclared } from './strict-input.ts';
 
 type ErrorStyle = 'envelope' | 'klines' | 'price';
 
@@ -83,6 +84,11 @@ function describeValidation(
   const first = v[0];
   const where = err.validationContext === 'body' ? 'body' : err.validationContext === 'params' ? 'path' : 'query';
   if (!first) return { kind: 'invalid', message: err.message };
+  // an unknown parameter first: the validator stops at its first error, a missing or invalid one
+  // when there is one (until 2026-12-07 `?symbol=BTCUSDT&client_order_id=x` to a route taking
+  // `order_id` was 1002 for order_id, never naming what the bot sent)
+  const unknown = first.keyword === 'additionalProperties' ? undefined : undeclared(err, req);
+  if (unknown !== undefined) return { kind: 'unknown', message: `Unknown ${where} parameter '${unknown}'` };
   const field = first.instancePath.replace(/^\//, '').replace(/\//g, '.');
   // a parameter sent twice arrives as a list, which no query field takes: say so, not its type
   if (where === 'query' && field !== '' && Array.isArray((req.query as Record<string, unknown> | undefined)?.[field]))

@@ -354,3 +354,18 @@ function queryValidationError(where: 'params' | 'querystring', name: string, mes
   e.validationContext = where;
   return e;
 }
+
+/**
+ * The first key of the sent query or body (the part that failed validation) that its schema does
+ * not declare, when that schema refuses any other (additionalProperties false); else undefined.
+ */
+export function undeclared(err: FastifyError, req: FastifyRequest): string | undefined {
+  const part = err.validationContext === 'querystring' ? 'querystring' : err.validationContext === 'body' ? 'body' : '';
+  const schemas = req.routeOptions.schema as Record<string, { properties?: object; additionalProperties?: unknown }>;
+  const schema = part === '' ? undefined : schemas?.[part];
+  const sent: unknown = part === 'body' ? req.body : req.query;
+  if (schema?.properties === undefined || schema.additionalProperties !== false) return undefined;
+  if (typeof sent !== 'object' || sent === null || Array.isArray(sent)) return undefined;
+  const declared = schema.properties;
+  return Object.keys(sent).find((k) => !Object.hasOwn(declared, k));
+}

@@ -22,7 +22,7 @@ import type { ImportResultWire } from '../../../src-shared/types/datasets.ts';
 import type { Venue } from '../../services/venue.ts';
 import { envelopeSchema, ok, standardErrors } from '../envelope.ts';
 import { noQuery, type ApiInstance } from '../schemas.ts';
-import { attachedValidationError } from '../strict-input.ts';
+import { attachedValidationError, undeclared } from '../strict-input.ts';
 import { klinesValidationError, sentQuery } from './klines.ts';
 import {
   DATASET_KLINES_DEFAULT_LIMIT,
@@ -269,7 +269,8 @@ export default async function datasetRoutes(
     },
     async (req) => {
       const invalid = attachedValidationError(req);
-      if (invalid) throw klinesValidationError(invalid, sentQuery(req.url), DATASET_KLINES_MAX_LIMIT);
+      if (invalid)
+        throw klinesValidationError(invalid, sentQuery(req.url), DATASET_KLINES_MAX_LIMIT, undeclared(invalid, req));
       const q = req.query;
       const hasStart = q.start_time !== undefined;
       if (hasStart !== (q.end_time !== undefined))

@@ -17,7 +17,7 @@ import { KLINES_DEFAULT_LIMIT, KLINES_MAX_LIMIT, type KlineService } from '../..
 import type { Venue } from '../../services/venue.ts';
 import type { Candle, KlinesBatch, KlinesBatchQuery, KlinesError, KlinesQuery } from '../../../src-shared/types.ts';
 import { agreeSent, strEnum, type ApiInstance } from '../schemas.ts';
-import { attachedValidationError } from '../strict-input.ts';
+import { attachedValidationError, undeclared } from '../strict-input.ts';
 
 const KLINES_MAX_SYMBOLS = 20;
 const MAX_TIME = 8_640_000_000_000_000;
@@ -142,9 +142,13 @@ export function klinesValidationError(
   err: FastifyError,
   query: Record<string, unknown>,
   maxLimit = KLINES_MAX_LIMIT,
+  unknown: string | undefined = undefined,
 ): ApiError {
   const first = (err.validation ?? [])[0] as AjvError | undefined;
   if (!first) return new ApiError(Errors.KLINES_INVALID_PARAMETER, err.message);
+  // an unknown parameter (undeclared) is named before a missing or invalid one, as on every route
+  if (unknown !== undefined && first.keyword !== 'additionalProperties')
+    return new ApiError(Errors.KLINES_INVALID_PARAMETER, `Unknown parameter '${shown(unknown)}'`);
   if (first.keyword === 'required') {
     return new ApiError(
       Errors.KLINES_MISSING_PARAMETER,
@@ -268,7 +272,7 @@ export default async function klinesRoutes(
     },
     async (req, reply) => {
       const invalid = attachedValidationError(req);
-      if (invalid) throw klinesValidationError(invalid, sentQuery(req.url));
+      if (invalid) throw klinesValidationError(invalid, sentQuery(req.url), KLINES_MAX_LIMIT, undeclared(invalid, req));
       const q = req.query;
       const hasStart = q.start_time !== undefined;
       if (hasStart !== (q.end_time !== undefined)) {
@@ -320,7 +324,7 @@ export default async function klinesRoutes(
     },
     async (req, reply) => {
       const invalid = attachedValidationError(req);
-      if (invalid) throw klinesValidationError(invalid, sentQuery(req.url));
+      if (invalid) throw klinesValidationError(invalid, sentQuery(req.url), KLINES_MAX_LIMIT, undeclared(invalid, req));
       const q = req.query;
       const parts = q.symbols.split(',');
       const names: string[] = [];
