@@ -185,6 +185,36 @@ export function klinesValidationError(
 }
 
 /**
+ * A 6000 when query parameter `name` is sent as text that is not valid percent-encoding (a % without
+ * two hex digits, bytes that are no UTF-8: `%E0%A4%A`): the query parser keeps such a value as it
+ * came, which would be looked up as a pair's name (6002 "Unknown symbol", until 2026-12-07).
+ */
+function undecodable(url: string, name: string): ApiError | undefined {
+  const at = url.indexOf('?');
+  if (at < 0) return undefined;
+  for (const pair of url.slice(at + 1).split('&')) {
+    const eq = pair.indexOf('=');
+    if (eq < 0 || decoded(pair.slice(0, eq)) !== name) continue;
+    const raw = pair.slice(eq + 1);
+    if (decoded(raw) === undefined)
+      return new ApiError(
+        Errors.KLINES_INVALID_PARAMETER,
+        `Invalid parameter '${name}': ${quoted(raw)} is not valid percent-encoding (each % is followed by two ` +
+          'hex digits, the bytes UTF-8 text)',
+      );
+  }
+  return undefined;
+}
+
+function decoded(text: string): string | undefined {
+  try {
+    return decodeURIComponent(text.replace(/\+/g, ' '));
+  } catch {
+    return undefined;
+  }
+}
+
+/**
  * A pair's name as sent, upper-cased when it is letters and digits of ASCII alone; else as sent,
  * which names no pair (so 6002): 'wıfusdt' (a dotless ı) upper-cases to WIFUSDT in JavaScript.
  */
@@ -273,6 +303,8 @@ export default async function klinesRoutes(
     async (req, reply) => {
       const invalid = attachedValidationError(req);
       if (invalid) throw klinesValidationError(invalid, sentQuery(req.url), KLINES_MAX_LIMIT, undeclared(invalid, req));
+      const malformed = undecodable(req.url, 'symbol');
+      if (malformed) throw malformed;
       const q = req.query;
       const hasStart = q.start_time !== undefined;
       if (hasStart !== (q.end_time !== undefined)) {
@@ -325,6 +357,8 @@ export default async function klinesRoutes(
     async (req, reply) => {
       const invalid = attachedValidationError(req);
       if (invalid) throw klinesValidationError(invalid, sentQuery(req.url), KLINES_MAX_LIMIT, undeclared(invalid, req));
+      const malformed = undecodable(req.url, 'symbols');
+      if (malformed) throw malformed;
       const q = req.query;
       const parts = q.symbols.split(',');
       const names: string[] = [];
