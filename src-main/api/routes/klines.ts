@@ -303,7 +303,8 @@ export default async function klinesRoutes(
     async (req, reply) => {
       const invalid = attachedValidationError(req);
       if (invalid) throw klinesValidationError(invalid, sentQuery(req.url), KLINES_MAX_LIMIT, undeclared(invalid, req));
-      const malformed = undecodable(req.url, 'symbol');
+      // (a value that is not valid percent-encoding keeps its '%': only then is the URL read again)
+      const malformed = req.query.symbol.includes('%') ? undecodable(req.url, 'symbol') : undefined;
       if (malformed) throw malformed;
       const q = req.query;
       const hasStart = q.start_time !== undefined;
@@ -357,7 +358,7 @@ export default async function klinesRoutes(
     async (req, reply) => {
       const invalid = attachedValidationError(req);
       if (invalid) throw klinesValidationError(invalid, sentQuery(req.url), KLINES_MAX_LIMIT, undeclared(invalid, req));
-      const malformed = undecodable(req.url, 'symbols');
+      const malformed = req.query.symbols.includes('%') ? undecodable(req.url, 'symbols') : undefined;
       if (malformed) throw malformed;
       const q = req.query;
       const parts = q.symbols.split(',');
