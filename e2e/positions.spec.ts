@@ -220,7 +220,7 @@ test('the TP/SL dialog says as typed what the venue will refuse: the tick, each 
     // said, not enforced: Save sends, and the venue's refusal shows with its code
     await area.dialog.getByRole('button', { name: 'Save' }).click();
     await expect(area.dialog.getByRole('alert')).toHaveText(
-      /^\(1001\) A long's take-profit must be above the last price [\d.]+$/,
+      /^\(1001\) Invalid body parameter 'take_profit_price': must be above the last price [\d.]+ for a long \(got '[\d.]+'\)$/,
     );
     expect((await trader.api.tpslList()).filter((t) => t.take_profit_price !== null)).toEqual([]);
 

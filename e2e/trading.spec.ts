@@ -155,7 +155,7 @@ test('TP/SL can be set on a position, and closing it records a user close', asyn
   await row.getByRole('button', { name: `TP/SL ${symbol} long` }).click();
   await dialog.getByRole('textbox', { name: 'Take profit price' }).fill(onTick(pos.mark_price * 0.5, s.price_step));
   await dialog.getByRole('button', { name: 'Save' }).click();
-  await expect(dialog.getByRole('alert')).toContainText('take-profit must be above the mark price');
+  await expect(dialog.getByRole('alert')).toContainText("'take_profit_price': must be above the mark price");
   // correcting the field takes the stale refusal away
   await dialog.getByRole('textbox', { name: 'Take profit price' }).fill(tp);
   await expect(dialog.getByRole('alert')).toHaveCount(0);

@@ -80,21 +80,23 @@ export function setTpSl(core: TradingCore, a: AccountLive, change: TpSlChange): 
       : { price: pair.markPrice, name: `mark price ${pair.math.formatPrice(pair.math.ticksRound(pair.markPrice))}` };
   // (reached: the float of ticks x tick is a hair off the price, 960002 x 0.1 is 96000.20000000001,
   // so a plain comparison let a take-profit at the mark itself through, never to fire there)
+  // a refusal names the field, as every 1001 does (docs/api-input-rules.md): the REST answer is
+  // "Invalid body parameter 'stop_loss_price': must be below the mark price 96014.6 for a long
+  // (got '96100.0')", where it once named neither the field nor the price sent
+  const side = long ? 'long' : 'short';
+  const wrongSide = (field: string, above: boolean, w: { name: string }, ticks: number): never =>
+    rejectParam(
+      Errors.INVALID_PARAMETER,
+      field,
+      `must be ${above ? 'above' : 'below'} the ${w.name} for a ${side} (got '${pair.math.formatPrice(ticks)}')`,
+    );
   if (tpTicks) {
     const w = watched(tp ? tp.trigger : p.tpTrigger);
-    if (reached(long ? RISES : FALLS, w.price, px(tpTicks)))
-      reject(
-        Errors.INVALID_PARAMETER,
-        `A ${long ? 'long' : 'short'}'s take-profit must be ${long ? 'above' : 'below'} the ${w.name}`,
-      );
+    if (reached(long ? RISES : FALLS, w.price, px(tpTicks))) wrongSide('take_profit_price', long, w, tpTicks);
   }
   if (slTicks) {
     const w = watched(sl ? sl.trigger : p.slTrigger);
-    if (reached(long ? FALLS : RISES, w.price, px(slTicks)))
-      reject(
-        Errors.INVALID_PARAMETER,
-        `A ${long ? 'long' : 'short'}'s stop-loss must be ${long ? 'below' : 'above'} the ${w.name}`,
-      );
+    if (reached(long ? FALLS : RISES, w.price, px(slTicks))) wrongSide('stop_loss_price', !long, w, slTicks);
   }
   p.tpTicks = tpTicks;
   p.slTicks = slTicks;

@@ -105,7 +105,7 @@ describe('a trading check names the parameter and where it was sent', () => {
     expect(r).toEqual({ code: def.code, message });
   });
 
-  it('POST /fapi/v1/position/tpsl stop_loss_price "0"', async () => {
+  it('POST /fapi/v1/position/tpsl stop_loss_price "0" and triggers on the wrong side', async () => {
     placeBotOrder(
       t.venue.exchange,
       { symbol: 'BTCUSDT', side: 2, position_side: 2, position_action: 1, type: 1, price: '96000.0', qty: '0.010' },
@@ -121,6 +121,26 @@ describe('a trading check names the parameter and where it was sent', () => {
       code: Errors.INVALID_PARAMETER.code,
       message: "Invalid body parameter 'stop_loss_price': must be a positive decimal string (got '0')",
     });
+    // a trigger on the wrong side of the price it watches names its field too (before: "A long's
+    // stop-loss must be below the mark price 96000.0", no field, no price sent)
+    const wrong = await said('/fapi/v1/position/tpsl', {
+      symbol: 'BTCUSDT',
+      position_side: 1,
+      stop_loss_price: '96100.0',
+    });
+    expect(wrong).toEqual({
+      code: Errors.INVALID_PARAMETER.code,
+      message:
+        "Invalid body parameter 'stop_loss_price': must be below the mark price 96000.0 for a long (got '96100.0')",
+    });
+    const tp = await said('/fapi/v1/position/tpsl', {
+      symbol: 'BTCUSDT',
+      position_side: 1,
+      take_profit_price: '95000.0',
+    });
+    expect(tp.message).toBe(
+      "Invalid body parameter 'take_profit_price': must be above the mark price 96000.0 for a long (got '95000.0')",
+    );
   });
 });
 

@@ -70,7 +70,7 @@ describe('last-price take-profit / stop-loss', () => {
     expect(set({ price: '96500.0', trigger: LAST }, undefined)).toThrow(
       expect.objectContaining({
         code: Errors.INVALID_PARAMETER.code,
-        message: "A long's take-profit must be above the last price 96600.0",
+        message: "take_profit_price must be above the last price 96600.0 for a long (got '96500.0')",
       }),
     );
     // the same price on the mark is beyond the mark: taken
@@ -81,7 +81,9 @@ describe('last-price take-profit / stop-loss', () => {
     expect(v.exchange.tpsl(u, 'BTCUSDT', PositionSide.LONG).stop_loss_price).toBe('96550.0');
     // on the mark it is above the mark: refused, naming the mark, and nothing changed
     expect(set(undefined, { price: '96550.0', trigger: MARK })).toThrow(
-      expect.objectContaining({ message: "A long's stop-loss must be below the mark price 96000.0" }),
+      expect.objectContaining({
+        message: "stop_loss_price must be below the mark price 96000.0 for a long (got '96550.0')",
+      }),
     );
     expect(v.exchange.tpslList(u)).toEqual([
       expect.objectContaining({ take_profit_price: '96500.0', stop_loss_price: '96550.0' }),

@@ -25,7 +25,7 @@ describe('take-profit / stop-loss at the mark exactly', () => {
       setTpSl(v.exchange, u, 'BTCUSDT', PositionSide.LONG, { price: '96000.2', trigger: MARK }, undefined),
     );
     expect(e.def).toBe(Errors.INVALID_PARAMETER);
-    expect(e.message).toBe("A long's take-profit must be above the mark price 96000.2");
+    expect(e.message).toBe("take_profit_price must be above the mark price 96000.2 for a long (got '96000.2')");
     setTpSl(v.exchange, u, 'BTCUSDT', PositionSide.LONG, { price: '97000.2', trigger: MARK }, undefined);
     houseLimit(v.exchange, 1, '96990.0', '0.010');
     setPrices(v.exchange, 'BTCUSDT', { mark: 97000.2 });
