@@ -122,6 +122,16 @@ describe('long/short and taker ratios', () => {
     expect(
       (await raw(svc, 'globalLongShortAccountRatio', `${q}&limit=1&startTime=${h + 1}`)).map((r: any) => r.timestamp),
     ).toEqual([h + M5]);
+    // `limit` counts the rows answered, as Binance's, past samples without one: before, sample h
+    // (no row) used up `limit=1` from startTime=h and the answer was [], which a client paging by
+    // startTime took for the end of the data
+    const times = async (route: string, query: string) =>
+      (await raw(svc, route, `${q}&${query}`)).map((r: any) => r.timestamp);
+    expect(await times('globalLongShortAccountRatio', `limit=1&startTime=${h}`)).toEqual([h + M5]);
+    expect(await times('takerlongshortRatio', `limit=1&startTime=${h + M5 + 1}`)).toEqual([h + 3 * M5]);
+    expect(await times('takerlongshortRatio', `limit=1&endTime=${h + 2 * M5}`)).toEqual([h + M5]);
+    expect(await times('topLongShortAccountRatio', 'limit=1')).toEqual([h + M5]);
+    expect(await times('topLongShortAccountRatio', `limit=2&startTime=${h + M5 + 1}`)).toEqual([]);
     // refusals, as openInterestHist's
     for (const route of ROUTES) {
       expect((await raw(svc, route, 'symbol=BTCUSDT&period=3m')).code).toBe(-1130);

@@ -6,11 +6,12 @@
 //
 // A ratio is answered only where it is defined: a sample whose short side (accounts, lots, or
 // taker volume) is empty has no row (Binance never has that case; nobody holding a position is
-// such a sample). `limit` counts the samples selected before those are left out.
+// such a sample). `limit` counts the rows answered, as Binance's: the first `limit` rows from
+// startTime, else the newest `limit` rows up to endTime, past any samples without one (a page is
+// never short while rows follow it, so a client paging by startTime does not stop early).
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { OPEN_INTEREST_PERIODS } from '../../../market/open-interest-history.ts';
 import type { FuturesStats, OpenInterestSample } from '../../../market/ports.ts';
-import type { PairView } from '../../../trading/pair-state.ts';
 import { pairOf, paramsOf, type BinanceContext } from '../context.ts';
 import { invalidValue } from '../errors.ts';
 import { routeSchema } from '../schemas.ts';
@@ -33,8 +34,8 @@ function longShort(symbol: string, time: number, long: number, short: number) {
 
 export function registerFuturesData(app: FastifyInstance, ctx: BinanceContext): void {
   const { venue } = ctx;
-  /** The route's pair, period and selected samples (those before the statistics were kept drop out of the ratio routes). */
-  const select = (req: FastifyRequest): { pair: PairView; period: number; rows: OpenInterestSample[] } => {
+  /** The route's pair, period, limit, direction (from startTime or back from the newest) and a reader of its window's samples. */
+  const select = (req: FastifyRequest) => {
     const q = paramsOf(req);
     const pair = pairOf(ctx, q.required('symbol'));
     const period = OPEN_INTEREST_PERIODS[q.required('period')];
@@ -42,23 +43,39 @@ export function registerFuturesData(app: FastifyInstance, ctx: BinanceContext): 
       throw invalidValue('period', `It must be one of ${Object.keys(OPEN_INTEREST_PERIODS).join(', ')}.`);
     const limit = q.int('limit', 1, 500) ?? 30;
     const { start, end } = q.timeWindow();
-    const rows = venue.openInterestHistory.samples(pair.row.symbol, period, { startTime: start, endTime: end, limit });
-    return { pair, period, rows };
+    /** The first (from startTime) or newest `n` samples of the window, oldest first. */
+    const samples = (n: number): OpenInterestSample[] =>
+      venue.openInterestHistory.samples(pair.row.symbol, period, { startTime: start, endTime: end, limit: n });
+    return { pair, period, limit, forward: start !== undefined, samples };
+  };
+  /**
+   * The rows of a ratio route: `row` of each sample (null where it has none), the first `limit`
+   * rows from startTime or the newest `limit` rows, counted among the rows (every sample of the
+   * window is read: at most 30 days of them), oldest first.
+   */
+  const ratioRows = <R>(
+    s: ReturnType<typeof select>,
+    row: (r: OpenInterestSample & { stats: FuturesStats }) => R | null,
+  ): R[] => {
+    const all = s.samples(Number.MAX_SAFE_INTEGER);
+    const out: R[] = [];
+    for (let i = 0; i < all.length && out.length < s.limit; i++) {
+      const r = all[s.forward ? i : all.length - 1 - i];
+      const x = r.stats === null ? null : row(r as OpenInterestSample & { stats: FuturesStats });
+      if (x !== null) out.push(x);
+    }
+    return s.forward ? out : out.reverse();
   };
   /** A long/short route: each sample with statistics, through `pick` (its long and short figures). */
   const ratioRoute = (path: string, pick: (s: FuturesStats) => [number, number]) =>
     app.get(path, routeSchema('GET', path), async (req) => {
-      const { pair, rows } = select(req);
-      return rows.flatMap((r) => {
-        if (r.stats === null) return [];
-        const row = longShort(pair.row.symbol, r.time, ...pick(r.stats));
-        return row === null ? [] : [row];
-      });
+      const s = select(req);
+      return ratioRows(s, (r) => longShort(s.pair.row.symbol, r.time, ...pick(r.stats)));
     });
 
   app.get('/futures/data/openInterestHist', routeSchema('GET', '/futures/data/openInterestHist'), async (req) => {
-    const { pair, rows } = select(req);
-    return rows.map((r) => ({
+    const { pair, limit, samples } = select(req);
+    return samples(limit).map((r) => ({
       symbol: r.symbol,
       sumOpenInterest: pair.math.formatQty(r.lots),
       sumOpenInterestValue: r.value.toFixed(8),
@@ -69,22 +86,20 @@ export function registerFuturesData(app: FastifyInstance, ctx: BinanceContext): 
   ratioRoute('/futures/data/topLongShortAccountRatio', (s) => [s.topLongAccounts, s.topShortAccounts]);
   ratioRoute('/futures/data/topLongShortPositionRatio', (s) => [s.topLongLots, s.topShortLots]);
   app.get('/futures/data/takerlongshortRatio', routeSchema('GET', '/futures/data/takerlongshortRatio'), async (req) => {
-    const { pair, period, rows } = select(req);
-    return rows.flatMap((r) => {
-      if (r.stats === null) return [];
+    const s = select(req);
+    const { pair, period } = s;
+    return ratioRows(s, (r) => {
       const v =
         period === FIVE_MINUTES
           ? { buyLots: r.stats.takerBuyLots, sellLots: r.stats.takerSellLots }
           : venue.openInterestHistory.takerVolume(pair.row.symbol, r.time, period);
-      if (v.sellLots <= 0) return [];
-      return [
-        {
-          buySellRatio: share(v.buyLots / v.sellLots),
-          buyVol: pair.math.formatQty(v.buyLots),
-          sellVol: pair.math.formatQty(v.sellLots),
-          timestamp: r.time,
-        },
-      ];
+      if (v.sellLots <= 0) return null;
+      return {
+        buySellRatio: share(v.buyLots / v.sellLots),
+        buyVol: pair.math.formatQty(v.buyLots),
+        sellVol: pair.math.formatQty(v.sellLots),
+        timestamp: r.time,
+      };
     });
   });
 }
