@@ -26,6 +26,7 @@ import { alertAt, moveAlertTo } from '../alerts/alert-actions.ts';
 import type { Services } from '../../lib/services.ts';
 import { ChartFeed, idleFeedState } from './chart-feed.ts';
 import { ChartModel, type LegendBar } from './chart-model.ts';
+import { hideChartInternals } from './chart-style.ts';
 import { ChartVoice, chartKey, chartSummary } from './chart-keys.ts';
 import { legendTime, legendVolume } from './legend-figures.ts';
 import { DrawingTools } from './drawing-tools.tsx';
@@ -350,11 +351,4 @@ function usePriceLines(symbol: string, qd: number): PriceLineSpec[] {
     () => priceLines({ symbol, qd, hedge, positions, tpsl, orders, alerts, stops }),
     [positions, tpsl, orders, alerts, stops, symbol, qd, hedge],
   );
-}
-
-/** lightweight-charts' own elements (a layout table of canvases) out of the accessibility tree. */
-function hideChartInternals(container: HTMLElement): void {
-  const root = container.querySelector<HTMLElement>('.tv-lightweight-charts');
-  root?.setAttribute('aria-hidden', 'true');
-  for (const t of container.querySelectorAll('table')) t.setAttribute('role', 'presentation');
 }

@@ -25,6 +25,17 @@ export function charWidth(): number {
   return measured;
 }
 
+/**
+ * lightweight-charts' own elements (a layout table of canvases) out of the accessibility tree: a
+ * screen reader met an empty table of 2 rows x 3 cells in each chart (the trading chart's, the data
+ * drawer's, the replay report's equity curve). Called on the container once the chart is made.
+ */
+export function hideChartInternals(container: HTMLElement): void {
+  const root = container.querySelector<HTMLElement>('.tv-lightweight-charts');
+  root?.setAttribute('aria-hidden', 'true');
+  for (const t of container.querySelectorAll('table')) t.setAttribute('role', 'presentation');
+}
+
 export const CHART_COLORS = {
   background: '#0e1216',
   text: '#848e9c',

@@ -12,7 +12,7 @@ import {
 } from 'lightweight-charts';
 import type { Interval } from '../../../../src-shared/intervals.ts';
 import { errorText } from '../../lib/frame.ts';
-import { CHART_COLORS, chartFontSize } from '../chart/chart-style.ts';
+import { CHART_COLORS, chartFontSize, hideChartInternals } from '../chart/chart-style.ts';
 import {
   chartItems,
   readableIntervals,
@@ -38,6 +38,7 @@ class DatasetChartModel {
       timeScale: { timeVisible: true, secondsVisible: false, borderColor: CHART_COLORS.border },
       rightPriceScale: { borderColor: CHART_COLORS.border },
     });
+    hideChartInternals(container);
     this.series = this.chart.addSeries(CandlestickSeries, {
       upColor: CHART_COLORS.up,
       downColor: CHART_COLORS.down,

@@ -15,7 +15,7 @@ import {
 import { fmtPct, fmtSigned, fmtUsd } from '../../lib/format.ts';
 import { poll } from '../../lib/frame.ts';
 import { useServices, useSel } from '../../lib/use-services.ts';
-import { CHART_COLORS, chartFontSize } from '../chart/chart-style.ts';
+import { CHART_COLORS, chartFontSize, hideChartInternals } from '../chart/chart-style.ts';
 import { equitySeries, fmtDuration, reportUrl, type ReplayReportView } from './replay-view.ts';
 
 /** Least px between two curve points: 10,000 (the report's thinning bound) fit in 100 px. */
@@ -53,6 +53,7 @@ class EquityChart {
       },
       rightPriceScale: { borderColor: CHART_COLORS.border },
     });
+    hideChartInternals(container);
     // the equity with its cash moves, faint and dashed under the net line (only when cash moved)
     this.raw = this.chart.addSeries(LineSeries, {
       color: CHART_COLORS.text,
