@@ -4,6 +4,8 @@
 // figures: the trading chart's was hidden, these two were not. The data (real 1m BTCUSDT klines,
 // 2021-05-16..18) are imported and the replay started through the API. A service of this spec's
 // own: its replays count against the limit of 4.
+// Shift+R selected the report's tab and left the focus where it was (on the page after an Esc), so
+// nothing was said and Tab went on from the order form, where P and Shift+O put it on their tab.
 import type { Page } from 'playwright/test';
 import { test, expect } from './support/fixtures.ts';
 import { importKlines, openPausedReplay, startReplay } from './support/replay.ts';
@@ -33,6 +35,21 @@ test("the report's equity curve has no table for a screen reader", async ({ page
     await expect(curve.locator('canvas').first()).toBeAttached();
     await expect(panel.getByRole('table')).toHaveCount(0);
     expect(await panel.ariaSnapshot()).not.toContain('table');
+  });
+});
+
+test('Shift+R puts the focus on the report tab, and Tab goes on into the report', async ({ page, service }) => {
+  test.setTimeout(150_000);
+  await inReplay(page, service.url, async () => {
+    // from a field of the order form, left with Esc: the focus was then on the page
+    await page.locator('body').press('b');
+    await page.keyboard.press('Escape');
+    await page.keyboard.press('Shift+R');
+    const tab = page.getByRole('tab', { name: 'Replay report' });
+    await expect(tab).toHaveAttribute('aria-selected', 'true');
+    await expect(tab).toBeFocused();
+    await page.keyboard.press('Tab');
+    await expect(page.getByRole('link', { name: 'Download CSV' })).toBeFocused();
   });
 });
 

@@ -26,3 +26,11 @@ export function tablistKeys(e: KeyboardEvent<HTMLElement>): void {
 
 /** The tabIndex of a tab: in the Tab order only when selected. */
 export const tabStop = (selected: boolean): number => (selected ? 0 : -1);
+
+/**
+ * The focus to an account view's tab under the chart (bottom-tabs.tsx's ids), for a shortcut that
+ * shows that view (`P`, `Shift+O`, `Shift+R` in a replay): the view is not left to the page.
+ */
+export function focusAccountTab(tab: string): void {
+  document.getElementById(`account-tab-${tab}`)?.focus();
+}

@@ -10,6 +10,7 @@ import { HOTKEY_INTERVALS } from '../chart/chart-panel.tsx';
 import { replayKey } from '../replay/replay-keys.ts';
 import { overlayAllows } from './overlay-keys.ts';
 import { typing } from '../../lib/typing-target.ts';
+import { focusAccountTab } from '../../layout/tablist-keys.ts';
 import { OrderType } from '../../../../src-shared/enums.ts';
 
 /** Space on a focused control is the control's own (a checkbox toggles, a button clicks). */
@@ -96,7 +97,7 @@ export function onHotkey(s: Services, e: HotkeyEvent): void {
     case 'o':
       if (e.shiftKey) {
         ws.actions.setTab('open-orders');
-        focusTab('open-orders');
+        focusAccountTab('open-orders');
       } else form.setAction('open');
       break;
     case 'c':
@@ -111,7 +112,7 @@ export function onHotkey(s: Services, e: HotkeyEvent): void {
       break;
     case 'p':
       ws.actions.setTab('positions');
-      focusTab('positions');
+      focusAccountTab('positions');
       break;
     case ',':
       ws.actions.open('settings');
@@ -129,9 +130,4 @@ export function onHotkey(s: Services, e: HotkeyEvent): void {
       else handled = false;
   }
   if (handled) e.preventDefault();
-}
-
-/** The focus to an account view's tab (bottom-tabs.tsx ids), as `A` puts it on the alert's price: not left on the page. */
-function focusTab(tab: string): void {
-  document.getElementById(`account-tab-${tab}`)?.focus();
 }

@@ -7,6 +7,7 @@
 // as well as by `>`.
 import type { Services } from '../../lib/services.ts';
 import { SEEK_INPUT_ID } from './replay-banner.tsx';
+import { focusAccountTab } from '../../layout/tablist-keys.ts';
 import { canPlay, nextSpeed } from './replay-view.ts';
 
 /** Handles `e` if it is a replay key; true when it did. */
@@ -17,8 +18,11 @@ export function replayKey(
   const r = s.replay.getState();
   // Shift+R, not an R of Caps Lock
   if ((e.key === 'R' || e.key === 'r') && e.shiftKey) {
-    if (r.mode === 'replay') s.workspace.getState().actions.setTab('replay-report');
-    else if (r.mode === 'live') s.workspace.getState().actions.open('replay');
+    if (r.mode === 'replay') {
+      s.workspace.getState().actions.setTab('replay-report');
+      // the focus on the report's tab, as P puts it on the Positions tab (it stayed where it was)
+      focusAccountTab('replay-report');
+    } else if (r.mode === 'live') s.workspace.getState().actions.open('replay');
     else return false;
     return true;
   }
