@@ -1,20 +1,38 @@
 // Toasts in the chart's bottom-left corner (toasts.css); hover or the keyboard's focus in it (its ✕)
-// pauses a toast's timer, ✕ dismisses it.
+// pauses a toast's timer, ✕ dismisses it. A toast dismissed from the keyboard hands the focus to the
+// ✕ of the toast now in its place (the next one, else the one before), or with none left to the
+// chart they sit over: it fell to the page.
 import { useEffect, useRef } from 'react';
 import { useServices, useSel } from '../../lib/use-services.ts';
+import { keepFocus } from '../../layout/keep-focus.ts';
 import type { Toast } from './toasts-store.ts';
 import './toasts.css';
 
 export function Toasts() {
   const s = useServices();
   const toasts = useSel(s.toasts, (x) => x.toasts);
+  const root = useRef<HTMLDivElement>(null);
+  useEffect(() => keepFocus(root.current!, toastIndex, (at) => focusAfterDismiss(root.current!, at)), []);
   return (
-    <div className="toasts" aria-live="polite" data-testid="toasts">
+    <div className="toasts" aria-live="polite" data-testid="toasts" ref={root}>
       {toasts.map((t) => (
         <ToastView key={t.id} t={t} onDone={() => s.toasts.getState().actions.dismiss(t.id)} />
       ))}
     </div>
   );
+}
+
+/** Where a control of a toast is among the toasts (its toast's place). */
+function toastIndex(el: HTMLElement): number {
+  const toast = el.closest('.toast');
+  return toast?.parentElement ? [...toast.parentElement.children].indexOf(toast) : 0;
+}
+
+/** The ✕ of the toast now at `at` (else the last one), or the chart with no toast left. */
+function focusAfterDismiss(root: HTMLElement, at: number): HTMLElement | null {
+  const closes = root.querySelectorAll<HTMLElement>('.toast-close');
+  if (closes.length > 0) return closes[Math.min(at, closes.length - 1)];
+  return root.parentElement?.querySelector<HTMLElement>('[role="application"]') ?? null;
 }
 
 function ToastView({ t, onDone }: { t: Toast; onDone: () => void }) {
