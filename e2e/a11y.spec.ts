@@ -339,3 +339,21 @@ test('every area of the screen is a named landmark: the order book and the trade
   const views = page.getByRole('region', { name: 'Positions, orders and history' });
   await expect(views.getByRole('tab', { name: /^Positions/ })).toBeVisible();
 });
+
+test("help's table of shortcuts heads each row with its key, so an action is read with its key", async ({
+  page,
+  service,
+  trader,
+}) => {
+  await openTrading(page, service.url, trader, 'BTCUSDT');
+  await page.keyboard.press('?');
+  const table = page.getByRole('dialog', { name: 'Keyboard shortcuts' }).getByRole('table');
+  const rows = table.getByRole('row').filter({ has: page.getByRole('cell') });
+  // every key and mouse row has its row header (the cells had none: a screen reader moving down the
+  // actions heard "Search pairs" without "/")
+  await expect(rows.first()).toBeVisible();
+  const n = await rows.count();
+  expect(n).toBeGreaterThan(20);
+  await expect(table.getByRole('rowheader')).toHaveCount(n);
+  await expect(table.getByRole('row', { name: /Search pairs/ }).getByRole('rowheader')).toHaveText('/');
+});

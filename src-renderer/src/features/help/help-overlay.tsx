@@ -6,6 +6,7 @@ import type { Services } from '../../lib/services.ts';
 import { useServices, useSel } from '../../lib/use-services.ts';
 import { SHORTCUTS } from '../../../../src-shared/shortcuts.ts';
 import { ShortcutKeys } from './shortcut-keys.tsx';
+import './help.css';
 
 /** What the mouse does that a click does not say: [gesture, what it does]. */
 const MOUSE: readonly (readonly [string, string])[] = [
@@ -61,9 +62,10 @@ function Help({ s }: { s: Services }) {
             <tbody>
               {SHORTCUTS.map(([k, what]) => (
                 <tr key={k}>
-                  <td>
+                  {/* each row headed by its key, so a screen reader reads an action with its key */}
+                  <th scope="row" className="help-key">
                     <ShortcutKeys keys={k} />
-                  </td>
+                  </th>
                   <td>{what}</td>
                 </tr>
               ))}
@@ -74,7 +76,9 @@ function Help({ s }: { s: Services }) {
               </tr>
               {MOUSE.map(([gesture, what]) => (
                 <tr key={gesture}>
-                  <td>{gesture}</td>
+                  <th scope="row" className="help-key">
+                    {gesture}
+                  </th>
                   <td>{what}</td>
                 </tr>
               ))}
