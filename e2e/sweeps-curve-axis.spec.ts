@@ -22,7 +22,7 @@ test("a picked set's curve spans the chart under the span's start and end", asyn
     ...['--workers', '1'],
   ]).ended;
   expect(run.code, run.out).toBe(0);
-  const row = panel.getByTestId('sweeps-list').getByRole('row');
+  const row = panel.getByTestId('sweeps-list').locator('tbody').getByRole('row');
   await expect(row).toContainText('1/1 done, 0 failed (done)', { timeout: 10_000 });
 
   // the one set's curve: from the sweep's start (its first point) to its end (the job's last value held)

@@ -17,9 +17,12 @@ test("a done sweep's detail is read once, however often the list is refreshed", 
   ]);
   const done = await run.ended;
   expect(done.code, done.out).toBe(0);
-  await expect(panel.getByTestId('sweeps-list').getByRole('row')).toContainText('2/2 done, 0 failed (done)', {
-    timeout: 10_000,
-  });
+  await expect(panel.getByTestId('sweeps-list').locator('tbody').getByRole('row')).toContainText(
+    '2/2 done, 0 failed (done)',
+    {
+      timeout: 10_000,
+    },
+  );
   await expect(panel.getByTestId('sweep-sets').getByRole('row')).toHaveCount(2);
 
   let lists = 0;

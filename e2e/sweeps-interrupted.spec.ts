@@ -21,7 +21,7 @@ test('a sweep whose coordinator was killed reads interrupted, with how to resume
     ...['--replay', 'BTCUSDT@2025-01-06T00:00Z..2025-01-06T06:00Z', '--split', 'none', '--grid', grid],
     ...['--workers', '1'],
   ]);
-  const row = panel.getByTestId('sweeps-list').getByRole('row');
+  const row = panel.getByTestId('sweeps-list').locator('tbody').getByRole('row');
   await expect(row).toContainText('0/1 done, 0 failed (running)', { timeout: 90_000 });
   const id = /perpdesk sweep (sw\w+):/.exec(run.out())?.[1];
   expect(id, run.out()).toBeDefined();

@@ -32,7 +32,7 @@ test("a set's jobs cell with a timeout wraps inside the drawer", async ({ page, 
     ...['--workers', '1', '--timeout', '2'],
   ]).ended;
   expect(run.code, run.out).toBe(0);
-  const row = panel.getByTestId('sweeps-list').getByRole('row');
+  const row = panel.getByTestId('sweeps-list').locator('tbody').getByRole('row');
   await expect(row).toContainText('2/2 done, 1 failed: 1 timeout, 0 error (done)', { timeout: 10_000 });
 
   const cell = panel.getByTestId('sweep-sets').getByRole('cell', { name: '0/1 (1 failed: 1 timeout, 0 error)' });

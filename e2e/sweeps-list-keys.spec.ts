@@ -10,7 +10,7 @@ test.use({ serviceOptions: { args: ['--no-sim'] } });
 test('the sweeps list is one Tab stop: arrows move between the sweeps, Enter shows one', async ({ page, service }) => {
   const sweeps = [summary('swa', 3), summary('swb', 2), summary('swc', 1)];
   const panel = await openFakeSweeps(page, service.url, sweeps);
-  const rows = panel.getByTestId('sweeps-list').getByRole('row');
+  const rows = panel.getByTestId('sweeps-list').locator('tbody').getByRole('row');
   await expect(rows).toHaveCount(3);
   // the newest is shown; its row alone is in the Tab order
   await expect(rows.nth(0)).toHaveAttribute('aria-selected', 'true');
@@ -41,4 +41,20 @@ test('the sweeps list is one Tab stop: arrows move between the sweeps, Enter sho
   // and Shift+Tab comes back to the row last focused
   await page.keyboard.press('Shift+Tab');
   await expect(rows.nth(0)).toBeFocused();
+});
+
+test('a screen reader hears the list by its columns, and no empty table when there is no sweep', async ({
+  page,
+  service,
+}) => {
+  const panel = await openFakeSweeps(page, service.url, [summary('swa', 3)]);
+  const list = panel.getByTestId('sweeps-list');
+  // each figure of a row under its column's name (there were no headers: "swa", "r1", "bot"... alone)
+  await expect(list.getByRole('columnheader')).toHaveText(['Sweep', 'Replay', 'Bot', 'Progress']);
+  await expect(list.locator('tbody').getByRole('row')).toHaveCount(1);
+
+  await page.unrouteAll();
+  const empty = await openFakeSweeps(page, service.url, []);
+  await expect(empty.getByText(/npm run sweep/).first()).toBeVisible();
+  await expect(empty.getByRole('table', { name: 'Sweeps' })).toHaveCount(0);
 });

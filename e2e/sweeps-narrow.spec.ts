@@ -26,9 +26,12 @@ test('a wide sets table scrolls in its own box in a narrow window, not the whole
     ...['--workers', '1'],
   ]).ended;
   expect(run.code, run.out).toBe(0);
-  await expect(panel.getByTestId('sweeps-list').getByRole('row')).toContainText('4/4 done, 0 failed (done)', {
-    timeout: 10_000,
-  });
+  await expect(panel.getByTestId('sweeps-list').locator('tbody').getByRole('row')).toContainText(
+    '4/4 done, 0 failed (done)',
+    {
+      timeout: 10_000,
+    },
+  );
   const sets = panel.getByTestId('sweep-sets');
   await expect(sets.getByRole('row')).toHaveCount(5);
 

@@ -61,7 +61,7 @@ test('a sweep run beside the open page: progress, sets, sorting, heat map and eq
     '2',
   ]);
   // the page finds the sweep by itself (it polls) and follows it to the end
-  const row = panel.getByTestId('sweeps-list').getByRole('row');
+  const row = panel.getByTestId('sweeps-list').locator('tbody').getByRole('row');
   let ended: { code: number | null; out: string } | null = null;
   void run.then((r) => (ended = r));
   // the row appears while the sweep runs (or the sweep ended first: its exit says why)

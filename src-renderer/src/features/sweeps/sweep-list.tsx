@@ -3,7 +3,9 @@
 // last focused while it is still listed, else on the sweep shown, else on the first; the arrow
 // keys move up and down the rows, Home / End to the first and the last, Enter or Space shows the
 // focused sweep (row-keys.ts, shared with the parameter sets' table). (Every row was a Tab stop: a
-// keyboard user tabbed through all the sweeps to reach the one shown.)
+// keyboard user tabbed through all the sweeps to reach the one shown.) Its columns are named for a
+// screen reader (headers drawn for it alone, the figures speak for themselves on screen), and with
+// no sweep there is no table: an empty one was read out as "table Sweeps" with nothing in it.
 import { useState } from 'react';
 import type { SweepSummaryWire } from '../../../../src-shared/types/sweeps.ts';
 import { rowKey, rowStop } from './row-keys.ts';
@@ -23,8 +25,17 @@ export function SweepList({ list, id, choose }: SweepListProps) {
     focused,
     id === null ? [] : [id],
   );
+  if (list.length === 0) return null;
   return (
     <table className="data-table" data-testid="sweeps-list" aria-label="Sweeps">
+      <thead className="sr-only">
+        <tr>
+          <th scope="col">Sweep</th>
+          <th scope="col">Replay</th>
+          <th scope="col">Bot</th>
+          <th scope="col">Progress</th>
+        </tr>
+      </thead>
       <tbody>
         {list.map((w, i) => (
           <tr

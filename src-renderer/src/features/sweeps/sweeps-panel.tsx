@@ -374,7 +374,7 @@ function SweepsBody() {
                   <tbody>
                     {map.ys.map((yv, yi) => (
                       <tr key={heatKey(yv)}>
-                        <th>{heatLabel(yv)}</th>
+                        <th scope="row">{heatLabel(yv)}</th>
                         {map.xs.map((xv, xi) => {
                           const v = map.cells[yi][xi];
                           return (
@@ -401,9 +401,11 @@ function SweepsBody() {
                       </tr>
                     ))}
                     <tr>
-                      <th>{strip ? axes.x : `${axes.y} / ${axes.x}`}</th>
+                      <th scope="col">{strip ? axes.x : `${axes.y} / ${axes.x}`}</th>
                       {map.xs.map((xv) => (
-                        <th key={heatKey(xv)}>{heatLabel(xv)}</th>
+                        <th scope="col" key={heatKey(xv)}>
+                          {heatLabel(xv)}
+                        </th>
                       ))}
                     </tr>
                   </tbody>
