@@ -13,8 +13,8 @@
 //     request is given up on, said as `no data from HOST for 30 s`, both for a zip and its .CHECKSUM;
 //   - a file whose day or month has not ended (today's daily zip, this month's fundingRate) is not
 //     asked for: `unpublished`, which is not a failure;
-//   - a 404 says the file does not exist upstream; being offline (no connection at all) is said
-//     once, clearly, and stops the run.
+//   - a 404 says the file does not exist upstream (a .CHECKSUM's 404 beside a zip that exists says
+//     the .CHECKSUM is missing); being offline (no connection at all) is said once and stops the run.
 
 import { createWriteStream, existsSync, mkdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -186,6 +186,17 @@ export interface DownloadResult {
   readonly error: string | null;
 }
 
+/** The result of the file at `path`, named `file`, from its status, error and bytes fetched. */
+const resultOf =
+  (path: string, file: string) =>
+  (status: DownloadResult['status'], error: string | null, bytes = 0): DownloadResult => ({
+    path,
+    file,
+    status,
+    bytes,
+    error,
+  });
+
 export class OfflineError extends Error {
   constructor(base: string, cause: string) {
     super(`cannot reach ${base} (${cause}): offline, or the archive's address is wrong (--base-url)`);
@@ -330,20 +341,14 @@ export async function download(plan: readonly DownloadPlanItem[], o: DownloadOpt
 
   /** The file's .CHECKSUM text, or the result that ends the file (missing upstream, or failed). */
   const checksumOf = async (url: string, target: string, name: string): Promise<string | DownloadResult> => {
-    const end = (status: 'missing' | 'failed', error: string): DownloadResult => ({
-      path: target,
-      file: name,
-      status,
-      bytes: 0,
-      error,
-    });
+    const end = resultOf(target, name);
     let lastError = '';
     for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {
       try {
         const reply = await get(`${url}.CHECKSUM`);
         if (reply.res.status === HTTP_NOT_FOUND) {
           await reply.cancel();
-          return end('missing', `${name} does not exist upstream (${url})`);
+          return end('missing', await checksumMissing(url, name));
         }
         if (!reply.res.ok) {
           await reply.cancel();
@@ -359,41 +364,50 @@ export async function download(plan: readonly DownloadPlanItem[], o: DownloadOpt
     return end('failed', `${name}: its .CHECKSUM could not be had: ${lastError} (${ATTEMPTS} attempts)`);
   };
 
+  /**
+   * Why a file whose .CHECKSUM is a 404 is missing: the zip too (asked with a HEAD), or only its
+   * .CHECKSUM, without which the zip cannot be verified and is not fetched.
+   */
+  const checksumMissing = async (url: string, name: string): Promise<string> => {
+    let zipThere = false;
+    try {
+      const head = await get(url, { method: 'HEAD' });
+      await head.cancel();
+      zipThere = head.res.ok;
+    } catch (err) {
+      if (err instanceof OfflineError) throw err;
+    }
+    return zipThere
+      ? `${name}.CHECKSUM does not exist upstream (${url}.CHECKSUM), though ${name} does: without it the zip ` +
+          'cannot be verified, so it was not fetched; run again later (the archive may not have published it yet)'
+      : `${name} does not exist upstream (${url})`;
+  };
+
   const one = async (item: DownloadPlanItem): Promise<DownloadResult> => {
     const target = join(o.dir, item.path);
     const name = item.path.slice(item.path.lastIndexOf('/') + 1);
     const url = `${base}/${item.path}`;
+    const result = resultOf(target, name);
     if (item.due > iso(today))
-      return {
-        path: target,
-        file: name,
-        status: 'unpublished',
-        bytes: 0,
-        error: `${name}: not published yet (the archive has a ${item.period === 'daily' ? "day's" : "month's"} file once it has ended: from ${item.due}, UTC)`,
-      };
+      return result(
+        'unpublished',
+        `${name}: not published yet (the archive has a ${item.period === 'daily' ? "day's" : "month's"} file once it has ended: from ${item.due}, UTC)`,
+      );
     mkdirSync(dirname(target), { recursive: true });
     // the checksum first: it is small, says whether the file exists, and decides "already had"
     const sumText = await checksumOf(url, target, name);
     if (typeof sumText !== 'string') return sumText;
     const want = parseChecksum(sumText);
-    if (want === null)
-      return {
-        path: target,
-        file: name,
-        status: 'failed',
-        bytes: 0,
-        error: noDigest(`${name}.CHECKSUM`),
-      };
+    if (want === null) return result('failed', noDigest(`${name}.CHECKSUM`));
     // whole or not at all: another run may be reading it (importing the zip) as this one writes it
     writeFileSync(`${target}.CHECKSUM.${run.tag}`, sumText);
     renameSync(`${target}.CHECKSUM.${run.tag}`, `${target}.CHECKSUM`);
-    if (existsSync(target) && (await sha256File(target)) === want)
-      return { path: target, file: name, status: 'present', bytes: 0, error: null };
+    if (existsSync(target) && (await sha256File(target)) === want) return result('present', null);
     const part = partFile(target, run.tag);
     // a part that is the whole file (a run stopped after its last byte, before verifying it)
     if (existsSync(part) && (await sha256File(part)) === want) {
       renameSync(part, target);
-      return { path: target, file: name, status: 'downloaded', bytes: 0, error: null };
+      return result('downloaded', null);
     }
     let got = 0;
     let lastError = '';
@@ -405,13 +419,7 @@ export async function download(plan: readonly DownloadPlanItem[], o: DownloadOpt
         const res = reply.res;
         if (res.status === HTTP_NOT_FOUND) {
           await reply.cancel();
-          return {
-            path: target,
-            file: name,
-            status: 'missing',
-            bytes: got,
-            error: `${name} does not exist upstream (${url})`,
-          };
+          return result('missing', `${name} does not exist upstream (${url})`, got);
         }
         if (res.status === HTTP_RANGE_NOT_SATISFIABLE && have > 0 && !restarted) {
           // the part is not shorter than the file upstream (the file was published again, other
@@ -445,24 +453,12 @@ export async function download(plan: readonly DownloadPlanItem[], o: DownloadOpt
       const h = await sha256File(part);
       if (h !== want) {
         rmSync(part, { force: true });
-        return {
-          path: target,
-          file: name,
-          status: 'failed',
-          bytes: got,
-          error: `${name} does not match its .CHECKSUM (SHA-256 ${h}, expected ${want}); deleted`,
-        };
+        return result('failed', `${name} does not match its .CHECKSUM (SHA-256 ${h}, expected ${want}); deleted`, got);
       }
       renameSync(part, target);
-      return { path: target, file: name, status: 'downloaded', bytes: got, error: null };
+      return result('downloaded', null, got);
     }
-    return {
-      path: target,
-      file: name,
-      status: 'failed',
-      bytes: got,
-      error: `${name}: ${lastError} (${ATTEMPTS} attempts; run again to resume)`,
-    };
+    return result('failed', `${name}: ${lastError} (${ATTEMPTS} attempts; run again to resume)`, got);
   };
 
   let next = 0;
@@ -477,13 +473,7 @@ export async function download(plan: readonly DownloadPlanItem[], o: DownloadOpt
           return;
         }
         const name = plan[i].path.slice(plan[i].path.lastIndexOf('/') + 1);
-        results[i] = {
-          path: join(o.dir, plan[i].path),
-          file: name,
-          status: 'failed',
-          bytes: 0,
-          error: `${name}: ${(err as Error).message}`,
-        };
+        results[i] = resultOf(join(o.dir, plan[i].path), name)('failed', `${name}: ${(err as Error).message}`);
       }
       done++;
     }

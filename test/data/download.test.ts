@@ -203,8 +203,11 @@ describe('against a local archive', () => {
         "BTCUSDT-fundingRate-2026-12.zip: not published yet (the archive has a month's file once it has ended: from 2027-01-01, UTC)",
       ],
     ]);
-    // only the day that has ended was asked for (its .CHECKSUM, a 404)
-    expect(asked).toEqual(['/data/futures/um/daily/klines/BTCUSDT/1m/BTCUSDT-1m-2026-12-05.zip.CHECKSUM']);
+    // only the day that has ended was asked for (its .CHECKSUM, a 404, then whether its zip is there)
+    expect(asked).toEqual([
+      '/data/futures/um/daily/klines/BTCUSDT/1m/BTCUSDT-1m-2026-12-05.zip.CHECKSUM',
+      '/data/futures/um/daily/klines/BTCUSDT/1m/BTCUSDT-1m-2026-12-05.zip',
+    ]);
 
     // the command: today's own file is said as not yet, which is not a failure
     const today = new Date().toISOString().slice(0, 10);
