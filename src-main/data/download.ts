@@ -398,7 +398,12 @@ export async function download(plan: readonly DownloadPlanItem[], o: DownloadOpt
     const sumText = await checksumOf(url, target, name);
     if (typeof sumText !== 'string') return sumText;
     const want = parseChecksum(sumText);
-    if (want === null) return result('failed', noDigest(`${name}.CHECKSUM`));
+    if (want === null)
+      return result(
+        'failed',
+        `${noDigest(`${name}.CHECKSUM`)} (the server answered something else for it): check --base-url is the ` +
+          "archive's address (or a mirror of its layout), then run again",
+      );
     // whole or not at all: another run may be reading it (importing the zip) as this one writes it
     writeFileSync(`${target}.CHECKSUM.${run.tag}`, sumText);
     renameSync(`${target}.CHECKSUM.${run.tag}`, `${target}.CHECKSUM`);
@@ -453,7 +458,12 @@ export async function download(plan: readonly DownloadPlanItem[], o: DownloadOpt
       const h = await sha256File(part);
       if (h !== want) {
         rmSync(part, { force: true });
-        return result('failed', `${name} does not match its .CHECKSUM (SHA-256 ${h}, expected ${want}); deleted`, got);
+        return result(
+          'failed',
+          `${name} does not match its .CHECKSUM (SHA-256 ${h}, expected ${want}); deleted: run again to fetch it ` +
+            'anew (if it fails again the same way, check --base-url is the archive or a true mirror of it)',
+          got,
+        );
       }
       renameSync(part, target);
       return result('downloaded', null, got);

@@ -44,6 +44,21 @@ describe('download lines', () => {
     ]);
   });
 
+  it('a zip that does not match its .CHECKSUM, and a .CHECKSUM with no digest, say what to do', async () => {
+    const results = await download(plan(), { baseUrl: server.base, dir: tempDir() });
+    expect([results[1].status, results[1].error]).toEqual([
+      'failed',
+      expect.stringMatching(
+        /^BTCUSDT-1m-2021-05-17\.zip does not match its \.CHECKSUM \(SHA-256 [0-9a-f]{64}, expected [0-9a-f]{64}\); deleted: run again to fetch it anew \(if it fails again the same way, check --base-url is the archive or a true mirror of it\)$/,
+      ),
+    ]);
+    expect([results[2].status, results[2].error]).toEqual([
+      'failed',
+      'BTCUSDT-1m-2021-05-18.zip.CHECKSUM holds no SHA-256 digest (the server answered something else for it): ' +
+        "check --base-url is the archive's address (or a mirror of its layout), then run again",
+    ]);
+  });
+
   it('the command says the .CHECKSUM is missing, not the zip', async () => {
     const out: string[] = [];
     const code = await runDataCli(
