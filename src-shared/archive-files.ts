@@ -19,9 +19,16 @@ export function checksumsBeside(names: readonly string[]): Set<string> {
   return new Set(names.filter((n) => isChecksumFile(n) && data.has(checksumTarget(n))));
 }
 
-/** Why a `.CHECKSUM` named without its file is refused (it has no rows to read). */
-export function checksumAlone(name: string): string {
-  return `a .CHECKSUM file is not data; give its zip (${checksumTarget(name)})`;
+/**
+ * Why a `.CHECKSUM` named without its file is refused (it has no rows to read); `zipBeside` false
+ * when its zip is not in its folder either (a download that failed for the zip left it alone).
+ */
+export function checksumAlone(name: string, zipBeside = true): string {
+  const zip = checksumTarget(name);
+  return zipBeside
+    ? `a .CHECKSUM file is not data; give its zip (${zip})`
+    : `a .CHECKSUM file is not data, and its zip (${zip}) is not beside it: download it again ` +
+        '(npm run data -- download, the same command: a download that failed for the zip left its .CHECKSUM alone)';
 }
 
 /** The hex digest a `.CHECKSUM` file states, or null when it holds none. */

@@ -15,7 +15,7 @@
 
 import { DatasetReader } from './dataset-reader.ts';
 import { inferTickStep, specsProblem } from './spec-inference.ts';
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { formatFixed } from '../../src-shared/decimal.ts';
@@ -36,7 +36,7 @@ import { DatasetError } from './dataset-error.ts';
 import { assertWritten, crossGaps, stageFile, type ImportProgress } from './dataset-staging.ts';
 import type { ContractSpecs, DatasetRecord, DatasetStore, Gap } from './ports.ts';
 import { FileRefused, isZip, verifiedHash, zipDamage, zipEntryName } from './file-source.ts';
-import { checksumAlone, isChecksumFile } from '../../src-shared/archive-files.ts';
+import { unreadable } from './expand-paths.ts';
 import type { DatasetTradeWire } from '../../src-shared/types/datasets.ts';
 import { isReplayableSymbol } from '../../src-shared/replay-pick.ts';
 import { recorderKindOf } from './recorder-rows.ts';
@@ -77,8 +77,6 @@ export interface ImportOptions extends KeyOptions {
 
 export type { ArchiveKline };
 
-const LINK_NOWHERE =
-  'cannot be read: a link to a file that does not exist (or a loop of links); nothing of this file was imported';
 const POW10N = Array.from({ length: 40 }, (_, i) => 10n ** BigInt(i));
 const pow10 = (n: number): bigint => POW10N[n];
 
@@ -256,9 +254,8 @@ export class DatasetService {
       warnings: keyOverrides(opts.name ?? path, opts),
     };
     let key: DatasetKey;
-    // a zip's .CHECKSUM named alone (beside its zip it is left out, expand-paths.ts): no rows to read;
-    // a link in a searched folder whose target is gone, or that leads round in circles (expand-paths.ts)
-    const unread = isChecksumFile(file) ? checksumAlone(file) : existsSync(path) ? null : LINK_NOWHERE;
+    // no rows to read: a zip's .CHECKSUM named alone, a link to nowhere (expand-paths.ts)
+    const unread = unreadable(path, file, opts.name !== undefined);
     if (unread !== null) return { ...base, warnings: [], ok: false, status: 'refused', error: `${file}: ${unread}` };
     // A file whose name and folders do not say its kind may be a recording's (its header says).
     let keyOpts: KeyOptions = opts;

@@ -5,9 +5,29 @@
 // CSV unzipped beside its zip (X.csv beside X.zip, as Binance's archives hold it) is the zip's data:
 // the zip is read (its checksum checked), the CSV left out. (Both were read: the trades' CSV went in,
 // then its zip was refused as overlapping, exit 1 for complete data; klines counted the file twice.)
-import { readdirSync, realpathSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, realpathSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { checksumsBeside, isDataFile } from '../../src-shared/archive-files.ts';
+import {
+  checksumAlone,
+  checksumsBeside,
+  checksumTarget,
+  isChecksumFile,
+  isDataFile,
+} from '../../src-shared/archive-files.ts';
+
+const LINK_NOWHERE =
+  'cannot be read: a link to a file that does not exist (or a loop of links); nothing of this file was imported';
+
+/**
+ * Why a file named to an import (`path`, named `file`) has no rows to read, or null: a zip's
+ * .CHECKSUM named alone (beside its zip it is left out), its zip in its folder or not (an
+ * `upload`'s copy has no folder); a link in a searched folder whose target is gone, or that leads
+ * round in circles.
+ */
+export function unreadable(path: string, file: string, upload: boolean): string | null {
+  if (isChecksumFile(file)) return checksumAlone(file, upload || existsSync(checksumTarget(path)));
+  return existsSync(path) ? null : LINK_NOWHERE;
+}
 
 /**
  * Files to import under the given paths: .zip, .csv and .jsonl (a recorder's JSON lines) files,

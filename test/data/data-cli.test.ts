@@ -117,6 +117,16 @@ describe('on a data folder of its own', () => {
     expect(lone.out[0]).toBe(
       'refused   BTCUSDT-1m-2021-05-16.zip.CHECKSUM: a .CHECKSUM file is not data; give its zip (BTCUSDT-1m-2021-05-16.zip)',
     );
+    // one whose zip is not beside it either (a download that failed for the zip): download it again
+    const orphan = path.join(tempDir(), 'BTCUSDT-1m-2021-05-17.zip.CHECKSUM');
+    copyFileSync(path.join(dir, 'BTCUSDT-1m-2021-05-17.zip.CHECKSUM'), orphan);
+    const alone = await run('import', orphan, '--data-dir', tempDir());
+    expect(alone.code).toBe(1);
+    expect(alone.out[0]).toBe(
+      'refused   BTCUSDT-1m-2021-05-17.zip.CHECKSUM: a .CHECKSUM file is not data, and its zip ' +
+        '(BTCUSDT-1m-2021-05-17.zip) is not beside it: download it again (npm run data -- download, the same ' +
+        'command: a download that failed for the zip left its .CHECKSUM alone)',
+    );
   });
 
   it('a file named twice (again, by a link, inside a folder named too) is read and counted once, the repeats said', async () => {
