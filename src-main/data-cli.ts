@@ -204,7 +204,23 @@ export async function runDataCli(
     files = had.map((r) => r.path);
     opts = { ...opts, command: 'import' };
   }
-  const held = await holdFolder(dataDir, out);
+  // Ctrl-C (SIGINT) or SIGTERM while waiting for the perpdesk holding the folder ends the command,
+  // saying so (it ended without a word), 128 + the signal's number: nothing was done yet
+  const onWaitSignal = (sig: NodeJS.Signals): void => {
+    const none = opts.command === 'delete' ? 'deleted' : opts.command === 'list' ? 'listed' : 'imported';
+    out(
+      `stopped   waiting for the data folder: interrupted (${sig}); nothing was ${none}. Run the same command ` +
+        'again once the perpdesk holding it has opened its API or ended',
+    );
+    process.exit(128 + SIGNALS[sig as keyof typeof SIGNALS]);
+  };
+  for (const s of Object.keys(SIGNALS)) process.once(s, onWaitSignal);
+  let held;
+  try {
+    held = await holdFolder(dataDir, out);
+  } finally {
+    for (const s of Object.keys(SIGNALS)) process.off(s, onWaitSignal);
+  }
   if (held.kind === 'unusable') {
     // a folder this user cannot write (a file): said in one line, as the sweep CLI does
     err(cannotUse(dataDir, held.error));
