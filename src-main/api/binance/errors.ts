@@ -412,8 +412,9 @@ export function fromSchema(
         `Its length must be ${f.keyword === 'minLength' ? 'at least' : 'at most'} ${String(f.params.limit)}.`,
       );
     default:
-      // a whole number too large for the validator's integers (20 digits) is out of range, not malformed
-      if (rules[name]?.type === 'integer' && range !== undefined && /^-?\d+$/.test(String(value)))
+      // a whole number too large for the validator's integers (20 digits) is out of range, not malformed;
+      // one with leading zeros (`limit=05`) is malformed, whatever its value
+      if (rules[name]?.type === 'integer' && range !== undefined && /^-?(0|[1-9]\d*)$/.test(String(value)))
         return outOfRange(name, value, `Legal range is '${range}'.`);
       // type, pattern: characters the parameter does not take
       return illegal(name, range);

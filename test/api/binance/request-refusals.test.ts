@@ -114,6 +114,25 @@ describe('recvWindow', () => {
   });
 });
 
+// until 2026-12-07 limit=05 was -1130 'Legal range is '1 to 1000'', though 5 is in it
+describe('a whole number with leading zeros', () => {
+  it.each([
+    ['/fapi/v1/trades', { symbol: 'BTCUSDT', limit: '05' }, "'limit'; legal range is '1 to 1000'"],
+    ['/fapi/v1/depth', { symbol: 'BTCUSDT', limit: '005' }, "'limit'; legal range is '5, 10, 20, 50, 100, 500, 1000'"],
+    [
+      '/fapi/v1/klines',
+      { symbol: 'BTCUSDT', interval: '1m', startTime: '0123' },
+      "'startTime'; legal range is '0 to 9007199254740991'",
+    ],
+  ])('%s %j: a number with leading zeros is malformed, -1100, not out of range', async (path, p, named) => {
+    const r = await t.app.inject({ url: `/binance${path}?${new URLSearchParams(p)}` });
+    expect([r.statusCode, JSON.parse(r.body)]).toEqual([
+      400,
+      { code: -1100, msg: `Illegal characters found in parameter ${named}.` },
+    ]);
+  });
+});
+
 describe('a whole number too large for any integer', () => {
   it.each([
     [
