@@ -183,7 +183,7 @@ export interface Envelope<T> {
 }
 
 /** Which cause of its code a refusal is (ApiError.reason). */
-export type RefusalReason = 'position' | 'open_orders' | 'not_positive' | 'too_large';
+export type RefusalReason = 'position' | 'open_orders' | 'not_positive' | 'too_large' | 'no_change';
 
 /** An error the API layer turns into an envelope. Thrown by services and routes. */
 export class ApiError extends Error {
@@ -192,7 +192,8 @@ export class ApiError extends Error {
   /**
    * Which of the code's causes it is, where a dialect tells them apart (3014 / 3015: 'position'
    * or 'open_orders', Binance's -4048 / -4047 and -4068 / -4067; 1001 for an order's quantity or
-   * price: 'not_positive' or 'too_large', Binance's -4003 / -4005 and -4001 / -4002). Not on the
+   * price: 'not_positive' or 'too_large', Binance's -4003 / -4005 and -4001 / -4002; 1001 for a
+   * modification that leaves the order as it rests: 'no_change', Binance's -5027). Not on the
    * wire natively.
    */
   readonly reason?: RefusalReason;

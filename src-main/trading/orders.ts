@@ -293,6 +293,7 @@ export function amendOrder(core: TradingCore, a: AccountLive, t: AmendTarget): O
     reject(
       Errors.INVALID_PARAMETER,
       `Order ${o.id} already rests at ${pair.math.formatPrice(o.priceTicks)} with ${pair.math.formatQty(remaining)} left: nothing to modify`,
+      'no_change',
     );
   }
   // the margin follows before the book runs: fills of a re-entering order release it in proportion

@@ -282,6 +282,11 @@ export function fromNative(err: ApiError, ctx: ErrorContext = {}): BinanceError 
     case Errors.SERVICE_UNAVAILABLE.code:
       return new BinanceError(-1001, 'Internal error; unable to process your request. Please try again.', 503);
     case Errors.INVALID_PARAMETER.code:
+      // a modification the core left as it rests (a reduce-only order's new quantity trimmed back
+      // to its position): Binance's "nothing to modify", not a parameter of the request
+      return err.reason === 'no_change'
+        ? new BinanceError(-5027, MSG.NO_MODIFY)
+        : invalidNative(err.detail, err.reason);
     case Errors.MISSING_PARAMETER.code:
     case Errors.UNKNOWN_PARAMETER.code:
       return invalidNative(err.detail, err.reason);

@@ -94,6 +94,34 @@ describe('PUT /fapi/v1/order', () => {
     });
   });
 
+  it("a reduce-only order's larger quantity trimmed back to its position is -5027, not a bad parameter", async () => {
+    const c = account(svc.venue, 'mod4', 100_000, 'one_way');
+    const long = await signedCall(svc.base, c, 'POST', '/fapi/v1/order', {
+      symbol: 'BTCUSDT',
+      side: 'BUY',
+      type: 'MARKET',
+      quantity: '0.010',
+    });
+    expect(long.status, JSON.stringify(long.body)).toBe(200);
+    const close = await signedCall(svc.base, c, 'POST', '/fapi/v1/order', {
+      symbol: 'BTCUSDT',
+      side: 'SELL',
+      type: 'LIMIT',
+      timeInForce: 'GTC',
+      quantity: '0.010',
+      price: px(300),
+      reduceOnly: 'true',
+    });
+    const base = { symbol: 'BTCUSDT', side: 'SELL', orderId: close.body.orderId };
+    // 0.020 is trimmed to the 0.010 position: the order would rest as it does
+    const r = await put(c, { ...base, quantity: '0.020', price: px(300) });
+    expect([r.status, r.body]).toEqual([400, { code: -5027, msg: 'No need to modify the order.' }]);
+    expect(svc.venue.exchange.openOrders(c.id)[0]).toMatchObject({ price: px(300), qty: '0.010' });
+    // at a new price the same quantity is a modification, trimmed as ever
+    const moved = await put(c, { ...base, quantity: '0.020', price: px(310) });
+    expect(moved.body).toMatchObject({ status: 'NEW', price: px(310), origQty: '0.010', reduceOnly: true });
+  });
+
   it('ccxt editOrder, and the AMENDMENT event on the user stream', async () => {
     const c = account(svc.venue, 'mod3', 100_000, 'one_way');
     const cx = binanceusdm(svc.base, c);
