@@ -42,7 +42,10 @@ class EquityChart {
       // trades, and the drawdown out of view (a curve is thinned past 10,000 points)
       timeScale: {
         timeVisible: true,
-        secondsVisible: false,
+        // a mark between two minutes reads its seconds: a session of seconds (an L2 recording of
+        // 24 s) had every time label read "00:00"; marks on whole minutes, hours and days read
+        // as before
+        secondsVisible: true,
         borderColor: CHART_COLORS.border,
         minBarSpacing: MIN_POINT_SPACING,
         // the session's edges are the chart's: no scrolling past them, and with them fixed the
