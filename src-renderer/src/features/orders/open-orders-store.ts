@@ -25,7 +25,12 @@ export interface OpenOrdersState {
 
 const isOpen = (o: OrderRecord): boolean => o.status === OrderStatus.NEW || o.status === OrderStatus.PARTIALLY_FILLED;
 
-const newestFirst = (a: OrderRecord, b: OrderRecord): number => b.created_at - a.created_at;
+/**
+ * Newest first; orders of one millisecond (a bot's batch, any orders placed while the simulator is
+ * paused, its clock standing still) by id, the later one first, as the order history pages them.
+ */
+const newestFirst = (a: OrderRecord, b: OrderRecord): number =>
+  b.created_at - a.created_at || Number(b.id) - Number(a.id);
 
 export function createOpenOrdersStore(api: RestClient) {
   /** Per refresh in flight: the orders events brought meanwhile, by id (the last event of each). */
