@@ -352,22 +352,29 @@ export function startUserFeed(deps: {
     // a LOGIN not sent because the first connection attempt failed (the service was down or
     // restarting as the screen opened): the first open is no reconnect, so it is sent then
     let loginUnsent = false;
-    const login = async (): Promise<void> => {
+    // `resync`: events may have been missed (a reconnect, the service down as the screen opened), so
+    // the history views reload too, as the lists do below: a bot's fills while the service restarted
+    // were in no history tab until the account's next order or fill
+    const login = async (resync = false): Promise<void> => {
       loginUnsent = false;
       try {
         // a function: the client signs afresh for its own re-login after a reconnect
         await client.login(() => loginParams(apiKey, apiSecret, api.timestamp()));
         await client.subscribe(['user']);
         if (ws === client) state.setState({ status: 'live', error: null });
+        if (ws === client && resync) {
+          const { fills, orders, stops } = state.getState();
+          state.setState({ fills: fills + 1, orders: orders + 1, stops: stops + 1 });
+        }
       } catch (err) {
         loginUnsent = err instanceof WsRequestError && err.kind === 'disconnected';
         if (ws === client) state.setState({ status: 'error', error: errorText(err) });
       }
       await refreshAll().catch(dropServiceFailure);
     };
-    client.onReconnect(() => void login());
+    client.onReconnect(() => void login(true));
     client.onOpen(({ reconnect }) => {
-      if (!reconnect && loginUnsent) void login();
+      if (!reconnect && loginUnsent) void login(true);
     });
     client.onStateChange((s) => {
       if (ws === client && s === 'reconnecting') state.setState({ status: 'connecting' });

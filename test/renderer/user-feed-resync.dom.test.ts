@@ -1,0 +1,88 @@
+// The account's user stream after a reconnect (the service restarted, or the network dropped): events
+// sent while it was down are lost, so the lists are read again over REST, and the history views
+// (order, trade, position and stop history) must reload too. Before, they were not told: a bot's
+// fills while the service restarted were in no history tab until the account's next order or fill.
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { createStore } from 'zustand/vanilla';
+import { startUserFeed } from '../../src-renderer/src/lib/user-feed.ts';
+import { createServiceBack } from '../../src-renderer/src/lib/service-back.ts';
+import { createToastsStore } from '../../src-renderer/src/features/toasts/toasts-store.ts';
+import type { WebSocketLike } from '../../src-shared/sdk/ws-client.ts';
+
+/** A socket of the service: the test opens or drops it; LOGIN and SUBSCRIBE are accepted. */
+class Socket implements WebSocketLike {
+  static made: Socket[] = [];
+  readyState = 0;
+  readonly sent: string[] = [];
+  onopen: ((event: unknown) => void) | null = null;
+  onmessage: ((event: { data: string }) => void) | null = null;
+  onclose: ((event: { code?: number; reason?: string }) => void) | null = null;
+  onerror: ((event: unknown) => void) | null = null;
+  constructor() {
+    Socket.made.push(this);
+  }
+  send(data: string): void {
+    const m = JSON.parse(data) as { method: string; id: number };
+    this.sent.push(m.method);
+    queueMicrotask(() => this.onmessage?.({ data: JSON.stringify({ id: m.id, result: null }) }));
+  }
+  close(): void {
+    this.readyState = 3;
+  }
+  open(): void {
+    this.readyState = 1;
+    this.onopen?.({});
+  }
+  drop(): void {
+    this.readyState = 3;
+    this.onclose?.({ code: 1006, reason: '' });
+  }
+}
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+});
+
+describe('user feed after a reconnect', () => {
+  it('tells the history views to reload (fills, orders and stops bumped)', async () => {
+    vi.stubGlobal('WebSocket', Socket);
+    let refreshes = 0;
+    const lists = () =>
+      createStore(() => ({
+        actions: { refresh: async () => void refreshes++, reloadSettings: async () => {}, clear: () => {} },
+      }));
+    const serviceBack = createServiceBack();
+    const feed = startUserFeed({
+      api: { timestamp: () => Date.now() } as never,
+      wsUrl: 'ws://fake/ws',
+      session: createStore(() => ({
+        status: 'ready',
+        apiKey: 'key-1',
+        apiSecret: 'secret-1',
+        source: 'desktop',
+      })) as never,
+      symbols: createStore(() => ({ bySymbol: {} })) as never,
+      account: lists() as never,
+      positions: lists() as never,
+      orders: lists() as never,
+      stops: lists() as never,
+      toasts: createToastsStore(),
+      onError: () => {},
+      serviceBack,
+    });
+    Socket.made[0].open();
+    await vi.waitFor(() => expect(feed.state.getState().status).toBe('live'), { timeout: 20_000 });
+    const before = feed.state.getState();
+    expect([before.fills, before.orders, before.stops]).toEqual([0, 0, 0]); // the first login: nothing missed
+
+    Socket.made[0].drop(); // the service restarts
+    await vi.waitFor(() => expect(feed.state.getState().status).toBe('connecting'), { timeout: 20_000 });
+    serviceBack.seen(); // it answers again: the socket tries at once
+    Socket.made[1].open();
+    await vi.waitFor(() => expect(feed.state.getState().status).toBe('live'), { timeout: 20_000 });
+    const after = feed.state.getState();
+    expect([after.fills, after.orders, after.stops]).toEqual([1, 1, 1]);
+    await vi.waitFor(() => expect(refreshes).toBeGreaterThan(4), { timeout: 20_000 }); // the lists read again too
+    feed.stop();
+  });
+});
