@@ -326,7 +326,7 @@ test('at 1024x640 the order tables fit their panel (a long pair, a long client i
   await expect(wideRow.getByText(`${clientId.slice(0, 8)}…`, { exact: true })).toBeHidden();
 });
 
-test('at 1024x640 the trade and position histories fit their panel, folding pairs of columns; at 1280 each column of its own', async ({
+test('at 1024x640 the trade and position histories fit their panel, folding pairs of columns; at 1280 each column of its own, the position history still in its panel', async ({
   page,
   service,
   trader,
@@ -361,6 +361,24 @@ test('at 1024x640 the trade and position histories fit their panel, folding pair
   for (const head of ['Exit', 'Funding']) {
     await expect(screen.tabs.positionHistory.getByRole('columnheader', { name: head, exact: true })).toBeVisible();
   }
+  // and the position history still fits (it was 28 px wider than its panel with a 1000PEPEUSDT row,
+  // the Opened column's seconds cut off: its margin tag now stands under the pair up to 1440 px)
+  await screen.tabs.show('Position history');
+  await expectFitsPanel(screen.tabs.positionHistory, 'Position history at 1280');
+  // the tag's top below the bottom of the pair's name (the cell's first text)
+  const under = await position.getByText(/^(Cross|Isolated) \d+x$/).evaluate((tag) => {
+    const doc = (
+      globalThis as unknown as {
+        document: {
+          createRange(): { selectNodeContents(n: unknown): void; getBoundingClientRect(): { bottom: number } };
+        };
+      }
+    ).document;
+    const range = doc.createRange();
+    range.selectNodeContents(tag.parentElement!.firstChild);
+    return tag.getBoundingClientRect().top >= range.getBoundingClientRect().bottom - 1;
+  });
+  expect(under, 'the margin tag under the pair').toBe(true);
   await screen.tabs.show('Trade history');
   for (const head of ['Amount', 'Role']) {
     await expect(screen.tabs.tradeHistory.getByRole('columnheader', { name: head, exact: true })).toBeVisible();

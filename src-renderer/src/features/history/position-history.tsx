@@ -97,6 +97,9 @@ export function PositionHistory() {
       st={st}
       what="closed positions"
       testId="position-history-table"
+      // its margin tag under the pair up to 1440 px (styles.css .tag-under): eleven columns, and at
+      // 1280 a 1000PEPEUSDT row with its tag beside it made the table 28 px wider than its panel
+      className="grid dense tag-under"
       columns={columns}
       rows={st.items.map((p) => ({ p, ...decimals(p.symbol) }))}
       rowKey={(r) => r.p.id}
