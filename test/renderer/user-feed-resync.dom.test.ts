@@ -7,40 +7,11 @@ import { createStore } from 'zustand/vanilla';
 import { startUserFeed } from '../../src-renderer/src/lib/user-feed.ts';
 import { createServiceBack } from '../../src-renderer/src/lib/service-back.ts';
 import { createToastsStore } from '../../src-renderer/src/features/toasts/toasts-store.ts';
-import type { WebSocketLike } from '../../src-shared/sdk/ws-client.ts';
-
-/** A socket of the service: the test opens or drops it; LOGIN and SUBSCRIBE are accepted. */
-class Socket implements WebSocketLike {
-  static made: Socket[] = [];
-  readyState = 0;
-  readonly sent: string[] = [];
-  onopen: ((event: unknown) => void) | null = null;
-  onmessage: ((event: { data: string }) => void) | null = null;
-  onclose: ((event: { code?: number; reason?: string }) => void) | null = null;
-  onerror: ((event: unknown) => void) | null = null;
-  constructor() {
-    Socket.made.push(this);
-  }
-  send(data: string): void {
-    const m = JSON.parse(data) as { method: string; id: number };
-    this.sent.push(m.method);
-    queueMicrotask(() => this.onmessage?.({ data: JSON.stringify({ id: m.id, result: null }) }));
-  }
-  close(): void {
-    this.readyState = 3;
-  }
-  open(): void {
-    this.readyState = 1;
-    this.onopen?.({});
-  }
-  drop(): void {
-    this.readyState = 3;
-    this.onclose?.({ code: 1006, reason: '' });
-  }
-}
+import { ManualSocket as Socket } from './open-socket.ts';
 
 afterEach(() => {
   vi.unstubAllGlobals();
+  Socket.made.length = 0; // (the class is shared with other files: each test counts its own sockets)
 });
 
 describe('user feed after a reconnect', () => {
