@@ -20,7 +20,7 @@ import { OrderFlag, type ReduceOnlyGuard } from '../engine/types.ts';
 import { IdMap, StringIdMap } from '../core/id-map.ts';
 import { watchesLastPrice, type PositionState } from '../risk/position.ts';
 import { EventBus, type AccountEvent } from './events.ts';
-import { createPairState, stampBookTime, type PairState } from './pair-state.ts';
+import { createPairState, type PairState } from './pair-state.ts';
 import type { AccountState, ConditionalState, ExchangeDeps, OrderState, TradeState } from './ports.ts';
 import { accountsAheadOfStore } from './store-divergence.ts';
 
@@ -277,7 +277,9 @@ export class TradingCore {
     }
     for (const pair of this.pairs.values()) {
       pair.sink.take();
-      stampBookTime(pair, this.now()); // the restored books: changed now, as far as anyone can tell
+      // the restored books, an empty one's too (update id 0): changed now, as far as anyone can tell
+      pair.bookTimeId = pair.book.updateId;
+      pair.bookTime = this.now();
     }
   }
 

@@ -43,6 +43,15 @@ async function bid(price: string, symbol = 'BTCUSDT'): Promise<number> {
 }
 
 describe('the REST book is timed by its last change', () => {
+  it("a book unchanged since the start, an empty one's too: the start's time", async () => {
+    wall += 30_000;
+    // ETHUSDT: no order on it before the next test's (and none from a simulator: simulate false)
+    const depth = await get('/binance/fapi/v1/depth?symbol=ETHUSDT&limit=5');
+    expect(depth.lastUpdateId).toBe(0);
+    expect(depth.T).toBe(T0);
+    expect(depth.E).toBe(t.venue.clock.now());
+  });
+
   it('depth T and bookTicker time: the change; depth E: the answer', async () => {
     wall += 1_000;
     const placed = await bid('90000.0');
