@@ -174,6 +174,8 @@ export class TradingCore {
   commandTime: number | null = null;
   /** The market time of the latest command (Exchange.lastCommandTime). */
   lastCommandTime = Number.NEGATIVE_INFINITY;
+  /** Commands begun so far: the number of the one under way, which its account events carry (AccountEvent.command). */
+  commands = 0;
   /**
    * Pairs traded on since their last-price triggers were last checked, while some were armed
    * (noteTrade): the first `tradedCount` slots, checked in this order when the command ends
@@ -430,6 +432,7 @@ export class TradingCore {
     const time = this.deps.clock.now();
     this.commandTime = time;
     if (time > this.lastCommandTime) this.lastCommandTime = time;
+    this.commands++;
     return true;
   }
 

@@ -61,6 +61,11 @@ export interface AccountEvent {
    * replay's response latency counts from here.
    */
   time?: number;
+  /**
+   * The command that produced it (TradingCore.commands): the events of one command share it, so a
+   * listener that receives several commands' events at once (one commit) can tell them apart.
+   */
+  command?: number;
 }
 
 /** An account's leverage on a pair changed (the leverage command, or an order that set one), once committed. */

@@ -199,6 +199,9 @@ export class TurnWriter {
     const core = this.core;
     const { positions, closed, wallets, events } = this;
     const out: AccountEvent[] = [];
+    // every event of the command carries its time and number (made with them: one object shape)
+    const time = core.now();
+    const command = core.commands;
     // Each order once, with the state the command left, and before its fills: a resting order a
     // taker filled is marked after its fill, yet it goes first, as a taker's own order does.
     const orderEvents = new Map<number, Extract<PendingEvent, { kind: 'order' }>>();
@@ -208,21 +211,21 @@ export class TurnWriter {
     }
     const pushOrder = (ev: Extract<PendingEvent, { kind: 'order' }> | undefined): void => {
       if (ev === undefined || !orderEvents.delete(ev.data.id)) return;
-      out.push({ accountId: ev.accountId, kind: 'order', data: orderRecord(core, ev.data) });
+      out.push({ accountId: ev.accountId, kind: 'order', data: orderRecord(core, ev.data), time, command });
     };
     for (let i = 0; i < events.size; i++) {
       const ev = events.at(i);
       if (ev.kind === 'order') pushOrder(ev);
       else {
         pushOrder(orderEvents.get(ev.data.orderId));
-        out.push({ accountId: ev.accountId, kind: 'fill', data: tradeRecord(core, ev.data) });
+        out.push({ accountId: ev.accountId, kind: 'fill', data: tradeRecord(core, ev.data), time, command });
       }
     }
     const touched = new Set<number>();
     for (let i = 0; i < positions.size; i++) touched.add(positions.at(i).accountId);
     for (let i = 0; i < closed.size; i++) touched.add(closed.at(i).p.accountId);
     for (const id of touched)
-      out.push({ accountId: id, kind: 'position', data: positionRecords(core, core.accounts.get(id)!) });
+      out.push({ accountId: id, kind: 'position', data: positionRecords(core, core.accounts.get(id)!), time, command });
     // The summary moves with the wallet, and also with the order margin an order freezes or
     // frees and the position margin a fill changes: one balance push per account concerned.
     const balances = new Set<number>();
@@ -234,11 +237,9 @@ export class TurnWriter {
     for (const id of touched) balances.add(id);
     for (const id of balances) {
       const a = core.accounts.get(id);
-      if (a) out.push({ accountId: id, kind: 'balance', data: summaryRecord(core, a) });
+      if (a) out.push({ accountId: id, kind: 'balance', data: summaryRecord(core, a), time, command });
     }
     if (out.length > 0) {
-      const time = core.now();
-      for (const ev of out) ev.time = time;
       core.deps.repo.group.afterCommit(() => this.emitAll(out));
     }
   }
@@ -295,7 +296,7 @@ export class TurnWriter {
     // would emit it at once, before the order is written (the forceOrder streams, reading it back
     // by its id, then found none and pushed nothing).
     if (this.marked) this.scheduleTurn();
-    const stamped = ev.time === undefined ? { ...ev, time: this.core.now() } : ev;
+    const stamped = { ...ev, time: ev.time ?? this.core.now(), command: this.core.commands };
     this.core.deps.repo.group.afterCommit(() => events.emit('account', stamped));
   }
 

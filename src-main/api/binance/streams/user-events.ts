@@ -1,11 +1,12 @@
 // The user data stream's events (reference a.4): the native pushes of one command (order record,
-// fills, positions, balance) turned into Binance's sequence: ORDER_TRADE_UPDATE NEW, AMENDMENT
-// for a modified order (right before the TRADEs of a modification that trades at once; a
-// reduce-only order trimmed by another order's fills after those fills), one TRADE per fill with
-// running totals, CANCELED / EXPIRED (a liquidation's cancels before its close order's
-// NEW, as Binance cancels first), then ACCOUNT_UPDATE with the changed positions (pa
-// "0" and its margin type for a closed one) and the wallet when it moved; ACCOUNT_CONFIG_UPDATE
-// for a leverage change on any surface. An ORDER_TRADE_UPDATE's `T` and `o.T` are the time of what
+// fills, positions, balance; a commit's commands, a batch's entries, each in turn with the figures
+// it left: command-runs.ts) turned into Binance's sequence: ORDER_TRADE_UPDATE NEW, AMENDMENT for a
+// modified order (right before the TRADEs of a modification that trades at once; a reduce-only
+// order trimmed by another order's fills after those fills), one TRADE per fill with running
+// totals, CANCELED / EXPIRED (a liquidation's cancels before its close order's NEW, as Binance
+// cancels first), then ACCOUNT_UPDATE with the changed positions (pa "0" and its margin type for a
+// closed one) and the wallet when it moved; ACCOUNT_CONFIG_UPDATE for a leverage change on any
+// surface. An ORDER_TRADE_UPDATE's `T` and `o.T` are the time of what
 // it reports as the REST records give it (the order's time, the fill's), `E` the time it is sent.
 //
 // Invariants: an account's first stream starts from its wallet, positions and open orders as they
@@ -14,9 +15,10 @@
 // fills made while the account had no stream count; what is kept of an order lives only while it
 // is open and its account has a stream; ACCOUNT_UPDATE only for a fill, a funding payment, a
 // wallet moved from outside trading (deposit, reset) or isolated margin moved by hand
-// (MARGIN_TRANSFER: the position's new iw and the wallet entry with its new cw), never for an order placement or a setting change
-// (leverage, margin type, take-profit / stop-loss); MARGIN_CALL for the venue's margin call
-// (trading/margin-call.ts); with a replay's response latency every event is held for it, in order.
+// (MARGIN_TRANSFER: the position's new iw and the wallet entry with its new cw), never for an order
+// placement or a setting change (leverage, margin type, take-profit / stop-loss); MARGIN_CALL for the
+// venue's margin call (trading/margin-call.ts); with a replay's response latency every event is held
+// for it, in order.
 // ALGO_UPDATE for each change of a conditional order (placed NEW, CANCELED, fired TRIGGERED or
 // REJECTED), a fired one's before its order's ORDER_TRADE_UPDATEs and after those of the batch's
 // fills that came before the fire (its own account's fill that fired it), and FINISHED once the
@@ -46,12 +48,10 @@ import {
   type MarginCallData,
   type PositionSignatures,
 } from './account-update.ts';
+import { commandRuns, type AsThen } from './command-runs.ts';
 import { openNotionals, orderTradeUpdate, type OrderUpdate } from './order-update.ts';
 
 const NO_FILL = { l: '0', L: '0', N: 'USDT', n: '0', t: 0, m: false, rp: '0' };
-
-/** What an order shows of its terms (price, quantity): a change of them is an AMENDMENT. */
-const shown = (price: string, qty: string) => `${price}|${qty}`;
 
 /** A user stream event, `e` its name. */
 type UserEvent = { readonly e: string } & Record<string, unknown>;
@@ -70,9 +70,9 @@ export class UserEvents {
   private flushing = false;
   /**
    * Per account with a stream: its orders the stream knows (announced, or open when it started),
-   * each with the price and quantity last shown (a change of them is an AMENDMENT).
+   * each as it last showed it (a change of its price or quantity is an AMENDMENT).
    */
-  private readonly known = new Map<number, Map<number, string>>();
+  private readonly known = new Map<number, Map<number, OrderRecord>>();
   /** Per account with a stream: what the last ACCOUNT_UPDATE (or the stream's start) showed of its positions. */
   private readonly sentPositions = new Map<number, PositionSignatures>();
   private readonly sentWallet = new Map<number, string>();
@@ -92,11 +92,8 @@ export class UserEvents {
   seed(accountId: number): void {
     const { exchange } = this.ctx.venue;
     const sum = exchange.summary(accountId);
-    const orders = new Map<number, string>();
-    for (const o of exchange.openOrders(accountId)) {
-      const market = o.type === OrderType.MARKET;
-      orders.set(Number(o.id), shown(market ? '0' : o.price, o.qty));
-    }
+    const orders = new Map<number, OrderRecord>();
+    for (const o of exchange.openOrders(accountId)) orders.set(Number(o.id), o);
     this.known.set(accountId, orders);
     this.sentWallet.set(accountId, sum.wallet_balance);
     const pairOf = exchange.pair.bind(exchange);
@@ -149,10 +146,20 @@ export class UserEvents {
     this.sink.deliver(accountId, { e: 'ACCOUNT_CONFIG_UPDATE', E: now, T: now, ac: { s: symbol, l: leverage } });
   }
 
+  /** An account's events of one commit: each command's in turn (a batch's entries), as if sent alone (command-runs.ts). */
   private flush(accountId: number, events: AccountEvent[]): void {
     if (!this.sink.hasStream(accountId)) return;
+    const mode: Mode = this.ctx.venue.exchange.summary(accountId).position_mode;
+    // one command's (the usual case): nothing to split
+    if (events[0]!.command === events[events.length - 1]!.command) return this.flushCommand(accountId, mode, events);
+    // `known` is read as each command is translated: what the stream showed after the ones before
+    for (const run of commandRuns(events, (id) => this.known.get(accountId)?.get(id)))
+      this.flushCommand(accountId, mode, run.events, run.asThen);
+  }
+
+  /** The events of one command; `asThen`: the pair's open orders as they stood after it, from those open now. */
+  private flushCommand(accountId: number, mode: Mode, events: AccountEvent[], asThen?: AsThen): void {
     const { exchange, clock } = this.ctx.venue;
-    const mode: Mode = exchange.summary(accountId).position_mode;
     const now = clock.now();
     const stamp = events[0]?.time ?? now;
     const send = !this.gate.active
@@ -204,11 +211,18 @@ export class UserEvents {
       const finished = this.algoEvents(accountId, part.algos, (r, status, actual) =>
         send(algoUpdate(exchange.pair(r.symbol)!.math, r, mode, { now, status, actual })),
       );
-      this.orderEvents({ accountId, mode, now, orders: part.orders, fills: part.fills, send });
+      this.orderEvents({ accountId, mode, now, orders: part.orders, fills: part.fills, send, asThen });
       finished();
     }
     const moved = events.some((e) => e.kind === 'margin');
-    let B = balance === undefined ? [] : this.walletChange(accountId, balance, fills, positions);
+    // the wallet entry when it moved since the last one sent: its cross wallet from the positions
+    // pushed with it, its `bc` that move less the batch's fills (account-update.ts)
+    let B: unknown[] = [];
+    const previous = this.sentWallet.get(accountId);
+    if (balance !== undefined && previous !== balance.wallet_balance) {
+      this.sentWallet.set(accountId, balance.wallet_balance);
+      B = [walletEntry(previous, balance.wallet_balance, positions ?? exchange.positions(accountId), fills)];
+    }
     // isolated margin moved by hand leaves the wallet as it was but moves the cross wallet (cw, the
     // wallet less the isolated wallets) by the amount: Binance sends the USDT entry with it (bc "0")
     if (moved && B.length === 0) {
@@ -288,6 +302,7 @@ export class UserEvents {
     orders: Map<number, OrderRecord>;
     fills: TradeRecord[];
     send: (msg: UserEvent) => void;
+    asThen?: AsThen;
   }): void {
     const { exchange } = this.ctx.venue;
     const { mode, now, orders, fills, send } = o;
@@ -301,7 +316,10 @@ export class UserEvents {
     const openNow = new Map<string, OrderRecord[]>();
     const notionalOf = (symbol: string, positionSide: number, endedLater: readonly OrderRecord[]) => {
       let open = openNow.get(symbol);
-      if (open === undefined) openNow.set(symbol, (open = exchange.openOrders(o.accountId, symbol)));
+      if (open === undefined) {
+        open = exchange.openOrders(o.accountId, symbol);
+        openNow.set(symbol, (open = o.asThen === undefined ? open : o.asThen(symbol, open)));
+      }
       const later = endedLater.filter((r) => r.symbol === symbol);
       return openNotionals(later.length === 0 ? open : [...open, ...later], mode, positionSide);
     };
@@ -328,6 +346,8 @@ export class UserEvents {
       const r = exchange.liveOrder(o.accountId, id)!;
       const m = exchange.pair(r.symbol)!.math;
       const market = r.type === OrderType.MARKET;
+      // its terms as this command left them (a later command of the same commit may change them)
+      const rec = orders.get(id);
       // a liquidation's or an ADL's close order is Binance's LIQUIDATION order, its fills CALCULATED
       // executions (the bankruptcy and ADL closes included: they fill those orders)
       const liquidation = isForcedCloseClientId(r.clientOrderId);
@@ -339,8 +359,8 @@ export class UserEvents {
           S: r.side === Side.BUY ? 'BUY' : 'SELL',
           o: type,
           f: market ? 'GTC' : TIF[r.tif],
-          q: m.formatQty(r.qtyLots),
-          p: market ? '0' : m.formatPrice(r.priceTicks),
+          q: rec?.qty ?? m.formatQty(r.qtyLots),
+          p: market ? '0' : (rec?.price ?? m.formatPrice(r.priceTicks)),
           i: r.id,
           b: '0',
           a: '0',
@@ -351,12 +371,12 @@ export class UserEvents {
         inMatch: r.expiredInMatch === true,
         created: r.createdAt,
         // its last change: the batch's record's, else the live order's
-        updated: orders.get(id)?.updated_at ?? r.updatedAt,
+        updated: rec?.updated_at ?? r.updatedAt,
         liquidation,
         math: m,
         // the order's totals after this batch: its record's, else (no record came) the live order's
-        filled: new Decimal(orders.get(id)?.filled_qty ?? m.formatQty(r.filledLots)),
-        quote: new Decimal(orders.get(id)?.filled_quote ?? moneyText(r.filledQuote)),
+        filled: new Decimal(rec?.filled_qty ?? m.formatQty(r.filledLots)),
+        quote: new Decimal(rec?.filled_quote ?? moneyText(r.filledQuote)),
       };
     };
     type Base = ReturnType<typeof base>;
@@ -417,9 +437,9 @@ export class UserEvents {
     for (const id of ids) {
       if (cancelledFirst.some((rec) => Number(rec.id) === id)) continue;
       const b = bases.get(id)!;
-      const shows = shown(b.fields.p, b.fields.q);
       const last = known.get(id);
-      known.set(id, shows);
+      const rec = orders.get(id);
+      if (rec !== undefined) known.set(id, rec);
       // NEW for an order the stream has not seen (placed since it opened), before its fills
       if (last === undefined) {
         send(event(b, 'NEW', 'NEW', { ap: '0', z: '0', ...NO_FILL, T: b.created }));
@@ -429,7 +449,7 @@ export class UserEvents {
       // to its position). An open order's record pushed with its terms unchanged and no fill is
       // no modification: a leverage change moving the pair's orders to it (Binance sends
       // ACCOUNT_CONFIG_UPDATE alone for that)
-      if (last === shows) continue;
+      if (last.qty === b.fields.q && (last.type === OrderType.MARKET || last.price === b.fields.p)) continue;
       const r = before.get(id)!;
       const X = r.lots.isZero() ? 'NEW' : 'PARTIALLY_FILLED';
       amended.set(id, event(b, 'AMENDMENT', X, { ...totals(b, r.lots, r.quote), ...NO_FILL, T: b.updated }));
@@ -469,22 +489,5 @@ export class UserEvents {
     }
     for (const id of [...amended.keys()]) sendAmendment(id);
     for (const [i, rec] of ended.entries()) if (!cancelledFirst.includes(rec)) end(rec, restingAfter(i));
-  }
-
-  /**
-   * The wallet entry of ACCOUNT_UPDATE when it moved since the last one sent (account-update.ts),
-   * its cross wallet from the positions pushed with it, its `bc` that move less the batch's fills.
-   */
-  private walletChange(
-    accountId: number,
-    balance: AccountSummary,
-    fills: readonly TradeRecord[],
-    positions?: PositionRecord[],
-  ): unknown[] {
-    const previous = this.sentWallet.get(accountId);
-    if (previous === balance.wallet_balance) return [];
-    this.sentWallet.set(accountId, balance.wallet_balance);
-    const all = positions ?? this.ctx.venue.exchange.positions(accountId);
-    return [walletEntry(previous, balance.wallet_balance, all, fills)];
   }
 }
