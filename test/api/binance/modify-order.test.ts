@@ -94,6 +94,39 @@ describe('PUT /fapi/v1/order', () => {
     });
   });
 
+  it("a positionSide other than the order's is -4061, in either mode, and the order stays as it was", async () => {
+    const ex = svc.venue.exchange;
+    const shown = (c: Creds, id: number) => ex.openOrders(c.id).find((o) => Number(o.id) === id);
+    const check = async (c: Creds, id: number, good: string, bad: string[], mode: string) => {
+      const base = { symbol: 'BTCUSDT', side: 'BUY', orderId: id, quantity: '0.020', price: px(-55) };
+      const before = shown(c, id);
+      for (const positionSide of bad) {
+        const r = await put(c, { ...base, positionSide });
+        expect([r.status, r.body.code], `${mode} ${positionSide}`).toEqual([400, -4061]);
+        expect(r.body.msg).toMatch(/^Order's position side does not match user's setting\./);
+        expect(shown(c, id), `${mode} ${positionSide}`).toEqual(before);
+      }
+      const ok = await put(c, { ...base, positionSide: good });
+      expect(ok.body).toMatchObject({ orderId: id, positionSide: good, price: px(-55), origQty: '0.020' });
+    };
+    const one = account(svc.venue, 'modps1', 100_000, 'one_way');
+    await check(
+      one,
+      Number(limit(svc.venue, one, { side: Side.BUY, price: px(-50), qty: '0.010' }).order_id),
+      'BOTH',
+      ['LONG', 'SHORT'],
+      'one-way',
+    );
+    const hedge = account(svc.venue, 'modps2', 100_000);
+    await check(
+      hedge,
+      Number(limit(svc.venue, hedge, { side: Side.BUY, price: px(-50), qty: '0.010' }).order_id),
+      'LONG',
+      ['SHORT', 'BOTH'],
+      'hedge',
+    );
+  });
+
   it("a reduce-only order's larger quantity trimmed back to its position is -5027, not a bad parameter", async () => {
     const c = account(svc.venue, 'mod4', 100_000, 'one_way');
     const long = await signedCall(svc.base, c, 'POST', '/fapi/v1/order', {

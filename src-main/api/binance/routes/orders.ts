@@ -22,6 +22,7 @@ import {
   illegal,
   invalidValue,
   mandatory,
+  positionSideMessage,
   type ErrorContext,
 } from '../errors.ts';
 import { Params } from '../params.ts';
@@ -32,6 +33,7 @@ import {
   placedOrder,
   placeInput,
   POSITION_SIDES,
+  positionSideName,
   sideName,
   SIDES,
   type Mode,
@@ -105,6 +107,20 @@ const batchRoute = (method: 'POST' | 'PUT') => ({
   ...routeSchema(method, '/fapi/v1/batchOrders'),
   config: { weight: BATCH_WEIGHT },
 });
+
+/**
+ * A modification's positionSide that is not its order's (BOTH on a one-way account, the order's
+ * LONG / SHORT on a hedge one): -4061, as Binance answers a position side that does not match the
+ * account's setting (PUT order reads the account's live mode).
+ */
+function positionSideRefusal(s: Signed, o: Readonly<OrderState>, sent: string): never {
+  const own = positionSideName(s.mode, o.positionSide);
+  if (s.mode === 'one_way' || sent === 'BOTH') throw new BinanceError(-4061, positionSideMessage(s.mode));
+  throw new BinanceError(
+    -4061,
+    `${MSG.POSITION_SIDE} Order ${o.id} is on ${own}; its positionSide cannot be modified.`,
+  );
+}
 
 export function registerOrders(app: FastifyInstance, ctx: BinanceContext): void {
   const { venue } = ctx;
@@ -267,12 +283,14 @@ export function registerOrders(app: FastifyInstance, ctx: BinanceContext): void 
       throw invalidValue('priceMatch', 'priceMatch is not supported by this venue yet.');
     const price = q.required('price');
     q.oneOf('origType', ['LIMIT']);
-    q.oneOf('positionSide', POSITION_SIDES, () => enumRefusal('positionSide'));
+    const positionSide = q.oneOf('positionSide', POSITION_SIDES, () => enumRefusal('positionSide'));
     const o = findOrder(s, symbol, q);
     if (o.status !== OrderStatus.NEW && o.status !== OrderStatus.PARTIALLY_FILLED)
       throw new BinanceError(-2013, MSG.ORDER_NOT_EXIST);
     if (sideName(o.side) !== side)
       throw invalidValue('side', `Order ${o.id} is a ${sideName(o.side)}; side cannot be modified.`);
+    if (positionSide !== undefined && positionSide !== positionSideName(s.mode, o.positionSide))
+      positionSideRefusal(s, o, positionSide);
     const m = pair.math;
     const p = m.price.toUnits(price);
     const n = m.qty.toUnits(quantity);
