@@ -57,6 +57,7 @@ import type { PriceLineSpec } from './price-lines.ts';
 import { barAtOrBefore } from './bar-times.ts';
 import { CHART_COLORS, FONT, LINE_STYLE, bar, charWidth, chartFontSize, volumeBar } from './chart-style.ts';
 import { applyScale, type ScaleMode } from './chart-scale.ts';
+import { LastPriceLabel } from './last-price.ts';
 
 /** What the legend shows: the bar under the crosshair, or the latest one. */
 export interface LegendBar {
@@ -102,6 +103,7 @@ export class ChartModel {
   /** (its data read by the chart's summary, chart-keys.ts) */
   readonly candles: ISeriesApi<'Candlestick'>;
   private readonly volume: ISeriesApi<'Histogram'>;
+  private readonly lastPrice: LastPriceLabel;
   private readonly opts: ChartModelOptions;
   /** `held`: the price a drag shows the line at, until the model is told a new spec or it is let go. */
   private readonly lines = new Map<string, { spec: PriceLineSpec; line: IPriceLine; label: boolean; held?: number }>();
@@ -161,7 +163,10 @@ export class ChartModel {
       borderDownColor: CHART_COLORS.down,
       wickUpColor: CHART_COLORS.up,
       wickDownColor: CHART_COLORS.down,
+      // the close of the last candle in view: last-price.ts labels the newest one's
+      lastValueVisible: false,
     });
+    this.lastPrice = new LastPriceLabel(this.candles);
     this.volume = this.chart.addSeries(HistogramSeries, {
       priceScaleId: 'volume',
       priceFormat: { type: 'volume' },
@@ -236,6 +241,7 @@ export class ChartModel {
     this.candles.update(bar(c));
     this.volume.update(volumeBar(c));
     this.studies.update(c);
+    this.lastPrice.follow(c, this.inView);
     this.times[this.data.length - 1] = c[0];
     if (this.data.length > n) this.fillsChanged(c[0]);
     if (this.data.length > MAX_BARS + TRIM_SLACK) this.trim();
@@ -293,6 +299,7 @@ export class ChartModel {
     this.candles.setData(this.data.map(bar));
     this.volume.setData(this.data.map(volumeBar));
     this.studies.setBars(this.data);
+    this.lastPrice.follow(this.data[this.data.length - 1], this.inView);
     this.fillsChanged();
   }
 
@@ -349,14 +356,15 @@ export class ChartModel {
   }
 
   /** Whether `price` is within the candles' visible price range (false before there is one). */
-  private inView(price: number): boolean {
+  private readonly inView = (price: number): boolean => {
     const y = this.candles.priceToCoordinate(price);
     return y !== null && y >= 0 && y <= this.chart.paneSize(0).height;
-  }
+  };
 
   /** Each line's axis label on while its price is in view, off while not (see the header). */
   private syncLabels(): void {
     if (this.disposed) return;
+    this.lastPrice.sync(this.inView);
     const shown: string[] = [];
     for (const [id, l] of this.lines) {
       const label = this.inView(l.held ?? l.spec.price);
