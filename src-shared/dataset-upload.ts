@@ -1,7 +1,7 @@
 // One file uploaded to `POST /api/v1/datasets/import` as its raw body (docs/data.md): the content
 // type its name calls for and the query that names it. The Data dialog and the SDK's
 // `datasets.upload` both write uploads with these, so they send the same request.
-import { CANDLE_KINDS, isKind, isMarket } from './dataset-kinds.ts';
+import { CANDLE_KINDS, isKind } from './dataset-kinds.ts';
 
 /** Content type of an upload, by its name (the route takes zip, CSV or bytes: a recorder's .jsonl). */
 export function uploadType(fileName: string): string {
@@ -35,7 +35,9 @@ export interface UploadKey {
 export function uploadQuery(fileName: string, key: UploadKey): URLSearchParams {
   const q = new URLSearchParams({ name: fileName });
   if (key.checksum) q.set('checksum', key.checksum);
-  if (key.market !== undefined && isMarket(key.market)) q.set('market', key.market);
+  // Sent as given (one the service does not know is refused 1001, naming the markets), never
+  // dropped: left out, the service said the file's name did not say its market.
+  if (key.market !== undefined && key.market !== '') q.set('market', key.market);
   const symbol = key.symbol?.trim().toUpperCase() ?? '';
   if (symbol !== '') q.set('symbol', symbol);
   if (key.kind) q.set('kind', key.kind);

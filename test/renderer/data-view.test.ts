@@ -25,9 +25,11 @@ describe('Data dialog helpers', () => {
     expect(uploadUrl('http://127.0.0.1:8787/', 'BTCUSDT-1m-2025-01-06.zip', { market: 'um' })).toBe(
       'http://127.0.0.1:8787/api/v1/datasets/import?name=BTCUSDT-1m-2025-01-06.zip&market=um',
     );
+    // a market the service does not know is sent for it to refuse (1001), not left out unsaid
     expect(uploadUrl('http://h:1', 'a b&c.csv', { market: 'nonsense' })).toBe(
-      'http://h:1/api/v1/datasets/import?name=a+b%26c.csv',
+      'http://h:1/api/v1/datasets/import?name=a+b%26c.csv&market=nonsense',
     );
+    expect(uploadUrl('http://h:1', 'a.csv', { market: '' })).toBe('http://h:1/api/v1/datasets/import?name=a.csv');
     // empty fields are left to the file name
     expect(uploadUrl('http://h:1', 'x.zip', { market: 'um', symbol: ' ', kind: '', interval: '' })).toBe(
       'http://h:1/api/v1/datasets/import?name=x.zip&market=um',

@@ -188,6 +188,18 @@ describe('RestClient.datasets.upload', () => {
       api.request('POST', '/api/v1/datasets/import', { upload: { bytes, type: 'application/zip' }, auth: 'signed' }),
     ).rejects.toMatchObject({ code: -1, status: -2 });
   });
+
+  it('sends a market the service does not know, which refuses it naming the markets (not dropped unsaid)', async () => {
+    // `usdm` for `um`: until 2026-12-07 the SDK left it out of the request, and the service said the
+    // file's name "does not say its market", as if none had been given
+    const bytes = new TextEncoder().encode(KLINES_HEADER);
+    const err = await api.datasets
+      .upload('BTCUSDT-1m-2021-05-16.csv', bytes, { market: 'usdm' })
+      .catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(PerpdeskApiError);
+    expect(err).toMatchObject({ code: Errors.INVALID_PARAMETER.code, status: 400 });
+    expect((err as Error).message).toBe(`Invalid query parameter 'market': must be one of "spot", "um", "cm"`);
+  });
 });
 
 describe('RestClient.sweeps', () => {
