@@ -1,7 +1,7 @@
 // What a queue worker (queue.ts runQueueWorker) prints of what BullMQ and Redis report: a Redis
 // that went away and came back (one line each, as the coordinator says them), a job Redis lost
 // (a restart without persistence) or that is no longer this worker's, once a job, in place of
-// BullMQ's raw `Missing key for job ID. ...`.
+// BullMQ's raw `Missing key for job ID. ...` and `could not renew lock for job ID`.
 import { ErrorCode } from 'bullmq';
 import { shownUrl } from './redis-url.ts';
 
@@ -13,6 +13,26 @@ const LOST = [ErrorCode.JobNotExist, ErrorCode.JobLockNotExist, ErrorCode.JobLoc
 function lostJob(err: QueueErr): string | undefined {
   if (typeof err.code !== 'number' || !LOST.includes(err.code)) return undefined;
   return /for job (\S+?)\.? /.exec(err.message)?.[1];
+}
+
+/** The job of BullMQ's `could not renew lock for job ID` (an error without a code), if it is that. */
+function lockNotRenewed(err: QueueErr): string | undefined {
+  return /^could not renew lock for job (\S+)$/.exec(err.message)?.[1];
+}
+
+/**
+ * What a worker prints when it cannot renew a running job's lock (BullMQ says so at every
+ * renewal): the job is no longer its own, lost by a Redis restarted without persistence (and
+ * maybe added again by the coordinator and taken by another worker), or its lock lapsed while
+ * the worker was paused or cut off; the bot runs on, but its outcome is dropped.
+ */
+function lockLine(id: string): string {
+  return (
+    `perpdesk sweep worker: job ${id} is no longer this worker's (its lock could not be renewed: Redis lost ` +
+    'the job, restarted without persistence, or the lock lapsed while this worker was paused or cut off from ' +
+    "Redis, or its sweep was removed): its bot runs on here, but its outcome will be dropped; the run that counts is the one the sweep's " +
+    'coordinator adds again (within seconds, or at its --resume) or another worker holds'
+  );
 }
 
 /**
@@ -84,16 +104,30 @@ export class WorkerLines {
       this.down = true;
       return;
     }
+    const locked = lockNotRenewed(err);
+    if (locked !== undefined) {
+      // once a job, and not after its start was told lost: BullMQ repeats it at every renewal
+      if (this.told(`lock:${locked}`) || this.toldJobs.has(`start:${locked}`)) return;
+      this.log(lockLine(locked));
+      this.last = '';
+      return;
+    }
     const id = lostJob(err);
     if (id !== undefined) {
-      if (this.toldJobs.has(id)) return;
-      this.toldJobs.add(id);
-      // the set stays small: a worker loses few jobs
-      if (this.toldJobs.size > 1000) this.toldJobs.delete(this.toldJobs.values().next().value!);
+      if (this.told(id)) return;
     }
     const line = workerErrorLine(err);
     if (line !== this.last) this.log(line);
     this.last = line;
+  }
+
+  /** Whether KEY was told before; it is from now on. */
+  private told(key: string): boolean {
+    if (this.toldJobs.has(key)) return true;
+    this.toldJobs.add(key);
+    // the set stays small: a worker loses few jobs
+    if (this.toldJobs.size > 1000) this.toldJobs.delete(this.toldJobs.values().next().value!);
+    return false;
   }
 
   /** A connection is ready (again). */
@@ -105,8 +139,7 @@ export class WorkerLines {
   /** A job's start not told: said once a job. */
   startNotTold(jobId: string | undefined, err: unknown): void {
     if (jobId !== undefined && err instanceof Error && (err as QueueErr).code === ErrorCode.JobNotExist) {
-      if (this.toldJobs.has(`start:${jobId}`)) return;
-      this.toldJobs.add(`start:${jobId}`);
+      if (this.told(`start:${jobId}`)) return;
     }
     this.log(startNotToldLine(jobId, err));
   }
