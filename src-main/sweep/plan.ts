@@ -40,9 +40,10 @@ export function parseSpan(text: string): ReplaySpan {
   if (end === null) throw new PlanError(`--replay TO must be ${rule}, got '${m[3]}'`);
   // a bare date as the end means that whole day
   const until = m[3].includes('T') ? end : end + DAY;
+  // a day TO before FROM ends at FROM's midnight at the latest: the dates are the wrong way round
+  if (until < start || end < start) throw new PlanError(`--replay ends (${m[3]}) before it starts (${m[2]})`);
   if (until === start)
     throw new PlanError(`--replay is empty: it ends (${m[3]}) where it starts (${m[2]}); give an end after the start`);
-  if (until < start) throw new PlanError(`--replay ends (${m[3]}) before it starts (${m[2]})`);
   return { symbols, start, until };
 }
 

@@ -47,6 +47,10 @@ describe('the replay span and its split', () => {
       /^--replay is empty: it ends \(2025-01-06T08:00Z\) where it starts \(2025-01-06T08:00Z\); give an end after the start$/,
     ],
     ['BTCUSDT@2025-01-06..2025-01-06T00:00Z', /^--replay is empty/],
+    // dates the wrong way round by one day: the day TO is before FROM (it said `ends (2025-01-06)
+    // where it starts (2025-01-07)`, as the day's end is the start)
+    ['BTCUSDT@2025-01-07..2025-01-06', /^--replay ends \(2025-01-06\) before it starts \(2025-01-07\)$/],
+    ['BTCUSDT@2025-01-07T00:00Z..2025-01-06', /^--replay ends \(2025-01-06\) before it starts \(2025-01-07T00:00Z\)$/],
   ])('refuses --replay %s', (text, msg) => {
     expect(() => parseSpan(text)).toThrow(PlanError);
     expect(() => parseSpan(text)).toThrow(msg);
