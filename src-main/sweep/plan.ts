@@ -120,6 +120,24 @@ function executable(file: string): boolean {
   }
 }
 
+const BY_EXT: Record<string, string> = { ts: 'node', js: 'node', mjs: 'node', cjs: 'node', py: 'python3', sh: 'sh' };
+
+/** Why a program given by its path cannot run: missing, a folder, or not executable (and what to do). */
+function notRunnable(file: string, command: string): string {
+  let folder: boolean;
+  try {
+    folder = statSync(file).isDirectory();
+  } catch {
+    return `${file} does not exist`;
+  }
+  if (folder) return `${file} is a folder, not a program`;
+  const interpreter = BY_EXT[/\.([a-z]+)$/.exec(file)?.[1] ?? ''] ?? 'INTERPRETER';
+  return (
+    `${file} is not executable: make it so (chmod +x ${file}), or give its interpreter first ` +
+    `(--bot "${interpreter} ${command}")`
+  );
+}
+
 /** The bot command as argv, checked: the program exists, and so does an interpreter's script. */
 export function checkBot(text: string, cwd: string, path = process.env.PATH ?? ''): string[] {
   const argv = splitCommand(text.trim());
@@ -131,7 +149,7 @@ export function checkBot(text: string, cwd: string, path = process.env.PATH ?? '
   if (!found)
     throw new PlanError(
       prog.includes('/')
-        ? `--bot: ${resolve(cwd, prog)} does not exist or is not executable`
+        ? `--bot: ${notRunnable(resolve(cwd, prog), text.trim())}`
         : `--bot: '${prog}' is not a command found on PATH`,
     );
   const name = prog.split('/').pop()!;

@@ -123,7 +123,14 @@ describe('the bot command', () => {
     expect(() => checkBot('no-such-bot-program --x', ROOT)).toThrow(
       /'no-such-bot-program' is not a command found on PATH/,
     );
-    expect(() => checkBot('./missing.sh', dir)).toThrow(/missing.sh does not exist or is not executable/);
+    expect(() => checkBot('./missing.sh', dir)).toThrow(new RegExp(`^--bot: ${dir}/missing.sh does not exist$`));
+    // a script that exists but is not executable was told 'does not exist or is not executable'
+    const plain = path.join(dir, 'bot.ts');
+    writeFileSync(plain, 'process.exit(0)\n');
+    expect(() => checkBot('./bot.ts --x 1', dir)).toThrow(
+      `--bot: ${plain} is not executable: make it so (chmod +x ${plain}), or give its interpreter first (--bot "node ./bot.ts --x 1")`,
+    );
+    expect(() => checkBot(`${dir}/`, dir)).toThrow(`--bot: ${dir} is a folder, not a program`);
     expect(() => checkBot('node examples/no-such-bot.ts', ROOT)).toThrow(/the script .*no-such-bot.ts does not exist/);
     expect(() => checkBot('python3 -u strategies/nope.py', ROOT)).toThrow(/nope.py does not exist/);
   });
