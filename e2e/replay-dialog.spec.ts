@@ -109,3 +109,18 @@ test('after Keep replay and Close replay the focus stays in the Replay dialog', 
     await closeAll(service.url);
   }
 });
+
+// The pair table's first column (the checkboxes) had an empty header: a screen reader moving
+// through the table's columns heard nothing for it. It is named "Select", a visually hidden
+// word (.sr-only), as the other tables' headers without a visible title.
+test("the Replay dialog's checkbox column has a header a screen reader reads", async ({ page, service }) => {
+  await importKlines(service.url);
+  await openTrading(page, service.url, service.account);
+  await page.getByRole('button', { name: 'Replay', exact: true }).click();
+  const table = page.getByRole('dialog', { name: 'Replay' }).getByTestId('replay-symbols');
+  const heads = table.getByRole('columnheader');
+  await expect(heads).toHaveCount(4);
+  await expect(heads.first()).toHaveAccessibleName('Select');
+  // and it stays out of sight: the column as narrow as its checkboxes
+  await expect(heads.first().locator('.sr-only')).toHaveText('Select');
+});

@@ -183,7 +183,10 @@ function ReplayBody() {
           <table className="grid dense replay-symbols" data-testid="replay-symbols">
             <thead>
               <tr>
-                <th />
+                {/* the checkboxes' column, named for a screen reader (it read nothing there), out of sight */}
+                <th>
+                  <span className="sr-only">Select</span>
+                </th>
                 <th>Symbol</th>
                 <th>Coverage (UTC)</th>
                 <th>Made of</th>
