@@ -124,3 +124,28 @@ test("the Replay dialog's checkbox column has a header a screen reader reads", a
   // and it stays out of sight: the column as narrow as its checkboxes
   await expect(heads.first().locator('.sr-only')).toHaveText('Select');
 });
+
+// Start replay goes to the replay's own page (its login link): the keyboard focus started on the
+// page's body there, so a screen reader said nothing of where it was and Tab began from the top.
+// It starts on the replay banner ("Replay controls", the page's first region), as a drawer takes
+// the focus itself when it opens.
+test('a replay started from the dialog opens with the focus on its banner', async ({ page, service }) => {
+  test.setTimeout(120_000);
+  await importKlines(service.url);
+  try {
+    await openTrading(page, service.url, service.account);
+    await page.getByRole('button', { name: 'Replay', exact: true }).click();
+    const dialog = page.getByRole('dialog', { name: 'Replay' });
+    await dialog.getByRole('checkbox', { name: 'Replay BTCUSDT' }).check();
+    await dialog.getByRole('button', { name: 'Start replay' }).click();
+    await expect.poll(() => new URL(page.url()).origin, { timeout: 20_000 }).not.toBe(new URL(service.url).origin);
+    const banner = page.getByRole('region', { name: 'Replay controls' });
+    await expect(banner).toBeVisible();
+    await expect(banner).toBeFocused();
+    // Tab goes on to the banner's first control
+    await page.keyboard.press('Tab');
+    await expect(banner.getByTestId('replay-play')).toBeFocused();
+  } finally {
+    await closeAll(service.url);
+  }
+});

@@ -34,6 +34,18 @@ export function ReplayBanner() {
   const link = useSel(s.replay, (r) => r.link);
   const [seek, setSeek] = useState('');
   const actions = s.replay.getState().actions;
+  // A replay's page opens (Start replay, its login link) with the focus on its banner, the page's
+  // first region, as a drawer takes the focus itself: it started on the body, where a screen reader
+  // said nothing of where it was. Once, and only when nothing has the focus yet.
+  const region = useRef<HTMLDivElement>(null);
+  const greeted = useRef(false);
+  const shown = status !== null;
+  useEffect(() => {
+    if (greeted.current || !shown || region.current === null) return;
+    greeted.current = true;
+    const had = document.activeElement;
+    if (had === null || had === document.body) region.current.focus();
+  }, [shown]);
   if (status === null) return <div className="replay-banner" data-testid="replay-banner" aria-busy="true" />;
   if (link === 'ended') return <EndedBanner status={status} />;
   const state = link === 'down' ? 'disconnected' : playState(status);
@@ -63,6 +75,8 @@ export function ReplayBanner() {
       role="region"
       aria-label="Replay controls"
       data-state={state}
+      tabIndex={-1}
+      ref={region}
     >
       <div className="replay-row">
         <span className="replay-tag" title="This is a replay of historical market data, not the live market">
