@@ -16,7 +16,12 @@ const ticker = (last: number, open24: number, quoteVolume24: number): Ticker =>
   ({
     last,
     fundingRate: 0.0001,
-    day: { price_change_percent: (((last - open24) / open24) * 100).toFixed(3), quote_volume: String(quoteVolume24) },
+    day: {
+      open_price: open24.toFixed(2),
+      last_price: last.toFixed(2),
+      price_change_percent: (((last - open24) / open24) * 100).toFixed(3),
+      quote_volume: String(quoteVolume24),
+    },
   }) as unknown as Ticker;
 
 const entries = [entry('BTCUSDT', 125), entry('ETHUSDT', 100), entry('DOGEUSDT', 75), entry('NEWUSDT', 20)];

@@ -1,7 +1,7 @@
 // Prices and 24 h statistics per symbol: the price records (index, mark, last, funding) and the
 // venue's rolling 24 h ticker (GET /api/v1/ticker/24h, the market's ticker service), kept as the
-// API answers it: the screen shows its change, high, low and volume as those exact decimal
-// texts and never rebuilds them from candles. Written by ticker-feed.ts and the trade feed; read
+// API answers it: the screen shows its high, low and volume as those exact decimal texts and
+// never rebuilds them from candles; its change, of the last price shown against the day's open. Written by ticker-feed.ts and the trade feed; read
 // by the top bar and the symbol picker.
 import { createStore } from 'zustand/vanilla';
 import type { PriceRecord, Ticker24hRecord } from '../../../../src-shared/types.ts';
@@ -149,9 +149,31 @@ export function createTickerStore() {
   });
 }
 
-/** 24 h change as a ratio (the ticker's percent / 100), NaN until the ticker is known; for sorting and colour. */
+/**
+ * The 24 h change of the last price the screen shows (`t.last`) against the day's open, as the
+ * ticker writes it (the open's decimals; percent of the open, 3 decimals, no sign on a zero): the
+ * ticker's own texts while its last price is the one shown. The last price moves with every trade
+ * and price push, the ticker is asked every 2 s: the change was the answer's, so a last price up
+ * from 101.0 to 102.0 stood beside "+1.000%" until the next answer.
+ */
+function dayChange(t: Ticker | undefined): { change: string; percent: string } | null {
+  const day = t?.day;
+  if (!t || !day) return null;
+  if (!(t.last > 0) || t.last === Number(day.last_price))
+    return { change: day.price_change, percent: day.price_change_percent };
+  const p = day.open_price.split('.')[1]?.length ?? 0;
+  const unit = 10 ** p;
+  // in units of the last decimal: no binary fraction in the difference
+  const open = Math.round(Number(day.open_price) * unit);
+  const diff = Math.round(t.last * unit) - open;
+  const percent = open === 0 ? '0.000' : ((diff / open) * 100).toFixed(3);
+  return { change: (diff / unit).toFixed(p), percent: /^-0\.0+$/.test(percent) ? percent.slice(1) : percent };
+}
+
+/** 24 h change as a ratio (the percent shown / 100), NaN until the ticker is known; for sorting and colour. */
 export function change24(t: Ticker | undefined): number {
-  return t?.day ? Number(t.day.price_change_percent) / 100 : NaN;
+  const c = dayChange(t);
+  return c ? Number(c.percent) / 100 : NaN;
 }
 
 /** USDT turnover over 24 h, NaN until the ticker is known. */
@@ -173,12 +195,14 @@ function signed(text: string): string {
 }
 
 /**
- * The 24 h change as the screen writes it: the ticker's price change and percent, exactly as
- * the venue answered them, grouped ("+1,500.0", "+0.521%"); '—' for both until the ticker is known.
+ * The 24 h change as the screen writes it: the change of the last price shown (dayChange: the
+ * ticker's price change and percent exactly, while its last price is the one shown), grouped
+ * ("+1,500.0", "+0.521%"); '—' for both until the ticker is known.
  */
 export function change24Text(t: Ticker | undefined): { price: string; percent: string } {
-  if (!t?.day) return { price: '—', percent: '—' };
-  return { price: signed(t.day.price_change), percent: `${signed(t.day.price_change_percent)}%` };
+  const c = dayChange(t);
+  if (!c) return { price: '—', percent: '—' };
+  return { price: signed(c.change), percent: `${signed(c.percent)}%` };
 }
 
 /**
