@@ -21,9 +21,10 @@ test('Enter in the size keeps the focus there, and the button pressed keeps it; 
 
   // the status region is there, empty and out of sight, before anything is sent
   await expect(f.notice).toHaveCount(1);
-  await expect(f.notice).toHaveRole('status');
+  const live = f.notice.getByRole('status');
+  await expect(live).toHaveCount(1);
   await expect(f.notice).toBeEmpty();
-  const region = await f.notice.elementHandle();
+  const region = await live.elementHandle();
 
   await page.locator('body').click({ position: { x: 1, y: 1 } });
   await page.keyboard.press('b');

@@ -475,11 +475,12 @@ export function OrderEntry() {
       {/* live regions that are always there, empty (no box) when silent: a screen reader says what comes into them */}
       <div
         className={f.notice ? `oe-notice ${f.noticeKind}` : 'oe-silent'}
-        role="status"
         data-testid="order-notice"
         data-kind={f.notice ? f.noticeKind : undefined}
       >
-        {f.notice}
+        {/* a whole fill shown, not said: the fill toast says it, with more (it was said twice) */}
+        <span role="status">{f.noticeLive ? f.notice : null}</span>
+        {f.noticeLive ? null : f.notice}
       </div>
       <div className={f.hint ? 'oe-hint' : 'oe-silent'} role="status" data-testid="order-hint">
         {f.hint}

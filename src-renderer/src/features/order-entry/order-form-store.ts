@@ -78,6 +78,8 @@ export interface OrderFormState {
   /** What the last accepted order did; 'warn' when it ended without doing what was asked. */
   notice: string | null;
   noticeKind: 'ok' | 'warn';
+  /** Whether a screen reader is told the notice (PlacementNotice.live: not a whole fill, the fill toast says it). */
+  noticeLive: boolean;
   /** A short help line (Enter with no side armed). */
   hint: string | null;
   /** The error is the refusal of a side armed with nothing to close (B / S): Enter keeps it, not the help line. */
@@ -205,6 +207,7 @@ export function createOrderFormStore(api: RestClient, opts: OrderFormOptions = {
           submitting: null,
           notice: n.text,
           noticeKind: n.kind,
+          noticeLive: n.live,
           qty: get().sizeMode === 'qty' ? get().qty : '',
         });
         dropTimer();
@@ -249,6 +252,7 @@ export function createOrderFormStore(api: RestClient, opts: OrderFormOptions = {
       settingError: null,
       notice: null,
       noticeKind: 'ok',
+      noticeLive: true,
       hint: null,
       armRefused: false,
       focus: null,
@@ -301,6 +305,7 @@ export function createOrderFormStore(api: RestClient, opts: OrderFormOptions = {
             () => api.conditionals.place(request),
             (r) => ({
               kind: 'ok',
+              live: true,
               text:
                 typeof r.callback_rate === 'string'
                   ? `Trailing stop ${r.symbol} #${r.id} placed. ${trailingSentence({ ...r, callback_rate: r.callback_rate }, display)}.`

@@ -17,6 +17,11 @@ import { OrderStatus, OrderType, PositionAction, Side, TimeInForce } from '../..
 export interface PlacementNotice {
   kind: 'ok' | 'warn';
   text: string;
+  /**
+   * Whether the form's live region says it: not a whole fill, which the fill toast (a live region
+   * too) says with more (the role, the fee, the PnL); it was said twice. Shown all the same.
+   */
+  live: boolean;
 }
 
 export function placementNotice(
@@ -36,25 +41,29 @@ export function placementNotice(
   const filled = Number(r.filled_qty);
   const fills = filled > 0 ? `filled ${fmt(filled, qd)} at ${fmt(Number(r.filled_quote) / filled, pd)}` : '';
   const tif = order.type === OrderType.MARKET ? 'market' : (order.time_in_force ?? TimeInForce.GTC);
-  switch (r.status) {
-    case OrderStatus.NEW:
-      // a resting order is said with its price, as it will show in Open orders
-      return { kind: 'ok', text: `${named(order.price ? ` at ${fmt(order.price, pd)}` : '')}: placed` };
-    case OrderStatus.PARTIALLY_FILLED:
-      return { kind: 'ok', text: `${what}: ${fills}, the rest placed` };
-    case OrderStatus.FILLED:
-      return { kind: 'ok', text: `${what}: ${fills}` };
-    case OrderStatus.CANCELED:
-      return { kind: 'warn', text: `Order cancelled${fills ? ` after it ${fills}` : ', nothing filled'}. ${what}.` };
-    case OrderStatus.REJECTED:
-      return { kind: 'warn', text: `Order rejected by the venue, nothing filled. ${what}.` };
-    case OrderStatus.EXPIRED:
-      return {
-        kind: 'warn',
-        text: `${expiredReason(tif, filled > 0)}. ${what}${fills ? `: ${fills}` : ', nothing filled'}.`,
-      };
-    default:
-      return { kind: 'warn', text: `${what}: status ${r.status}${fills ? `, ${fills}` : ''}` };
+  return { ...noticeOf(r.status), live: r.status !== OrderStatus.FILLED };
+
+  function noticeOf(status: number): Omit<PlacementNotice, 'live'> {
+    switch (status) {
+      case OrderStatus.NEW:
+        // a resting order is said with its price, as it will show in Open orders
+        return { kind: 'ok', text: `${named(order.price ? ` at ${fmt(order.price, pd)}` : '')}: placed` };
+      case OrderStatus.PARTIALLY_FILLED:
+        return { kind: 'ok', text: `${what}: ${fills}, the rest placed` };
+      case OrderStatus.FILLED:
+        return { kind: 'ok', text: `${what}: ${fills}` };
+      case OrderStatus.CANCELED:
+        return { kind: 'warn', text: `Order cancelled${fills ? ` after it ${fills}` : ', nothing filled'}. ${what}.` };
+      case OrderStatus.REJECTED:
+        return { kind: 'warn', text: `Order rejected by the venue, nothing filled. ${what}.` };
+      case OrderStatus.EXPIRED:
+        return {
+          kind: 'warn',
+          text: `${expiredReason(tif, filled > 0)}. ${what}${fills ? `: ${fills}` : ', nothing filled'}.`,
+        };
+      default:
+        return { kind: 'warn', text: `${what}: status ${r.status}${fills ? `, ${fills}` : ''}` };
+    }
   }
 }
 
