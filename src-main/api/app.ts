@@ -90,6 +90,8 @@ export interface AppOptions {
   sweeps?: SweepResults;
   /** The /binance streams' ping period and time without a pong, when not Binance's 3 and 10 minutes (tests). */
   binanceHeartbeat?: Partial<HeartbeatLimits>;
+  /** Unsent bytes of a /binance stream connection above which it is closed as a slow consumer, when not 4 MiB (tests). */
+  binanceMaxUnsentBytes?: number;
 }
 
 /**
@@ -428,6 +430,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     auth,
     rateLimit: opts.rateLimit,
     heartbeat: opts.binanceHeartbeat,
+    maxUnsentBytes: opts.binanceMaxUnsentBytes,
   });
 
   if (opts.uiDir && existsSync(opts.uiDir)) {

@@ -49,6 +49,8 @@ export interface BinanceApiOptions {
   rateLimit?: RateLimitOptions | false;
   /** The streams' ping period and time without a pong before a close, when not Binance's 3 and 10 minutes (tests). */
   heartbeat?: Partial<HeartbeatLimits>;
+  /** Unsent bytes of a stream connection above which it is closed as a slow consumer, when not 4 MiB (tests). */
+  maxUnsentBytes?: number;
 }
 
 const UNREAD_BODY =
@@ -184,7 +186,7 @@ export default async function binanceApi(app: FastifyInstance, opts: BinanceApiO
 
   registerMarketData(app, ctx, limits);
   registerFuturesData(app, ctx);
-  registerStreams(app, ctx, limits.perIp !== null, opts.heartbeat);
+  registerStreams(app, ctx, limits.perIp !== null, opts.heartbeat, opts.maxUnsentBytes);
   registerOrders(app, ctx);
   registerAlgoOrders(app, ctx);
   registerCountdown(app, ctx);

@@ -7,7 +7,8 @@
 // 16 KiB 431 / -1000 (refused before any route: error-handler.ts), the facade's request-rate limit and Binance's 300
 // connections every 5 minutes from an IP (while the rate limits are on) 429 / -1003. After the
 // upgrade a refused connection is closed with a code: 1008 for a private path without a
-// listenKey or a listenKey that does not exist, and for more than 10 messages a second; 1009 for a
+// listenKey or a listenKey that does not exist, for more than 10 messages a second, and for more than
+// 4 MiB unsent (a client that stopped reading: slow-consumer.ts); 1009 for a
 // frame over 64 KiB; 1011 when the hub fails to serve a request (the connection gets back the
 // streams it had; no other connection is touched) or to send it an event (the others still get
 // it); 1001 after 10 minutes without a pong (pinged every 3 minutes, as Binance: hub.ts); a
@@ -33,7 +34,8 @@ const DESCRIPTION =
   "SUBSCRIBE that would take the connection past 1024 streams is code 2 and takes none. An IP's upgrades past 300 " +
   'every 5 minutes are 429 (while the rate limits are on). ' +
   'Closed after the upgrade with 1008 when the path is private and has no listenKey, when the listenKey does not ' +
-  'exist, when the URL names more than 1024 streams, or after more than 10 client messages in a second; with 1009 for a frame over 64 KiB; with 1011 when ' +
+  'exist, when the URL names more than 1024 streams, after more than 10 client messages in a second, or with more ' +
+  'than 4 MiB unsent (slow consumer: a client that stopped reading); with 1009 for a frame over 64 KiB; with 1011 when ' +
   'the service fails to serve a request or to send an event (that connection only). As on Binance, the service ' +
   'pings every connection every 3 minutes and closes it with 1001 after 10 minutes without a pong.';
 
@@ -69,18 +71,20 @@ const RESPONSES = {
 /**
  * The WebSocket endpoints; a plain GET on one answers -1000. With `limitConnections` (the facade's
  * rate limits are on) an IP's upgrades past Binance's 300 every 5 minutes answer 429 / -1003.
- * `heartbeat`: other ping and pong periods than Binance's (tests).
+ * `heartbeat`: other ping and pong periods than Binance's, `maxUnsent` another slow-consumer bound (tests).
  */
 export function registerStreams(
   app: FastifyInstance,
   ctx: BinanceContext,
   limitConnections: boolean,
   heartbeat?: Partial<HeartbeatLimits>,
+  maxUnsent?: number,
 ): void {
   const streams = new BinanceStreams(
     ctx,
     (err, what) => app.log.error({ err }, `Binance stream hub: ${what}`),
     heartbeat,
+    maxUnsent,
   );
   const onRequest = limitConnections ? connectionLimit(ctx.auth.now) : undefined;
   // closed with /ws's hub, before the upgrade server waits for its clients (ws/ws-route.ts): its

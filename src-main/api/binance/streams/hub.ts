@@ -26,7 +26,8 @@
 // ending the process; so does a send to one connection that throws (the others still get the
 // event), and a timer's round that throws is logged and runs again at its next (ws/isolate.ts).
 // As Binance, every connection (market or user stream) is pinged every 3 minutes and closed (1001)
-// after 10 minutes without a pong (ws/heartbeat.ts, shared with /ws; tests shorten both).
+// after 10 minutes without a pong (ws/heartbeat.ts, shared with /ws; tests shorten both); one with
+// more than 4 MiB unsent is closed as a slow consumer (1008, slow-consumer.ts; tests lower it).
 import type { FastifyRequest } from 'fastify';
 import type { WebSocket } from 'ws';
 import { isListed } from '../../../core/symbol.ts';
@@ -35,6 +36,7 @@ import { listedPairs, type BinanceContext } from '../context.ts';
 import { depthSpeed, MarketFeed } from './market-feed.ts';
 import { parseStream, snapshotStream } from './events.ts';
 import { MAX_MESSAGES_PER_SECOND, MAX_STREAMS, readControl, readStreamUrl } from './requests.ts';
+import { closedAsSlow, MAX_UNSENT_BYTES } from './slow-consumer.ts';
 import { UserEvents } from './user-events.ts';
 import { Heartbeat, type HeartbeatLimits } from '../../ws/heartbeat.ts';
 import { closeInternal, guarded, INTERNAL_ERROR } from '../../ws/isolate.ts';
@@ -85,14 +87,18 @@ export class BinanceStreams {
   /** The ping period and the time without a pong that closes a connection. */
   private readonly liveness: HeartbeatLimits;
   private readonly heartbeat = new Heartbeat('pong', Date.now());
+  /** Unsent bytes of a connection above which it is closed as a slow consumer. */
+  private readonly maxUnsent: number;
 
-  /** `heartbeat`: other ping and pong periods than Binance's (tests). */
+  /** `heartbeat`: other ping and pong periods than Binance's, `maxUnsent` another slow-consumer bound (tests). */
   constructor(
     ctx: BinanceContext,
     failed: (err: unknown, what: string) => void,
     heartbeat: Partial<HeartbeatLimits> = {},
+    maxUnsent = MAX_UNSENT_BYTES,
   ) {
     this.ctx = ctx;
+    this.maxUnsent = maxUnsent;
     this.failed = failed;
     this.liveness = { ...BINANCE_HEARTBEAT, ...heartbeat };
     const st = ctx.venue.replay?.status();
@@ -412,7 +418,7 @@ export class BinanceStreams {
   }
 
   private send(conn: Conn, msg: unknown): void {
-    if (conn.socket.readyState !== OPEN) return;
+    if (conn.socket.readyState !== OPEN || closedAsSlow(conn.socket, this.maxUnsent)) return;
     try {
       conn.socket.send(JSON.stringify(msg));
     } catch (err) {
@@ -449,7 +455,7 @@ export class BinanceStreams {
     let raw: string | undefined;
     let wrapped: string | undefined;
     for (const c of this.conns) {
-      if (!c.subs.has(name) || c.socket.readyState !== OPEN) continue;
+      if (!c.subs.has(name) || c.socket.readyState !== OPEN || closedAsSlow(c.socket, this.maxUnsent)) continue;
       try {
         if (c.combined) c.socket.send((wrapped ??= JSON.stringify({ stream: name, data })));
         else c.socket.send((raw ??= JSON.stringify(data)));
