@@ -70,7 +70,8 @@ export const USAGE = `Usage: npm run serve -- [options]
   --host H                 interface to listen on (default 127.0.0.1)
   --port N                 port, 0 picks a free one (default 8787)
   --data-dir DIR           folder of the database (default: the OS user-data folder)
-  --seed N                 seed of the simulated market (default: kept from the first start, else 1)
+  --seed N                 seed of the simulated market, kept for later starts (default: the data
+                           folder's last seed, else 1)
   --speed X                market clock speed factor, 0.1 to 10000 (default 1)
   --account KEY:SECRET[:BALANCE[:MODE]]
                            create or update a paper account with this API key, secret and USDT

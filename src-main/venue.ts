@@ -219,7 +219,7 @@ function* buildVenue(
   if (replay === undefined) seedCatalogue(symbols, wall());
   else symbols.insertMissing(replayCatalogue(replay.data, replay.options), replayListingTime(replay.options.start));
 
-  // The seed is fixed at first start so a venue stays reproducible across restarts; an explicit --seed replaces it.
+  // Stored so a venue stays reproducible across restarts: a start without --seed keeps the last seed, --seed replaces it.
   const seed = opts.seed ?? settings.getNumber('seed') ?? 1;
   settings.set('seed', String(seed));
 

@@ -1,5 +1,5 @@
 import { placeBotOrder, placeOrder } from '../helpers/exchange-commands.ts';
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
@@ -7,6 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { MIGRATIONS } from '../../src-main/store/migrations.ts';
 import { openDatabase, schemaVersion } from '../../src-main/store/database.ts';
 import { startService } from '../../src-main/service.ts';
+import { USAGE } from '../../src-main/cli-args.ts';
 
 const dirs: string[] = [];
 function tempDir(): string {
@@ -49,6 +50,29 @@ describe('storage', () => {
       expect(acct?.walletBalance).toBe(123_45000000n);
     } finally {
       await second.close();
+    }
+  });
+
+  // docs/headless.md and --help: without --seed a start keeps the folder's last seed (an explicit
+  // --seed replaces it for later starts too), else 1; before, both said "kept from the first start"
+  it('a start without --seed keeps the last seed given, not the first', async () => {
+    const dataDir = tempDir();
+    const starts = [3, 5, undefined];
+    const seeds: number[] = [];
+    for (const seed of starts) {
+      const s = await startService({ dataDir, port: 0, seed, simulate: false });
+      seeds.push(s.venue.seed);
+      await s.close();
+    }
+    expect(seeds).toEqual([3, 5, 5]);
+    const help = (/--seed N[\s\S]*?(?=\n {2}--)/.exec(USAGE)?.[0] ?? '').replace(/\s+/g, ' ');
+    const row =
+      readFileSync(join(import.meta.dirname, '../../docs/headless.md'), 'utf8')
+        .split('\n')
+        .find((l) => l.startsWith('| `--seed N`')) ?? '';
+    for (const said of [help, row]) {
+      expect(said).not.toMatch(/first start/);
+      expect(said).toMatch(/last seed/);
     }
   });
 
