@@ -20,6 +20,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { fmtAmount, fmtDateTime } from '../../lib/format.ts';
 import { parseDecimalInput } from '../order-entry/decimal-input.ts';
+import { resetBalanceCheck } from './reset-balance.ts';
 import { wsUrl } from '../../lib/connection.ts';
 import { useServices, useSel } from '../../lib/use-services.ts';
 import { parseSimSpeed } from './sim-speed.ts';
@@ -141,10 +142,11 @@ function SettingsBody() {
   const depositsText = deposits !== undefined && Number(deposits) > 0 ? fmtAmount(deposits).replace(/,/g, '') : '';
   const amountText = balance ?? depositsText;
   const amount = parseDecimalInput(amountText);
-  const amountOk = amount.kind === 'ok';
+  const amountProblem = resetBalanceCheck(amount);
+  const amountOk = amount.kind === 'ok' && amountProblem === null;
   const reset = async (): Promise<void> => {
     setConfirmReset(false);
-    if (amount.kind !== 'ok') return;
+    if (amount.kind !== 'ok' || amountProblem !== null) return;
     const r = await st.actions.reset(amount.value);
     if (r) {
       s.account.getState().actions.apply(r);
@@ -411,7 +413,8 @@ function SettingsBody() {
             className="short"
             value={amountText}
             placeholder="USDT"
-            aria-invalid={amount.kind === 'invalid'}
+            aria-invalid={amountProblem !== null}
+            aria-describedby={amountProblem !== null ? 'reset-balance-error' : undefined}
             onChange={(e) => {
               setBalance(e.target.value);
               setConfirmReset(false);
@@ -429,7 +432,7 @@ function SettingsBody() {
             Reset account…
           </button>
         </div>
-        {confirmReset && amount.kind === 'ok' && (
+        {confirmReset && amount.kind === 'ok' && amountOk && (
           <ConfirmBar
             testId="reset-confirm"
             text={`Cancel every open order, close every position at the mark price and set the wallet to ${fmtAmount(amount.value)} USDT? This cannot be undone.`}
@@ -446,8 +449,10 @@ function SettingsBody() {
           />
         )}
         <SettingsResult message={st.message} of="reset" testId="reset-result" />
-        {amount.kind === 'invalid' && (
-          <p className="error small">Not an amount: use digits and a decimal point, e.g. 10000.</p>
+        {amountProblem !== null && (
+          <p className="error small" id="reset-balance-error" data-testid="reset-balance-error">
+            {amountProblem}
+          </p>
         )}
         <p className="muted small">
           Cancels every open order, closes every position at the mark price and sets the wallet to this balance
