@@ -22,6 +22,7 @@ import {
 import type { Candle } from '../../../../src-shared/types.ts';
 import { INDICATOR_KINDS, IndicatorSeries, vwapBreakAfter, type IndicatorBar } from './indicators.ts';
 import { slotLabel, type IndicatorSlot } from './indicator-settings.ts';
+import { paneStretch } from './pane-heights.ts';
 
 /** An indicator's values at one bar, for the legend. */
 export interface IndicatorReading {
@@ -35,8 +36,6 @@ export interface IndicatorReading {
   priced: boolean;
 }
 
-/** The height of an indicator's pane against the candles' (1). */
-const PANE_STRETCH = 0.3;
 const RSI_LEVELS = [70, 30];
 /** RSI is an index from 0 to 100, whatever the pair's prices. */
 const RSI_FORMAT: PriceFormat = { type: 'price', precision: 2, minMove: 0.01 };
@@ -68,8 +67,13 @@ export class IndicatorLayer {
   /** The pair's price format (ChartModel.configure), for the indicators whose values are prices. */
   private priceFormat: PriceFormat = { type: 'price', precision: 2, minMove: 0.01 };
 
+  /** Fits the panes' heights again as the chart's height changes (pane-heights.ts). */
+  private readonly resized: ResizeObserver | null;
+
   constructor(chart: IChartApi) {
     this.chart = chart;
+    this.resized = typeof ResizeObserver === 'undefined' ? null : new ResizeObserver(() => this.fitPanes());
+    this.resized?.observe(chart.chartElement());
   }
 
   /** Draws exactly the slots that are on; a pane's indicators are laid out again when that set changes. */
@@ -108,6 +112,7 @@ export class IndicatorLayer {
       this.setData(x);
       this.shown.set(slot.id, x);
     }
+    this.fitPanes();
   }
 
   /** The pair's price format, for every indicator whose values are prices (all but RSI). */
@@ -169,6 +174,7 @@ export class IndicatorLayer {
   }
 
   dispose(): void {
+    this.resized?.disconnect();
     this.shown.clear();
   }
 
@@ -201,8 +207,17 @@ export class IndicatorLayer {
           axisLabelVisible: false,
           title: '',
         });
-    if (pane > 0) this.chart.panes()[pane]?.setStretchFactor(PANE_STRETCH);
     return series;
+  }
+
+  /** The candles' and the indicator panes' shares of the chart's height (pane-heights.ts). */
+  private fitPanes(): void {
+    const panes = this.chart.panes();
+    if (panes.length < 2) return;
+    // the panes' height together: the chart's less its time axis and the 1 px separators
+    const height = this.chart.chartElement().clientHeight - this.chart.timeScale().height() - (panes.length - 1);
+    const s = paneStretch(height, panes.length - 1);
+    panes.forEach((p, i) => p.setStretchFactor(i === 0 ? s.candles : s.indicator));
   }
 
   private setData(x: Shown): void {
