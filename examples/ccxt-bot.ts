@@ -174,11 +174,13 @@ function orderSize(
 
 /**
  * parseArgs' refusal in one line: what is wrong, and for a value that starts with '-' (read as an
- * option: `--duration -1`) how to give one (`--duration=-1`), without its guess between them.
+ * option: `--duration -1`) how to give one (`--duration=-1`), without its guess between them; its
+ * first letter lower case as the other messages ("Unknown option '--spread'" read so).
  */
 function parseArgsProblem(err: unknown): string {
-  return (err as Error).message
+  const said = (err as Error).message
     .split('\n')
     .filter((l) => !l.startsWith('Did you forget'))
     .join(' ');
+  return said.charAt(0).toLowerCase() + said.slice(1);
 }

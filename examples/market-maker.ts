@@ -14,7 +14,7 @@
 // Run against a service (`npm run serve -- --account mmbotkey01:mmbotsecret01:50000`, which
 // listens on 127.0.0.1:8787; pass --url for another address):
 //   npm run example:mm -- --key mmbotkey01 --secret mmbotsecret01 [--url http://127.0.0.1:8787]
-//                         [--symbol BTCUSDT] [--spread-ticks 20] [--every 3] [--duration 60]
+//                         [--symbol BTCUSDT] [--spread-ticks 100] [--every 3] [--duration 60]
 import { parseArgs } from 'node:util';
 import {
   LocalOrderBook,
@@ -37,7 +37,7 @@ Quotes a post-only bid and ask around the mid of its local book (docs/sdk.md).
   --secret SECRET     its secret (required)
   --url URL           the service (default http://127.0.0.1:8787)
   --symbol SYMBOL     the pair to quote (default BTCUSDT)
-  --spread-ticks N    ticks between the mid and each quote (default 20)
+  --spread-ticks N    ticks between the mid and each quote (default 100)
   --every S           seconds from the end of one round of quotes to the next (default 3)
   --duration S        seconds to run, 0 until Ctrl-C (default 0)
   -h, --help          this text
@@ -127,7 +127,9 @@ function numberArg(
     return usageError(`--${name} must be ${want[kind]}, not '${v}'`);
   return n;
 }
-const spreadTicks = numberArg('spread-ticks', '20', 'whole');
+// 100 ticks: the simulated BTCUSDT index moves some 20 ticks every 100 ms step (docs/realism.md), so a
+// quote 20 ticks from the mid (the default before) was often crossed before it reached the book
+const spreadTicks = numberArg('spread-ticks', '100', 'whole');
 const everySec = numberArg('every', '3', 'positive');
 const durationSec = numberArg('duration', '0', 'any');
 
@@ -234,39 +236,52 @@ async function main(): Promise<void> {
     await Promise.all(mine.map((o) => rest.cancelOrder(symbol, { orderId: o.id }).catch(() => undefined)));
   };
 
-  let quoting = false;
-  const quote = async () => {
+  /**
+   * A quote's price from the book as it stands now, `spreadTicks` under the mid for a bid and over it
+   * for an ask; null while the book is not live. Each quote is priced right before it is sent: priced
+   * before the round's pull (openOrders, then the cancels) the simulated mid had moved meanwhile, and
+   * about a third of the post-only quotes were refused as taking liquidity.
+   */
+  const priceNow = (side: 1 | 2): { mid: number; price: number } | null => {
     const bid = book.bestBid();
     const ask = book.bestAsk();
-    if (book.state !== 'live' || !bid || !ask) {
-      // Prices from a book that is not live may be stale: do not leave quotes resting on them.
-      if (quoting) {
-        quoting = false;
-        await pullQuotes().then(
-          () => log('book not live: quotes pulled'),
-          (err: unknown) => log('book not live; pulling quotes failed:', err instanceof Error ? err.message : err),
-        );
-      }
-      return;
-    }
+    if (book.state !== 'live' || !bid || !ask) return null;
     const mid = (Number(bid[0]) + Number(ask[0])) / 2;
-    const buy = (Math.floor(mid / tick) - spreadTicks) * tick;
-    const sell = (Math.ceil(mid / tick) + spreadTicks) * tick;
+    const price =
+      side === 1 ? (Math.floor(mid / tick) - spreadTicks) * tick : (Math.ceil(mid / tick) + spreadTicks) * tick;
+    return { mid, price };
+  };
+
+  let quoting = false;
+  const notLive = async (): Promise<void> => {
+    // Prices from a book that is not live may be stale: do not leave quotes resting on them.
+    if (!quoting) return;
+    quoting = false;
+    await pullQuotes().then(
+      () => log('book not live: quotes pulled'),
+      (err: unknown) => log('book not live; pulling quotes failed:', err instanceof Error ? err.message : err),
+    );
+  };
+  const quote = async () => {
+    if (priceNow(1) === null) return notLive();
     await pullQuotes();
     const positions = mode === 'hedge' ? await rest.positions() : [];
     quoting = true;
-    for (const [side, price] of [
-      [1, buy],
-      [2, sell],
-    ] as const) {
-      const lots = lotsFor(price);
+    const sent = { mid: '', bid: '', ask: '' };
+    for (const side of [1, 2] as const) {
+      const at = priceNow(side);
+      if (at === null) return notLive();
+      const price = at.price.toFixed(decimals);
+      const lots = lotsFor(at.price);
+      sent.mid = at.mid.toFixed(decimals);
+      sent[side === 1 ? 'bid' : 'ask'] = price;
       try {
         await rest.placeOrder({
           symbol,
           ...quoteFor(mode, side, lots, step, positions),
           type: 1,
           time_in_force: 4,
-          price: price.toFixed(decimals),
+          price,
           qty: (lots * step).toFixed(pair.qty_precision),
           client_order_id: `${tag}${++quoteNo}`,
         });
@@ -274,7 +289,7 @@ async function main(): Promise<void> {
         log(`quote ${side === 1 ? 'bid' : 'ask'} refused:`, err instanceof Error ? err.message : err);
       }
     }
-    log(`mid ${mid.toFixed(decimals)}  bid ${buy.toFixed(decimals)}  ask ${sell.toFixed(decimals)}`);
+    log(`mid ${sent.mid}  bid ${sent.bid}  ask ${sent.ask}`);
   };
   // One round at a time: the next starts `everySec` after the last one ended, so rounds never
   // overlap, and stop() waits for the round in flight before it pulls the quotes.
@@ -329,11 +344,13 @@ main().catch((err: unknown) => {
 
 /**
  * parseArgs' refusal in one line: what is wrong, and for a value that starts with '-' (read as an
- * option: `--duration -1`) how to give one (`--duration=-1`), without its guess between them.
+ * option: `--duration -1`) how to give one (`--duration=-1`), without its guess between them; its
+ * first letter lower case as the other messages ("Unknown option '--spread'" read so).
  */
 function parseArgsProblem(err: unknown): string {
-  return (err as Error).message
+  const said = (err as Error).message
     .split('\n')
     .filter((l) => !l.startsWith('Did you forget'))
     .join(' ');
+  return said.charAt(0).toLowerCase() + said.slice(1);
 }

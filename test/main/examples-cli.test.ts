@@ -60,12 +60,13 @@ describe('the example bots on the command line', () => {
     });
   }, 120_000);
 
+  // every message lower case after the example's name: an unknown option read "Unknown option '--spread'"
   it('a missing --key, an unknown option or a bad number: one line, exit 2', async () => {
     const cases: Array<[string, string[], string]> = [
       ['market-maker.ts', [], 'market-maker: --key is required'],
-      ['market-maker.ts', ['--key', 'k', '--secret', 's', '--spread', '5'], "market-maker: Unknown option '--spread'"],
+      ['market-maker.ts', ['--key', 'k', '--secret', 's', '--spread', '5'], "market-maker: unknown option '--spread'"],
       ['replay-bot.ts', ['--secret', 's'], 'replay-bot: --key is required'],
-      ['replay-bot.ts', ['--bogus'], "replay-bot: Unknown option '--bogus'"],
+      ['replay-bot.ts', ['--bogus'], "replay-bot: unknown option '--bogus'"],
       // a number option that is not one (a NaN or 0 pace spun the market maker in a tight loop)
       ...(
         [
@@ -80,11 +81,12 @@ describe('the example bots on the command line', () => {
         ['--key', 'k', '--secret', 's', opt, v],
         `market-maker: ${opt} must be ${want}, not '${v}'`,
       ]),
-      // a value starting with '-' is read as an option: how to give one, without parseArgs' guess
+      // a value starting with '-' is read as an option: how to give one, without parseArgs' guess (its
+      // first letter lower case as the examples' other messages: it read "Option '--duration' ...")
       [
         'market-maker.ts',
         ['--key', 'k', '--secret', 's', '--duration', '-1'],
-        "market-maker: Option '--duration' argument is ambiguous. To specify an option argument starting with a dash use '--duration=-XYZ'.",
+        "market-maker: option '--duration' argument is ambiguous. To specify an option argument starting with a dash use '--duration=-XYZ'.",
       ],
       [
         'market-maker.ts',
@@ -114,7 +116,7 @@ describe('the example bots on the command line', () => {
         "market-maker: --url must be the service's http:// or https:// address, such as http://127.0.0.1:8787, not 'ws://127.0.0.1:8787/ws'",
       ],
       ['ccxt-bot.ts', ['--key', 'k'], 'ccxt-bot: --secret is required'],
-      ['ccxt-bot.ts', ['--bogus'], "ccxt-bot: Unknown option '--bogus'"],
+      ['ccxt-bot.ts', ['--bogus'], "ccxt-bot: unknown option '--bogus'"],
     ];
     const runs = await Promise.all(cases.map(([file, args]) => run(file, args)));
     runs.forEach((r, i) => {
