@@ -344,14 +344,14 @@ export class Simulator {
           s.venues.resync(s.process.logPrice);
           const index = s.venues.update(to, gap, s.process.logPrice);
           const fair = s.impact.fair(index);
-          // prices first (the maker's new quotes are checked against the band around mark), then
-          // the quotes, then the feed again with the new book
-          s.feed.update(to, index, this.lastPrice(s));
-          this.publish(s);
+          // prices first (the maker's new quotes are checked against the band around mark), then the book as one that had the
+          // gap's time to refill (no jump of one step: the crowd resynced, the maker's old quotes gone), then the feed again
+          this.publish(s, to, index);
+          s.maker.cancelAll();
+          s.touch.resync();
           this.refreshCrowd(s, fair, 0);
           this.refreshMaker(s, fair);
-          s.feed.update(to, index, this.lastPrice(s));
-          this.publish(s);
+          this.publish(s, to, index);
           // the prices at the instants inside the gap are unknown: settle them at the gap's end prices
           for (const ft of fundingTimesBetween(from, to)) this.settle(s, ft);
         });
@@ -439,13 +439,13 @@ export class Simulator {
     if ((t + dt) % 1000 === 0 && Math.floor(s.lastTradeTime / 1000) < Math.floor(t / 1000) && !s.takers.send(cap))
       s.takers.send(cap, s.pair.book.bestAsk() > 0 ? 1 : 2);
     this.refreshMaker(s, s.impact.fair(s.stepIndex));
-    s.feed.update(t, s.stepIndex, this.lastPrice(s));
-    this.publish(s);
+    this.publish(s, t, s.stepIndex);
     if (isFundingInstant(t)) this.settle(s, t);
   }
 
-  private publish(s: SymbolSim): void {
+  private publish(s: SymbolSim, t: number, index: number): void {
     const f = s.feed;
+    f.update(t, index, this.lastPrice(s));
     this.ex.execute({
       kind: 'prices',
       symbol: s.symbol,

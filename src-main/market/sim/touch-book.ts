@@ -142,6 +142,20 @@ export class TouchBook {
     return this.limits.lotsFor(this.cfg.queueNotional, priceTicks);
   }
 
+  /**
+   * Time passed without steps (a skip, Simulator.skipTo): the holes of sweeps and jumps before it
+   * have closed, and the next step quotes around its fair price as a first step does (every order
+   * outside the new range cancelled), not as a jump from the last step's targets.
+   */
+  resync(): void {
+    this.bidTarget = 0;
+    this.askTarget = 0;
+    for (const g of [this.bidGap, this.askGap]) {
+      g.hole = 0;
+      g.swept = 0;
+    }
+  }
+
   /** One step of dtMs at market time `time` around fairTicks; [lo, hi] the prices traded at since the last step. */
   step(time: number, dtMs: number, fairTicks: number, lo: number, hi: number): void {
     this.house.sync(lo, hi);
