@@ -2,7 +2,7 @@
 // (`--split day|week|none|Nh`), times every parameter set, in that order (all sets of the first
 // piece, then the next piece). Also the checks that run before any job starts: the bot command
 // exists, the data folder holds a replayable dataset of every symbol over the whole span.
-import { accessSync, constants, statSync } from 'node:fs';
+import { accessSync, constants, existsSync, readFileSync, statSync } from 'node:fs';
 import { delimiter, isAbsolute, join, resolve } from 'node:path';
 import type { DatasetRecord } from '../data/ports.ts';
 import { parseReplayTime } from '../cli-args.ts';
@@ -138,6 +138,29 @@ function notRunnable(file: string, command: string): string {
   );
 }
 
+/**
+ * Why `interpreter` cannot run the folder `dir` as its script ('' for one that runs no folder),
+ * null when it can: node one with an index.js or a package.json whose "main" is there, python one
+ * with a __main__.py.
+ */
+function folderNotRun(interpreter: string, dir: string): string | null {
+  if (interpreter === 'node') {
+    if (existsSync(join(dir, 'index.js'))) return null;
+    try {
+      const main: unknown = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')).main;
+      if (typeof main === 'string' && existsSync(resolve(dir, main))) return null;
+    } catch {
+      // no package.json, or not JSON: node finds no "main" in it either
+    }
+    return 'node runs a folder only with an index.js or a package.json "main" in it, and this one has neither; ';
+  }
+  if (interpreter === 'python' || interpreter === 'python3')
+    return existsSync(join(dir, '__main__.py'))
+      ? null
+      : `${interpreter} runs a folder only with a __main__.py in it, and this one has none; `;
+  return '';
+}
+
 /** The bot command as argv, checked: the program exists, and so does an interpreter's script. */
 export function checkBot(text: string, cwd: string, path = process.env.PATH ?? ''): string[] {
   const argv = splitCommand(text.trim());
@@ -158,11 +181,17 @@ export function checkBot(text: string, cwd: string, path = process.env.PATH ?? '
     const inline = argv.slice(1, i < 0 ? argv.length : i).some((a) => INLINE.has(a));
     if (i > 0 && !inline) {
       const script = isAbsolute(argv[i]) ? argv[i] : resolve(cwd, argv[i]);
+      let folder: boolean;
       try {
-        statSync(script);
+        folder = statSync(script).isDirectory();
       } catch {
         throw new PlanError(`--bot: the script ${script} does not exist`);
       }
+      const why = folder ? folderNotRun(name, script) : null;
+      if (why !== null)
+        throw new PlanError(
+          `--bot: the script ${script} is a folder, not a file: ${why}give the bot's file (--bot "${prog} ${argv[i]}/FILE")`,
+        );
     }
   }
   return argv;

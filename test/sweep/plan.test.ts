@@ -1,6 +1,6 @@
 // Planning a sweep: the replay span, its split, the bot command and the data checks that run
 // before any job starts (docs/sweeps.md).
-import { chmodSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -133,6 +133,36 @@ describe('the bot command', () => {
     expect(() => checkBot(`${dir}/`, dir)).toThrow(`--bot: ${dir} is a folder, not a program`);
     expect(() => checkBot('node examples/no-such-bot.ts', ROOT)).toThrow(/the script .*no-such-bot.ts does not exist/);
     expect(() => checkBot('python3 -u strategies/nope.py', ROOT)).toThrow(/nope.py does not exist/);
+  });
+
+  // `--bot "node examples"` passed the check (the path exists) and every job then failed with
+  // node's `Cannot find module`: a folder is the script only where its interpreter runs one
+  it('refuses a folder as the script unless its interpreter runs that folder', () => {
+    expect(() => checkBot('node examples', ROOT)).toThrow(
+      `--bot: the script ${ROOT}/examples is a folder, not a file: node runs a folder only with an index.js or ` +
+        'a package.json "main" in it, and this one has neither; give the bot\'s file (--bot "node examples/FILE")',
+    );
+    const dir = mkdtempSync(path.join(tmpdir(), 'perpdesk-bot-dir-'));
+    mkdirSync(path.join(dir, 'indexed'));
+    writeFileSync(path.join(dir, 'indexed', 'index.js'), 'process.exit(0)\n');
+    mkdirSync(path.join(dir, 'pkg'));
+    writeFileSync(path.join(dir, 'pkg', 'package.json'), '{"main": "bot.js"}');
+    writeFileSync(path.join(dir, 'pkg', 'bot.js'), 'process.exit(0)\n');
+    mkdirSync(path.join(dir, 'py'));
+    writeFileSync(path.join(dir, 'py', '__main__.py'), 'pass\n');
+    expect(checkBot('node indexed', dir)).toEqual(['node', 'indexed']);
+    expect(checkBot('node ./pkg --x 1', dir)).toEqual(['node', './pkg', '--x', '1']);
+    expect(checkBot('python3 py', dir)).toEqual(['python3', 'py']);
+    // a package.json whose "main" is not there: node cannot run it either
+    writeFileSync(path.join(dir, 'pkg', 'package.json'), '{"main": "gone.js"}');
+    expect(() => checkBot('node pkg', dir)).toThrow(/pkg is a folder, not a file: node runs a folder only/);
+    expect(() => checkBot('python3 indexed', dir)).toThrow(
+      `--bot: the script ${dir}/indexed is a folder, not a file: python3 runs a folder only with a __main__.py ` +
+        'in it, and this one has none; give the bot\'s file (--bot "python3 indexed/FILE")',
+    );
+    expect(() => checkBot('sh py', dir)).toThrow(
+      `--bot: the script ${dir}/py is a folder, not a file: give the bot's file (--bot "sh py/FILE")`,
+    );
   });
 });
 
