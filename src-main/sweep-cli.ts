@@ -2,7 +2,7 @@
 // worker): docs/sweeps.md. Usage errors (a bad grid, an unknown symbol, a span outside the data,
 // a bot that does not exist, an unreachable Redis) exit 2 with one line naming the cause, before
 // any job starts; a sweep that ran exits 0 whatever its jobs did.
-import { fork, type ChildProcess } from 'node:child_process';
+import { fork } from 'node:child_process';
 import { existsSync, rmSync } from 'node:fs';
 import { enableCompileCache } from 'node:module';
 import { availableParallelism } from 'node:os';
@@ -146,51 +146,34 @@ const isLackMessage = (m: unknown): m is LackMessage =>
   typeof m === 'object' && m !== null && typeof (m as LackMessage).lacksPack === 'string';
 
 /**
- * Runs n single-job worker processes of this CLI, replacing any that dies, until SIGINT / SIGTERM;
- * answers the exit code: 2 when a worker met a usage error (it repeats in every replacement, so
- * the others are stopped too), else 0. What a worker lacks (a dataset pack) it says through this
- * process, which prints it once per pack for all of them, replacements included: with
- * --concurrency N the line came N times.
+ * The worker processes of `--concurrency N` (worker-supervisor.ts), forks of this CLI. What a
+ * worker lacks (a dataset pack) it says through this process, which prints it once per pack for
+ * all of them, replacements included: with --concurrency N the line came N times.
  */
-async function superviseWorkers(n: number, args: string[]): Promise<number> {
-  const kids = new Set<ChildProcess>();
+async function superviseForks(n: number, args: string[], stallMs: number): Promise<number> {
+  const { superviseWorkers } = await import('./sweep/worker-supervisor.ts');
   const toldLack = new Set<string>();
   const onMessage = (m: unknown) => {
     if (!isLackMessage(m) || toldLack.has(m.lacksPack)) return;
     toldLack.add(m.lacksPack);
     console.log(m.line);
   };
-  let stopping = false;
-  let code = 0;
-  let done: () => void = () => undefined;
-  const stop = () => {
-    stopping = true;
-    for (const k of kids) k.kill('SIGTERM');
-    done();
-  };
-  const spawnOne = () => {
-    const k = fork(process.argv[1], args, {
-      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-      env: { ...process.env, [SUPERVISED]: '1' },
-    });
-    kids.add(k);
-    k.on('message', onMessage);
-    k.on('exit', (c) => {
-      kids.delete(k);
-      if (c === 2 && !stopping) {
-        code = 2;
-        stop();
-      } else if (!stopping) setTimeout(spawnOne, 1000);
-    });
-  };
-  for (let i = 0; i < n; i++) spawnOne();
-  await new Promise<void>((resolve) => {
-    done = resolve;
-    process.once('SIGINT', stop);
-    process.once('SIGTERM', stop);
+  const run = superviseWorkers({
+    n,
+    stallMs,
+    log: (l) => console.log(l),
+    start: () => {
+      const k = fork(process.argv[1], args, {
+        stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+        env: { ...process.env, [SUPERVISED]: '1' },
+      });
+      k.on('message', onMessage);
+      return k;
+    },
   });
-  await Promise.all([...kids].map((k) => new Promise((r) => (k.exitCode !== null ? r(null) : k.once('exit', r)))));
-  return code;
+  process.once('SIGINT', run.stop);
+  process.once('SIGTERM', run.stop);
+  return run.done;
 }
 
 /**
@@ -294,7 +277,7 @@ async function main(argv: string[]): Promise<number> {
     if (concurrency > 1) {
       // one venue at a time per Node process uses one core: N at once are N processes
       const pass = ['--stall-ms', String(stallMs), ...(cacheGiven === undefined ? [] : ['--cache-dir', cacheGiven])];
-      return superviseWorkers(concurrency, ['worker', '--queue', v.queue, '--concurrency', '1', ...pass]);
+      return superviseForks(concurrency, ['worker', '--queue', v.queue, '--concurrency', '1', ...pass], stallMs);
     }
     const { runQueueWorker } = await import('./sweep/queue.ts');
     await runQueueWorker({
