@@ -17,7 +17,7 @@ import {
   type Runner,
   type SweepRequest,
 } from './sweep/coordinator.ts';
-import { resumeMismatch } from './sweep/build-id.ts';
+import { buildOnDisk, resumeMismatch } from './sweep/build-id.ts';
 import { checkSetNames, GridError } from './sweep/grid.ts';
 import { finalLine, listHint, notOkCounts } from './sweep/cli-lines.ts';
 import { int, parse, USAGE, type Values } from './sweep/cli-options.ts';
@@ -162,6 +162,8 @@ async function superviseForks(n: number, args: string[], stallMs: number): Promi
     n,
     stallMs,
     log: (l) => console.log(l),
+    // a replacement loads the code on disk: one of another build is not started beside the others
+    build: () => buildOnDisk(),
     start: () => {
       const k = fork(process.argv[1], args, {
         stdio: ['ignore', 'inherit', 'inherit', 'ipc'],

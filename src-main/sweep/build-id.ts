@@ -49,6 +49,12 @@ const memo = new Map<string, string>();
 export function buildId(root: string = ROOT): string {
   let id = memo.get(root);
   if (id !== undefined) return id;
+  id = hashBuild(root);
+  memo.set(root, id);
+  return id;
+}
+
+function hashBuild(root: string): string {
   const all: string[] = [];
   for (const part of PARTS) files(root, part, all);
   const h = createHash('sha256');
@@ -56,9 +62,15 @@ export function buildId(root: string = ROOT): string {
     const body = readFileSync(path.join(root, rel));
     h.update(`${rel}\0${body.length}\0`).update(body);
   }
-  id = h.digest('hex').slice(0, 16);
-  memo.set(root, id);
-  return id;
+  return h.digest('hex').slice(0, 16);
+}
+
+/**
+ * The build of the code on disk now at `root` (this checkout by default), read again each call: a
+ * process started now runs it, whatever build this one loaded; undefined outside a checkout.
+ */
+export function buildOnDisk(root: string | undefined = checkoutRoot()): string | undefined {
+  return root === undefined ? undefined : hashBuild(root);
 }
 
 /**

@@ -1,8 +1,10 @@
 // `npm run sweep:worker -- --concurrency N` (N > 1): N single-job worker processes of the CLI,
 // each replaced when it dies, saying so (why: its exit code or signal; what becomes of its jobs);
 // one that keeps dying soon after its start is replaced later each time, then given up on, with
-// the others stopped and a non-zero exit (docs/sweeps.md, Many machines). Until 2026-12-07 a dead
-// process was replaced a second later without a word, and one that kept crashing for ever.
+// the others stopped and a non-zero exit; one that dies after the code on disk changed is not
+// replaced by a process of the new build beside the others' (docs/sweeps.md, Many machines). Until
+// 2026-12-07 a dead process was replaced a second later without a word, and one that kept crashing
+// for ever, and a replacement ran whatever build was on disk.
 import type { ChildProcess } from 'node:child_process';
 
 /** A worker process that dies sooner than this after its start dies "soon" (a crash in a row). */
@@ -20,6 +22,12 @@ export interface SuperviseOptions {
   stallMs: number;
   /** The wait before a replacement, doubled for each death in a row soon after a start; 1 s. */
   delayMs?: number;
+  /**
+   * The build of the code on disk now (build-id.ts buildOnDisk), which a process started now
+   * runs: read at the start and at each death; a dead process is not replaced by one of another
+   * build than its siblings'.
+   */
+  build?: () => string | undefined;
 }
 
 export interface Supervision {
@@ -33,6 +41,18 @@ const lifetime = (ms: number) => (ms < 60_000 ? `${(ms / 1000).toFixed(1)} s` : 
 const seconds = (ms: number) => `${ms >= 1000 ? Math.round(ms / 1000) : (ms / 1000).toFixed(2)} s`;
 const nth = (k: number) => `${k}${k === 1 ? 'st' : k === 2 ? 'nd' : k === 3 ? 'rd' : 'th'}`;
 
+/** Why a dead worker process is not replaced: the code on disk is of another build than the others'. */
+function changed(was: string | undefined, now: string | undefined, left: number): string {
+  const what =
+    `the code on disk is now build ${now ?? '(none: not a checkout)'}, not the build ${was} these worker ` +
+    'processes started with (another commit, or local changes, under src-main, src-shared, package.json or ' +
+    `package-lock.json), and a new one would run it beside the others, handing back the jobs of build ${was}'s sweeps`;
+  return left === 0
+    ? `${what}. No worker process is left: the worker stops (exit code 1); start it again to run build ${now}`
+    : `${what}. ${left} worker process${left === 1 ? '' : 'es'} of build ${was} run${left === 1 ? 's' : ''} on; ` +
+        `to run build ${now}, stop this worker (Ctrl-C: they end their running jobs) and start it again`;
+}
+
 /**
  * Runs o.n worker processes until stop(); a worker process that exits 2 (a usage error, which
  * would repeat in every replacement) stops the others too.
@@ -45,6 +65,8 @@ export function superviseWorkers(o: SuperviseOptions): Supervision {
   let code = 0;
   let finish: (code: number) => void = () => undefined;
   const done = new Promise<number>((resolve) => (finish = resolve));
+  /** The build the worker processes run (undefined: not known, outside a checkout). */
+  const build = o.build?.();
   const stop = () => {
     stopping = true;
     for (const t of timers) clearTimeout(t);
@@ -76,6 +98,15 @@ export function superviseWorkers(o: SuperviseOptions): Supervision {
       const died =
         `perpdesk sweep worker: worker process ${k.pid} ${how} ${lifetime(lived)} after its start; the jobs it ` +
         `held go back to the queue once their locks lapse (--stall-ms ${o.stallMs})`;
+      const now = o.build?.();
+      if (now !== build) {
+        o.log(`${died}; not replaced: ${changed(build, now, kids.size)}`);
+        if (kids.size === 0) {
+          code = 1;
+          stop();
+        }
+        return;
+      }
       slot.soon = lived < STEADY_MS ? slot.soon + 1 : 0;
       if (slot.soon >= CRASHES_IN_A_ROW) {
         o.log(

@@ -4,10 +4,11 @@
 // a row soon after a start, and gives up at the 5th with exit code 1 (docs/sweeps.md, Many
 // machines). Real processes: node programs that die, and a real `sweep:worker` on a real Redis.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { buildOnDisk } from '../../src-main/sweep/build-id.ts';
 import { superviseWorkers } from '../../src-main/sweep/worker-supervisor.ts';
 import { startCli } from './cli-helpers.ts';
 import { freePort, HAS_REDIS, startRedis, stop, until } from './redis-helpers.ts';
@@ -81,6 +82,60 @@ describe('the worker processes of sweep:worker --concurrency N', () => {
     expect(await run.done).toBe(0);
     expect(started.every((k) => k.exitCode !== null || k.signalCode !== null)).toBe(true);
     expect(out).toHaveLength(1);
+  });
+});
+
+// A replacement loads the code on disk: after a change (a git pull, an edit) it ran another build
+// than its siblings, which then handed back the jobs of their sweeps as "another build", and the
+// command said nothing. A real checkout's files hashed as build-id.ts does, changed on disk.
+describe('a worker process that dies after the code on disk changed', () => {
+  const root = mkdtempSync(join(tmpdir(), 'perpdesk-wsup-build-'));
+  afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+  it('is not replaced by one of the new build, and the last one gone stops the worker', async () => {
+    writeFileSync(join(root, 'package.json'), '{}');
+    mkdirSync(join(root, 'src-main'));
+    writeFileSync(join(root, 'src-main', 'venue.ts'), 'export const fee = 4;\n');
+    const before = buildOnDisk(root)!;
+    const out: string[] = [];
+    const started: ChildProcess[] = [];
+    const run = superviseWorkers({
+      n: 2,
+      stallMs: 30_000,
+      delayMs: 10,
+      log: (l) => out.push(l),
+      build: () => buildOnDisk(root),
+      start: () => {
+        const k = node('setInterval(() => {}, 1000)');
+        started.push(k);
+        return k;
+      },
+    });
+    await until('two started', () => started.length === 2 && started.every((k) => k.pid !== undefined));
+    writeFileSync(join(root, 'src-main', 'venue.ts'), 'export const fee = 3;\n');
+    const after = buildOnDisk(root)!;
+    expect(after).not.toBe(before);
+    started[0].kill('SIGKILL');
+    await until('its death told', () => out.length === 1);
+    expect(out[0]).toMatch(
+      new RegExp(
+        `^perpdesk sweep worker: worker process ${started[0].pid} died \\(SIGKILL\\) .*; not replaced: the code on disk ` +
+          `is now build ${after}, not the build ${before} these worker processes started with \\(another commit, or ` +
+          'local changes, under src-main, src-shared, package.json or package-lock.json\\), and a new one would run it ' +
+          `beside the others, handing back the jobs of build ${before}'s sweeps\\. 1 worker process of build ${before} ` +
+          `runs on; to run build ${after}, stop this worker \\(Ctrl-C: they end their running jobs\\) and start it again$`,
+      ),
+    );
+    started[1].kill('SIGKILL');
+    expect(await run.done).toBe(1);
+    expect(started).toHaveLength(2);
+    expect(out).toHaveLength(2);
+    expect(out[1]).toMatch(
+      new RegExp(
+        `^perpdesk sweep worker: worker process ${started[1].pid} died \\(SIGKILL\\) .*; not replaced: .*'s sweeps\\. ` +
+          `No worker process is left: the worker stops \\(exit code 1\\); start it again to run build ${after}$`,
+      ),
+    );
   });
 });
 
