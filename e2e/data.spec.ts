@@ -33,6 +33,15 @@ test('import an archive zip from the Data dialog, see it listed with its gap, an
   await expect(results).toContainText('ETHUSDT-1h-2023-03-24.zip: 23 rows (23 new), 1 gap, checksum not given');
   await expect(results).toContainText('ETHUSDT-1h-2023-03-25.zip: refused — row 2: open is not a non-negative decimal');
   const row = panel.getByTestId('data-datasets').getByRole('row', { name: /ETHUSDT · Spot · klines 1h/ });
+  // every column named for a screen reader, the buttons' one by a visually hidden header
+  await expect(panel.getByTestId('data-datasets').getByRole('columnheader')).toHaveText([
+    'Dataset',
+    'Span',
+    'Rows',
+    'Gaps',
+    'Specs',
+    'Actions',
+  ]);
   // to the last candle's end, as the Replay dialog says it
   await expect(row).toContainText('2023-03-24 00:00 → 2023-03-25 00:00 UTC');
   await expect(row).toContainText('23');

@@ -308,7 +308,9 @@ function DataBody() {
                 <th>Rows</th>
                 <th>Gaps</th>
                 <th>Specs</th>
-                <th />
+                <th>
+                  <span className="sr-only">Actions</span>
+                </th>
               </tr>
             </thead>
             <tbody>
