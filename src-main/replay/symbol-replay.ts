@@ -10,7 +10,7 @@
 //   - Every print first puts back the levels others traded at (no market impact).
 import { Side } from '../../src-shared/enums.ts';
 import { HOUSE_ACCOUNT, type Exchange } from '../trading/exchange.ts';
-import type { PairState } from '../trading/pair-state.ts';
+import { stampBookTime, type PairState } from '../trading/pair-state.ts';
 import { BookMirror } from './book-mirror.ts';
 import { QuoteMeter } from './quote-meter.ts';
 import { RANK_PRICES, type Stream, type StreamMerge } from './merge.ts';
@@ -200,6 +200,7 @@ export class SymbolReplay implements PrintSink {
       this.mirror.replace(bids, asks);
       this.lastUpdateId = ev.u;
       this.pair.book.raiseUpdateId(ev.u); // the book's id is the recording's
+      stampBookTime(this.pair, ev.time); // and its time (Binance's depth T) the recording's T
       return;
     }
     if (this.lastUpdateId === -1) return;
@@ -236,6 +237,8 @@ export class SymbolReplay implements PrintSink {
     this.lastUpdateId = ev.u;
     if (book.updateId > ev.u) this.idOverruns++;
     else book.raiseUpdateId(ev.u);
+    // the raised id is a change of the book at the diff's T (Binance's depth T), not at a later read's time
+    stampBookTime(this.pair, ev.time);
   }
 
   private levels(rows: HistDepth['bids']): Map<number, number> {

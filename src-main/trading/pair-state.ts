@@ -144,7 +144,7 @@ export function stampBookTime(pair: PairState, time: number): void {
 
 /**
  * The market time of the book's last change (Binance's depth `T`, bookTicker `time`): `now` when
- * none is known (a change not stamped yet, such as a replay's quiet house book).
+ * none is known (a change not stamped yet).
  */
 export function bookTimeOf(pair: PairView, now: number): number {
   return pair.bookTime !== 0 && pair.bookTimeId === pair.book.updateId ? pair.bookTime : now;
