@@ -1,6 +1,6 @@
 // The indicators on the chart (indicators.ts computes them): each slot turned on is a set of
 // lightweight-charts series, MA, EMA, BOLL and VWAP as lines over the candles on their price scale,
-// RSI (with its 70 / 30 levels) and MACD (two lines and a histogram) each in a pane of its own under
+// RSI (with its 70 / 30 levels, always in view) and MACD (two lines and a histogram) each in a pane of its own under
 // the candles, in that order. ChartModel hands the layer its bars as they change: a whole set
 // (`setBars`: a new pair or interval, older history, a trim) is computed anew, a live update of the
 // newest bar (`update`) costs one step of each indicator and one point of each series. A slot
@@ -10,6 +10,7 @@ import {
   HistogramSeries,
   LineSeries,
   LineStyle,
+  type AutoscaleInfo,
   type HistogramData,
   type IChartApi,
   type ISeriesApi,
@@ -37,6 +38,16 @@ export interface IndicatorReading {
 }
 
 const RSI_LEVELS = [70, 30];
+/**
+ * The RSI pane's scale: the RSI's range in view, widened to take both levels in, so a market whose
+ * RSI stays between 27 and 51 (BTCUSDT 1d) still shows the 70 line (it was off the pane).
+ */
+const rsiAutoscale = (base: () => AutoscaleInfo | null): AutoscaleInfo => {
+  const r = base()?.priceRange;
+  const low = Math.min(...RSI_LEVELS);
+  const high = Math.max(...RSI_LEVELS);
+  return { priceRange: { minValue: Math.min(r?.minValue ?? low, low), maxValue: Math.max(r?.maxValue ?? high, high) } };
+};
 /** RSI is an index from 0 to 100, whatever the pair's prices. */
 const RSI_FORMAT: PriceFormat = { type: 'price', precision: 2, minMove: 0.01 };
 const HIST_UP = 'rgba(46, 189, 133, 0.55)';
@@ -189,6 +200,7 @@ export class IndicatorLayer {
         priceLineVisible: false,
         title: '',
         priceFormat: info.priced ? this.priceFormat : RSI_FORMAT,
+        ...(slot.kind === 'rsi' ? { autoscaleInfoProvider: rsiAutoscale } : {}),
       };
       if (slot.kind === 'macd' && line === 2) return this.chart.addSeries(HistogramSeries, common, pane);
       return this.chart.addSeries(
