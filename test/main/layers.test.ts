@@ -380,3 +380,57 @@ describe('layers of src-main/', () => {
     ]);
   });
 });
+
+/** A module of a feature folder that this many other features import is shared: it belongs in lib/ or layout/. */
+const SHARED_BY = 3;
+const FEATURES = 'src-renderer/src/features/';
+
+/**
+ * Feature modules that three or more other features import today, each with what moving it down
+ * would take; like ALLOWED, an entry that no longer is one fails the test, so the list only shrinks.
+ */
+const ALLOWED_SHARED: ReadonlyArray<{ module: string; why: string }> = [
+  {
+    module: 'symbols/symbols-store.ts',
+    why: "the pairs' store: the services build it beside the other features' stores",
+  },
+  {
+    module: 'orders/order-labels.ts',
+    why: "the order enums' names: the order tables own them; to lib/ with the history's words",
+  },
+  {
+    module: 'order-entry/stop-order.ts',
+    why: "a stop's words and checks, the order form's: the stops feature reuses them",
+  },
+  {
+    module: 'order-entry/input-checks.ts',
+    why: 'the tick / step checks of the order form, reused by the dialogs that amend',
+  },
+];
+
+/** Feature modules imported by files of `SHARED_BY` or more other features: `feature/file.ts` -> the importing features. */
+function sharedFeatureModules(files: ReadonlyMap<string, string>): Map<string, string[]> {
+  const by = new Map<string, Set<string>>();
+  for (const [from, text] of files) {
+    if (!from.startsWith(FEATURES)) continue;
+    const own = from.slice(FEATURES.length).split('/')[0];
+    for (const imp of importsOf(from, text)) {
+      if (!imp.spec.startsWith('.')) continue;
+      const to = join(dirname(from), imp.spec).split(sep).join('/');
+      if (!to.startsWith(FEATURES)) continue;
+      const module = to.slice(FEATURES.length);
+      if (module.split('/')[0] === own) continue;
+      by.set(module, (by.get(module) ?? new Set()).add(own));
+    }
+  }
+  return new Map([...by].filter(([, f]) => f.size >= SHARED_BY).map(([m, f]) => [m, [...f].sort()]));
+}
+
+describe('the renderer’s features', () => {
+  it('import what several of them share from lib/ or layout/, not from a sibling feature (beyond the allow-list)', () => {
+    const shared = sharedFeatureModules(sourceFiles(['src-renderer']));
+    const allowed = new Set(ALLOWED_SHARED.map((a) => a.module));
+    expect([...shared].filter(([m]) => !allowed.has(m)).map(([m, f]) => `${m} <- ${f.join(', ')}`)).toEqual([]);
+    expect(ALLOWED_SHARED.filter((a) => !shared.has(a.module)).map((a) => a.module)).toEqual([]);
+  });
+});

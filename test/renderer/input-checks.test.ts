@@ -12,7 +12,7 @@ import {
   priceFieldCheck,
   sizeCheck,
 } from '../../src-renderer/src/features/order-entry/input-checks.ts';
-import { parseDecimalInput } from '../../src-renderer/src/features/order-entry/decimal-input.ts';
+import { parseDecimalInput } from '../../src-renderer/src/lib/decimal-input.ts';
 
 const typed = parseDecimalInput;
 const BTC = { qty_step: '0.001', min_qty: '0.001' };

@@ -2,7 +2,7 @@
 // (thousands separators), the leverage field as typed, the % size capped at the pair's max_qty
 // and kept on the step, and which keys act while an overlay is open.
 import { describe, expect, it } from 'vitest';
-import { inputNumber, parseDecimalInput } from '../../src-renderer/src/features/order-entry/decimal-input.ts';
+import { inputNumber, parseDecimalInput } from '../../src-renderer/src/lib/decimal-input.ts';
 import { parseLeverage } from '../../src-renderer/src/features/order-entry/leverage-input.ts';
 import { pctQty } from '../../src-renderer/src/features/order-entry/size.ts';
 import { overlayAllows } from '../../src-renderer/src/features/help/overlay-keys.ts';

@@ -8,7 +8,7 @@ import { SideButton } from '../../src-renderer/src/features/order-entry/order-si
 import { PriceField } from '../../src-renderer/src/features/order-entry/price-field.tsx';
 import { SizeField, type SizeFieldProps } from '../../src-renderer/src/features/order-entry/size-field.tsx';
 import { StopTrigger } from '../../src-renderer/src/features/order-entry/stop-fields.tsx';
-import { parseDecimalInput } from '../../src-renderer/src/features/order-entry/decimal-input.ts';
+import { parseDecimalInput } from '../../src-renderer/src/lib/decimal-input.ts';
 import { Side } from '../../src-shared/enums.ts';
 
 const html = (el: Parameters<typeof renderToStaticMarkup>[0]): HTMLish => new HTMLish(renderToStaticMarkup(el));

@@ -1,7 +1,7 @@
 // Settings' "Reset balance" field says what the venue would refuse (reset-balance.ts): before, "-5",
 // "0" or a ninth decimal only disabled "Reset account…", with no message and no aria-invalid.
 import { describe, expect, it } from 'vitest';
-import { parseDecimalInput } from '../../src-renderer/src/features/order-entry/decimal-input.ts';
+import { parseDecimalInput } from '../../src-renderer/src/lib/decimal-input.ts';
 import { resetBalanceCheck } from '../../src-renderer/src/features/settings/reset-balance.ts';
 
 const check = (t: string) => resetBalanceCheck(parseDecimalInput(t));

@@ -3,7 +3,7 @@
 // stop-market without a limit price, a stop-limit with one, a Close stop reduce-only; and the
 // form's own refusals (no trigger, a trigger at the watched price).
 import { describe, expect, it } from 'vitest';
-import { parseDecimalInput } from '../../src-renderer/src/features/order-entry/decimal-input.ts';
+import { parseDecimalInput } from '../../src-renderer/src/lib/decimal-input.ts';
 import {
   stopAction,
   stopRefusedAsTyped,

@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import type { RestClient } from '../../src-shared/sdk/rest-client.ts';
 import type { ConditionalOrderRecord, ConditionalOrderRequest } from '../../src-shared/types.ts';
-import { parseDecimalInput } from '../../src-renderer/src/features/order-entry/decimal-input.ts';
+import { parseDecimalInput } from '../../src-renderer/src/lib/decimal-input.ts';
 import { createOrderFormStore } from '../../src-renderer/src/features/order-entry/order-form-store.ts';
 import {
   activationCheck,

@@ -7,7 +7,7 @@
 import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { fmt } from '../../lib/format.ts';
 import { useServices } from '../../lib/use-services.ts';
-import { parseDecimalInput } from '../order-entry/decimal-input.ts';
+import { parseDecimalInput } from '../../lib/decimal-input.ts';
 import { condition, type PriceAlert } from './alert-rules.ts';
 
 /** The level typed, as the decimal text an alert keeps, or why it is not one. */

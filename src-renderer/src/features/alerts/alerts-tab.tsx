@@ -8,7 +8,7 @@ import { fmt, fmtPct, fmtSigned } from '../../lib/format.ts';
 import { useServices, useSel } from '../../lib/use-services.ts';
 import { useDecimals, useSymbolView } from '../../lib/use-symbol.ts';
 import { RecordTable, When, type Column } from '../../layout/record-table.tsx';
-import { parseDecimalInput } from '../order-entry/decimal-input.ts';
+import { parseDecimalInput } from '../../lib/decimal-input.ts';
 import { condition, type PriceAlert } from './alert-rules.ts';
 import { AlertLevel, alertFieldKey, levelOf } from './alert-edit.tsx';
 import { askNotifications } from '../toasts/toast-notices.ts';

@@ -2,7 +2,7 @@
 // order-model.ts): only those the order meets, so the form does not render on every book frame
 // for an order that meets only the best price, or none.
 import { OrderType, Side } from '../../../../src-shared/enums.ts';
-import { parseDecimalInput } from './decimal-input.ts';
+import { parseDecimalInput } from '../../lib/decimal-input.ts';
 import type { OrderFormState } from './order-form-store.ts';
 
 /**

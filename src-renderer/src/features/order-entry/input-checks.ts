@@ -11,7 +11,7 @@ import { createScale } from '../../../../src-shared/decimal.ts';
 import { Side } from '../../../../src-shared/enums.ts';
 import type { FuturesSymbol } from '../../../../src-shared/types.ts';
 import { decimalsOf, fmt } from '../../lib/format.ts';
-import type { DecimalInput } from './decimal-input.ts';
+import type { DecimalInput } from '../../lib/decimal-input.ts';
 import { NOT_A_NUMBER } from './order-model.ts';
 
 /** Whether `value` (a decimal string the API accepts) is off the step `step`. */

@@ -20,7 +20,7 @@ import type { PriceLevel } from '../../../../src-shared/sdk/local-order-book.ts'
 import type { FuturesSymbol, OrderRecord, OrderRequest, PositionRecord } from '../../../../src-shared/types.ts';
 import { num, toStep } from '../../lib/format.ts';
 import { positionDirection } from '../positions/position-direction.ts';
-import { parseDecimalInput, type DecimalInput } from './decimal-input.ts';
+import { parseDecimalInput, type DecimalInput } from '../../lib/decimal-input.ts';
 import { notionalRoomQty, oneWaySide, sideNotional, type OneWaySide } from './notional-cap.ts';
 import type { FormAction, FormType, SizeMode } from './form-kinds.ts';
 import { crossBacking, maxOpenQty, preview, type BackingPosition, type Preview, type Tier } from './preview.ts';

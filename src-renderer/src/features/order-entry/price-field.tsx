@@ -2,7 +2,7 @@
 // for a market order), Last beside it, and under it what the venue will refuse in it, each
 // message named by the field (aria-describedby; a post-only order's price that would take, too)
 // as is the side armed with B / S.
-import type { DecimalInput } from './decimal-input.ts';
+import type { DecimalInput } from '../../lib/decimal-input.ts';
 import { NOT_A_NUMBER } from './order-model.ts';
 import { fmt } from '../../lib/format.ts';
 

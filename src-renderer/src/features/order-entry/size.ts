@@ -3,7 +3,7 @@
 // which the API refuses with 3006 otherwise), rounded down to the quantity step. Pure: the
 // view hands in the numbers.
 import { toStep } from '../../lib/format.ts';
-import type { DecimalInput } from './decimal-input.ts';
+import type { DecimalInput } from '../../lib/decimal-input.ts';
 
 export interface PctQtyInput {
   /** 0..100. */

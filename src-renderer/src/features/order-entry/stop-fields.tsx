@@ -6,7 +6,7 @@
 // side of the watched price now (stop-order.ts); at the price itself the form says to move it.
 import { WorkingType } from '../../../../src-shared/enums.ts';
 import { fmt } from '../../lib/format.ts';
-import type { DecimalInput } from './decimal-input.ts';
+import type { DecimalInput } from '../../lib/decimal-input.ts';
 import { priceCheck } from './input-checks.ts';
 import type { OrderFormState } from './order-form-store.ts';
 import { NOT_A_NUMBER } from './order-model.ts';

@@ -16,7 +16,7 @@ import {
 } from '../../../../src-shared/enums.ts';
 import type { ConditionalOrderRequest, FuturesSymbol, OrderRequest } from '../../../../src-shared/types.ts';
 import { fmt } from '../../lib/format.ts';
-import { parseDecimalInput, type DecimalInput } from './decimal-input.ts';
+import { parseDecimalInput, type DecimalInput } from '../../lib/decimal-input.ts';
 import { priceCheck, sizeCheck } from './input-checks.ts';
 import { NOT_A_NUMBER } from './order-model.ts';
 

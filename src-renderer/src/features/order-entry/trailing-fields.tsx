@@ -7,7 +7,7 @@
 // activation on the other side of the watched price, that this side's is not there: trailing-stop.ts
 // trailingDoes).
 import { Side } from '../../../../src-shared/enums.ts';
-import type { DecimalInput } from './decimal-input.ts';
+import type { DecimalInput } from '../../lib/decimal-input.ts';
 import { priceCheck } from './input-checks.ts';
 import type { OrderFormState } from './order-form-store.ts';
 import { WATCHED_NAMES } from './stop-order.ts';

@@ -14,7 +14,7 @@
 import { PositionAction, Side, TriggerDirection, WorkingType } from '../../../../src-shared/enums.ts';
 import type { ConditionalOrderRecord, ConditionalOrderRequest, OrderRequest } from '../../../../src-shared/types.ts';
 import { fmt } from '../../lib/format.ts';
-import type { DecimalInput } from './decimal-input.ts';
+import type { DecimalInput } from '../../lib/decimal-input.ts';
 import { priceCheck } from './input-checks.ts';
 import { NOT_A_NUMBER } from './order-model.ts';
 import { stopAction, triggerDirection, WATCHED_NAMES, type StopWhat } from './stop-order.ts';

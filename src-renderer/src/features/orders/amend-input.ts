@@ -11,7 +11,7 @@
 import type { FuturesSymbol, OrderRecord } from '../../../../src-shared/types.ts';
 import { OrderStatus, PositionAction, Side } from '../../../../src-shared/enums.ts';
 import { fmt } from '../../lib/format.ts';
-import { parseDecimalInput } from '../order-entry/decimal-input.ts';
+import { parseDecimalInput } from '../../lib/decimal-input.ts';
 import { amountFieldCheck, notionalCheck, priceFieldCheck } from '../order-entry/input-checks.ts';
 
 export type AmendFields = { ok: true; price: string; qty: string } | { ok: false; error: string };

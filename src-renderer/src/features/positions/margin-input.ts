@@ -9,7 +9,7 @@
 // tier's cum included exactly; a position without one is estimated from the first tier.
 import type { PositionRecord } from '../../../../src-shared/types.ts';
 import { fmt } from '../../lib/format.ts';
-import { parseDecimalInput } from '../order-entry/decimal-input.ts';
+import { parseDecimalInput } from '../../lib/decimal-input.ts';
 import { liquidationPrice } from '../order-entry/preview.ts';
 import { positionDirection } from './position-direction.ts';
 

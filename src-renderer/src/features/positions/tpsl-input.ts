@@ -12,7 +12,7 @@
 import { WorkingType, type PositionSide } from '../../../../src-shared/enums.ts';
 import type { TpSlRequest } from '../../../../src-shared/types/position-settings.ts';
 import { fmt } from '../../lib/format.ts';
-import { parseDecimalInput } from '../order-entry/decimal-input.ts';
+import { parseDecimalInput } from '../../lib/decimal-input.ts';
 import { priceFieldCheck } from '../order-entry/input-checks.ts';
 import { WATCHED_NAMES } from '../order-entry/stop-order.ts';
 import type { PositionDirection } from './position-direction.ts';

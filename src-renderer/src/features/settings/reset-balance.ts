@@ -3,7 +3,7 @@
 // most 8 decimals. Each bad value gets its message under the field (before, "-5", "0" or too many
 // decimals only disabled "Reset account…", with nothing said and the field not marked invalid).
 import { parseFixed } from '../../../../src-shared/decimal.ts';
-import type { DecimalInput } from '../order-entry/decimal-input.ts';
+import type { DecimalInput } from '../../lib/decimal-input.ts';
 
 /** The venue's most for a paper balance, USDT (src-main/accounts/credentials.ts MAX_PAPER_USDT). */
 const MAX_USDT = 1_000_000_000n;

@@ -19,7 +19,7 @@
 // content replaced) hands the focus to the same control once it is back, else to its section.
 import { useEffect, useRef, useState } from 'react';
 import { fmtAmount, fmtDateTime } from '../../lib/format.ts';
-import { parseDecimalInput } from '../order-entry/decimal-input.ts';
+import { parseDecimalInput } from '../../lib/decimal-input.ts';
 import { resetBalanceCheck } from './reset-balance.ts';
 import { wsUrl } from '../../lib/connection.ts';
 import { useServices, useSel } from '../../lib/use-services.ts';

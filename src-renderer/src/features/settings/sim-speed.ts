@@ -2,7 +2,7 @@
 // 10 000 times real time (the venue's MIN_SPEED / MAX_SPEED), thousands separators accepted
 // as in every other field ("1,000" is 1000, decimal-input.ts), an optional trailing "x".
 // Anything else says what is expected instead of the API's JSON-schema wording.
-import { parseDecimalInput } from '../order-entry/decimal-input.ts';
+import { parseDecimalInput } from '../../lib/decimal-input.ts';
 
 const MIN_SIM_SPEED = 0.1;
 const MAX_SIM_SPEED = 10_000;

@@ -14,7 +14,7 @@ import type { ConditionalOrderRecord, FuturesSymbol } from '../../../../src-shar
 import { ConditionalStatus, OrderType, PositionAction, TriggerDirection } from '../../../../src-shared/enums.ts';
 import { positiveField } from '../orders/amend-input.ts';
 import { fmt } from '../../lib/format.ts';
-import { parseDecimalInput } from '../order-entry/decimal-input.ts';
+import { parseDecimalInput } from '../../lib/decimal-input.ts';
 import { amountFieldCheck, notionalCheck, priceFieldCheck } from '../order-entry/input-checks.ts';
 import { stopSentence, WATCHED_NAMES } from '../order-entry/stop-order.ts';
 import type { PairDisplay } from './stop-labels.ts';

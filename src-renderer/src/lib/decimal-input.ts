@@ -1,5 +1,6 @@
-// What the trader typed into the price or size field, as the decimal string the API accepts
-// (`^(0|[1-9][0-9]*)(\.[0-9]+)?$`). The screen shows numbers with thousands separators
+// What the trader typed into a number field (the order form's, the dialogs', Settings'), as the
+// decimal string the API accepts (`^(0|[1-9][0-9]*)(\.[0-9]+)?$`); every form of the screen reads
+// its fields with it, so it lives here, under the features. The screen shows numbers with thousands separators
 // ("90,000.0"), so a value copied or typed that way is accepted: a comma, a space (also the
 // no-break and thin spaces), an underscore or an apostrophe between groups of exactly three
 // digits is a thousands separator and is dropped. Anything else, "1,5" included (a decimal
