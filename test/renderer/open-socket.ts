@@ -1,5 +1,5 @@
 // Sockets of the service for the user feed's DOM-free tests (no jsdom): OpenSocket is open at once,
-// ManualSocket opens and drops when the test says; both accept LOGIN and SUBSCRIBE.
+// ManualSocket opens, drops and pushes when the test says; both accept LOGIN and SUBSCRIBE.
 import type { WebSocketLike } from '../../src-shared/sdk/ws-client.ts';
 
 /** A socket of the service, open at once: LOGIN and SUBSCRIBE are accepted, the test pushes. */
@@ -58,5 +58,8 @@ export class ManualSocket implements WebSocketLike {
   drop(): void {
     this.readyState = 3;
     this.onclose?.({ code: 1006, reason: '' });
+  }
+  push(msg: unknown): void {
+    this.onmessage?.({ data: JSON.stringify(msg) });
   }
 }

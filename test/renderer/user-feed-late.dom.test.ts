@@ -21,7 +21,10 @@ describe('user feed of a screen opened before the service is there', () => {
       createStore(() => ({ actions: { refresh: async () => {}, reloadSettings: async () => {}, clear: () => {} } }));
     const serviceBack = createServiceBack();
     const feed = startUserFeed({
-      api: { timestamp: () => Date.now() } as never,
+      api: {
+        timestamp: () => Date.now(),
+        myTrades: async () => ({ has_more: false, next_cursor: '', items: [] }),
+      } as never,
       wsUrl: 'ws://fake/ws',
       session: createStore(() => ({
         status: 'ready',

@@ -24,7 +24,10 @@ describe('user feed after a reconnect', () => {
       }));
     const serviceBack = createServiceBack();
     const feed = startUserFeed({
-      api: { timestamp: () => Date.now() } as never,
+      api: {
+        timestamp: () => Date.now(),
+        myTrades: async () => ({ has_more: false, next_cursor: '', items: [] }),
+      } as never,
       wsUrl: 'ws://fake/ws',
       session: createStore(() => ({
         status: 'ready',

@@ -38,7 +38,10 @@ describe('user feed: the login key got a new secret', () => {
         actions: { refresh: async () => {}, reloadSettings: async () => {}, clear: () => cleared.push(name) },
       }));
     const feed = startUserFeed({
-      api: { timestamp: () => Date.now() } as never,
+      api: {
+        timestamp: () => Date.now(),
+        myTrades: async () => ({ has_more: false, next_cursor: '', items: [] }),
+      } as never,
       wsUrl: 'ws://fake/ws',
       session: session as never,
       symbols: createStore(() => ({ bySymbol: {} })) as never,

@@ -22,6 +22,7 @@ describe('user feed: a setting push', () => {
     vi.stubGlobal('WebSocket', OpenSocket);
     const api = {
       timestamp: () => Date.now(),
+      myTrades: async () => ({ has_more: false, next_cursor: '', items: [] }),
       leverage: (symbol: string) =>
         Promise.resolve({ symbol, leverage: 20, margin_mode: MarginMode.CROSS, max_leverage: 125 }),
     } as unknown as RestClient;

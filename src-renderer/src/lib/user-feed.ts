@@ -32,6 +32,7 @@ import type { SessionState } from './session-store.ts';
 import { MarginMode, PositionSide, Side, TradeRole } from '../../../src-shared/enums.ts';
 import { dropServiceFailure } from './service-failure.ts';
 import { pacedSocket } from './paced-socket.ts';
+import { createMissedFills } from './missed-fills.ts';
 import type { ServiceBack } from './service-back.ts';
 
 interface UserEvent {
@@ -124,11 +125,31 @@ export function startUserFeed(deps: {
   const refreshAll = async (): Promise<void> => {
     try {
       await refreshLists();
+      // a fill comes as a push only: one made while the stream was down is read here (missed-fills.ts)
+      if (fillsMissed || state.getState().status !== 'live') await catchUpFills();
     } catch (err) {
       if (state.getState().refreshError === null) state.setState({ refreshError: errorText(err) });
       throw err;
     }
     if (state.getState().refreshError !== null) state.setState({ refreshError: null });
+  };
+
+  // The fills the pushes may not have brought: set at a login and whenever the stream drops, cleared
+  // by a read made while it is live (from then on the pushes bring them).
+  let fillsMissed = true;
+  const missedFills = createMissedFills<TradeRecord>();
+  const catchUpFills = async (): Promise<void> => {
+    if (state.getState().status === 'live') fillsMissed = false;
+    try {
+      const n = await missedFills.catchUp(
+        async () => (await api.myTrades({ limit: 100 })).items,
+        (t) => fillToast(t, false),
+      );
+      if (n > 0) state.setState({ fills: state.getState().fills + 1 });
+    } catch (err) {
+      fillsMissed = true;
+      throw err;
+    }
   };
 
   const refreshLists = async (): Promise<void> => {
@@ -189,7 +210,9 @@ export function startUserFeed(deps: {
   const heldBefore = (t: TradeRecord): number =>
     positions.getState().positions.find((p) => p.symbol === t.symbol && p.position_side === t.position_side)
       ?.quantity ?? 0;
-  const fillToast = (t: TradeRecord): void => {
+  // `pushed`: the fill came as it was made, so the positions are still those before it (`held`); one
+  // read later over REST comes after them, and says no flip
+  const fillToast = (t: TradeRecord, pushed = true): void => {
     const d = decimals(t.symbol);
     const now = Date.now();
     for (const [k, v] of fillSums) if (now - v.at > 10_000) fillSums.delete(k);
@@ -200,7 +223,7 @@ export function startUserFeed(deps: {
       fee: 0,
       pnl: 0,
       at: now,
-      held: heldBefore(t),
+      held: pushed ? heldBefore(t) : 0,
     };
     sum.qty += Number(t.qty);
     sum.quote += Number(t.quote_qty);
@@ -294,7 +317,8 @@ export function startUserFeed(deps: {
       case 'fill': {
         const t = e.data as TradeRecord;
         state.setState({ fills: state.getState().fills + 1 });
-        fillToast(t);
+        // one a REST read found first (missed-fills.ts) was said then
+        if (missedFills.pushed(t)) fillToast(t);
         break;
       }
       case 'liquidation': {
@@ -334,6 +358,9 @@ export function startUserFeed(deps: {
   const connect = (apiKey: string, apiSecret: string): void => {
     disconnect();
     key = apiKey;
+    // another key (a login, a new one for the account): its first read of the fills only learns where it stands
+    missedFills.reset();
+    fillsMissed = true;
     state.setState({ status: 'connecting', error: null });
     const client = new WsClient({
       url: deps.wsUrl,
@@ -377,7 +404,10 @@ export function startUserFeed(deps: {
       if (!reconnect && loginUnsent) void login(true);
     });
     client.onStateChange((s) => {
-      if (ws === client && s === 'reconnecting') state.setState({ status: 'connecting' });
+      if (ws === client && s === 'reconnecting') {
+        fillsMissed = true;
+        state.setState({ status: 'connecting' });
+      }
     });
     client.connect();
     void login();
