@@ -19,7 +19,8 @@ import type { OpenOrdersState } from '../features/orders/open-orders-store.ts';
 import type { PositionsState } from '../features/positions/positions-store.ts';
 import { tpslFiredToast } from '../features/positions/tpsl-toast.ts';
 import { adlToast } from '../features/positions/adl-toast.ts';
-import { fillActionText } from '../features/history/trade-words.ts';
+import { fillActionText, fillRoleWord } from '../features/history/trade-words.ts';
+import { venueCloseName, type VenueClose } from '../features/orders/order-labels.ts';
 import { createFundingToasts, type FundingEvent, type SeekSpan } from '../features/positions/funding-toast.ts';
 import type { StopsState } from '../features/stops/stops-store.ts';
 import { createStopToasts } from '../features/stops/stop-labels.ts';
@@ -29,7 +30,7 @@ import { createStore } from 'zustand/vanilla';
 import { fmt, fmtSigned } from './format.ts';
 import { errorText, poll } from './frame.ts';
 import type { SessionState } from './session-store.ts';
-import { MarginMode, PositionSide, Side, TradeRole } from '../../../src-shared/enums.ts';
+import { MarginMode, PositionSide, Side } from '../../../src-shared/enums.ts';
 import { dropServiceFailure } from './service-failure.ts';
 import { pacedSocket } from './paced-socket.ts';
 import { createMissedFills } from './missed-fills.ts';
@@ -212,6 +213,15 @@ export function startUserFeed(deps: {
       ?.quantity ?? 0;
   // `pushed`: the fill came as it was made, so the positions are still those before it (`held`); one
   // read later over REST comes after them, and says no flip
+  // The closes the venue sent (a liquidation's, an ADL's, a paper reset's) by order id, from their
+  // order's push, which comes before its fills: the fill's record has no client id to tell them by
+  const venueCloses = new Map<string, VenueClose>();
+  const noteOrder = (o: OrderRecord): void => {
+    const name = venueCloseName(o.client_order_id);
+    if (name === null) return;
+    venueCloses.set(o.id, name);
+    if (venueCloses.size > 100) venueCloses.delete(venueCloses.keys().next().value!);
+  };
   const fillToast = (t: TradeRecord, pushed = true): void => {
     const d = decimals(t.symbol);
     const now = Date.now();
@@ -238,7 +248,7 @@ export function startUserFeed(deps: {
       title: `${t.side === Side.BUY ? 'Bought' : 'Sold'} ${fmt(sum.qty, d.q)} ${t.symbol} @ ${fmt(avg, d.p)}`,
       body: [
         fillActionText(t, oneWay, sum.qty, sum.held, (q) => fmt(q, d.q)),
-        t.role === TradeRole.MAKER ? 'maker' : 'taker',
+        fillRoleWord(t.role, venueCloses.get(t.order_id) ?? null),
         `fee ${fmt(sum.fee, 4)} ${t.fee_asset}`,
         ...(t.is_close ? [`PnL ${fmtSigned(sum.pnl, 2)}`] : []),
       ].join(' · '),
@@ -280,6 +290,7 @@ export function startUserFeed(deps: {
     switch (e.kind) {
       case 'order':
         orders.getState().actions.apply(e.data as OrderRecord);
+        noteOrder(e.data as OrderRecord);
         stopToasts.order(e.data as OrderRecord);
         tpslFired(e.data as OrderRecord);
         adlClosed(e.data as OrderRecord);

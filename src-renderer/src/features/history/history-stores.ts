@@ -15,6 +15,15 @@ import type {
   TradeRecord,
 } from '../../../../src-shared/types.ts';
 import { createPagedStore, type PagedState } from './paged-store.ts';
+import { venueCloseName, type VenueClose } from '../orders/order-labels.ts';
+import { dropServiceFailure } from '../../lib/service-failure.ts';
+
+/**
+ * A trade as Trade history lists it: the record, and which close the venue sent it was (a
+ * liquidation's, an ADL's, a paper reset's), null for the trader's own. The record has no client
+ * id, so that is read from the trade's order (`GET /fapi/v1/order`), once an order: a close only.
+ */
+export type TradeRow = TradeRecord & { closed_by: VenueClose | null };
 
 interface OrderHistoryFilters {
   symbol: string;
@@ -82,6 +91,23 @@ function followSession(lists: ReadonlyArray<{ getState(): PagedState<unknown, un
 }
 
 function createLists(api: RestClient) {
+  // the venue's closes by order id: a client id never changes, so each order is asked for once
+  const closes = new Map<string, VenueClose | null>();
+  const closedBy = async (items: readonly TradeRecord[]): Promise<TradeRow[]> => {
+    const ask = new Map<string, string>();
+    for (const t of items) if (t.is_close && !closes.has(t.order_id)) ask.set(t.order_id, t.symbol);
+    await Promise.all(
+      [...ask].map(async ([id, symbol]) => {
+        // not found or not answered: the trade reads as its role says, and is asked for again next time
+        const o = await api.getOrder(symbol, id).catch((err: unknown) => {
+          dropServiceFailure(err);
+          return null;
+        });
+        if (o !== null) closes.set(id, venueCloseName(o.client_order_id));
+      }),
+    );
+    return items.map((t) => ({ ...t, closed_by: closes.get(t.order_id) ?? null }));
+  };
   return {
     orders: createPagedStore<OrderRecord, OrderHistoryFilters>(
       async (f, cursor, limit) => {
@@ -108,8 +134,8 @@ function createLists(api: RestClient) {
       },
       { symbol: '', status: 0 },
     ),
-    trades: createPagedStore<TradeRecord, TradeHistoryFilters>(
-      async (f, cursor, limit) => {
+    trades: createPagedStore<TradeRow, TradeHistoryFilters>(
+      async (f, cursor, limit, shown) => {
         const r = await api.myTrades({
           symbol: opt(f.symbol),
           side: opt(f.side),
@@ -118,7 +144,9 @@ function createLists(api: RestClient) {
           cursor: cursor || undefined,
           limit,
         });
-        return { items: r.items, nextCursor: r.next_cursor, hasMore: r.has_more };
+        // an export saves the records as the API has them: no order is asked for
+        const items = shown ? await closedBy(r.items) : r.items.map((t) => ({ ...t, closed_by: null }));
+        return { items, nextCursor: r.next_cursor, hasMore: r.has_more };
       },
       { symbol: '', side: 0, startTime: 0, endTime: 0 },
     ),

@@ -39,7 +39,8 @@ export interface PagedState<T, F> {
 }
 
 export function createPagedStore<T, F extends object>(
-  fetchPage: (filters: F, cursor: string, limit: number) => Promise<Page<T>>,
+  /** `shown`: a page the table shows (true), or one of an export's (false), whose records are saved as the API has them. */
+  fetchPage: (filters: F, cursor: string, limit: number, shown: boolean) => Promise<Page<T>>,
   initial: F,
   limit = 20,
   exportLimit = 500,
@@ -54,7 +55,7 @@ export function createPagedStore<T, F extends object>(
       const gen = ++generation;
       set({ loading: true, error: null });
       try {
-        const r = await fetchPage(get().filters, cursors[page] ?? '', limit);
+        const r = await fetchPage(get().filters, cursors[page] ?? '', limit, true);
         if (gen !== generation) return;
         cursors = cursors.slice(0, page + 1);
         if (r.hasMore && r.nextCursor !== '') cursors.push(r.nextCursor);
@@ -97,7 +98,7 @@ export function createPagedStore<T, F extends object>(
           const items: T[] = [];
           let cursor = '';
           for (;;) {
-            const r = await fetchPage(filters, cursor, Math.min(exportLimit, max - items.length + 1));
+            const r = await fetchPage(filters, cursor, Math.min(exportLimit, max - items.length + 1), false);
             if (at !== account) throw new Error('The login changed during the export; nothing was saved');
             items.push(...r.items);
             if (items.length > max) return { items: items.slice(0, max), complete: false };

@@ -1,12 +1,13 @@
 // Trade history: the account's fills, newest first, filtered by pair, side and UTC days.
-import { Side, TradeRole } from '../../../../src-shared/enums.ts';
-import { TRADE_RECORD_FIELDS, type TradeRecord } from '../../../../src-shared/types.ts';
+import { Side } from '../../../../src-shared/enums.ts';
+import { TRADE_RECORD_FIELDS } from '../../../../src-shared/types.ts';
+import type { TradeRow } from './history-stores.ts';
 import { fmt, fmtSigned } from '../../lib/format.ts';
 import { useServices, useSel } from '../../lib/use-services.ts';
 import { useDecimals } from '../../lib/use-symbol.ts';
 import { NarrowPair, When, type Column } from '../../layout/record-table.tsx';
 import { sideClass } from '../orders/order-labels.ts';
-import { tradeSideText } from './trade-words.ts';
+import { tradeRoleText, tradeSideText } from './trade-words.ts';
 import { DayRange, FilterSelect, HistoryTable, realizedPnlColumn, usePagedHistory } from './history-controls.tsx';
 
 const SIDES: ReadonlyArray<readonly [Side | 0, string]> = [
@@ -15,14 +16,12 @@ const SIDES: ReadonlyArray<readonly [Side | 0, string]> = [
   [Side.SELL, 'Sell'],
 ];
 
-const roleName = (role: TradeRole): string => (role === TradeRole.MAKER ? 'Maker' : 'Taker');
-
 export function TradeHistory() {
   const s = useServices();
   const st = usePagedHistory(s.history.trades);
   const decimals = useDecimals();
   const oneWay = useSel(s.account, (x) => x.summary?.position_mode === 'one_way');
-  const columns: Column<{ t: TradeRecord; pnl: number; pd: number; qd: number }>[] = [
+  const columns: Column<{ t: TradeRow; pnl: number; pd: number; qd: number }>[] = [
     { head: 'Time', cls: 'dim', cell: ({ t }) => <When ms={t.created_at} /> },
     { head: 'Symbol', cls: 'sym', cell: ({ t }) => t.symbol },
     {
@@ -49,11 +48,11 @@ export function TradeHistory() {
               {fmt(t.fee, 4)} <span className="dim">{t.fee_asset}</span>
             </>
           }
-          sub={roleName(t.role)}
+          sub={tradeRoleText(t.role, t.closed_by)}
         />
       ),
     },
-    { head: 'Role', headClass: 'wide-only', cls: 'wide-only', cell: ({ t }) => roleName(t.role) },
+    { head: 'Role', headClass: 'wide-only', cls: 'wide-only', cell: ({ t }) => tradeRoleText(t.role, t.closed_by) },
     realizedPnlColumn(
       ({ pnl }) => pnl,
       ({ t, pnl }) => (t.is_close ? fmtSigned(pnl, 2) : '—'),

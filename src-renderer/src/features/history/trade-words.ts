@@ -5,7 +5,9 @@
 // trades read by their side alone in the history, as Binance's one-way history does, and the
 // fill toast, which knows the position held before the order filled, says both parts.
 import { PositionSide, Side } from '../../../../src-shared/enums.ts';
+import { TradeRole } from '../../../../src-shared/enums.ts';
 import type { TradeRecord } from '../../../../src-shared/types.ts';
+import type { VenueClose } from '../orders/order-labels.ts';
 
 type TradeWords = Pick<TradeRecord, 'side' | 'is_close' | 'position_side'>;
 
@@ -16,6 +18,22 @@ const posWord = (side: number): string => (side === PositionSide.LONG ? 'long' :
 export function tradeSideText(t: TradeWords, oneWay: boolean): string {
   if (oneWay) return sideWord(t);
   return `${sideWord(t)} · ${t.is_close ? 'close' : 'open'} ${posWord(t.position_side)}`;
+}
+
+/**
+ * Trade history's Role: Maker / Taker, or for a close the venue sent (`closedBy`) what it was,
+ * "Liquidation", "ADL", "Reset": not a trade of the trader's own.
+ */
+export function tradeRoleText(role: TradeRole, closedBy: VenueClose | null): string {
+  if (closedBy !== null) return closedBy;
+  return role === TradeRole.MAKER ? 'Maker' : 'Taker';
+}
+
+/** The fill toast's word for the same: "maker", "taker", "liquidation", "ADL", "reset close". */
+export function fillRoleWord(role: TradeRole, closedBy: VenueClose | null): string {
+  if (closedBy === 'Reset') return 'reset close';
+  if (closedBy === 'Liquidation') return 'liquidation';
+  return tradeRoleText(role, closedBy).replace(/^(Maker|Taker)$/, (w) => w.toLowerCase());
 }
 
 /**

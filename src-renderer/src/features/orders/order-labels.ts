@@ -13,15 +13,24 @@ export const STATUS_NAMES: Record<number, string> = {
 
 export const TYPE_NAMES: Record<number, string> = { [OrderType.LIMIT]: 'Limit', [OrderType.MARKET]: 'Market' };
 
+/** A close order the venue sent itself, not the trader: what the screen calls it. */
+export type VenueClose = 'Liquidation' | 'ADL' | 'Reset';
+
 /**
- * An order's type as the histories name it: a close order the venue forced is named for what it
- * was, by the client id no user may take (docs/api.md): a liquidation's `autoclose-<id>` (a limit
- * IOC down to the bankruptcy price), an auto-deleveraging's `adl_autoclose`; else Limit / Market.
+ * Which close the venue sent, by the client id no user may take (docs/api.md): a liquidation's
+ * `autoclose-<id>` (a limit IOC down to the bankruptcy price), an auto-deleveraging's
+ * `adl_autoclose`, a paper reset's `reset-<id>` (at the mark, no fee); null for any other order.
  */
+export function venueCloseName(clientOrderId: string): VenueClose | null {
+  if (/^autoclose-[0-9]+$/.test(clientOrderId)) return 'Liquidation';
+  if (clientOrderId === 'adl_autoclose') return 'ADL';
+  if (/^reset-[0-9]+$/.test(clientOrderId)) return 'Reset';
+  return null;
+}
+
+/** An order's type as the histories name it: a close the venue sent is named for what it was; else Limit / Market. */
 export function orderTypeName(o: Pick<OrderRecord, 'type' | 'client_order_id'>): string {
-  if (/^autoclose-[0-9]+$/.test(o.client_order_id)) return 'Liquidation';
-  if (o.client_order_id === 'adl_autoclose') return 'ADL';
-  return TYPE_NAMES[o.type] ?? String(o.type);
+  return venueCloseName(o.client_order_id) ?? TYPE_NAMES[o.type] ?? String(o.type);
 }
 
 /**
