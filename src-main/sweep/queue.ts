@@ -294,6 +294,11 @@ export class QueueRunner {
   }
 }
 
+/** Redis's run_id (INFO server): a new one is a new redis-server process. */
+function runIdOf(client: { info: (section: string) => Promise<string> }): Promise<string | null> {
+  return client.info('server').then((s) => /^run_id:(\w+)/m.exec(s)?.[1] ?? null);
+}
+
 export interface QueueWorkerOptions {
   url: string;
   /** Jobs run at once (bots); the worker holds one more, its venue started ahead. */
@@ -339,6 +344,8 @@ export async function runQueueWorker(o: QueueWorkerOptions): Promise<void> {
   // a Redis away and back, once each; BullMQ's other errors in words (worker-lines.ts)
   const lines = new WorkerLines(o.url, o.log);
   counts.on('error', (err) => lines.error(err));
+  // Redis's run_id before the first job: one that changes while a job runs is a Redis restarted
+  lines.runId(runIdOf(await counts.backend.connection.client));
   // the worker's connections carry a name of its own, so that each worker can count the others
   // (CLIENT LIST, as BullMQ's getWorkers reads it)
   const named = `bull:${Buffer.from(QUEUE).toString('base64')}:w:`;
@@ -445,11 +452,26 @@ export async function runQueueWorker(o: QueueWorkerOptions): Promise<void> {
     maxStalledCount: 2,
   });
   worker.on('error', (err) => lines.error(err));
-  // a connection ready again: Redis is back
-  for (const q of [worker, counts]) (await q.backend.connection.client).on('ready', () => lines.ready());
-  worker.on('active', (job) => o.log(`job ${job.id} taken`));
-  worker.on('completed', (job, r: JobResult) => o.log(`job ${job.id} ${r.status} (${r.wallMs} ms)`));
-  worker.on('failed', (job, err) => o.log(`job ${job?.id} could not run: ${err.message}`));
+  // a connection ready again: Redis is back, maybe restarted (its run_id read again)
+  for (const q of [worker, counts]) {
+    const client = await q.backend.connection.client;
+    client.on('ready', () => {
+      lines.ready();
+      lines.runId(runIdOf(client));
+    });
+  }
+  worker.on('active', (job) => {
+    lines.taken(job.id);
+    o.log(`job ${job.id} taken`);
+  });
+  worker.on('completed', (job, r: JobResult) => {
+    lines.ended(job.id);
+    o.log(`job ${job.id} ${r.status} (${r.wallMs} ms)`);
+  });
+  worker.on('failed', (job, err) => {
+    lines.ended(job?.id);
+    o.log(`job ${job?.id} could not run: ${err.message}`);
+  });
   o.log(`perpdesk sweep worker ${process.pid}: taking jobs from ${shownUrl(o.url)} (${o.concurrency} at once)`);
   await new Promise<void>((resolve) => {
     const stop = () => resolve();

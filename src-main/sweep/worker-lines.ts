@@ -37,23 +37,29 @@ function lockLine(id: string): string {
 
 /**
  * What a queue worker prints for an error BullMQ reports: a job this worker ran but no longer
- * holds when it finishes (its lock lapsed while the worker was paused or cut off from Redis, and
- * the job went to another worker or its sweep was removed) gets a sentence, not BullMQ's `Missing
- * key for job ID. moveToFinished`; anything else is BullMQ's message.
+ * holds when it finishes gets a sentence, not BullMQ's `Missing key for job ID. moveToFinished`;
+ * anything else is BullMQ's message. `restarted`: Redis restarted while the job ran (its run_id
+ * changed), which lost its data, and so the job's lock, unless it persists it: that is the cause,
+ * not a lock that lapsed.
  */
-export function workerErrorLine(err: QueueErr): string {
+export function workerErrorLine(err: QueueErr, restarted = false): string {
   const id = lostJob(err);
+  const end = `perpdesk sweep worker: job ${id} was no longer this worker's when it ended`;
+  if (id !== undefined && restarted)
+    return (
+      `${end} (Redis restarted while it ran: its run_id changed, and a Redis without persistence loses its data, ` +
+      `${err.code === ErrorCode.JobNotExist ? 'this job' : "this job's lock"} with it; the sweep's coordinator adds ` +
+      "the job again and that run counts; appendonly yes on the sweep's Redis loses nothing): its outcome here is dropped"
+    );
   if (id !== undefined && err.code === ErrorCode.JobNotExist)
     return (
-      `perpdesk sweep worker: job ${id} was no longer this worker's when it ended (Redis no longer holds it: ` +
-      "restarted without persistence, or its sweep was removed; the sweep's coordinator adds it again): its " +
-      'outcome here is dropped'
+      `${end} (Redis no longer holds it: restarted without persistence, or its sweep was removed; the sweep's ` +
+      'coordinator adds it again): its outcome here is dropped'
     );
   if (id !== undefined)
     return (
-      `perpdesk sweep worker: job ${id} was no longer this worker's when it ended (its lock lapsed while ` +
-      'the worker was paused or cut off from Redis; another worker runs it, or its sweep was removed): ' +
-      'its outcome here is dropped'
+      `${end} (its lock lapsed while the worker was paused or cut off from Redis; another worker runs it, or ` +
+      'its sweep was removed): its outcome here is dropped'
     );
   return `perpdesk sweep worker: ${err.message}`;
 }
@@ -91,6 +97,15 @@ export class WorkerLines {
   private down = false;
   private last = '';
   private readonly toldJobs = new Set<string>();
+  /** Redis's run_id as last read (at connect, at each reconnect) and how many times it changed. */
+  private redisRunId: string | null = null;
+  private restarts = 0;
+  /**
+   * The restarts counted when each job held here was taken, oldest first: a job Redis lost and the
+   * coordinator added again can be taken again while its first run goes on (a few thousand jobs at
+   * most: the oldest dropped).
+   */
+  private readonly takenAt = new Map<string, number[]>();
 
   constructor(url: string, log: (line: string) => void) {
     this.url = shownUrl(url);
@@ -115,6 +130,12 @@ export class WorkerLines {
     const id = lostJob(err);
     if (id !== undefined) {
       if (this.told(id)) return;
+      // a Redis restarted since the job was taken lost its lock (and maybe the job): that is the cause;
+      // the run that lost it is the oldest held here (the one taken again after the restart runs on)
+      const taken = this.takenAt.get(id)?.shift();
+      this.log(workerErrorLine(err, taken !== undefined && this.restarts > taken));
+      this.last = '';
+      return;
     }
     const line = workerErrorLine(err);
     if (line !== this.last) this.log(line);
@@ -128,6 +149,38 @@ export class WorkerLines {
     // the set stays small: a worker loses few jobs
     if (this.toldJobs.size > 1000) this.toldJobs.delete(this.toldJobs.values().next().value!);
     return false;
+  }
+
+  /**
+   * Redis's run_id (INFO server), read at connect and at each reconnect (before the connection's
+   * next command is answered: Redis answers in order); one that changed is a Redis restarted (a new
+   * process: its data lost unless it persists it). Not read (an error): nothing changes.
+   */
+  runId(read: Promise<string | null>): void {
+    read.then(
+      (runId) => {
+        if (runId === null) return;
+        if (this.redisRunId !== null && runId !== this.redisRunId) this.restarts++;
+        this.redisRunId = runId;
+      },
+      () => undefined,
+    );
+  }
+
+  /** A job taken by this worker: a Redis restart while it runs is the cause of its loss. */
+  taken(jobId: string | undefined): void {
+    if (jobId === undefined) return;
+    const runs = this.takenAt.get(jobId) ?? [];
+    runs.push(this.restarts);
+    this.takenAt.set(jobId, runs);
+    if (this.takenAt.size > 5000) this.takenAt.delete(this.takenAt.keys().next().value!);
+  }
+
+  /** A job that ended here as this worker's own (completed, or failed by BullMQ): its newest run. */
+  ended(jobId: string | undefined): void {
+    const runs = jobId === undefined ? undefined : this.takenAt.get(jobId);
+    runs?.pop();
+    if (runs?.length === 0) this.takenAt.delete(jobId!);
   }
 
   /** A connection is ready (again). */
