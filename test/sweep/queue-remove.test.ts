@@ -61,9 +61,11 @@ describe.skipIf(!HAS_REDIS)('--remove of a queue sweep', () => {
     children.push(run.child);
     await until('the sweep to be planned', () => /perpdesk sweep sw\w+: \d+ job/.test(run.stdout()), 120_000);
     const id = /perpdesk sweep (sw\w+):/.exec(run.stdout())![1];
-    // on the queue once the coordinator has added them
-    for (let i = 0; i < 300 && (await client.exists(`bull:perpdesk-sweep:${id}-0`)) === 0; i++)
+    // on the queue once the coordinator has added them (a stop before would leave none to remove)
+    for (const t0 = Date.now(); (await client.exists(`bull:perpdesk-sweep:${id}-0`)) === 0;) {
+      if (Date.now() - t0 > 120_000) throw new Error(`timed out waiting for ${id}'s jobs on the queue`);
       await new Promise((r) => setTimeout(r, 100));
+    }
     await beforeStop?.(id);
     run.child.kill('SIGINT');
     const r = await run.done;
@@ -98,12 +100,24 @@ describe.skipIf(!HAS_REDIS)('--remove of a queue sweep', () => {
     expect(await jobState(`${a}-0`)).not.toBeNull();
     expect(await jobState(`${a}-1`)).not.toBeNull();
 
-    // C: one job that a worker runs (its bot hangs until its 15 s bound) while --remove is asked
-    const c = await stoppedSweep({ sets: [{ mode: 'hang' }] }, ['--split', 'none', '--timeout', '15'], async (id) => {
-      await until('its job to start', () => wlog.includes(`job ${id}-0 started`), 60_000);
+    // C: one job that a worker runs while --remove is asked: its bot runs until the removal has
+    // found it held and waits for it (it hung until a 15 s bound, and a removal that came later, on
+    // a loaded machine, found the job finished and said no wait)
+    const release = path.join(dir, `release-${Math.random().toString(36).slice(2)}`);
+    const c = await stoppedSweep({ sets: [{ mode: 'until-file', file: release }] }, ['--split', 'none'], async (id) => {
+      await until('its job to start', () => wlog.includes(`job ${id}-0 started`), 120_000);
     });
     expect(await traces(c)).not.toEqual([]);
-    const rmC = await runCli(['--data-dir', dir, '--remove', c]);
+    const removing = startCli(['--data-dir', dir, '--remove', c]);
+    children.push(removing.child);
+    await until(
+      'the removal to wait for the running job',
+      () => /waiting for 1 of its jobs/.test(removing.stdout()),
+      120_000,
+    );
+    expect(wlog).not.toMatch(new RegExp(`job ${c}-0 (ok|failed|timeout|error)`));
+    writeFileSync(release, '');
+    const rmC = await removing.done;
     expect(rmC.code, rmC.stderr).toBe(0);
     expect(rmC.stdout).toContain(`perpdesk sweep ${c}: waiting for 1 of its jobs that queue workers run now`);
     expect(rmC.stdout).toContain(

@@ -3,12 +3,19 @@
 //          after the last step: a bot still busy a second after the replay's end is stopped);
 //   env: print the contract's variables (and NODE_COMPILE_CACHE), exit 0;  crash: throw after one step;  exit3: print a
 //   line and exit 3;  hang: hold the connection and never step (the time bound ends it);
+//   until-file: as hang, until the file `file` exists (the test makes it), then exit 0;
 //   slow: trade, waiting `sleep_ms` of wall time before each step;  deposit: trade, depositing 500 USDT
 //   after the first step's order.
+import { existsSync } from 'node:fs';
 import { OrderType, PositionAction, PositionSide, Side } from '../../../src-shared/enums.ts';
 import { RestClient, WsClient, type ReplayState } from '../../../src-shared/sdk/index.ts';
 
-const p = JSON.parse(process.env.PERPDESK_PARAMS ?? '{}') as { mode?: string; sleep_ms?: number; qty?: string };
+const p = JSON.parse(process.env.PERPDESK_PARAMS ?? '{}') as {
+  mode?: string;
+  sleep_ms?: number;
+  qty?: string;
+  file?: string;
+};
 const mode = p.mode ?? 'trade';
 const symbol = (process.env.PERPDESK_SYMBOLS ?? '').split(',')[0];
 
@@ -37,6 +44,11 @@ if (mode === 'hang') {
   console.log('test-bot: hanging');
   setInterval(() => undefined, 1000);
   await new Promise(() => undefined);
+}
+if (mode === 'until-file') {
+  console.log(`test-bot: running until ${p.file} exists`);
+  while (!existsSync(p.file!)) await new Promise((r) => setTimeout(r, 100));
+  process.exit(0);
 }
 let steps = 0;
 let status = (await rest.replay()) as ReplayState;
