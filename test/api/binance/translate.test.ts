@@ -316,7 +316,11 @@ describe('native records -> Binance records', () => {
       expiredInMatch: false,
       time: 5,
     };
-    expect(placedOrder(math, limit(), placed, 'one_way')).toMatchObject({ status: 'NEW', executedQty: '0.000' });
+    expect(placedOrder(math, limit(), placed, 'one_way')).toMatchObject({
+      status: 'NEW',
+      executedQty: '0',
+      cumQty: '0',
+    });
     expect(placedOrder(math, limit({ newOrderRespType: 'RESULT' }), placed, 'one_way')).toMatchObject({
       status: 'FILLED',
       executedQty: '0.010',

@@ -240,7 +240,9 @@ export type PlacedAnswer = Static<typeof ORDER_ANSWER>;
 export function placedOrder(m: SymbolMath, o: NewOrder, placed: Placed, mode: Mode): PlacedAnswer {
   const ack = o.respType === 'ACK';
   const market = o.type === 'MARKET';
-  const filled = ack ? m.formatQty(0) : placed.filledQty;
+  // an ACK says nothing filled as Binance's does, "0" for the quantities and the quote alike (its
+  // New Order example, and live answers ccxt records); RESULT and the queries carry the decimals
+  const filled = ack ? '0' : placed.filledQty;
   const quote = ack ? '0' : placed.filledQuote;
   return {
     orderId: placed.orderId,
