@@ -12,15 +12,16 @@ export type AsThen = (symbol: string, open: OrderRecord[]) => OrderRecord[];
 const isOpen = (r: OrderRecord) => r.status === OrderStatus.NEW || r.status === OrderStatus.PARTIALLY_FILLED;
 
 /**
- * The events of each command, in order, with (but for the last command's) how the open orders
- * stood after it: an order a later command changes stands as this command's record of it, else
+ * The events of each command, in order, with the orders a later command of the commit changes
+ * (`later`: open after this command, whatever they are now) and (but for the last command's) how
+ * the open orders stood after it: an order a later command changes stands as this command's record of it, else
  * as `shown` says (read when the run is translated: what the stream last showed of it, the
  * commands before included), else (placed later, or not open) not at all.
  */
 export function commandRuns(
   events: readonly AccountEvent[],
   shown: (orderId: number) => OrderRecord | undefined,
-): Array<{ events: AccountEvent[]; asThen: AsThen | undefined }> {
+): Array<{ events: AccountEvent[]; asThen: AsThen | undefined; later: ReadonlySet<number> }> {
   const runs: AccountEvent[][] = [];
   for (const e of events) {
     const run = runs[runs.length - 1];
@@ -31,7 +32,7 @@ export function commandRuns(
     run.filter((e) => e.kind === 'order').map((e) => Number((e.data as OrderRecord).id));
   return runs.map((run, i) => {
     const later = new Set(runs.slice(i + 1).flatMap(orderIds));
-    if (later.size === 0) return { events: run, asThen: undefined };
+    if (later.size === 0) return { events: run, asThen: undefined, later };
     const mine = new Map<number, OrderRecord>();
     for (const e of run) if (e.kind === 'order') mine.set(Number((e.data as OrderRecord).id), e.data as OrderRecord);
     const asThen: AsThen = (symbol, open) => {
@@ -42,6 +43,6 @@ export function commandRuns(
       }
       return out;
     };
-    return { events: run, asThen };
+    return { events: run, asThen, later };
   });
 }

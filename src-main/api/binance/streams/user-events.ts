@@ -53,6 +53,9 @@ import { openNotionals, orderTradeUpdate, type OrderUpdate } from './order-updat
 
 const NO_FILL = { l: '0', L: '0', N: 'USDT', n: '0', t: 0, m: false, rp: '0' };
 
+/** Of a command of a commit of several: the pair's open orders then, the orders later ones change (command-runs.ts). */
+type Run = { asThen?: AsThen; later?: ReadonlySet<number> };
+
 /** A user stream event, `e` its name. */
 type UserEvent = { readonly e: string } & Record<string, unknown>;
 
@@ -154,11 +157,12 @@ export class UserEvents {
     if (events[0]!.command === events[events.length - 1]!.command) return this.flushCommand(accountId, mode, events);
     // `known` is read as each command is translated: what the stream showed after the ones before
     for (const run of commandRuns(events, (id) => this.known.get(accountId)?.get(id)))
-      this.flushCommand(accountId, mode, run.events, run.asThen);
+      this.flushCommand(accountId, mode, run.events, run);
   }
 
-  /** The events of one command; `asThen`: the pair's open orders as they stood after it, from those open now. */
-  private flushCommand(accountId: number, mode: Mode, events: AccountEvent[], asThen?: AsThen): void {
+  /** The events of one command; `run`, of a commit of several: its open orders as they stood after it. */
+  private flushCommand(accountId: number, mode: Mode, events: AccountEvent[], run: Run = {}): void {
+    const { asThen, later } = run;
     const { exchange, clock } = this.ctx.venue;
     const now = clock.now();
     const stamp = events[0]?.time ?? now;
@@ -208,7 +212,7 @@ export class UserEvents {
       else if (e.kind === 'balance') balance = e.data as AccountSummary;
     }
     for (const part of parts) {
-      const finished = this.algoEvents(accountId, part.algos, (r, status, actual) =>
+      const finished = this.algoEvents(accountId, part.algos, later, (r, status, actual) =>
         send(algoUpdate(exchange.pair(r.symbol)!.math, r, mode, { now, status, actual })),
       );
       this.orderEvents({ accountId, mode, now, orders: part.orders, fills: part.fills, send, asThen });
@@ -267,11 +271,13 @@ export class UserEvents {
 
   /**
    * ALGO_UPDATE of each conditional record of the batch (sent now, before the orders' events), and
-   * what sends FINISHED, after them, for the fired ones whose order has ended (this batch's or before).
+   * what sends FINISHED, after them, for the fired ones whose order has ended (this batch's or before)
+   * but those a `later` command of the commit changes, which say their end with that command.
    */
   private algoEvents(
     accountId: number,
     algos: ConditionalOrderRecord[],
+    later: ReadonlySet<number> | undefined,
     send: (r: ConditionalOrderRecord, status: string, actual?: Readonly<OrderState>) => void,
   ): () => void {
     const { exchange } = this.ctx.venue;
@@ -287,6 +293,7 @@ export class UserEvents {
     return () => {
       if (firing === undefined) return;
       for (const [id, r] of firing) {
+        if (later?.has(id) === true) continue;
         const actual = exchange.liveOrder(accountId, id);
         if (actual !== undefined && algoStatus(r, actual) === 'TRIGGERED') continue;
         firing.delete(id);
