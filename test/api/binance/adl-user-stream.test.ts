@@ -111,7 +111,11 @@ describe('the Binance user stream of an ADL', () => {
         a: {
           m: 'ORDER',
           B: [{ a: 'USDT', wb: '443.42400000', cw: '443.42400000', bc: '0' }],
-          P: [expect.objectContaining({ s: 'BTCUSDT', pa: '0', mt: 'cross', ps: 'SHORT', cr: '144' })],
+          // the symbol's BOTH entry first, empty, as Binance pushes a hedge account's changed symbol
+          P: [
+            expect.objectContaining({ s: 'BTCUSDT', pa: '0', mt: 'cross', ps: 'BOTH' }),
+            expect.objectContaining({ s: 'BTCUSDT', pa: '0', mt: 'cross', ps: 'SHORT', cr: '144' }),
+          ],
         },
       }),
     ]);
@@ -130,7 +134,10 @@ describe('the Binance user stream of an ADL', () => {
         a: expect.objectContaining({
           m: 'ORDER',
           B: [{ a: 'USDT', wb: '10095.42400000', cw: '10095.42400000', bc: '0' }],
-          P: [expect.objectContaining({ pa: '-0.010', ps: 'SHORT', ep: '96000' })],
+          P: [
+            expect.objectContaining({ pa: '0', ps: 'BOTH' }),
+            expect.objectContaining({ pa: '-0.010', ps: 'SHORT', ep: '96000' }),
+          ],
         }),
       }),
     ]);
@@ -172,7 +179,10 @@ describe('the Binance user stream of an ADL', () => {
         a: {
           m: 'ORDER',
           B: [{ a: 'USDT', wb: '9757.60000000', cw: '9757.60000000', bc: '0' }],
-          P: [expect.objectContaining({ pa: '0', mt: 'isolated', ps: 'LONG', cr: '-240' })],
+          P: [
+            expect.objectContaining({ pa: '0', mt: 'isolated', ps: 'BOTH', cr: '0' }),
+            expect.objectContaining({ pa: '0', mt: 'isolated', ps: 'LONG', cr: '-240' }),
+          ],
         },
       }),
     );

@@ -59,6 +59,7 @@ describe('ACCOUNT_UPDATE of a liquidation', () => {
       ['ORDER', [{ a: 'USDT', wb: '9574.30000000', cw: '9574.30000000', bc: '-116.25000000' }]],
     ]);
     expect(updates[1].P).toEqual([
+      expect.objectContaining({ s: 'BTCUSDT', pa: '0', mt: 'isolated', iw: '0', ps: 'BOTH' }),
       expect.objectContaining({ s: 'BTCUSDT', pa: '0', mt: 'isolated', iw: '0', ps: 'LONG' }),
     ]);
     expect(ex.walletOf(c.id)).toBe(957_430_000_000n);

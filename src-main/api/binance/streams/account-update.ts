@@ -6,7 +6,7 @@
 // position's, an isolated position's funding or margin transfer that position's new `iw`, a cross
 // position's funding none. A position changed when anything of its entry but the unrealized PnL
 // (`up`, which moves with the mark alone) differs from what the last update sent of it; a position
-// gone since is sent closed (pa "0").
+// gone since is sent closed (pa "0"). A hedge account's fill lists each such symbol's BOTH entry too (empty).
 import { Decimal } from 'decimal.js';
 import { MarginMode, PositionSide } from '../../../../src-shared/enums.ts';
 import type { PositionRecord, TradeRecord } from '../../../../src-shared/types.ts';
@@ -72,7 +72,8 @@ export function positionSignatures(
 /**
  * The positions that changed since `before` (what the last ACCOUNT_UPDATE sent), a closed one as
  * pa "0" with the realized PnL it accumulated (cr: what the last update sent of it plus the batch's
- * fills of it); `after` the signatures to compare the next update with.
+ * fills of it); `after` the signatures to compare the next update with. With `fills` (reason ORDER),
+ * on a hedge account each symbol's entries follow its BOTH entry, empty (withBoth).
  */
 export function positionChanges(
   before: PositionSignatures,
@@ -93,7 +94,26 @@ export function positionChanges(
       if (f.symbol === s && positionSideName(mode, f.position_side) === ps) realized = realized.plus(f.realized_pnl);
     P.push({ s, pa: '0', ep: '0', bep: '0', cr: realized.toFixed(), up: '0', mt, iw: '0', ps });
   }
-  return { P, after };
+  return { P: fills.length > 0 && mode === 'hedge' ? withBoth(P as Array<{ s: string; mt: string }>) : P, after };
+}
+
+/**
+ * A hedge account's position entries of a fill with each symbol's BOTH entry before its first one,
+ * as Binance pushes a changed symbol's positions (its USD-M ACCOUNT_UPDATE example: BTCUSDT's BOTH,
+ * pa "0", then LONG and SHORT): empty, as a hedge account holds nothing on BOTH, in the symbol's
+ * margin type.
+ */
+function withBoth(P: ReadonlyArray<{ s: string; mt: string }>): unknown[] {
+  const out: unknown[] = [];
+  const seen = new Set<string>();
+  for (const p of P) {
+    if (!seen.has(p.s)) {
+      seen.add(p.s);
+      out.push({ s: p.s, pa: '0', ep: '0', bep: '0', cr: '0', up: '0', mt: p.mt, iw: '0', ps: 'BOTH' });
+    }
+    out.push(p);
+  }
+  return out;
 }
 
 /** The native `margin_call` event's data (trading/margin-call.ts). */
