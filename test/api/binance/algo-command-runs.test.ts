@@ -58,6 +58,7 @@ describe('ALGO_UPDATE of a batch whose entries fire a conditional order and end 
       const seq = () =>
         ws.got
           .slice(from)
+          .filter((m) => m.e !== 'TRADE_LITE')
           .map((m) =>
             m.e === 'ALGO_UPDATE'
               ? `ALGO ${m.o.X}`

@@ -6,7 +6,8 @@
 // good-till date. `T` and `o.T` are the time of what the event reports (OrderUpdate.T), `E` the
 // time it is sent.
 import { Decimal } from 'decimal.js';
-import type { OrderRecord } from '../../../../src-shared/types.ts';
+import { TradeRole } from '../../../../src-shared/enums.ts';
+import type { OrderRecord, TradeRecord } from '../../../../src-shared/types.ts';
 import { orderFigures } from '../translate/account.ts';
 import { positionSideName, STP_MODE, type Mode } from '../translate/orders.ts';
 
@@ -98,5 +99,28 @@ export function orderTradeUpdate(now: number, mode: Mode, u: OrderUpdate): { e: 
       pm: 'NONE',
       gtd: 0,
     },
+  };
+}
+
+/**
+ * Binance's TRADE_LITE of a fill (its "fast trade stream": a TRADE execution's few fields, sent
+ * ahead of that fill's ORDER_TRADE_UPDATE, none for a liquidation's CALCULATED ones): `q` / `p`
+ * the order's quantity and price, `L` / `l` / `t` / `m` the fill's, `T` its time, `E` the sending.
+ */
+export function tradeLite(now: number, u: Pick<OrderUpdate, 's' | 'q' | 'p' | 'c' | 'S' | 'i'>, fill: TradeRecord) {
+  return {
+    e: 'TRADE_LITE',
+    E: now,
+    T: fill.created_at,
+    s: u.s,
+    q: u.q,
+    p: u.p,
+    m: fill.role === TradeRole.MAKER,
+    c: u.c,
+    S: u.S,
+    L: fill.price,
+    l: fill.qty,
+    t: Number(fill.id),
+    i: u.i,
   };
 }

@@ -6,8 +6,7 @@
 // totals, CANCELED / EXPIRED (a liquidation's cancels before its close order's NEW, as Binance
 // cancels first), then ACCOUNT_UPDATE with the changed positions (pa "0" and its margin type for a
 // closed one) and the wallet when it moved; ACCOUNT_CONFIG_UPDATE for a leverage change on any
-// surface. An ORDER_TRADE_UPDATE's `T` and `o.T` are the time of what
-// it reports as the REST records give it (the order's time, the fill's), `E` the time it is sent.
+// surface; TRADE_LITE before each TRADE. ORDER_TRADE_UPDATE's `T`, `o.T`: when what it reports happened, `E`: its sending.
 //
 // Invariants: an account's first stream starts from its wallet, positions and open orders as they
 // are, so only changes after it are sent (no NEW for an order already open then); a TRADE's
@@ -49,7 +48,7 @@ import {
   type PositionSignatures,
 } from './account-update.ts';
 import { commandRuns, type AsThen } from './command-runs.ts';
-import { openNotionals, orderTradeUpdate, type OrderUpdate } from './order-update.ts';
+import { openNotionals, orderTradeUpdate, tradeLite, type OrderUpdate } from './order-update.ts';
 
 const NO_FILL = { l: '0', L: '0', N: 'USDT', n: '0', t: 0, m: false, rp: '0' };
 
@@ -479,6 +478,7 @@ export class UserEvents {
       r.lots = r.lots.plus(f.qty);
       r.quote = r.quote.plus(f.quote_qty);
       const full = r.lots.equals(b.fields.q);
+      if (!b.liquidation) send(tradeLite(now, b.fields, f)); // Binance's fast trade stream, ahead of the TRADE
       send(
         event(b, b.liquidation ? 'CALCULATED' : 'TRADE', full ? 'FILLED' : 'PARTIALLY_FILLED', {
           ...totals(b, r.lots, r.quote),
