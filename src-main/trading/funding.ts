@@ -5,8 +5,11 @@
 // - The house is the counterparty of every payment (the venue does not net longs against
 //   shorts), so each account's identity holds on its own: funding paid is kept on the position
 //   (fundingFee, positive = paid) and taken from the wallet, to the unit.
-// - An isolated position pays from its margin (never below zero); liquidation is checked
-//   right after, against the new wallets.
+// - An isolated position pays from its margin (Binance), at most all of it: a payment larger than
+//   the margin takes the margin to zero and the rest is not charged (the cross balance pays none
+//   of it, and the house, the counterparty, receives what was taken); the wallet moves by what the
+//   margin paid, so the margin is never negative and nothing is created. Liquidation is checked
+//   right after, against the new wallets and margins (a position at zero margin is liquidated).
 // - Each settlement is recorded in the same unit as the wallets it moved: the pair's rate and
 //   mark (even when no position paid: the pair's funding-rate history) and one record per
 //   position that paid or received (the account's funding income), so the history survives a
@@ -33,14 +36,14 @@ export function settleFunding(core: TradingCore, symbol: string, rate: number, m
       const base = p.qty * pair.math.lotValue;
       const amount = BigInt(Math.round(mark * base * Math.abs(rate) * 1e8));
       if (amount === 0n) continue;
-      // > 0: this position pays
-      const pays = rate > 0 === (p.side === PositionSide.LONG) ? amount : -amount;
+      // > 0: this position pays; an isolated one at most its margin (the cross balance pays none of it)
+      let pays = rate > 0 === (p.side === PositionSide.LONG) ? amount : -amount;
+      if (p.marginMode === MarginMode.ISOLATED) {
+        if (pays > p.isolatedMargin) pays = p.isolatedMargin > 0n ? p.isolatedMargin : 0n;
+        p.isolatedMargin -= pays;
+      }
       a.wallet -= pays;
       p.fundingFee += pays;
-      if (p.marginMode === MarginMode.ISOLATED) {
-        p.isolatedMargin -= pays;
-        if (p.isolatedMargin < 0n) p.isolatedMargin = 0n;
-      }
       p.updatedAt = time;
       w.position(p);
       w.wallet(a);
