@@ -43,6 +43,22 @@ describe('marginAmountInput', () => {
     expect(moneyDown('0.00000000')).toBe('0.00');
   });
 
+  it('the most exactly as the API takes it, to the unit: one unit more is refused however large the figure', () => {
+    // a 1e9 paper balance: its available balance, and one unit (1e-8 USDT) above it, which the
+    // route refuses (3009) and the dialog sent (as doubles the two are the same number)
+    expect(marginAmountInput('999,999,951.02', '999999951.02000000')).toMatchObject({ ok: true });
+    expect(marginAmountInput('999999951.02000001', '999999951.02000000')).toEqual({
+      ok: false,
+      error: 'At most 999,999,951.02 USDT can move now.',
+    });
+    expect(marginAmountInput('9999999999.99999999', '9999999999.99999998')).toMatchObject({ ok: false });
+    expect(marginAmountInput('9999999999.99999998', '9999999999.99999998')).toMatchObject({ ok: true });
+    expect(marginAmountInput('123456789.12345679', '123456789.12345678')).toMatchObject({ ok: false });
+    // trailing zeros and separators are the same amount
+    expect(marginAmountInput('5,152.00000000', '5152.00000000')).toMatchObject({ ok: true });
+    expect(marginAmountInput('0.00000001', '0.00000000')).toMatchObject({ ok: false });
+  });
+
   it('trimZeros', () => {
     expect(trimZeros('596.50000000')).toBe('596.5');
     expect(trimZeros('100.00000000')).toBe('100');

@@ -1,12 +1,14 @@
 // The isolated margin dialog's figures: the amount as the API takes it (thousands separators
 // accepted, as the order form; at most 8 decimals, above 0, within the most the service says may
-// move), and the liquidation price the new margin would give. Pure: the dialog and the tests
-// share it; the service's figures rule (it checks the amount again, exactly).
+// move, compared exactly, to the unit, as the service compares it), and the liquidation price the
+// new margin would give. Pure: the dialog and the tests share it; the service's figures rule (it
+// checks the amount again, exactly).
 //
 // The estimate: the liquidation price is linear in the margin WB within one maintenance tier
 // (exchange.md: LP = (WB + cum - s x Q x EP) / (Q x MMR - s x Q)), so from the record's own
 // liquidation price and margin it moves by (new margin - margin) / (Q x (MMR - s)), with the
 // tier's cum included exactly; a position without one is estimated from the first tier.
+import { parseFixed } from '../../../../src-shared/decimal.ts';
 import type { PositionRecord } from '../../../../src-shared/types.ts';
 import { fmt } from '../../lib/format.ts';
 import { parseDecimalInput } from '../../lib/decimal-input.ts';
@@ -31,8 +33,19 @@ export function marginAmountInput(text: string, max: string | null): MarginAmoun
   const decimals = r.value.split('.')[1]?.length ?? 0;
   if (decimals > USDT_DECIMALS) return { ok: false, error: `At most ${USDT_DECIMALS} decimals (USDT).` };
   if (!(r.n > 0)) return { ok: false, error: 'The amount must be above 0.' };
-  if (max !== null && r.n > Number(max)) return { ok: false, error: `At most ${moneyDown(max)} USDT can move now.` };
+  if (max !== null && units(r.value) > units(max))
+    return { ok: false, error: `At most ${moneyDown(max)} USDT can move now.` };
   return { ok: true, value: r.value, n: r.n };
+}
+
+/**
+ * A USDT amount in units of 1e-8, exactly, as the service compares it with the most (a double has
+ * 15 to 17 digits: 999999951.02000001 and 999999951.02 are the same double, so one unit above a
+ * large balance passed as within it, and the service refused it with 3009).
+ */
+function units(text: string): bigint {
+  const r = parseFixed(text, USDT_DECIMALS, { allowZero: true });
+  return r.ok ? r.value : 0n;
 }
 
 /**
