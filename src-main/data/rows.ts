@@ -163,14 +163,14 @@ export function makeRowParser(key: DatasetKey, sink: RowSink): RowParser {
           if (!headers.some((h) => h.length === names.length && h.every((n, i) => n === names[i]))) {
             throw new RowError(
               lineNo,
-              `the header ${quoted(text, 200)} is not a ${key.kind} header (expected ${headers.map((h) => h.join(',')).join(' or ')})`,
+              `the header ${quoted(text, 200)} is not ${aKind(key)} header (expected ${headers.map((h) => h.join(',')).join(' or ')})`,
             );
           }
           width = names.length;
           return;
         }
         if (!widths.has(f.length)) {
-          throw new RowError(lineNo, `${count(f.length, 'column')}; a ${key.kind} row has ${[...widths].join(' or ')}`);
+          throw new RowError(lineNo, `${count(f.length, 'column')}; ${aKind(key)} row has ${[...widths].join(' or ')}`);
         }
         width = f.length;
       }
@@ -181,6 +181,9 @@ export function makeRowParser(key: DatasetKey, sink: RowSink): RowParser {
     },
   };
 }
+
+/** The kind with its article: `an aggTrades` (it read "is not a aggTrades header"), `a klines`. */
+const aKind = (key: DatasetKey): string => `${/^[aeiou]/i.test(key.kind) ? 'an' : 'a'} ${key.kind}`;
 
 type Body = (f: string[], lineNo: number) => void;
 

@@ -1,0 +1,34 @@
+// A refused file's message names its kind with its article: "an aggTrades header" (docs/data.md).
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import type { DatabaseSync } from 'node:sqlite';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { DatasetService } from '../../src-main/data/dataset-service.ts';
+import { openDatabase } from '../../src-main/store/database.ts';
+import { DatasetsRepo } from '../../src-main/store/datasets-repo.ts';
+import { tempDir } from './archive-fixtures.ts';
+
+let db: DatabaseSync;
+let service: DatasetService;
+beforeEach(() => {
+  db = openDatabase({ dataDir: ':memory:' });
+  service = new DatasetService(new DatasetsRepo(db));
+});
+afterEach(() => db.close());
+
+describe('an aggTrades CSV refused', () => {
+  it('names its kind with "an" (it read "is not a aggTrades header", "a aggTrades row")', async () => {
+    const dir = tempDir();
+    writeFileSync(path.join(dir, 'a.csv'), 'id,price,qty\n1,2,3\n');
+    writeFileSync(path.join(dir, 'b.csv'), '1,2,3\n');
+    const opts = { market: 'um', symbol: 'CTKUSDT', kind: 'aggTrades' };
+    const [a, b] = await service.importFiles([path.join(dir, 'a.csv'), path.join(dir, 'b.csv')], opts);
+    expect(a.error).toMatch(
+      /^a\.csv: row 1: the header "id,price,qty" is not an aggTrades header \(expected agg_trade_id,/,
+    );
+    expect(b.error).toBe('b.csv: row 1: 3 columns; an aggTrades row has 7 or 8; nothing of this file was imported');
+    // a kind starting with a consonant keeps "a"
+    const [c] = await service.importFiles([path.join(dir, 'a.csv')], { ...opts, kind: 'trades' });
+    expect(c.error).toMatch(/is not a trades header/);
+  });
+});
