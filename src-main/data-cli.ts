@@ -12,6 +12,7 @@
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { isInterval, nextOpenTime } from '../src-shared/intervals.ts';
+import { skippedText, type SkippedStream } from '../src-shared/skipped-streams.ts';
 import { holdFolder } from './data-folder-hold.ts';
 import { closeDatabase, openDatabase } from './store/database.ts';
 import { groupCommitOf } from './store/group-commit.ts';
@@ -72,6 +73,15 @@ export function describeResult(r: ImportResult, datasetGaps?: number): string {
   if (r.status === 'unchanged') return `unchanged ${r.file}${what}: already imported (${count(r.rows, 'row')})`;
   const all = datasetGaps === undefined || datasetGaps === r.gaps ? '' : ` (the dataset now has ${datasetGaps})`;
   return `imported  ${r.file}${what}: ${count(r.rows, 'row')}, ${r.added} new, ${count(r.gaps, 'gap')}${all}, checksum ${r.checksum === 'verified' ? 'verified' : 'none beside the file'}`;
+}
+
+/** The lines said after a file's: the options that overrode its path, the streams it skipped. */
+function notes(r: ImportResult): string[] {
+  const skipped = r.ok ? skippedText(r.skipped) : '';
+  return [
+    ...r.warnings.map((w) => `warning   ${r.file}: ${w}`),
+    ...(skipped === '' ? [] : [`skipped   ${r.file}: ${skipped}`]),
+  ];
 }
 
 export async function runDataCli(
@@ -302,7 +312,7 @@ export async function runDataCli(
             if (r.ok) imported++;
             else failed++;
             out(describeResult(r, r.datasetId === null ? undefined : service.gaps(r.datasetId).length));
-            for (const w of r.warnings) out(`warning   ${r.file}: ${w}`);
+            for (const line of notes(r)) out(line);
           }
         } finally {
           for (const s of Object.keys(signals)) process.off(s, onSignal);
@@ -340,6 +350,7 @@ function fromView(v: Record<string, unknown>, key: ImportResult['key']): ImportR
     error: (v.error as string | null) ?? null,
     errorRow: (v.error_row as number | null) ?? null,
     warnings: (v.warnings as string[] | undefined) ?? [],
+    skipped: (v.skipped as SkippedStream[] | undefined) ?? [],
   };
 }
 
@@ -442,7 +453,7 @@ async function runThroughService(
         };
       if (!res.ok) failed++;
       out(describeResult(res, d?.code === 0 ? (d.data.gaps as unknown[]).length : undefined));
-      for (const w of res.warnings) out(`warning   ${res.file}: ${w}`);
+      for (const line of notes(res)) out(line);
     }
     out(
       `${files.length - failed} of ${count(files.length, 'file')} through ${base}${failed > 0 ? `; ${failed} refused` : ''}.`,

@@ -43,6 +43,7 @@ import { recorderKindOf } from './recorder-rows.ts';
 import { storageOf, type DatasetKey } from './kinds.ts';
 import { RowError } from './rows.ts';
 import { decodeBlock, newColumns, type TradeColumns } from './trade-codec.ts';
+import type { SkippedStream } from '../../src-shared/skipped-streams.ts';
 
 export { DatasetError };
 
@@ -65,6 +66,8 @@ export interface ImportResult {
   readonly errorRow: number | null;
   /** Options that overrode what the file's path says (archive-path.ts keyOverrides). */
   readonly warnings: readonly string[];
+  /** Lines of other streams the file holds, skipped, per stream (a recorder's JSON lines). */
+  readonly skipped: readonly SkippedStream[];
 }
 
 export interface ImportOptions extends KeyOptions {
@@ -104,6 +107,23 @@ function unreplayableWarning(symbol: string): string {
 function inferredSpecs(priceDp: number, qtyDp: number): ContractSpecs {
   const step = (dp: number): string => (dp === 0 ? '1' : `0.${'0'.repeat(dp - 1)}1`);
   return { tickSize: step(priceDp), stepSize: step(qtyDp), tiers: tiersOf(generateBrackets(20, 10_000)) };
+}
+
+/** A result's fields before its file is read: no dataset, no rows. */
+function noRows(file: string, warnings: string[]) {
+  return {
+    file,
+    datasetId: null,
+    key: null,
+    rows: 0,
+    added: 0,
+    gaps: 0,
+    checksum: 'none' as const,
+    sha256: null,
+    errorRow: null,
+    warnings,
+    skipped: [],
+  };
 }
 
 export class DatasetService {
@@ -223,36 +243,16 @@ export class DatasetService {
   private notRead(path: string, opts: ImportOptions, why: string): ImportResult {
     const file = opts.name ?? basename(path);
     return {
-      file,
+      ...noRows(file, []),
       ok: false,
       status: 'refused',
-      datasetId: null,
-      key: null,
-      rows: 0,
-      added: 0,
-      gaps: 0,
-      checksum: 'none',
-      sha256: null,
       error: `${file}: not read (${why}); nothing of this file was imported`,
-      errorRow: null,
-      warnings: [],
     };
   }
 
   private async importOne(path: string, opts: ImportOptions): Promise<ImportResult> {
     const file = opts.name ?? basename(path);
-    const base = {
-      file,
-      datasetId: null,
-      key: null,
-      rows: 0,
-      added: 0,
-      gaps: 0,
-      checksum: 'none' as const,
-      sha256: null,
-      errorRow: null,
-      warnings: keyOverrides(opts.name ?? path, opts),
-    };
+    const base = noRows(file, keyOverrides(opts.name ?? path, opts));
     let key: DatasetKey;
     // no rows to read: a zip's .CHECKSUM named alone, a link to nowhere (expand-paths.ts)
     const unread = unreadable(path, file, opts.name !== undefined);
@@ -351,6 +351,7 @@ export class DatasetService {
         rows: summary.read,
         added: summary.summary.rows,
         gaps: summary.fileGaps,
+        skipped: summary.skipped,
         checksum,
         sha256: hash.sha256,
         error: null,

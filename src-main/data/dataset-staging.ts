@@ -8,9 +8,15 @@ import { readLines } from './file-source.ts';
 import { storageOf, type DatasetKey } from './kinds.ts';
 import { makeDepthParser, depthData } from './depth-rows.ts';
 import { makeTradesParser } from './recorder-rows.ts';
+import { makeAggTradesParser } from './recording-lines.ts';
+import { skippedList, type SkippedStream } from '../../src-shared/skipped-streams.ts';
 import { makeRowParser, RowError, type CandleRow, type TradeRow } from './rows.ts';
 import { BlockBuilder } from './trade-codec.ts';
 import { count } from './count-words.ts';
+
+/** The row parser of a kind: a recorder's trade stream or aggTrade events beside the archive's CSV. */
+const rowParserOf = (kind: DatasetKey['kind']): typeof makeRowParser =>
+  kind === 'trades' ? makeTradesParser : kind === 'aggTrades' ? makeAggTradesParser : makeRowParser;
 
 /** Silence after which an event stream records a gap (bookTicker, bookDepth). */
 const EVENT_SILENCE_MS = 10 * 60_000;
@@ -42,6 +48,8 @@ export interface StagedResult {
   /** Gaps found inside the file (for candles, reported here and found again over the series). */
   fileGaps: number;
   summary: FileSummary;
+  /** Lines of other streams skipped, per stream (a recorder's JSON lines). */
+  skipped: readonly SkippedStream[];
 }
 
 /**
@@ -99,7 +107,7 @@ export async function stageFile(store: DatasetStore, f: StagedFile): Promise<Sta
   const parser =
     key.kind === 'depth'
       ? null
-      : (key.kind === 'trades' ? makeTradesParser : makeRowParser)(key, {
+      : rowParserOf(key.kind)(key, {
           candle(row: CandleRow) {
             if (prevOpen !== null) {
               const expected = nextOpenTime(interval, prevOpen);
@@ -196,14 +204,18 @@ export async function stageFile(store: DatasetStore, f: StagedFile): Promise<Sta
     }
   }
   depth?.end();
+  const skipped = reader.skipped ?? [];
   if (reader.rows === 0) {
     const others = [...(reader.otherSymbols ?? [])];
+    const lines = skipped.reduce((n, s) => n + s.lines, 0);
     // the whole file's fault, no row's: none is named (the last line's number, past an empty file's end, was)
     throw new RowError(
       null,
       others.length > 0
         ? `the file has no rows of ${key.symbol} (it has ${others.join(', ')})`
-        : 'the file has no data rows',
+        : lines > 0
+          ? `the file has no ${key.kind} rows of ${key.symbol}: its ${count(lines, 'line')} ${lines === 1 ? 'is' : 'are'} of other streams: ${skippedList(skipped)}`
+          : 'the file has no data rows',
     );
   }
   flushCandles();
@@ -237,6 +249,7 @@ export async function stageFile(store: DatasetStore, f: StagedFile): Promise<Sta
     // Candle gaps are all found over the stored series (crossGaps), so a later file that fills
     // one removes it; the file's own count is still reported.
     fileGaps: gaps.length,
+    skipped,
     summary: {
       rows: added,
       read: reader.rows,

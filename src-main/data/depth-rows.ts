@@ -32,6 +32,8 @@ import {
 } from './recorder-rows.ts';
 import { RowError } from './rows.ts';
 import { count } from './count-words.ts';
+import { lineObject, recordedLine, StreamSkips } from './recording-lines.ts';
+import type { SkippedStream } from '../../src-shared/skipped-streams.ts';
 
 export interface DepthEvent {
   kind: 'snapshot' | 'diff';
@@ -60,11 +62,14 @@ export interface DepthParser {
   readonly rows: number;
   /** Symbols seen in rows that were skipped (another symbol's). */
   readonly otherSymbols: ReadonlySet<string>;
+  /** JSON lines of other streams (and other pairs) skipped, per stream. */
+  readonly skipped: readonly SkippedStream[];
 }
 
 export function makeDepthParser(symbol: string, sink: DepthSink): DepthParser {
   const dec = new DecimalReader();
   const others = new Set<string>();
+  const skips = new StreamSkips(symbol);
   let layout: 'json' | 'csv-snapshot' | 'csv-stream' | null = null;
   /** A spot recording's CSV (SPOT_SNAPSHOT_CSV, SPOT_STREAM_CSV): fewer columns. */
   let spot = false;
@@ -125,16 +130,12 @@ export function makeDepthParser(symbol: string, sink: DepthSink): DepthParser {
   };
 
   const jsonLine = (text: string, lineNo: number): void => {
-    let o: Record<string, unknown>;
-    try {
-      o = JSON.parse(text) as Record<string, unknown>;
-    } catch {
-      throw new RowError(lineNo, 'not a JSON object');
-    }
-    if (o === null || typeof o !== 'object') throw new RowError(lineNo, 'not a JSON object');
-    if ('lastUpdateId' in o) {
-      const sym = typeof o.symbol === 'string' ? o.symbol.toUpperCase() : symbol;
-      if (sym !== symbol) return void others.add(sym);
+    const line = recordedLine(lineObject(text, lineNo), symbol);
+    const o = line.data;
+    if (line.symbol !== symbol && (line.event === 'snapshot' || line.event === 'depthUpdate')) others.add(line.symbol);
+    // another stream of the same recording, or another pair's: counted, the import says them
+    if (line.symbol !== symbol || (line.event !== 'snapshot' && line.event !== 'depthUpdate')) return skips.add(line);
+    if (line.event === 'snapshot') {
       const u = id(o.lastUpdateId, lineNo, 'lastUpdateId');
       const field = o.T === undefined ? 'E' : 'T';
       emit(
@@ -152,10 +153,7 @@ export function makeDepthParser(symbol: string, sink: DepthSink): DepthParser {
       );
       return;
     }
-    const d = (o.data ?? o) as Record<string, unknown>;
-    if (d.e !== 'depthUpdate') return; // another stream of the same recording
-    const sym = typeof d.s === 'string' ? d.s.toUpperCase() : '';
-    if (sym !== symbol) return void others.add(sym);
+    const d = o;
     const field = d.T === undefined ? 'E' : 'T';
     emit(
       {
@@ -251,6 +249,9 @@ export function makeDepthParser(symbol: string, sink: DepthSink): DepthParser {
     },
     get otherSymbols() {
       return others;
+    },
+    get skipped() {
+      return skips.list();
     },
     line(text, lineNo) {
       if (text.trim().length === 0) return;

@@ -17,6 +17,7 @@ import { closeTimeOf, openTimeOf, type Interval } from '../../src-shared/interva
 import { DecimalReader, quoted, readBool, readInt, sizeProblem, timeMicros, type FieldHold } from './decimal-field.ts';
 import { storageOf, type DatasetKey } from './kinds.ts';
 import { count } from './count-words.ts';
+import type { SkippedStream } from '../../src-shared/skipped-streams.ts';
 
 /** A fault of the file's data: of one row (named), or of the file as a whole (`row` null: no row is to blame). */
 export class RowError extends Error {
@@ -76,6 +77,8 @@ export interface RowParser {
   readonly rows: number;
   /** Symbols of the rows skipped as another symbol's (layouts naming the symbol in every row). */
   readonly otherSymbols?: ReadonlySet<string>;
+  /** Lines of other streams skipped, per stream (a recorder's JSON lines: recording-lines.ts). */
+  readonly skipped?: readonly SkippedStream[];
 }
 
 const HEADERS: Record<string, readonly string[][]> = {
@@ -288,40 +291,43 @@ function positive(dec: DecimalReader, s: string, lineNo: number, what: string, z
   return m;
 }
 
-function tradeFlags(f: string[], at: number, lineNo: number): number {
+function tradeFlags(f: string[], at: number, lineNo: number, makerName = 'is_buyer_maker'): number {
   const maker = readBool(f[at]);
-  need(maker >= 0, lineNo, 'is_buyer_maker is not true or false:', f[at]);
+  need(maker >= 0, lineNo, `${makerName} is not true or false:`, f[at]);
   if (f.length === at + 1) return maker;
   const best = readBool(f[at + 1]);
   need(best >= 0, lineNo, 'is_best_match is not true or false:', f[at + 1]);
   return maker | (best << 1) | 4;
 }
 
-function aggTradeBody(sink: RowSink, dec: DecimalReader): Body {
+/** The aggTrades CSV's columns, as its rows' errors name them. */
+const AGG_TRADE_NAMES = HEADERS.aggTrades[0];
+
+/**
+ * The aggTrades row: its seven (or eight) fields in the archive's order, each named in its errors
+ * by `names` (the CSV's; a recorder's aggTrade event reads its a, p, q, f, l, T, m through it too).
+ */
+export function aggTradeBody(sink: RowSink, dec: DecimalReader, names: readonly string[] = AGG_TRADE_NAMES): Body {
   let prevId = -1;
   let prevTime = Number.NEGATIVE_INFINITY;
   const row = emptyTradeRow();
+  const [idName, priceName, qtyName, firstName, lastName, timeName, makerName] = names;
   return (f, lineNo) => {
     const id = readInt(f[0]);
-    need(!Number.isNaN(id), lineNo, 'agg_trade_id is not an integer:', f[0]);
-    need(id > prevId, lineNo, "agg_trade_id is not above the previous row's:", f[0]);
-    row.price = positive(dec, f[1], lineNo, 'price');
+    need(!Number.isNaN(id), lineNo, `${idName} is not an integer:`, f[0]);
+    need(id > prevId, lineNo, `${idName} is not above the previous row's:`, f[0]);
+    row.price = positive(dec, f[1], lineNo, priceName);
     row.priceDp = dec.dp;
-    row.qty = positive(dec, f[2], lineNo, 'quantity');
+    row.qty = positive(dec, f[2], lineNo, qtyName);
     row.qtyDp = dec.dp;
     const first = readInt(f[3]);
     const last = readInt(f[4]);
-    need(!Number.isNaN(first), lineNo, 'first_trade_id is not an integer:', f[3]);
-    need(
-      !Number.isNaN(last) && last >= first,
-      lineNo,
-      'last_trade_id is not an integer at or above first_trade_id:',
-      f[4],
-    );
+    need(!Number.isNaN(first), lineNo, `${firstName} is not an integer:`, f[3]);
+    need(!Number.isNaN(last) && last >= first, lineNo, `${lastName} is not an integer at or above ${firstName}:`, f[4]);
     const t = timeMicros(f[5]);
-    need(Number.isSafeInteger(t), lineNo, 'transact_time is not an integer:', f[5]);
-    need(t >= prevTime, lineNo, "transact_time is before the previous row's:", f[5]);
-    row.flags = tradeFlags(f, 6, lineNo);
+    need(Number.isSafeInteger(t), lineNo, `${timeName} is not an integer:`, f[5]);
+    need(t >= prevTime, lineNo, `${timeName} is before the previous row's:`, f[5]);
+    row.flags = tradeFlags(f, 6, lineNo, makerName);
     row.id = id;
     row.aux = first;
     row.auxDp = 0;

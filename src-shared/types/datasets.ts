@@ -4,6 +4,7 @@
 // at compile time, and the screen's Data and Replay dialogs read them.
 
 import type { Market } from '../dataset-kinds.ts';
+import type { SkippedStream } from '../skipped-streams.ts';
 
 export type DatasetMarket = Market;
 
@@ -56,6 +57,8 @@ export interface ImportResultWire {
   error_row: number | null;
   /** What the request's options set against what the file's path says (they win): each said. */
   warnings: string[];
+  /** Lines of other streams the file holds (a recorder's JSON lines), skipped: one count per stream. */
+  skipped: SkippedStream[];
 }
 
 /** Answer of `DELETE /api/v1/datasets/{id}`: the deleted dataset's id. */

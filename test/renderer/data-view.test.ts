@@ -68,6 +68,7 @@ describe('Data dialog helpers', () => {
       checksum: 'none' as const,
       error_row: null,
       warnings: [],
+      skipped: [],
     };
     // the service's words for an upload it could not place (src-main/data/archive-path.ts)
     expect(
@@ -136,11 +137,21 @@ describe('Data dialog helpers', () => {
       error: null,
       error_row: null,
       warnings: [],
+      skipped: [],
     };
     expect(resultLine({ ...base, ok: true, status: 'imported' })).toBe(
       'f.zip: 1,440 rows (1,440 new), 1 gap, checksum verified',
     );
     expect(resultLine({ ...base, ok: true, status: 'unchanged' })).toBe('f.zip: already imported, nothing changed');
+    // a recorder's JSON lines: the streams it skipped, as the data command says them (it said nothing)
+    const skipped = [
+      { stream: 'ctkusdt@aggTrade', lines: 38, kind: 'aggTrades' as const },
+      { stream: 'sushiusdt@depth@100ms', lines: 255, kind: null },
+    ];
+    expect(resultLine({ ...base, file: 'ws_events.jsonl', gaps: 0, ok: true, status: 'imported', skipped })).toBe(
+      'ws_events.jsonl: 1,440 rows (1,440 new), no gaps, checksum verified; skipped 293 lines of other streams: ' +
+        'ctkusdt@aggTrade 38 (kind aggTrades reads them), sushiusdt@depth@100ms 255',
+    );
     expect(resultLine({ ...base, ok: false, status: 'refused', error: 'row 5: bad' })).toBe(
       'f.zip: refused — row 5: bad',
     );

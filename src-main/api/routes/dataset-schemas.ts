@@ -7,7 +7,7 @@ import { INTERVALS } from '../../../src-shared/intervals.ts';
 import type { KlinesError } from '../../../src-shared/types.ts';
 import type { ImportResult } from '../../data/dataset-service.ts';
 import type { SpecsSource } from '../../data/ports.ts';
-import { KINDS, MARKETS } from '../../../src-shared/dataset-kinds.ts';
+import { KINDS, MARKETS, type Kind } from '../../../src-shared/dataset-kinds.ts';
 import type {
   DatasetDeleted,
   DatasetImportResults,
@@ -105,6 +105,21 @@ const importResultSchema = Type.Object({
   warnings: Type.Array(Type.String(), {
     description: "What the request's symbol, market, kind or interval set against what the file's path says (they win)",
   }),
+  skipped: Type.Array(
+    Type.Object({
+      stream: Type.String({ description: 'The stream, as the recording names it (ctkusdt@aggTrade)' }),
+      lines: Type.Integer({ description: 'Its lines in the file, none imported' }),
+      kind: Type.Unsafe<Kind | null>({
+        type: ['string', 'null'],
+        enum: [...KINDS, null],
+        description: "The kind that reads them (the pair's own depth or aggTrade stream), else null",
+      }),
+    }),
+    {
+      description:
+        "Lines of other streams (or pairs) a recorder's JSON-lines file holds, skipped: one count per stream",
+    },
+  ),
 });
 
 // One file's import result on the wire: src-shared's ImportResultWire, the same fields both ways.

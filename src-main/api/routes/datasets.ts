@@ -99,6 +99,7 @@ function resultView(r: ImportResult): ImportResultWire {
     error: r.error,
     error_row: r.errorRow,
     warnings: [...r.warnings],
+    skipped: r.skipped.map((x) => ({ ...x })),
   };
 }
 

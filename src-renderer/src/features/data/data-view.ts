@@ -10,6 +10,7 @@ import {
   nextOpenTime,
   type Interval,
 } from '../../../../src-shared/intervals.ts';
+import { skippedText } from '../../../../src-shared/skipped-streams.ts';
 import { uploadQuery, type UploadKey } from '../../../../src-shared/dataset-upload.ts';
 import {
   checksumAlone,
@@ -69,6 +70,7 @@ export function refusedResult(file: string, error: string): ImportResultView {
     error,
     error_row: null,
     warnings: [],
+    skipped: [],
   };
 }
 
@@ -173,8 +175,10 @@ export function resultLine(r: ImportResultView, datasetGaps?: number): string {
     w.replace(/'(market|symbol|kind|interval)'/g, (_, o: string) => field(o)),
   );
   const warned = warnings.length > 0 ? `; ${warnings.join('; ')}` : '';
+  // a recorder's JSON lines: the lines of the streams the file holds that its kind does not read
+  const skipped = skippedText(r.skipped ?? []);
   const rows = `${r.rows.toLocaleString('en-US')} row${r.rows === 1 ? '' : 's'}`;
-  return `${r.file}: ${rows} (${r.added.toLocaleString('en-US')} new), ${gaps}, checksum ${checksum}${warned}`;
+  return `${r.file}: ${rows} (${r.added.toLocaleString('en-US')} new), ${gaps}, checksum ${checksum}${warned}${skipped === '' ? '' : `; skipped ${skipped}`}`;
 }
 
 /**

@@ -1,0 +1,138 @@
+// The JSON lines of a websocket recorder (cryptofeed-style, test/fixtures/binance/SOURCES.md): one
+// event a line, `{"stream": "ctkusdt@aggTrade", "data": {"e": "aggTrade", ...}}` (or the event
+// bare), of every stream it subscribed to, and REST depth snapshots `{"symbol", "lastUpdateId",
+// ...}`. A dataset takes one kind of one pair: depth-rows.ts its depthUpdate events and snapshots,
+// here its aggTrade events, each line of another stream counted per stream (the import says them).
+//
+// An aggTrade event (Binance USD-M `<symbol>@aggTrade`: {e, E, s, a, p, q, f, l, T, m}) is a row
+// of the archive's aggTrades CSV: agg_trade_id a, price p, quantity q, first_trade_id f,
+// last_trade_id l, transact_time T (the trade's time; E, when the event was sent, is not kept),
+// is_buyer_maker m; it is read by the CSV's own row parser (rows.ts), with the event's names.
+
+import type { Kind } from '../../src-shared/dataset-kinds.ts';
+import type { SkippedStream } from '../../src-shared/skipped-streams.ts';
+import { DecimalReader } from './decimal-field.ts';
+import type { DatasetKey } from './kinds.ts';
+import { aggTradeBody, makeRowParser, RowError, type RowParser, type RowSink } from './rows.ts';
+
+/** One recorded line: its stream's name, its pair, what it is and the event itself. */
+export interface RecordedLine {
+  stream: string;
+  symbol: string;
+  /** The event type (`e`), or 'snapshot' for a REST depth snapshot. */
+  event: string;
+  data: Record<string, unknown>;
+}
+
+/** A line parsed as a JSON object, or a RowError naming it. */
+export function lineObject(text: string, lineNo: number): Record<string, unknown> {
+  let o: unknown;
+  try {
+    o = JSON.parse(text);
+  } catch {
+    throw new RowError(lineNo, 'not a JSON object');
+  }
+  if (o === null || typeof o !== 'object' || Array.isArray(o)) throw new RowError(lineNo, 'not a JSON object');
+  return o as Record<string, unknown>;
+}
+
+const upper = (v: unknown): string => (typeof v === 'string' ? v.toUpperCase() : '');
+
+/** What a recorded line is; `symbol` is the default pair of a snapshot naming none. */
+export function recordedLine(o: Record<string, unknown>, symbol: string): RecordedLine {
+  if ('lastUpdateId' in o) {
+    const sym = typeof o.symbol === 'string' ? o.symbol.toUpperCase() : symbol;
+    return { stream: `${sym.toLowerCase()} depth snapshot`, symbol: sym, event: 'snapshot', data: o };
+  }
+  const wrapped = typeof o.data === 'object' && o.data !== null;
+  const d = (wrapped ? o.data : o) as Record<string, unknown>;
+  const event = typeof d.e === 'string' ? d.e : '';
+  const sym = upper(d.s);
+  const stream =
+    typeof o.stream === 'string'
+      ? o.stream
+      : event === ''
+        ? '(no stream or event named)'
+        : `${sym.toLowerCase()}@${event}`;
+  return { stream, symbol: sym, event, data: d };
+}
+
+/** The kind that reads an event of the recording. */
+const READ_BY: Record<string, Kind> = { depthUpdate: 'depth', snapshot: 'depth', aggTrade: 'aggTrades' };
+
+/** Counts the lines skipped, per stream. */
+export class StreamSkips {
+  private readonly counts = new Map<string, { lines: number; kind: Kind | null; own: boolean }>();
+  private readonly symbol: string;
+  constructor(symbol: string) {
+    this.symbol = symbol;
+  }
+
+  add(line: RecordedLine): void {
+    const had = this.counts.get(line.stream);
+    if (had !== undefined) return void had.lines++;
+    const own = line.symbol === this.symbol;
+    this.counts.set(line.stream, { lines: 1, kind: own ? (READ_BY[line.event] ?? null) : null, own });
+  }
+
+  /** The pair's streams another kind reads first, then its others, then other pairs', each as first seen. */
+  list(): SkippedStream[] {
+    const all = [...this.counts].map(([stream, c]) => ({
+      stream,
+      lines: c.lines,
+      kind: c.kind,
+      rank: c.kind !== null ? 0 : c.own ? 1 : 2,
+    }));
+    return all.sort((a, b) => a.rank - b.rank).map(({ stream, lines, kind }) => ({ stream, lines, kind }));
+  }
+}
+
+/** An event's field as a CSV field: strings as they are, numbers and booleans written out. */
+function field(v: unknown): string {
+  if (typeof v === 'string') return v;
+  if (typeof v === 'number' || typeof v === 'boolean') return String(v);
+  return v === undefined ? '' : JSON.stringify(v);
+}
+
+/** The aggTrade event's names of the archive's aggTrades columns (rows.ts AGG_TRADE_NAMES). */
+const EVENT_NAMES = ['a', 'p', 'q', 'f', 'l', 'T', 'm'];
+
+/**
+ * The aggTrades parser: the archive's CSV (rows.ts), or a recorder's JSON lines when the first
+ * line is a JSON object (the pair's aggTrade events taken; every other line skipped and counted).
+ */
+export function makeAggTradesParser(key: DatasetKey, sink: RowSink): RowParser {
+  const others = new Set<string>();
+  const skips = new StreamSkips(key.symbol);
+  let inner: RowParser | null = null;
+  let body: ((f: string[], lineNo: number) => void) | null = null;
+  let rows = 0;
+  return {
+    get rows() {
+      return inner?.rows ?? rows;
+    },
+    otherSymbols: others,
+    get skipped() {
+      return skips.list();
+    },
+    line(text, lineNo) {
+      if (inner !== null) return inner.line(text, lineNo);
+      if (text.trim().length === 0) return;
+      if (body === null) {
+        if (!text.startsWith('{')) {
+          inner = makeRowParser(key, sink);
+          return inner.line(text, lineNo);
+        }
+        body = aggTradeBody(sink, new DecimalReader(), EVENT_NAMES);
+      }
+      const line = recordedLine(lineObject(text, lineNo), key.symbol);
+      if (line.event !== 'aggTrade' || line.symbol !== key.symbol) {
+        if (line.event === 'aggTrade') others.add(line.symbol);
+        return skips.add(line);
+      }
+      const d = line.data;
+      body([d.a, d.p, d.q, d.f, d.l, d.T, d.m].map(field), lineNo);
+      rows++;
+    },
+  };
+}
