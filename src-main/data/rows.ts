@@ -16,6 +16,7 @@
 import { closeTimeOf, openTimeOf, type Interval } from '../../src-shared/intervals.ts';
 import { DecimalReader, quoted, readBool, readInt, sizeProblem, timeMicros, type FieldHold } from './decimal-field.ts';
 import { storageOf, type DatasetKey } from './kinds.ts';
+import { CANDLE_KINDS } from '../../src-shared/dataset-kinds.ts';
 import { count } from './count-words.ts';
 import type { SkippedStream } from '../../src-shared/skipped-streams.ts';
 
@@ -164,10 +165,7 @@ export function makeRowParser(key: DatasetKey, sink: RowSink): RowParser {
         if (!/^\d/.test(f[0])) {
           const names = f.map((s) => s.trim());
           if (!headers.some((h) => h.length === names.length && h.every((n, i) => n === names[i]))) {
-            throw new RowError(
-              lineNo,
-              `the header ${quoted(text, 200)} is not ${aKind(key)} header (expected ${headers.map((h) => h.join(',')).join(' or ')})`,
-            );
+            throw new RowError(lineNo, notHeader(key, text, names));
           }
           width = names.length;
           return;
@@ -186,7 +184,34 @@ export function makeRowParser(key: DatasetKey, sink: RowSink): RowParser {
 }
 
 /** The kind with its article: `an aggTrades` (it read "is not a aggTrades header"), `a klines`. */
-const aKind = (key: DatasetKey): string => `${/^[aeiou]/i.test(key.kind) ? 'an' : 'a'} ${key.kind}`;
+const aKind = (key: DatasetKey): string => withArticle(key.kind);
+const withArticle = (kind: string): string => `${/^[aeiou]/i.test(kind) ? 'an' : 'a'} ${kind}`;
+
+/**
+ * Why a first line is not the header of `key`'s kind: what it is instead when that can be told (a
+ * recorder's JSON lines, another kind's header: the kind to import it as), else the headers expected.
+ */
+function notHeader(key: DatasetKey, text: string, names: string[]): string {
+  const how = "(--kind, or 'kind' in a request)";
+  if (text.startsWith('{'))
+    return (
+      `a recorder's JSON lines, not ${aKind(key)} file: kind depth reads their depthUpdate events and depth ` +
+      `snapshots, kind aggTrades their aggTrade events ${how}`
+    );
+  const header = `the header ${quoted(text, 200)}`;
+  const own = headersOf(key);
+  const other = Object.keys(HEADERS).find(
+    (k) => HEADERS[k] !== own && HEADERS[k].some((h) => h.length === names.length && h.every((n, i) => n === names[i])),
+  );
+  if (other === 'candles')
+    return (
+      `${header} is a candle file's (${[...CANDLE_KINDS].join(', ')}), not ${aKind(key)} file's: ` +
+      `import it as kind klines (or the price klines it is) with its interval ${how}`
+    );
+  if (other !== undefined)
+    return `${header} is ${withArticle(other)} file's, not ${aKind(key)} file's: import it as kind ${other} ${how}`;
+  return `${header} is not ${aKind(key)} header (expected ${own.map((h) => h.join(',')).join(' or ')})`;
+}
 
 type Body = (f: string[], lineNo: number) => void;
 

@@ -125,7 +125,10 @@ describe('validation: the failing row is named and nothing of the file is import
         'agg_trade_id,price,quantity,first_trade_id,last_trade_id,transact_time,is_buyer_maker\n' + day1m().join('\n'),
       ),
     ]);
-    expect(h.error).toMatch(/row 1: the header .* is not a klines header/);
+    // the kind its header is, named (until 2026-12-07: "is not a klines header (expected ...)")
+    expect(h.error).toMatch(
+      /row 1: the header .* is an aggTrades file's, not a klines file's: import it as kind aggTrades \(--kind, or 'kind' in a request\)/,
+    );
   });
 
   it('an empty file is refused', async () => {

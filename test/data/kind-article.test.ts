@@ -6,7 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DatasetService } from '../../src-main/data/dataset-service.ts';
 import { openDatabase } from '../../src-main/store/database.ts';
 import { DatasetsRepo } from '../../src-main/store/datasets-repo.ts';
-import { tempDir } from './archive-fixtures.ts';
+import { FIXTURES, tempDir } from './archive-fixtures.ts';
 
 let db: DatabaseSync;
 let service: DatasetService;
@@ -30,5 +30,27 @@ describe('an aggTrades CSV refused', () => {
     // a kind starting with a consonant keeps "a"
     const [c] = await service.importFiles([path.join(dir, 'a.csv')], { ...opts, kind: 'trades' });
     expect(c.error).toMatch(/is not a trades header/);
+  });
+});
+
+describe('a file imported as another kind than it is', () => {
+  const KLINES = path.join(FIXTURES, 'klines/binance_spot_BTCUSDT_1h_2023-03-24_outage_gap.csv');
+  const EVENTS = path.join(FIXTURES, 'depth/binance_usdm_2021-07-22_cryptofeed/ws_events.jsonl');
+
+  it("names the kind its header is (it said only that the header is not the kind's)", async () => {
+    const [r] = await service.importFiles([KLINES], { market: 'spot', symbol: 'BTCUSDT', kind: 'aggTrades' });
+    expect(r.error).toMatch(
+      /^binance_spot_BTCUSDT_1h_2023-03-24_outage_gap\.csv: row 1: the header "open_time,open,[^"]*" is a candle file's \(klines, markPriceKlines, indexPriceKlines, premiumIndexKlines\), not an aggTrades file's: import it as kind klines \(or the price klines it is\) with its interval \(--kind, or 'kind' in a request\); nothing of this file was imported$/,
+    );
+    expect(service.list()).toEqual([]);
+  });
+
+  it("says a recorder's JSON lines are read by kinds depth and aggTrades (it quoted the first JSON line as a header)", async () => {
+    const [r] = await service.importFiles([EVENTS], { market: 'um', symbol: 'CTKUSDT', kind: 'trades' });
+    expect(r.errorRow).toBe(1);
+    expect(r.error).toBe(
+      "ws_events.jsonl: row 1: a recorder's JSON lines, not a trades file: kind depth reads their depthUpdate events and " +
+        "depth snapshots, kind aggTrades their aggTrade events (--kind, or 'kind' in a request); nothing of this file was imported",
+    );
   });
 });

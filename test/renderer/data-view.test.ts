@@ -253,6 +253,23 @@ describe("a refusal names the dialog's fields, never the command's options", () 
     ).toContain('a depth file: set Kind to depth, or leave it on "from the name" (the header tells), and pick');
   });
 
+  it("a file picked as another kind than its header's, or a recorder's JSON lines as a CSV kind (rows.ts notHeader)", () => {
+    expect(
+      line(
+        'trades.csv',
+        "row 1: the header \"id,price,qty,quote_qty,time,is_buyer_maker\" is a trades file's, not an aggTrades file's: import it as kind trades (--kind, or 'kind' in a request); nothing of this file was imported",
+      ),
+    ).toBe(
+      'trades.csv: refused — row 1: the header "id,price,qty,quote_qty,time,is_buyer_maker" is a trades file\'s, not an aggTrades file\'s: import it as kind trades: set Kind above and pick the file again; nothing of this file was imported',
+    );
+    expect(
+      line(
+        'ws_events.jsonl',
+        "row 1: a recorder's JSON lines, not a trades file: kind depth reads their depthUpdate events and depth snapshots, kind aggTrades their aggTrade events (--kind, or 'kind' in a request); nothing of this file was imported",
+      ),
+    ).toContain('kind aggTrades their aggTrade events: set Kind above and pick the file again; nothing');
+  });
+
   it('what the key lacks or has wrong (kinds.ts keyProblem) points at its field', () => {
     expect(line('my-candles.csv', 'my-candles.csv: klines needs an interval (1s, 1m, 3m, 5m)')).toBe(
       'my-candles.csv: refused — klines needs an interval: choose it in Interval above and pick the file again',

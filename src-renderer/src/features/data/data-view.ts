@@ -133,6 +133,8 @@ const REWRITES: ReadonlyArray<[RegExp, (m: string, ...groups: string[]) => strin
     /import it as kind (\w+) \(--kind, or 'kind' in a request\), or without a kind \(the header tells\)/,
     (_, kind) => `set Kind to ${kind}, or leave it on "from the name" (the header tells), ${AGAIN}`,
   ],
+  // a file picked as another kind than its header's, a recorder's JSON lines as a CSV kind (rows.ts notHeader)
+  [/ \(--kind, or 'kind' in a request\)/, () => `: set Kind above ${AGAIN}`],
   // a candle file without an interval: "klines needs an interval (1s, 1m, ...)"
   [
     /^(\w+) needs an interval \([^)]*\)$/,
