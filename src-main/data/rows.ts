@@ -171,7 +171,14 @@ export function makeRowParser(key: DatasetKey, sink: RowSink): RowParser {
           return;
         }
         if (!widths.has(f.length)) {
-          throw new RowError(lineNo, `${count(f.length, 'column')}; ${aKind(key)} row has ${[...widths].join(' or ')}`);
+          const want = [...widths].join(' or ');
+          // a candle file (the only kind of 12 columns) imported as another kind: said so
+          if (f.length === HEADERS.candles[0].length)
+            throw new RowError(
+              lineNo,
+              `${f.length} columns, ${CANDLE_FILE}, not ${aKind(key)} file's (${want}): ${AS_CANDLES}`,
+            );
+          throw new RowError(lineNo, `${count(f.length, 'column')}; ${aKind(key)} row has ${want}`);
         }
         width = f.length;
       }
@@ -186,6 +193,10 @@ export function makeRowParser(key: DatasetKey, sink: RowSink): RowParser {
 /** The kind with its article: `an aggTrades` (it read "is not a aggTrades header"), `a klines`. */
 const aKind = (key: DatasetKey): string => withArticle(key.kind);
 const withArticle = (kind: string): string => `${/^[aeiou]/i.test(kind) ? 'an' : 'a'} ${kind}`;
+
+const CANDLE_FILE = `a candle file's (${[...CANDLE_KINDS].join(', ')})`;
+const AS_CANDLES =
+  "import it as kind klines (or the price klines it is) with its interval (--kind, or 'kind' in a request)";
 
 /**
  * Why a first line is not the header of `key`'s kind: what it is instead when that can be told (a
@@ -203,11 +214,7 @@ function notHeader(key: DatasetKey, text: string, names: string[]): string {
   const other = Object.keys(HEADERS).find(
     (k) => HEADERS[k] !== own && HEADERS[k].some((h) => h.length === names.length && h.every((n, i) => n === names[i])),
   );
-  if (other === 'candles')
-    return (
-      `${header} is a candle file's (${[...CANDLE_KINDS].join(', ')}), not ${aKind(key)} file's: ` +
-      `import it as kind klines (or the price klines it is) with its interval ${how}`
-    );
+  if (other === 'candles') return `${header} is ${CANDLE_FILE}, not ${aKind(key)} file's: ${AS_CANDLES}`;
   if (other !== undefined)
     return `${header} is ${withArticle(other)} file's, not ${aKind(key)} file's: import it as kind ${other} ${how}`;
   return `${header} is not ${aKind(key)} header (expected ${own.map((h) => h.join(',')).join(' or ')})`;

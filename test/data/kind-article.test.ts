@@ -1,5 +1,5 @@
 // A refused file's message names its kind with its article: "an aggTrades header" (docs/data.md).
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { DatabaseSync } from 'node:sqlite';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -51,6 +51,24 @@ describe('a file imported as another kind than it is', () => {
     expect(r.error).toBe(
       "ws_events.jsonl: row 1: a recorder's JSON lines, not a trades file: kind depth reads their depthUpdate events and " +
         "depth snapshots, kind aggTrades their aggTrade events (--kind, or 'kind' in a request); nothing of this file was imported",
+    );
+  });
+});
+
+describe('a headerless candle file imported as another kind', () => {
+  it('says its 12 columns are a candle file\'s (it said "12 columns; an aggTrades row has 7 or 8")', async () => {
+    const dir = tempDir();
+    const rows = readFileSync(path.join(FIXTURES, 'klines/binance_spot_BTCUSDT_1h_2023-03-24_outage_gap.csv'), 'utf8');
+    writeFileSync(path.join(dir, 'BTCUSDT-1h-2023-03-24.csv'), rows.slice(rows.indexOf('\n') + 1));
+    const [r] = await service.importFiles([path.join(dir, 'BTCUSDT-1h-2023-03-24.csv')], {
+      market: 'spot',
+      symbol: 'BTCUSDT',
+      kind: 'trades',
+    });
+    expect(r.error).toBe(
+      "BTCUSDT-1h-2023-03-24.csv: row 1: 12 columns, a candle file's (klines, markPriceKlines, indexPriceKlines, premiumIndexKlines), " +
+        "not a trades file's (6 or 7): import it as kind klines (or the price klines it is) with its interval (--kind, or 'kind' in a request); " +
+        'nothing of this file was imported',
     );
   });
 });
