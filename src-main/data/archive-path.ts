@@ -7,6 +7,7 @@
 import { isInterval } from '../../src-shared/intervals.ts';
 import { CANDLE_KINDS, isKind, isMarket, type Kind, type Market } from '../../src-shared/dataset-kinds.ts';
 import { keyProblem, type DatasetKey } from './kinds.ts';
+import { JSON_LINES_KINDS } from './rows.ts';
 
 export interface PathInfo {
   market?: Market;
@@ -108,9 +109,14 @@ export function resolveKey(path: string, opts: KeyOptions = {}): DatasetKey {
   if (k.kind === undefined) missing.push('kind');
   if (missing.length > 0) {
     const api = opts.via === 'api';
+    // a recorder's JSON lines: the kinds that read them
+    const jsonLines =
+      missing.includes('kind') && path.toLowerCase().endsWith('.jsonl')
+        ? ` (a recorder's JSON lines: ${JSON_LINES_KINDS})`
+        : '';
     const give = missing.map((m) => (api ? `'${m}'` : `--${m}`) + (m === 'market' ? ' (spot, um or cm)' : ''));
     throw new Error(
-      `${path}: the file name and folders do not say its ${missing.join(', ')}; give ${give.join(', ')}` +
+      `${path}: the file name and folders do not say its ${missing.join(', ')}${jsonLines}; give ${give.join(', ')}` +
         (api ? ' with the request' : ''),
     );
   }

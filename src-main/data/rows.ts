@@ -194,6 +194,9 @@ export function makeRowParser(key: DatasetKey, sink: RowSink): RowParser {
 const aKind = (key: DatasetKey): string => withArticle(key.kind);
 const withArticle = (kind: string): string => `${/^[aeiou]/i.test(kind) ? 'an' : 'a'} ${kind}`;
 
+/** The kinds that read a recorder's JSON lines (depth-rows.ts, recording-lines.ts), in a refusal's words. */
+export const JSON_LINES_KINDS =
+  'kind depth reads their depthUpdate events and depth snapshots, kind aggTrades their aggTrade events';
 const CANDLE_FILE = `a candle file's (${[...CANDLE_KINDS].join(', ')})`;
 const AS_CANDLES =
   "import it as kind klines (or the price klines it is) with its interval (--kind, or 'kind' in a request)";
@@ -204,11 +207,7 @@ const AS_CANDLES =
  */
 function notHeader(key: DatasetKey, text: string, names: string[]): string {
   const how = "(--kind, or 'kind' in a request)";
-  if (text.startsWith('{'))
-    return (
-      `a recorder's JSON lines, not ${aKind(key)} file: kind depth reads their depthUpdate events and depth ` +
-      `snapshots, kind aggTrades their aggTrade events ${how}`
-    );
+  if (text.startsWith('{')) return `a recorder's JSON lines, not ${aKind(key)} file: ${JSON_LINES_KINDS} ${how}`;
   const header = `the header ${quoted(text, 200)}`;
   const own = headersOf(key);
   const other = Object.keys(HEADERS).find(

@@ -72,3 +72,14 @@ describe('a headerless candle file imported as another kind', () => {
     );
   });
 });
+
+describe("a recorder's JSON lines imported without a kind", () => {
+  it('names the kinds that read them (it said only "give --kind")', async () => {
+    const events = path.join(FIXTURES, 'depth/binance_usdm_2021-07-22_cryptofeed/ws_events.jsonl');
+    const [r] = await service.importFiles([events], { market: 'um', symbol: 'CTKUSDT' });
+    expect(r.error).toBe(
+      `${events}: the file name and folders do not say its kind (a recorder's JSON lines: kind depth reads their ` +
+        'depthUpdate events and depth snapshots, kind aggTrades their aggTrade events); give --kind',
+    );
+  });
+});
