@@ -228,8 +228,19 @@ export function checkData(span: ReplaySpan, datasets: readonly DatasetRecord[], 
     const from = Math.floor(first / DAY) * DAY;
     const to = Math.floor((end - 1) / DAY) * DAY + DAY;
     if (span.start < from || span.until > to) {
+      // which end lies outside, for a span that overlaps the data (it said 'is outside' of each)
+      const before = span.start < from;
+      const past = span.until > to;
+      const overlaps = span.start < end && span.until > first;
+      const how = !overlaps
+        ? 'is outside'
+        : before && past
+          ? 'starts before and goes past the end of'
+          : before
+            ? 'starts before'
+            : 'goes past the end of';
       throw new PlanError(
-        `the span ${iso(span.start)}..${iso(span.until)} is outside the data of ${sym} (${iso(first)}..${iso(end)})`,
+        `the span ${iso(span.start)}..${iso(span.until)} ${how} the data of ${sym} (${iso(first)}..${iso(end)})`,
       );
     }
   }

@@ -193,11 +193,27 @@ describe('the data check', () => {
       /no depth, trades or klines/,
     );
     expect(() => checkData({ symbols: ['BTCUSDT'], start: JAN6, until: JAN6 + 8 * DAY }, [klines], '/d')).toThrow(
-      /the span 2025-01-06T00:00Z..2025-01-14T00:00Z is outside the data of BTCUSDT \(2025-01-06T00:00Z..2025-01-13T00:00Z\)/,
+      /the span 2025-01-06T00:00Z..2025-01-14T00:00Z goes past the end of the data of BTCUSDT \(2025-01-06T00:00Z..2025-01-13T00:00Z\)/,
     );
     expect(() => checkData({ symbols: ['BTCUSDT'], start: JAN6 - DAY, until: JAN6 + DAY }, [klines], '/d')).toThrow(
-      /outside the data/,
+      /the span 2025-01-05T00:00Z..2025-01-07T00:00Z starts before the data of BTCUSDT \(2025-01-06T00:00Z..2025-01-13T00:00Z\)/,
     );
+  });
+
+  it('says of a span that overlaps the data which end of it lies outside, and of one that does not, that it is outside', () => {
+    const at = (start: number, until: number) => () =>
+      checkData({ symbols: ['BTCUSDT'], start: JAN6 + start * DAY, until: JAN6 + until * DAY }, [klines], '/d');
+    const data = 'the data of BTCUSDT \\(2025-01-06T00:00Z..2025-01-13T00:00Z\\)';
+    // it said 'is outside the data' of each, though the first three overlap it
+    expect(at(6, 8)).toThrow(
+      new RegExp(`^the span 2025-01-12T00:00Z..2025-01-14T00:00Z goes past the end of ${data}$`),
+    );
+    expect(at(-2, 3)).toThrow(new RegExp(`^the span 2025-01-04T00:00Z..2025-01-09T00:00Z starts before ${data}$`));
+    expect(at(-1, 8)).toThrow(
+      new RegExp(`^the span 2025-01-05T00:00Z..2025-01-14T00:00Z starts before and goes past the end of ${data}$`),
+    );
+    expect(at(7, 9)).toThrow(new RegExp(`^the span 2025-01-13T00:00Z..2025-01-15T00:00Z is outside ${data}$`));
+    expect(at(-3, 0)).toThrow(new RegExp(`^the span 2025-01-03T00:00Z..2025-01-06T00:00Z is outside ${data}$`));
   });
 
   it('takes the rest of the UTC days the data begins and ends on (a recording from 00:00:00.061)', () => {
@@ -210,10 +226,10 @@ describe('the data check', () => {
     } as DatasetRecord;
     expect(() => checkData({ symbols: ['BTCUSDT'], start: JAN6, until: JAN6 + DAY }, [rec], '/d')).not.toThrow();
     expect(() => checkData({ symbols: ['BTCUSDT'], start: JAN6 - 1, until: JAN6 + DAY }, [rec], '/d')).toThrow(
-      /the span 2025-01-05T23:59:59.999Z..2025-01-07T00:00Z is outside the data of BTCUSDT \(2025-01-06T00:00:00.061Z..2025-01-06T00:00:23.937Z\)/,
+      /the span 2025-01-05T23:59:59.999Z..2025-01-07T00:00Z starts before the data of BTCUSDT \(2025-01-06T00:00:00.061Z..2025-01-06T00:00:23.937Z\)/,
     );
     expect(() => checkData({ symbols: ['BTCUSDT'], start: JAN6, until: JAN6 + DAY + 1 }, [rec], '/d')).toThrow(
-      /outside the data/,
+      /goes past the end of the data/,
     );
   });
 });
