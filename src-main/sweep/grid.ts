@@ -8,7 +8,8 @@
 //   "defaults": {"qty": "0.01"}                      the bot's values for what a set leaves out: every
 //             set is completed with them (so the bot runs with them and the Sweeps page shows them)
 // Names are identifiers, not a column of the results' CSV (csv-columns.ts); values JSON strings,
-// numbers or booleans. Anything else is a GridError naming the place in the file.
+// numbers or booleans, a list giving none twice in two spellings (1 and "1"). Anything else is a
+// GridError naming the place in the file.
 import type { ParamSet, ParamValue } from './job.ts';
 import { isReservedName, RESERVED_NAMES } from './csv-columns.ts';
 import Decimal from 'decimal.js';
@@ -117,6 +118,33 @@ function toNumber(int: bigint, scale: number): number {
   return Number(`${neg ? '-' : ''}${text}`);
 }
 
+/** A decimal written as a string ("0.5", "1e-7", " 2"), as the Sweeps page reads one to sort it by value. */
+const DECIMAL = /^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/;
+
+/** What a value is: a number or a decimal string as its exact decimal (1, "1.0" and "1e0" alike), else itself. */
+function valueOf(v: ParamValue): string {
+  const text = typeof v === 'number' ? String(v) : typeof v === 'string' ? v.trim() : '';
+  if (typeof v === 'boolean' || !DECIMAL.test(text)) return JSON.stringify(v);
+  const d = new Decimal(text);
+  return `=${d.isZero() ? '0' : d.toString()}`;
+}
+
+/**
+ * A parameter's list giving one value in two spellings (1 and "1", 0.5 and "0.50"): a GridError
+ * naming both, as it ran one set twice, in rows no one could tell apart; a value given twice
+ * alike is a repeat, dropped like any.
+ */
+function checkSpellings(values: readonly ParamValue[], where: string): void {
+  const first = new Map<string, ParamValue>();
+  for (const v of values) {
+    const key = valueOf(v);
+    const seen = first.get(key);
+    if (seen === undefined) first.set(key, v);
+    else if (shown(seen) !== shown(v))
+      throw new GridError(`${where}: ${shown(seen)} and ${shown(v)} are the same value; give it once`);
+  }
+}
+
 type Draw = (next: () => number) => ParamValue;
 
 function rangeDraw(spec: Record<string, unknown>, where: string): Draw {
@@ -166,6 +194,7 @@ function expandRandom(r: unknown): ParamSet[] {
     if (Array.isArray(spec)) {
       if (spec.length === 0) throw new GridError(`${where} lists no value`);
       const values = spec.map((v, i) => checkValue(v, `${where}[${i}]`));
+      checkSpellings(values, where);
       return [name, (next) => values[Math.floor(next() * values.length)]];
     }
     if (!isObject(spec)) throw new GridError(`${where} must be a list of values or {min, max, step?}`);
@@ -188,6 +217,7 @@ function expandGrid(g: unknown): ParamSet[] {
     if (!Array.isArray(values) || values.length === 0)
       throw new GridError(`"grid.${name}" must be a non-empty list of values, got ${shown(values)}`);
     const vs = values.map((v, i) => checkValue(v, `"grid.${name}"[${i}]`));
+    checkSpellings(vs, `"grid.${name}"`);
     if (sets.length * vs.length > MAX_SETS)
       throw new GridError(`"grid" expands to more than ${MAX_SETS} sets; list fewer values or use "random"`);
     sets = sets.flatMap((s) => vs.map((v) => ({ ...s, [name]: v })));
