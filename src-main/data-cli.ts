@@ -26,6 +26,7 @@ import { expandPaths } from './data/expand-paths.ts';
 import { count } from './data/count-words.ts';
 import { DATA_USAGE } from './data-cli-usage.ts';
 import { parseDataCli, type DataCliOptions } from './data-cli-args.ts';
+import { gapNote, GapCounts } from '../src-shared/gap-note.ts';
 
 /** A dataset's line in `data list`, as stored here or as the service's `GET /api/v1/datasets` gives it. */
 export function describeDataset(d: DatasetRecord): string {
@@ -63,15 +64,15 @@ function datasetLine(d: {
 /** The signals that stop the command, and their numbers (it ends 128 + the number). */
 const SIGNALS = { SIGINT: 2, SIGTERM: 15 } as const;
 
-/** An import's line; `datasetGaps`, the dataset's gaps after it, is said when the file's own count is not all. */
-export function describeResult(r: ImportResult, datasetGaps?: number): string {
+/** An import's line; the dataset's gaps after it (and before: src-shared/gap-note.ts) said when the file's own count is not all. */
+export function describeResult(r: ImportResult, datasetGaps?: number, gapsBefore?: number): string {
   if (!r.ok) return `refused   ${r.error}`;
   const what =
     r.key === null
       ? ''
       : ` -> dataset ${r.datasetId} (${r.key.market} ${r.key.symbol} ${r.key.kind}${r.key.interval ? ' ' + r.key.interval : ''})`;
   if (r.status === 'unchanged') return `unchanged ${r.file}${what}: already imported (${count(r.rows, 'row')})`;
-  const all = datasetGaps === undefined || datasetGaps === r.gaps ? '' : ` (the dataset now has ${datasetGaps})`;
+  const all = gapNote(r.gaps, gapsBefore, datasetGaps);
   return `imported  ${r.file}${what}: ${count(r.rows, 'row')}, ${r.added} new, ${count(r.gaps, 'gap')}${all}, checksum ${r.checksum === 'verified' ? 'verified' : 'none beside the file'}`;
 }
 
@@ -290,6 +291,7 @@ export async function runDataCli(
         for (const s of Object.keys(signals)) process.once(s, onSignal);
         let failed = 0;
         let imported = 0;
+        const gapCounts = new GapCounts(service.list().map((d) => [d.id, service.gaps(d.id).length]));
         try {
           for (const f of files) {
             if (stop.signal.aborted) break;
@@ -311,7 +313,8 @@ export async function runDataCli(
             }
             if (r.ok) imported++;
             else failed++;
-            out(describeResult(r, r.datasetId === null ? undefined : service.gaps(r.datasetId).length));
+            const after = r.datasetId === null ? undefined : service.gaps(r.datasetId).length;
+            out(describeResult(r, after, gapCounts.swap(r.datasetId, after)));
             for (const line of notes(r)) out(line);
           }
         } finally {
@@ -412,6 +415,8 @@ async function runThroughService(
     }
     let failed = 0;
     const datasets = new Map<number, ImportResult['key']>();
+    const listed = await call(`${base}/api/v1/datasets`);
+    const gapCounts = new GapCounts(listed.code === 0 ? listed.data.map((d: any) => [d.id, d.gaps.length]) : null);
     for (const f of files) {
       const r = await call(`${base}/api/v1/datasets/import`, {
         method: 'POST',
@@ -452,7 +457,8 @@ async function runThroughService(
             null,
         };
       if (!res.ok) failed++;
-      out(describeResult(res, d?.code === 0 ? (d.data.gaps as unknown[]).length : undefined));
+      const after = d?.code === 0 ? (d.data.gaps as unknown[]).length : undefined;
+      out(describeResult(res, after, gapCounts.swap(id, after)));
       for (const line of notes(res)) out(line);
     }
     out(

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runDataCli } from '../../src-main/data-cli.ts';
 import { startService, type ServiceHandle } from '../../src-main/service.ts';
 import { readServiceFile, removeServiceFile, writeServiceFile } from '../../src-main/service-file.ts';
-import { fixtureRows, tempDir, writeArchiveZip, writeBtcusdtDays } from './archive-fixtures.ts';
+import { byDay, fixtureRows, tempDir, writeArchiveZip, writeBtcusdtDays } from './archive-fixtures.ts';
 import { KLINES } from '../replay/harness.ts';
 
 async function run(...argv: string[]): Promise<{ code: number; out: string[]; err: string[] }> {
@@ -51,6 +51,29 @@ describe('on a data folder of its own', () => {
     const a = await run('import', tree, '--data-dir', tempDir());
     expect(a.out[0]).toMatch(/: 1440 rows, 1440 new, 0 gaps, checksum verified$/);
     expect(a.out[1]).toMatch(/: 1440 rows, 1440 new, 0 gaps \(the dataset now has 1\), checksum verified$/);
+  });
+
+  it("a later file's line does not take an earlier file's gap for its own: 0 gaps in this file (the dataset has 1, of an earlier file)", async () => {
+    // 16, 17 with its 10:00 hour cut out, 18 May: the 18th has no gap, the dataset the 17th's one
+    const tree = tempDir();
+    for (const [date, rows] of byDay(fixtureRows('binance_spot_BTCUSDT_1m_2021-05-16_to_2021-05-18.csv'))) {
+      const kept =
+        date === '2021-05-17' ? rows.filter((r) => new Date(Number(r.split(',')[0])).getUTCHours() !== 10) : rows;
+      writeArchiveZip(tree, {
+        market: 'spot',
+        kind: 'klines',
+        symbol: 'BTCUSDT',
+        interval: '1m',
+        date,
+        csv: kept.join('\n'),
+      });
+    }
+    const a = await run('import', path.join(tree, 'spot'), '--data-dir', tempDir());
+    expect(a.out[0]).toMatch(/-16\.zip .*: 1440 rows, 1440 new, 0 gaps, checksum verified$/);
+    expect(a.out[1]).toMatch(/-17\.zip .*: 1380 rows, 1380 new, 1 gap, checksum verified$/);
+    expect(a.out[2]).toMatch(
+      /-18\.zip .*: 1440 rows, 1440 new, 0 gaps in this file \(the dataset has 1, of an earlier file\), checksum verified$/,
+    );
   });
 
   it('an option that contradicts the path is taken and said: --market um on a spot/ folder, --symbol on a BTCUSDT file', async () => {

@@ -387,6 +387,24 @@ describe("a dataset's end and its gaps after an import", () => {
     );
     expect(resultLine(r)).toBe('BTCUSDT-1m-2021-05-18.zip: 1,440 rows (1,440 new), no gaps, checksum not given');
   });
+  it("a later file's line does not take an earlier file's gap for its own (the dataset had it before the file)", () => {
+    const r = {
+      ...refusedResult('BTCUSDT-1m-2021-05-18.zip', ''),
+      ok: true,
+      status: 'imported' as const,
+      error: null,
+      dataset_id: 1,
+      rows: 1440,
+      added: 1440,
+    };
+    expect(resultLine(r, 1, 1)).toBe(
+      'BTCUSDT-1m-2021-05-18.zip: 1,440 rows (1,440 new), no gaps in this file (the dataset has 1, of an earlier file), checksum not given',
+    );
+    // the 16th and 18th without the 17th: the gap is the 18th's doing, said as before
+    expect(resultLine(r, 1, 0)).toBe(
+      'BTCUSDT-1m-2021-05-18.zip: 1,440 rows (1,440 new), no gaps (the dataset now has 1), checksum not given',
+    );
+  });
 });
 
 describe('the focus after a delete', () => {

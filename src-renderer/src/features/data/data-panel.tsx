@@ -28,6 +28,7 @@ import {
   type DatasetView,
   type ImportResultView,
 } from './data-view.ts';
+import { GapCounts } from '../../../../src-shared/gap-note.ts';
 import './data.css';
 
 export function DataPanel() {
@@ -150,7 +151,7 @@ function DataBody() {
   };
 
   /** One picked file through the import: its .CHECKSUM's digest read first (one stating none refuses it). */
-  const importOne = async (f: File, sum: File | null, run: PickRun): Promise<ResultLine> => {
+  const importOne = async (f: File, sum: File | null, run: PickRun, gapCounts: GapCounts): Promise<ResultLine> => {
     setUpload({ file: f.name, sent: 0, total: f.size });
     let r: ImportResultView;
     try {
@@ -161,8 +162,9 @@ function DataBody() {
         return { text: `${f.name}: cancelled — nothing of this file was imported`, ok: false };
       r = refusedResult(f.name, errorText(e));
     }
-    const gaps = r.status === 'imported' && r.dataset_id !== null ? await gapsOf(r.dataset_id) : undefined;
-    return { text: resultLine(r, gaps), ok: r.ok };
+    const id = r.dataset_id;
+    const gaps = r.status === 'imported' && id !== null ? await gapsOf(id) : undefined;
+    return { text: resultLine(r, gaps, gapCounts.swap(id, gaps)), ok: r.ok };
   };
 
   const importFiles = async (files: FileList | null): Promise<void> => {
@@ -170,6 +172,8 @@ function DataBody() {
     const { uploads, notUploaded } = planPick([...files]);
     s.dataImport.setState({ results: notUploaded.map((text) => ({ text, ok: false })) });
     const run: PickRun = { cancelled: false, xhr: null };
+    // each dataset's gaps before the next file, from the list shown (a file's line tells an earlier file's gap from its own)
+    const gapCounts = new GapCounts(list === null ? null : list.map((d) => [d.id, d.gaps.length]));
     s.dataImport.setState({
       cancel: () => {
         run.cancelled = true;
@@ -178,7 +182,7 @@ function DataBody() {
     });
     for (const u of uploads) {
       if (run.cancelled) addResult({ text: `${u.file.name}: not uploaded — the import was cancelled`, ok: false });
-      else addResult(await importOne(u.file, u.checksum, run));
+      else addResult(await importOne(u.file, u.checksum, run, gapCounts));
     }
     s.dataImport.setState({ upload: null, cancel: null });
     if (picker.current) picker.current.value = '';

@@ -11,6 +11,7 @@ import {
   type Interval,
 } from '../../../../src-shared/intervals.ts';
 import { skippedText } from '../../../../src-shared/skipped-streams.ts';
+import { gapNote } from '../../../../src-shared/gap-note.ts';
 import { uploadQuery, type UploadKey } from '../../../../src-shared/dataset-upload.ts';
 import {
   checksumAlone,
@@ -163,12 +164,13 @@ function refusal(file: string, error: string): string {
 /**
  * One file's result in a line; `datasetGaps`, its dataset's gaps after it, is said when the
  * file's own count is not all (`no gaps (the dataset now has 1)`: the file left a gap between it
- * and the dataset's earlier rows), as the data CLI says it.
+ * and the dataset's earlier rows; `no gaps in this file (the dataset has 1, of an earlier file)`,
+ * told by `gapsBefore`, the count before it), as the data CLI says it.
  */
-export function resultLine(r: ImportResultView, datasetGaps?: number): string {
+export function resultLine(r: ImportResultView, datasetGaps?: number, gapsBefore?: number): string {
   if (!r.ok) return `${r.file}: refused — ${refusal(r.file, r.error ?? 'unknown reason')}`;
   if (r.status === 'unchanged') return `${r.file}: already imported, nothing changed`;
-  const all = datasetGaps === undefined || datasetGaps === r.gaps ? '' : ` (the dataset now has ${datasetGaps})`;
+  const all = gapNote(r.gaps, gapsBefore, datasetGaps);
   const gaps = `${r.gaps === 0 ? 'no gaps' : `${r.gaps} gap${r.gaps === 1 ? '' : 's'}`}${all}`;
   const checksum = r.checksum === 'verified' ? 'verified' : 'not given';
   // options that overrode what the file's name says (the service's warnings, naming the route's
