@@ -13,7 +13,7 @@
 // Times: ms, or µs in spot files from 2025 on (decimal-field.ts); candles keep ms (a µs open
 // time must be a whole ms), trades and events keep µs.
 
-import { closeTimeOf, openTimeOf, type Interval } from '../../src-shared/intervals.ts';
+import { closeTimeOf, INTERVALS, openTimeOf, type Interval } from '../../src-shared/intervals.ts';
 import { DecimalReader, quoted, readBool, readInt, sizeProblem, timeMicros, type FieldHold } from './decimal-field.ts';
 import { storageOf, type DatasetKey } from './kinds.ts';
 import { CANDLE_KINDS } from '../../src-shared/dataset-kinds.ts';
@@ -261,12 +261,12 @@ function candleBody(key: DatasetKey, sink: RowSink, dec: DecimalReader): Body {
       f[0],
     );
     const openTime = openUs / 1000;
-    need(
-      openTimeOf(interval, openTime) === openTime,
-      lineNo,
-      `open_time is not the start of a ${interval} candle:`,
-      f[0],
-    );
+    if (openTimeOf(interval, openTime) !== openTime) {
+      // on the start of another interval's candle (a 1m file given 1h): the close_time error's hint
+      const other = INTERVALS.some((i) => openTimeOf(i, openTime) === openTime);
+      const hint = other ? ` (are these ${interval} candles?)` : '';
+      need(false, lineNo, `open_time is not the start of a ${interval} candle${hint}:`, f[0]);
+    }
     need(openTime > prevOpen, lineNo, "open_time is not after the previous row's:", f[0]);
     const closeUs = timeMicros(f[6]);
     need(Number.isSafeInteger(closeUs), lineNo, 'close_time is not an integer:', f[6]);

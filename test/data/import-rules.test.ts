@@ -105,6 +105,20 @@ describe('validation: the failing row is named and nothing of the file is import
     expect(count('dataset_files')).toBe(0);
   });
 
+  it("1m candles imported as 1h are refused at the first candle off the hour, with the close_time error's hint", async () => {
+    const [r] = await service.importFiles([spot1m(day1m().join('\n'))], { interval: '1h' });
+    expect(r.ok).toBe(false);
+    // row 1 (00:00) is the start of a 1h candle and closes inside it; row 2 (00:01) is not
+    expect(r.error).toMatch(
+      /: row 2: open_time is not the start of a 1h candle \(are these 1h candles\?\): "1621123260000"; nothing of this file was imported/,
+    );
+    // a time on no interval's start (a 1m file's row 1 ms off) names no interval to ask about
+    const rows = day1m();
+    rows[3] = String(Number(rows[3].split(',')[0]) + 1) + rows[3].slice(rows[3].indexOf(','));
+    const [off] = await service.importFiles([spot1m(rows.join('\n'), { date: '2021-05-17' })]);
+    expect(off.error).toMatch(/row 4: open_time is not the start of a 1m candle: /);
+  });
+
   it('a refused file leaves a dataset it did not start as it was', async () => {
     const [good] = await service.importFiles([spot1m(day1m().join('\n'))]);
     expect(good).toMatchObject({ ok: true, rows: 1440 });
