@@ -46,6 +46,9 @@ export async function verifiedHash(path: string): Promise<{ sha256: string; chec
   return { sha256, checked: true };
 }
 
+/** What a zip that cannot be read leaves, and the remedy. */
+const BROKEN_ZIP = 'nothing of this file was imported: download it again';
+
 function openZip(path: string): Promise<yauzl.ZipFile> {
   return new Promise((resolve, reject) => {
     yauzl.open(path, { lazyEntries: true, autoClose: false, strictFileNames: false }, (err, zip) =>
@@ -65,7 +68,9 @@ async function csvEntry(path: string): Promise<{ zip: yauzl.ZipFile; entry: yauz
   try {
     zip = await openZip(path);
   } catch (err) {
-    throw new FileRefused(`${basename(path)} is not a readable zip file: ${(err as Error).message}`);
+    // most often a download cut short (yauzl: 'Either not a zip file, or file is truncated.')
+    const why = (err as Error).message.replace(/\.$/, '');
+    throw new FileRefused(`${basename(path)} is not a readable zip file: ${why}; ${BROKEN_ZIP}`);
   }
   const entries: yauzl.Entry[] = [];
   await new Promise<void>((resolve, reject) => {
@@ -77,7 +82,7 @@ async function csvEntry(path: string): Promise<{ zip: yauzl.ZipFile; entry: yauz
     zip.on('error', reject);
     zip.readEntry();
   }).catch((err: Error) => {
-    throw new FileRefused(`${basename(path)}: damaged zip: ${err.message}`);
+    throw new FileRefused(`${basename(path)}: damaged zip: ${err.message.replace(/\.$/, '')}; ${BROKEN_ZIP}`);
   });
   // macOS's Compress adds each file's resource fork (__MACOSX/._NAME.csv): not a CSV of rows
   const csv = entries.filter((e) => e.fileName.toLowerCase().endsWith('.csv') && !isAppleDouble(e.fileName));

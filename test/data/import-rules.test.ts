@@ -1,6 +1,6 @@
 // The import's rules: checksums, row validation with all or nothing per file, idempotence,
 // µs timestamps, every kind's columns, trade blocks and gaps.
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { DatabaseSync } from 'node:sqlite';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -55,6 +55,21 @@ describe('checksums', () => {
     const [r] = await service.importFiles([z]);
     expect(r.ok).toBe(false);
     expect(r.error).toMatch(/not a readable zip|damaged zip/);
+  });
+});
+
+describe('a zip cut short', () => {
+  it('is refused saying nothing of it was imported and to download it again', async () => {
+    const z = spot1m(day1m().join('\n'), { checksum: false });
+    const whole = readFileSync(z);
+    writeFileSync(z, whole.subarray(0, Math.floor(whole.length / 2))); // a download cut off halfway
+    const [r] = await service.importFiles([z]);
+    expect(r).toMatchObject({ ok: false, status: 'refused', datasetId: null });
+    expect(r.error).toBe(
+      'BTCUSDT-1m-2021-05-16.zip is not a readable zip file: End of central directory record signature not found. ' +
+        'Either not a zip file, or file is truncated; nothing of this file was imported: download it again',
+    );
+    expect(count('datasets')).toBe(0);
   });
 });
 
