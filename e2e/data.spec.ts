@@ -26,6 +26,11 @@ test('import an archive zip from the Data dialog, see it listed with its gap, an
   await page.getByRole('button', { name: 'Data' }).click();
   const panel = page.getByRole('dialog', { name: 'Market data' });
   await expect(panel).toBeVisible();
+  // the intro names every file the picker takes: a recorder's JSON lines too, and the kinds that read them
+  await expect(panel.locator('p', { hasText: 'Files as Binance publishes them' })).toContainText(
+    "a recorder's L2 depth and trade stream CSVs, or its JSON lines (.jsonl: kind depth reads their depthUpdate " +
+      'events and depth snapshots, kind aggTrades their aggTrade events)',
+  );
   await panel.getByRole('combobox', { name: 'Market of the files' }).selectOption('spot');
   await panel.getByTestId('data-file-picker').setInputFiles([good, bad]);
 
