@@ -172,8 +172,10 @@ function DataBody() {
     const { uploads, notUploaded } = planPick([...files]);
     s.dataImport.setState({ results: notUploaded.map((text) => ({ text, ok: false })) });
     const run: PickRun = { cancelled: false, xhr: null };
-    // each dataset's gaps before the next file, from the list shown (a file's line tells an earlier file's gap from its own)
-    const gapCounts = new GapCounts(list === null ? null : list.map((d) => [d.id, d.gaps.length]));
+    // each dataset's gaps before the next file, from the list shown, read now when it is not yet
+    // (a file's line tells an earlier file's gap from its own)
+    const shown = list ?? (await load());
+    const gapCounts = new GapCounts(shown === null ? null : shown.map((d) => [d.id, d.gaps.length]));
     s.dataImport.setState({
       cancel: () => {
         run.cancelled = true;
