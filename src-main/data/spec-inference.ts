@@ -1,7 +1,8 @@
 // The one rule that infers a dataset's tick and lot from its data (docs/data.md "Contract specs"),
 // used by the catalogue (a dataset imported with no known specs: specs_source 'inferred') and by
 // a replay of such a dataset (replay/specs.ts): the most significant decimals (trailing zeros not
-// counted) of the first 50 depth events or 10,000 candles / trades / bookTicker rows give a tick
+// counted) of the first 50 depth events (and of the first snapshot, read on to it within the first
+// 10,000 events when it is not among them) or 10,000 candles / trades / bookTicker rows give a tick
 // and a step of one unit there; tick + step decimals stay within 8 (the money precision), the step
 // giving way. bookDepth has quantities only: its step from them, its tick the finest left.
 import { createScale } from '../../src-shared/decimal.ts';
@@ -14,7 +15,7 @@ const MAX_DECIMALS = 8;
 
 /** What the rule reads: a dataset's first rows (the catalogue's store reader, the replay's data port). */
 export interface SpecSampleReader {
-  depth(datasetId: number, from: number): Iterable<Pick<DepthRow, 'bids' | 'asks'>>;
+  depth(datasetId: number, from: number): Iterable<Pick<DepthRow, 'snapshot' | 'bids' | 'asks'>>;
   candles(
     datasetId: number,
     from: number,
@@ -95,13 +96,20 @@ export function inferTickStep(
     const from = d.firstTime ?? 0;
     let n = 0;
     if (d.kind === 'depth') {
+      // the first 50 events and, when no snapshot was among them, on to the first one (its levels
+      // only): a recording whose diffs ran more than 50 events before its REST snapshot had its
+      // tick read from the diffs alone, and the snapshot's finer levels rounded by the replay
+      let snapshotSeen = false;
       for (const ev of reader.depth(d.id, from)) {
-        for (const rows of [ev.bids, ev.asks])
-          for (const [p, q] of rows) {
-            price(p);
-            qty(q);
-          }
-        if (++n >= SAMPLE_EVENTS) break;
+        if (n < SAMPLE_EVENTS || ev.snapshot) {
+          for (const rows of [ev.bids, ev.asks])
+            for (const [p, q] of rows) {
+              price(p);
+              qty(q);
+            }
+        }
+        snapshotSeen ||= ev.snapshot;
+        if ((++n >= SAMPLE_EVENTS && snapshotSeen) || n >= SAMPLE_ROWS) break;
       }
     } else if (d.kind === 'trades' || d.kind === 'aggTrades') {
       for (const x of reader.trades(d.id, from)) {

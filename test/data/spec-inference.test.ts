@@ -11,8 +11,8 @@ import { inferTickStep, specsProblem } from '../../src-main/data/spec-inference.
 import { DatasetsRepo } from '../../src-main/store/datasets-repo.ts';
 import { planSources } from '../../src-main/replay/plan.ts';
 import { openDatabase } from '../../src-main/store/database.ts';
-import { importInto, KLINES, LASOTA, replayDataOf, TRX_TRADES } from '../replay/harness.ts';
-import { tempDir } from './archive-fixtures.ts';
+import { importInto, KLINES, LASOTA, replayDataOf, replayVenue, TRX_TRADES } from '../replay/harness.ts';
+import { FIXTURES, tempDir } from './archive-fixtures.ts';
 
 const START = Date.UTC(2021, 4, 16);
 
@@ -61,6 +61,70 @@ describe('spec inference: one rule for the catalogue and the replay', () => {
     } finally {
       db.close();
     }
+  });
+});
+
+describe('a depth recording whose REST snapshot comes after more than 50 diffs', () => {
+  // The cryptofeed CTKUSDT sample (SOURCES.md) with its snapshot moved after the 60th diff: the
+  // diffs' prices have 3 decimals ('1.00600'), the snapshot's 5 (131 levels such as '0.50579').
+  // Only the first 50 events were read, so the tick was 0.001 and a replay rounded those levels.
+  const CRYPTOFEED = path.join(FIXTURES, 'depth/binance_usdm_2021-07-22_cryptofeed');
+  const lines = (file: string): string[] => readFileSync(path.join(CRYPTOFEED, file), 'utf8').trim().split('\n');
+  const diffLines = lines('ws_events.jsonl').filter((l) => l.includes('"stream":"ctkusdt@depth@100ms"'));
+  const diffs = diffLines.map((l) => JSON.parse(l).data);
+  const snap = lines('rest_depth_snapshots.jsonl')
+    .map((l) => JSON.parse(l))
+    .find((o) => o.symbol === 'CTKUSDT');
+  // at the 61st diff's time, less 1 ms, its update id the one that diff starts at (its pu the 60th's u)
+  const moved = { ...snap, T: diffs[60].T - 1, E: diffs[60].T - 1, lastUpdateId: diffs[60].U };
+  const file = path.join(tempDir(), 'ws_events.jsonl');
+  writeFileSync(file, [...diffLines.slice(0, 60), JSON.stringify(moved), ...diffLines.slice(60)].join('\n') + '\n');
+  const decimals = (p: string): number => p.replace(/0+$/, '').split('.')[1]?.length ?? 0;
+
+  it('the snapshot takes part in the inference: tick 0.00001, and the replayed book has its levels at their prices', async () => {
+    expect(Math.max(...diffs.flatMap((d) => [...d.b, ...d.a].map(([p]: string[]) => decimals(p))))).toBe(3);
+    const off = [...snap.bids, ...snap.asks].filter(([p]: string[]) => decimals(p) > 3);
+    expect(off.length).toBe(131);
+    expect([diffs[59].T < moved.T, moved.T < diffs[60].T]).toEqual([true, true]);
+    const v = await replayVenue([{ paths: [file], opts: { market: 'um', symbol: 'CTKUSDT', kind: 'depth' } }], {
+      symbols: ['CTKUSDT'],
+      start: diffs[0].T,
+    });
+    try {
+      const [d] = v.datasets.list();
+      expect(d.specsSource).toBe('inferred');
+      expect([d.specs.tickSize, d.specs.stepSize]).toEqual(['0.00001', '1']);
+      const pair = v.exchange.pair('CTKUSDT')!;
+      v.market.seek(moved.T);
+      const book = pair.book.depth();
+      const prices = (levels: [number, number][]): string[] => levels.map(([t]) => pair.math.formatPrice(t));
+      expect(prices(book.bids)).toEqual(snap.bids.map(([p]: string[]) => p));
+      expect(prices(book.asks)).toEqual(snap.asks.map(([p]: string[]) => p));
+    } finally {
+      v.close();
+    }
+  }, 60_000);
+
+  it('the read stays bounded: it stops at that first snapshot, and reads no more than 10,000 events without one', () => {
+    let pulled = 0;
+    const events = (snapshotAt: number | null, total: number) =>
+      function* () {
+        for (let i = 0; i < total; i++) {
+          pulled++;
+          const snapshot = i === snapshotAt;
+          yield { snapshot, bids: [[snapshot ? '1.00001' : '1.001', '1']] as [string, string][], asks: [] };
+        }
+      };
+    const infer = (snapshotAt: number | null, total: number): string => {
+      pulled = 0;
+      const reader = { depth: events(snapshotAt, total), candles: () => [], trades: () => [] };
+      return inferTickStep(reader, [{ id: 1, kind: 'depth', firstTime: 0 }]).tickSize;
+    };
+    expect([infer(60, 100_000), pulled]).toEqual(['0.00001', 61]);
+    expect([infer(3, 100_000), pulled]).toEqual(['0.00001', 50]);
+    expect([infer(null, 100_000), pulled]).toEqual(['0.001', 10_000]);
+    // a first snapshot past the 10,000th event is not read
+    expect([infer(10_000, 100_000), pulled]).toEqual(['0.001', 10_000]);
   });
 });
 
