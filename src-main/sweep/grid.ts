@@ -296,13 +296,22 @@ export function parseGrid(text: string): Grid {
   // a set runs with the defaults for what it leaves out (only defaults: one set of them); its own
   // names first, so the page's columns and heat map start with what the sets vary
   const all = (named.length === 0 ? [{}] : named).map((s) => ({ ...s, ...omit(defaults, s) }));
-  const seen = new Set<string>();
+  // one set by its values (valueOf): two listed sets alike but for a value's spelling ({"fast": 1} and
+  // {"fast": "1"}) are refused, as within a list; a draw that repeats a set so is a repeat, dropped
+  const seen = new Map<string, { text: string; listed: boolean }>();
   const out: ParamSet[] = [];
   let keptDraws = 0;
   all.forEach((s, i) => {
-    const key = shown(Object.entries(s).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
-    if (seen.has(key)) return;
-    seen.add(key);
+    const entries = Object.entries(s).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    const key = shown(entries.map(([name, v]) => [name, valueOf(v)]));
+    const text = shown(Object.fromEntries(entries));
+    const before = seen.get(key);
+    if (before !== undefined) {
+      if (before.listed && i < listed.length && before.text !== text)
+        throw new GridError(`the sets ${before.text} and ${text} are the same set in two spellings; give it once`);
+      return;
+    }
+    seen.set(key, { text, listed: i < listed.length });
     out.push(s);
     if (drawn.length > 0 && i >= listed.length) keptDraws++;
   });

@@ -306,4 +306,33 @@ describe('one value given twice in two spellings', () => {
     expect(setsOf('{"grid": {"qty": ["0.1", "0.1000000000000000000001"]}}')).toHaveLength(2);
     expect(setsOf('{"grid": {"fast": [1, 1, "2", "2"]}}')).toEqual([{ fast: 1 }, { fast: '2' }]);
   });
+
+  // the same across sets: {"sets": [{"fast": 1}, {"fast": "1"}]}, or one in "grid" and one in
+  // "sets", ran one set twice as well
+  it.each([
+    [
+      '{"sets": [{"fast": 1}, {"fast": "1"}]}',
+      'the sets {"fast":1} and {"fast":"1"} are the same set in two spellings; give it once',
+    ],
+    [
+      '{"grid": {"fast": [1, 2]}, "sets": [{"fast": "2.0"}]}',
+      'the sets {"fast":2} and {"fast":"2.0"} are the same set in two spellings; give it once',
+    ],
+    [
+      '{"sets": [{"fast": 1, "slow": 0.5}, {"slow": "0.50", "fast": 1}]}',
+      'the sets {"fast":1,"slow":0.5} and {"fast":1,"slow":"0.50"} are the same set in two spellings; give it once',
+    ],
+    [
+      '{"defaults": {"slow": 30}, "sets": [{"fast": 1}, {"fast": 1, "slow": "30"}]}',
+      'the sets {"fast":1,"slow":30} and {"fast":1,"slow":"30"} are the same set in two spellings; give it once',
+    ],
+  ])('refuses %s', (text, msg) => {
+    expect(() => parseGrid(text)).toThrow(new GridError(msg));
+  });
+
+  it('drops a random draw that repeats a listed set in another spelling, and keeps sets that differ', () => {
+    const g = parseGrid('{"sets": [{"fast": "1"}], "random": {"count": 6, "seed": 3, "params": {"fast": [1]}}}');
+    expect(g.sets).toEqual([{ fast: '1' }]);
+    expect(setsOf('{"sets": [{"fast": 1}, {"fast": "1a"}, {"fast": true}, {"fast": "true"}]}')).toHaveLength(4);
+  });
 });
