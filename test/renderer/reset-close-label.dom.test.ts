@@ -6,11 +6,11 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createStore } from 'zustand/vanilla';
 import { startUserFeed } from '../../src-renderer/src/lib/user-feed.ts';
-import { createServiceBack } from '../../src-renderer/src/lib/service-back.ts';
 import { createToastsStore } from '../../src-renderer/src/features/toasts/toasts-store.ts';
 import { createHistoryStores } from '../../src-renderer/src/features/history/history-stores.ts';
 import type { OrderRecord, TradeRecord } from '../../src-shared/types.ts';
 import { OpenSocket } from './open-socket.ts';
+import { feedDeps } from './user-feed-deps.dom.ts';
 
 afterEach(() => {
   vi.unstubAllGlobals();
@@ -73,27 +73,7 @@ describe('a paper reset’s close', () => {
         },
       }));
     const toasts = createToastsStore();
-    const feed = startUserFeed({
-      api: {
-        timestamp: () => Date.now(),
-        myTrades: async () => ({ has_more: false, next_cursor: '', items: [] }),
-      } as never,
-      wsUrl: 'ws://fake/ws',
-      session: createStore(() => ({
-        status: 'ready',
-        apiKey: 'key-1',
-        apiSecret: 'secret-1',
-        source: 'desktop',
-      })) as never,
-      symbols: createStore(() => ({ bySymbol: {} })) as never,
-      account: lists() as never,
-      positions: lists() as never,
-      orders: lists() as never,
-      stops: lists() as never,
-      toasts,
-      onError: () => {},
-      serviceBack: createServiceBack(),
-    });
+    const feed = startUserFeed(feedDeps(lists, { toasts }));
     await vi.waitFor(() => expect(feed.state.getState().status).toBe('live'));
     const push = (kind: string, data: unknown) => OpenSocket.made[0].push({ stream: 'user', data: { kind, data } });
     // the venue pushes the reset's close order, then its fill (docs/api.md, POST /fapi/v1/account/reset)

@@ -9,6 +9,7 @@ import { createServiceBack } from '../../src-renderer/src/lib/service-back.ts';
 import { createToastsStore } from '../../src-renderer/src/features/toasts/toasts-store.ts';
 import type { TradeRecord } from '../../src-shared/types.ts';
 import { ManualSocket as Socket } from './open-socket.ts';
+import { feedDeps } from './user-feed-deps.dom.ts';
 
 afterEach(() => {
   vi.unstubAllGlobals();
@@ -46,30 +47,19 @@ describe('a fill made while the user stream was down', () => {
       }));
     const serviceBack = createServiceBack();
     const toasts = createToastsStore();
-    const feed = startUserFeed({
-      api: {
-        timestamp: () => Date.now(),
-        myTrades: async () => {
-          reads++;
-          return { has_more: false, next_cursor: '', items: [...fills] };
-        },
-      } as never,
-      wsUrl: 'ws://fake/ws',
-      session: createStore(() => ({
-        status: 'ready',
-        apiKey: 'key-1',
-        apiSecret: 'secret-1',
-        source: 'desktop',
-      })) as never,
-      symbols: createStore(() => ({ bySymbol: {} })) as never,
-      account: lists() as never,
-      positions: lists() as never,
-      orders: lists() as never,
-      stops: lists() as never,
-      toasts,
-      onError: () => {},
-      serviceBack,
-    });
+    const feed = startUserFeed(
+      feedDeps(lists, {
+        api: {
+          timestamp: () => Date.now(),
+          myTrades: async () => {
+            reads++;
+            return { has_more: false, next_cursor: '', items: [...fills] };
+          },
+        } as never,
+        toasts,
+        serviceBack,
+      }),
+    );
     const titles = (): string[] => toasts.getState().toasts.map((t) => t.title);
     Socket.made[0].open();
     await vi.waitFor(() => expect(feed.state.getState().status).toBe('live'), { timeout: 20_000 });

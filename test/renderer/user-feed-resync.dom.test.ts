@@ -6,8 +6,8 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createStore } from 'zustand/vanilla';
 import { startUserFeed } from '../../src-renderer/src/lib/user-feed.ts';
 import { createServiceBack } from '../../src-renderer/src/lib/service-back.ts';
-import { createToastsStore } from '../../src-renderer/src/features/toasts/toasts-store.ts';
 import { ManualSocket as Socket } from './open-socket.ts';
+import { feedDeps } from './user-feed-deps.dom.ts';
 
 afterEach(() => {
   vi.unstubAllGlobals();
@@ -23,27 +23,7 @@ describe('user feed after a reconnect', () => {
         actions: { refresh: async () => void refreshes++, reloadSettings: async () => {}, clear: () => {} },
       }));
     const serviceBack = createServiceBack();
-    const feed = startUserFeed({
-      api: {
-        timestamp: () => Date.now(),
-        myTrades: async () => ({ has_more: false, next_cursor: '', items: [] }),
-      } as never,
-      wsUrl: 'ws://fake/ws',
-      session: createStore(() => ({
-        status: 'ready',
-        apiKey: 'key-1',
-        apiSecret: 'secret-1',
-        source: 'desktop',
-      })) as never,
-      symbols: createStore(() => ({ bySymbol: {} })) as never,
-      account: lists() as never,
-      positions: lists() as never,
-      orders: lists() as never,
-      stops: lists() as never,
-      toasts: createToastsStore(),
-      onError: () => {},
-      serviceBack,
-    });
+    const feed = startUserFeed(feedDeps(lists, { serviceBack }));
     Socket.made[0].open();
     await vi.waitFor(() => expect(feed.state.getState().status).toBe('live'), { timeout: 20_000 });
     const before = feed.state.getState();
