@@ -43,3 +43,48 @@ test("a pair picked while the service is away shows no other pair's candles, and
     await own.stop();
   }
 });
+
+/** The open time the chart's summary names ("... candle of 2026-12-05 01:59: open ..."), ms. */
+function candleTime(summary: string | null): number {
+  const m = /candle of (\d{4}-\d\d-\d\d \d\d:\d\d(?::\d\d)?)/.exec(summary ?? '');
+  expect(m, summary ?? '').not.toBeNull();
+  return Date.parse(`${m![1].replace(' ', 'T')}Z`);
+}
+
+// Until 2026-12-07 the reconnect's reload of the candles reset the view: a trader scrolled back in
+// history was thrown to the latest candles at the default zoom by a restart of the service.
+test('a chart scrolled back keeps its view through a restart of the service, and End still goes to the latest', async ({
+  page,
+}) => {
+  test.setTimeout(180_000);
+  let own = await startHeadless();
+  const port = new URL(own.url).port;
+  try {
+    const screen = await openTrading(page, own.url, own.account, 'BTCUSDT');
+    const chart = page.getByRole('application', { name: 'BTCUSDT 1m candlestick chart' });
+    await expect(chart).toHaveAttribute('data-status', 'ready');
+    await expect.poll(() => screen.chart.candles()).toBeGreaterThan(100);
+    await chart.focus();
+    const summary = page.getByTestId('chart-summary');
+    for (let i = 0; i < 3; i++) await page.keyboard.press('+'); // zoomed in
+    await page.keyboard.press('Shift+ArrowLeft'); // and scrolled back
+    await expect(summary).toContainText('scrolled back to the candle of');
+    const back = candleTime(await summary.textContent());
+
+    await own.stop(true);
+    await expect(page.getByTestId('connection-status')).toContainText('Disconnected', { timeout: 30_000 });
+    own = await startHeadless({ dataDir: own.dataDir, args: ['--port', port] });
+    await expect(page.getByTestId('connection-status')).not.toContainText('Disconnected', { timeout: 30_000 });
+    await expect(chart).toHaveAttribute('data-status', 'ready', { timeout: 30_000 });
+    // the same candle at the view's right edge: one step right and back reads it again
+    await chart.focus();
+    await page.keyboard.press('ArrowRight');
+    await page.keyboard.press('ArrowLeft');
+    await expect(summary).toContainText('scrolled back to the candle of');
+    expect(candleTime(await summary.textContent())).toBe(back);
+    await page.keyboard.press('End');
+    await expect(summary).toContainText('latest candle of');
+  } finally {
+    await own.stop();
+  }
+});

@@ -25,6 +25,16 @@ class Bars implements FeedModel {
     for (const c of cs) this.bars.set(c[0], c);
     return cs.length;
   }
+  /** As the real model: the bars from `latest`'s first on are its own, older ones stay; none when they would leave a hole. */
+  refreshes = 0;
+  refresh(latest: readonly Candle[]): boolean {
+    const newest = this.newestOpenTime;
+    if (newest === undefined || latest.length === 0 || latest[0][0] > newest) return false;
+    for (const t of [...this.bars.keys()]) if (t >= latest[0][0]) this.bars.delete(t);
+    for (const c of latest) this.bars.set(c[0], c);
+    this.refreshes++;
+    return true;
+  }
   update(c: Candle): void {
     const newest = this.newestOpenTime;
     if (newest !== undefined && c[0] < newest) return; // as the real model: older updates are ignored
@@ -186,6 +196,39 @@ describe('chart feed: pushes that come while a request runs', () => {
     expect(bars.bars.get(T0 + S)?.[5]).toBe('100.7'); // not the answer's 100.5 of before its close
     expect(bars.bars.get(T0 + S)?.[11]).toBe(true);
     expect(bars.bars.get(T0 + 2 * S)?.[5]).toBe('100.8');
+    feed.dispose();
+  });
+
+  // A reconnect's reload of the pair and interval shown replaced every bar (and so reset the view):
+  // the older history the trader had scrolled back to load was gone after a short outage.
+  it('keeps the older candles loaded by scrolling back through a reconnect, and takes the answer for the newest', async () => {
+    const history = Array.from({ length: 700 }, (_, i) => candle(T0 + i * S, String(100 + i / 100)));
+    const calls: Array<Record<string, unknown>> = [];
+    const bars = new Bars();
+    const { ws: base } = fakeWs();
+    const reconnected = new Set<() => void>();
+    const ws = Object.assign(Object.create(base) as WsClient, {
+      onReconnect: (fn: () => void) => (reconnected.add(fn), () => reconnected.delete(fn)),
+    });
+    const feed = new ChartFeed(fakeApi(history, calls), ws, bars);
+    feed.show('BTCUSDT', '1s');
+    await settle();
+    expect(bars.size).toBe(500);
+    await feed.loadOlder(); // scrolled back: the 200 before them
+    expect(bars.size).toBe(700);
+    expect(feed.state.getState().exhausted).toBe(false);
+    // during the outage two candles opened and the last one held closed at another price
+    history[699] = candle(T0 + 699 * S, '107.5');
+    history.push(candle(T0 + 700 * S, '107.6'), candle(T0 + 701 * S, '107.7', false));
+    for (const fn of reconnected) fn();
+    await settle();
+    expect(calls.at(-1)).toEqual({ limit: 500 });
+    expect(bars.refreshes).toBe(1);
+    expect(bars.size).toBe(702);
+    expect(bars.oldestOpenTime).toBe(T0);
+    expect(bars.bars.get(T0 + 699 * S)?.[5]).toBe('107.5');
+    expect(bars.newestOpenTime).toBe(T0 + 701 * S);
+    expect(feed.state.getState()).toMatchObject({ status: 'ready', candles: 702, oldest: T0, exhausted: false });
     feed.dispose();
   });
 

@@ -9,7 +9,8 @@
 // are the pushes during a reload of a chart that is ready (the socket's reconnect): until
 // 2026-12-07 they were drawn, then the older answer replaced them, so a candle that closed
 // meanwhile kept the answer's figures (its last trades missing) and the one after it was gone
-// until its next push. A load that fails (the service is
+// until its next push. That reload keeps the older candles loaded and the trader's view, zoom and
+// scroll (candle-refresh.ts); until 2026-12-07 it reset both. A load that fails (the service is
 // away) empties the chart when it held another pair's or interval's candles, so none stand under
 // the new name; the next reconnect of the socket loads them. Another pair's candles go as soon as a
 // pair is shown (they stood under the new pair's price format until its answer came); another
@@ -94,6 +95,8 @@ interface KlinePush {
 /** What the feed needs of the chart (ChartModel, chart-model.ts): its bars, ascending by open time. */
 export interface FeedModel {
   setCandles(candles: readonly Candle[]): void;
+  /** The latest candles again, older ones and the view kept; false (nothing changed) when they leave a hole. */
+  refresh(latest: readonly Candle[]): boolean;
   /** Adds older candles before the oldest; answers how many were added. */
   prepend(older: readonly Candle[]): number;
   /** The newest bar anew, or a newer one appended (an older one is ignored). */
@@ -231,7 +234,10 @@ export class ChartFeed {
       const candles = await this.api.klines(symbol, interval, { limit: INITIAL_CANDLES });
       if (gen !== this.generation) return;
       this.loads.delete(token);
-      this.model.setCandles(candles.slice().reverse());
+      const latest = candles.slice().reverse();
+      // the same pair and interval again (the socket's reconnect): the older bars and the view stay
+      const again = this.holds === `${symbol} ${interval}` && this.model.refresh(latest);
+      if (!again) this.model.setCandles(latest);
       this.holds = `${symbol} ${interval}`;
       this.state.setState({
         status: 'ready',
@@ -239,7 +245,7 @@ export class ChartFeed {
         unreachable: false,
         candles: this.model.size,
         oldest: this.model.oldestOpenTime ?? 0,
-        exhausted: candles.length < INITIAL_CANDLES,
+        exhausted: again ? this.state.getState().exhausted : candles.length < INITIAL_CANDLES,
       });
       // (another load under way answers later, with what came until then: they wait for it)
       if (this.loads.size === 0) for (const p of this.pending.splice(0)) this.apply(p);

@@ -27,8 +27,6 @@
 // feed that older bars may be loaded again.
 import {
   CandlestickSeries,
-  ColorType,
-  CrosshairMode,
   HistogramSeries,
   createChart,
   type CandlestickData,
@@ -42,7 +40,7 @@ import {
   type TickMarkFormatter,
 } from 'lightweight-charts';
 import type { Candle } from '../../../../src-shared/types.ts';
-import { DEFAULT_BAR_SPACING, DEFAULT_RIGHT_OFFSET, initialBarSpacing, rightOffsetFor } from './bar-spacing.ts';
+import { initialBarSpacing, rightOffsetFor } from './bar-spacing.ts';
 import { cutAtEdge } from './time-axis-edges.ts';
 import { LineDrag, type LineDragHost } from './line-drag.ts';
 import { PricePick, type PickTarget } from './price-pick.ts';
@@ -55,7 +53,8 @@ import { FillLayer } from './fill-layer.ts';
 import type { FillMark } from './fill-marks.ts';
 import type { PriceLineSpec } from './price-lines.ts';
 import { barAtOrBefore } from './bar-times.ts';
-import { CHART_COLORS, FONT, LINE_STYLE, bar, charWidth, chartFontSize, volumeBar } from './chart-style.ts';
+import { mergeLatest } from './candle-refresh.ts';
+import { CHART_COLORS, LINE_STYLE, bar, charWidth, tradingChartOptions, volumeBar } from './chart-style.ts';
 import { applyScale, type ScaleMode } from './chart-scale.ts';
 import { LastPriceLabel } from './last-price.ts';
 
@@ -132,30 +131,7 @@ export class ChartModel {
   constructor(container: HTMLElement, opts: ChartModelOptions = {}) {
     this.opts = opts;
     this.container = container;
-    this.chart = createChart(container, {
-      autoSize: true,
-      layout: {
-        background: { type: ColorType.Solid, color: CHART_COLORS.background },
-        textColor: CHART_COLORS.text,
-        fontSize: chartFontSize(),
-        fontFamily: FONT,
-        attributionLogo: false,
-        // the indicators' panes under the candles (indicator-layer.ts)
-        panes: { separatorColor: CHART_COLORS.border, separatorHoverColor: 'rgba(132, 142, 156, 0.25)' },
-      },
-      grid: { vertLines: { color: CHART_COLORS.grid }, horzLines: { color: CHART_COLORS.grid } },
-      crosshair: { mode: CrosshairMode.Normal },
-      rightPriceScale: { borderColor: CHART_COLORS.border, scaleMargins: { top: 0.08, bottom: 0.24 } },
-      timeScale: {
-        borderColor: CHART_COLORS.border,
-        timeVisible: true,
-        secondsVisible: false,
-        rightOffset: DEFAULT_RIGHT_OFFSET,
-        barSpacing: DEFAULT_BAR_SPACING,
-        tickMarkFormatter: this.edgeLabels,
-      },
-      localization: { locale: 'en-US' },
-    });
+    this.chart = createChart(container, tradingChartOptions(this.edgeLabels));
     this.candles = this.chart.addSeries(CandlestickSeries, {
       upColor: CHART_COLORS.up,
       downColor: CHART_COLORS.down,
@@ -216,6 +192,27 @@ export class ChartModel {
     ts.resetTimeScale();
     ts.scrollToRealTime();
     this.emitLatest();
+  }
+
+  /**
+   * The latest bars again, of the pair and interval shown (candle-refresh.ts): older bars kept, the
+   * view kept where it was, zoom and scroll, following the newest bar if it did. False, nothing
+   * changed, when they do not reach back to the newest bar held: then `setCandles` starts afresh.
+   */
+  refresh(latest: readonly Candle[]): boolean {
+    const merged = mergeLatest(this.data, latest);
+    if (merged === null) return false;
+    const ts = this.chart.timeScale();
+    const range = ts.getVisibleLogicalRange();
+    // following the newest bar: as far right of it as before; scrolled back: the same bars in view
+    const following = range === null || range.to >= this.data.length - 1;
+    const position = ts.scrollPosition();
+    this.data = merged;
+    this.setAll();
+    if (following || range === null) ts.scrollToPosition(position, false);
+    else ts.setVisibleLogicalRange(range);
+    if (!this.hovering) this.emitLatest();
+    return true;
   }
 
   /** Adds older bars (ascending, all older than the first one shown) without moving the view. */

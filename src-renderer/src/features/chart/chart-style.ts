@@ -1,11 +1,23 @@
 // The chart's look, shared by the trading chart (chart-model.ts) and the smaller charts (the data
 // drawer's, the replay report's): font, colours, line styles, and the candles as the chart takes them.
 // All of them take their text size from chartFontSize(), so a larger default font scales their axes too.
-import { LineStyle, type CandlestickData, type HistogramData, type Time, type UTCTimestamp } from 'lightweight-charts';
+import {
+  ColorType,
+  CrosshairMode,
+  LineStyle,
+  type CandlestickData,
+  type ChartOptions,
+  type DeepPartial,
+  type HistogramData,
+  type TickMarkFormatter,
+  type Time,
+  type UTCTimestamp,
+} from 'lightweight-charts';
+import { DEFAULT_BAR_SPACING, DEFAULT_RIGHT_OFFSET } from './bar-spacing.ts';
 import type { Candle } from '../../../../src-shared/types.ts';
 
 const FONT_SIZE = 11;
-export const FONT = "'JetBrains Mono', 'SFMono-Regular', Menlo, Consolas, monospace";
+const FONT = "'JetBrains Mono', 'SFMono-Regular', Menlo, Consolas, monospace";
 /**
  * The chart's text size, px: 11 at the default font size (a 12 px root), scaled as the screen's
  * rem are with a larger default font (styles.css), read when the chart is made.
@@ -65,5 +77,33 @@ export function volumeBar(c: Candle): HistogramData<Time> {
     time: toSec(c[0]),
     value: Number(c[6]),
     color: Number(c[5]) >= Number(c[2]) ? CHART_COLORS.upVolume : CHART_COLORS.downVolume,
+  };
+}
+
+/** The trading chart's options (chart-model.ts); `tickMarkFormatter` hides the time labels cut at the axis' edges. */
+export function tradingChartOptions(tickMarkFormatter: TickMarkFormatter): DeepPartial<ChartOptions> {
+  return {
+    autoSize: true,
+    layout: {
+      background: { type: ColorType.Solid, color: CHART_COLORS.background },
+      textColor: CHART_COLORS.text,
+      fontSize: chartFontSize(),
+      fontFamily: FONT,
+      attributionLogo: false,
+      // the indicators' panes under the candles (indicator-layer.ts)
+      panes: { separatorColor: CHART_COLORS.border, separatorHoverColor: 'rgba(132, 142, 156, 0.25)' },
+    },
+    grid: { vertLines: { color: CHART_COLORS.grid }, horzLines: { color: CHART_COLORS.grid } },
+    crosshair: { mode: CrosshairMode.Normal },
+    rightPriceScale: { borderColor: CHART_COLORS.border, scaleMargins: { top: 0.08, bottom: 0.24 } },
+    timeScale: {
+      borderColor: CHART_COLORS.border,
+      timeVisible: true,
+      secondsVisible: false,
+      rightOffset: DEFAULT_RIGHT_OFFSET,
+      barSpacing: DEFAULT_BAR_SPACING,
+      tickMarkFormatter,
+    },
+    localization: { locale: 'en-US' },
   };
 }
