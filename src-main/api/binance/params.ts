@@ -10,11 +10,15 @@ const INT = /^-?\d{1,16}$/;
 /** Keys never copied into a parameters object. */
 const UNSAFE_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
 
-/** -1101, Binance's refusal of a parameter sent more than once (in the query, or in the form body). */
-export function duplicated(name: string): BinanceError {
+/**
+ * -1101, Binance's refusal of a parameter sent more than once (in the query, or in the form body;
+ * `other`: also under another spelling of its name).
+ */
+export function duplicated(name: string, other?: string): BinanceError {
+  const as = other === undefined ? '' : ` (as ${name} and ${other})`;
   return new BinanceError(
     -1101,
-    `Duplicate values for a parameter detected. Parameter '${name}' was sent more than once; send it once.`,
+    `Duplicate values for a parameter detected. Parameter '${name}' was sent more than once${as}; send it once.`,
   );
 }
 

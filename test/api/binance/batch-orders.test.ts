@@ -246,6 +246,33 @@ describe('DELETE batchOrders with both lists', () => {
   });
 });
 
+describe('DELETE batchOrders with one list in both spellings', () => {
+  it('is refused (-1101, naming it) and cancels nothing, rather than one of the two lists dropped', async () => {
+    const c = account(svc.venue, 'batch6', 100_000, 'one_way');
+    const ex = svc.venue.exchange;
+    const ids = [1, 2].map((i) =>
+      Number(
+        limit(svc.venue, c, { side: Side.BUY, price: px(-10 * i - 40), qty: '0.010', clientId: `twice.${i}` }).order_id,
+      ),
+    );
+    const list = (v: unknown[]) => encodeURIComponent(JSON.stringify(v));
+    for (const [name, lower, a, b] of [
+      ['orderIdList', 'orderidlist', list([ids[0]]), list([ids[1]])],
+      ['origClientOrderIdList', 'origclientorderidlist', list(['twice.1']), list(['twice.2'])],
+    ]) {
+      const r = await signedRaw(c, 'DELETE', '/fapi/v1/batchOrders', `symbol=BTCUSDT&${name}=${a}&${lower}=${b}`);
+      expect(r).toEqual({
+        status: 400,
+        body: {
+          code: -1101,
+          msg: `Duplicate values for a parameter detected. Parameter '${name}' was sent more than once (as ${name} and ${lower}); send it once.`,
+        },
+      });
+    }
+    expect(ex.openOrders(c.id).map((o) => Number(o.id))).toEqual(ids);
+  });
+});
+
 describe('through ccxt', () => {
   it('createOrders and cancelOrders', async () => {
     const c = account(svc.venue, 'batchccxt', 100_000, 'one_way');

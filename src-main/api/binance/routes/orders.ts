@@ -25,7 +25,7 @@ import {
   positionSideMessage,
   type ErrorContext,
 } from '../errors.ts';
-import { Params } from '../params.ts';
+import { duplicated, Params } from '../params.ts';
 import {
   binanceOrder,
   CLIENT_ID,
@@ -234,9 +234,13 @@ export function registerOrders(app: FastifyInstance, ctx: BinanceContext): void 
   app.delete('/fapi/v1/batchOrders', routeSchema('DELETE', '/fapi/v1/batchOrders'), async (req) => {
     const s = signedRequest(ctx, req);
     const symbol = pairOf(ctx, s.q.required('symbol')).row.symbol;
-    // ccxt sends the lists' names in lower case; Binance takes either
+    // ccxt sends the lists' names in lower case; Binance takes either, and one list sent in both
+    // spellings is one parameter sent twice (-1101), not one of its values dropped
     const idName = s.q.has('orderIdList') ? 'orderIdList' : 'orderidlist';
     const cidName = s.q.has('origClientOrderIdList') ? 'origClientOrderIdList' : 'origclientorderidlist';
+    if (idName === 'orderIdList' && s.q.has('orderidlist')) throw duplicated(idName, 'orderidlist');
+    if (cidName === 'origClientOrderIdList' && s.q.has('origclientorderidlist'))
+      throw duplicated(cidName, 'origclientorderidlist');
     if (!s.q.has(idName) && !s.q.has(cidName)) throw BOTH_EMPTY('orderIdList', 'origClientOrderIdList');
     // Binance takes "either" list; both is refused before anything runs, not one of them dropped
     if (s.q.has(idName) && s.q.has(cidName))
