@@ -4,14 +4,7 @@
 // Home / End go to the first candle loaded / the latest; lightweight-charts' layout table is out
 // of the accessibility tree; the screen's own keys (1-9, ?) still act with the chart focused.
 import { test, expect } from './support/fixtures.ts';
-import { openTrading } from './support/desk.ts';
-
-/** The open time the chart's summary names ("... candle of 2026-12-05 01:59: open ..."), ms. */
-function candleTime(summary: string | null): number {
-  const m = /candle of (\d{4}-\d\d-\d\d \d\d:\d\d(?::\d\d)?)/.exec(summary ?? '');
-  expect(m, summary ?? '').not.toBeNull();
-  return Date.parse(`${m![1].replace(' ', 'T')}Z`);
-}
+import { candleTime, openTrading } from './support/desk.ts';
 
 test('the chart is a named Tab stop with a summary of its last candle; arrows, + / -, Home / End move it', async ({
   page,

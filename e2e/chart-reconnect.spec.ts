@@ -2,7 +2,7 @@
 // never shows the previous pair's candles under its name: the chart empties and says the candles
 // are not loaded, reconnecting; they load once the service answers again on its address.
 import { test, expect } from './support/fixtures.ts';
-import { openTrading } from './support/desk.ts';
+import { candleTime, openTrading } from './support/desk.ts';
 import { startHeadless } from './support/service.ts';
 
 test.use({ serviceOptions: { own: 'chart-reconnect' } });
@@ -43,13 +43,6 @@ test("a pair picked while the service is away shows no other pair's candles, and
     await own.stop();
   }
 });
-
-/** The open time the chart's summary names ("... candle of 2026-12-05 01:59: open ..."), ms. */
-function candleTime(summary: string | null): number {
-  const m = /candle of (\d{4}-\d\d-\d\d \d\d:\d\d(?::\d\d)?)/.exec(summary ?? '');
-  expect(m, summary ?? '').not.toBeNull();
-  return Date.parse(`${m![1].replace(' ', 'T')}Z`);
-}
 
 // Until 2026-12-07 the reconnect's reload of the candles reset the view: a trader scrolled back in
 // history was thrown to the latest candles at the default zoom by a restart of the service.

@@ -54,6 +54,13 @@ export async function watchLadder(page: Page, base: string, symbol: string): Pro
   return screen;
 }
 
+/** The open time the chart's summary names ("... candle of 2026-12-05 01:59: open ..."), ms. */
+export function candleTime(summary: string | null): number {
+  const m = /candle of (\d{4}-\d\d-\d\d \d\d:\d\d(?::\d\d)?)/.exec(summary ?? '');
+  expect(m, summary ?? '').not.toBeNull();
+  return Date.parse(`${m![1].replace(' ', 'T')}Z`);
+}
+
 /**
  * The screen view only (no account) on the default pair `symbol`, its book filled by the bots
  * and its chart loaded: the pair's configuration and the screen.
