@@ -8,15 +8,17 @@ import { readLines } from './file-source.ts';
 import { storageOf, type DatasetKey } from './kinds.ts';
 import { makeDepthParser, depthData } from './depth-rows.ts';
 import { makeTradesParser } from './recorder-rows.ts';
-import { makeAggTradesParser } from './recording-lines.ts';
+import { makeRecordingParser, readsRecording } from './recording-lines.ts';
 import { skippedList, type SkippedStream } from '../../src-shared/skipped-streams.ts';
-import { makeRowParser, RowError, type CandleRow, type TradeRow } from './rows.ts';
+import { makeRowParser, RowError, type CandleRow, type RowParser, type RowSink, type TradeRow } from './rows.ts';
 import { BlockBuilder } from './trade-codec.ts';
 import { count } from './count-words.ts';
 
-/** The row parser of a kind: a recorder's trade stream or aggTrade events beside the archive's CSV. */
-const rowParserOf = (kind: DatasetKey['kind']): typeof makeRowParser =>
-  kind === 'trades' ? makeTradesParser : kind === 'aggTrades' ? makeAggTradesParser : makeRowParser;
+/** The row parser of a kind: a recorder's trade stream or JSON lines (its events) beside the archive's CSV. */
+function rowParserOf(key: DatasetKey, sink: RowSink): RowParser {
+  const csv = key.kind === 'trades' ? makeTradesParser : makeRowParser;
+  return readsRecording(key.kind) ? makeRecordingParser(key, sink, csv) : csv(key, sink);
+}
 
 /** Silence after which an event stream records a gap (bookTicker, bookDepth). */
 const EVENT_SILENCE_MS = 10 * 60_000;
@@ -107,7 +109,7 @@ export async function stageFile(store: DatasetStore, f: StagedFile): Promise<Sta
   const parser =
     key.kind === 'depth'
       ? null
-      : rowParserOf(key.kind)(key, {
+      : rowParserOf(key, {
           candle(row: CandleRow) {
             if (prevOpen !== null) {
               const expected = nextOpenTime(interval, prevOpen);

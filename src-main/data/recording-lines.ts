@@ -2,18 +2,19 @@
 // event a line, `{"stream": "ctkusdt@aggTrade", "data": {"e": "aggTrade", ...}}` (or the event
 // bare), of every stream it subscribed to, and REST depth snapshots `{"symbol", "lastUpdateId",
 // ...}`. A dataset takes one kind of one pair: depth-rows.ts its depthUpdate events and snapshots,
-// here its aggTrade events, each line of another stream counted per stream (the import says them).
+// here the events of the other kinds (READERS), each line of another stream counted per stream (the
+// import says them).
 //
-// An aggTrade event (Binance USD-M `<symbol>@aggTrade`: {e, E, s, a, p, q, f, l, T, m}) is a row
-// of the archive's aggTrades CSV: agg_trade_id a, price p, quantity q, first_trade_id f,
-// last_trade_id l, transact_time T (the trade's time; E, when the event was sent, is not kept),
-// is_buyer_maker m; it is read by the CSV's own row parser (rows.ts), with the event's names.
+// Each such event is a row of the kind's archive CSV, read by the CSV's own row parser (rows.ts)
+// with the event's names: an aggTrade event (Binance USD-M `<symbol>@aggTrade`: {e, E, s, a, p, q,
+// f, l, T, m}) is agg_trade_id a, price p, quantity q, first_trade_id f, last_trade_id l,
+// transact_time T (the trade's time; E, when the event was sent, is not kept), is_buyer_maker m.
 
 import type { Kind } from '../../src-shared/dataset-kinds.ts';
 import type { SkippedStream } from '../../src-shared/skipped-streams.ts';
 import { DecimalReader } from './decimal-field.ts';
 import type { DatasetKey } from './kinds.ts';
-import { aggTradeBody, makeRowParser, RowError, type RowParser, type RowSink } from './rows.ts';
+import { aggTradeBody, bookTickerBody, RowError, type RowParser, type RowSink } from './rows.ts';
 
 /** One recorded line: its stream's name, its pair, what it is and the event itself. */
 export interface RecordedLine {
@@ -58,7 +59,12 @@ export function recordedLine(o: Record<string, unknown>, symbol: string): Record
 }
 
 /** The kind that reads an event of the recording. */
-const READ_BY: Record<string, Kind> = { depthUpdate: 'depth', snapshot: 'depth', aggTrade: 'aggTrades' };
+const READ_BY: Record<string, Kind> = {
+  depthUpdate: 'depth',
+  snapshot: 'depth',
+  aggTrade: 'aggTrades',
+  bookTicker: 'bookTicker',
+};
 
 /** Counts the lines skipped, per stream. */
 export class StreamSkips {
@@ -94,14 +100,49 @@ function field(v: unknown): string {
   return v === undefined ? '' : JSON.stringify(v);
 }
 
-/** The aggTrade event's names of the archive's aggTrades columns (rows.ts AGG_TRADE_NAMES). */
-const EVENT_NAMES = ['a', 'p', 'q', 'f', 'l', 'T', 'm'];
+/**
+ * How a kind reads a recording: the event it takes, the archive CSV's fields of one (its CSV's
+ * row parser reads them, naming each by the event's own name in its errors).
+ */
+interface EventReader {
+  event: string;
+  names: readonly string[];
+  fields(d: Record<string, unknown>): unknown[];
+  body(sink: RowSink, dec: DecimalReader, names: readonly string[]): (f: string[], lineNo: number) => void;
+}
+
+/** The kinds that read a recording's events, and how. */
+const READERS: Partial<Record<Kind, EventReader>> = {
+  aggTrades: {
+    event: 'aggTrade',
+    names: ['a', 'p', 'q', 'f', 'l', 'T', 'm'],
+    fields: (d) => [d.a, d.p, d.q, d.f, d.l, d.T, d.m],
+    body: aggTradeBody,
+  },
+  // bookTicker (USD-M / COIN-M `<symbol>@bookTicker`: {e, u, s, b, B, a, A, T, E}): update_id u,
+  // best_bid_price b, best_bid_qty B, best_ask_price a, best_ask_qty A, transaction_time T, event_time E
+  bookTicker: {
+    event: 'bookTicker',
+    names: ['u', 'b', 'B', 'a', 'A', 'T', 'E'],
+    fields: (d) => [d.u, d.b, d.B, d.a, d.A, d.T, d.E],
+    body: bookTickerBody,
+  },
+};
+
+/** Whether a kind reads a recorder's JSON lines through makeRecordingParser. */
+export const readsRecording = (kind: Kind): boolean => READERS[kind] !== undefined;
 
 /**
- * The aggTrades parser: the archive's CSV (rows.ts), or a recorder's JSON lines when the first
- * line is a JSON object (the pair's aggTrade events taken; every other line skipped and counted).
+ * The parser of a kind that reads a recording: the archive's CSV (`csv`), or a recorder's JSON
+ * lines when the first line is a JSON object (the pair's events of the kind taken; every other line
+ * skipped and counted).
  */
-export function makeAggTradesParser(key: DatasetKey, sink: RowSink): RowParser {
+export function makeRecordingParser(
+  key: DatasetKey,
+  sink: RowSink,
+  csv: (key: DatasetKey, sink: RowSink) => RowParser,
+): RowParser {
+  const reader = READERS[key.kind]!;
   const others = new Set<string>();
   const skips = new StreamSkips(key.symbol);
   let inner: RowParser | null = null;
@@ -111,27 +152,28 @@ export function makeAggTradesParser(key: DatasetKey, sink: RowSink): RowParser {
     get rows() {
       return inner?.rows ?? rows;
     },
-    otherSymbols: others,
+    get otherSymbols() {
+      return inner !== null ? inner.otherSymbols : others;
+    },
     get skipped() {
-      return skips.list();
+      return inner !== null ? inner.skipped : skips.list();
     },
     line(text, lineNo) {
       if (inner !== null) return inner.line(text, lineNo);
       if (text.trim().length === 0) return;
       if (body === null) {
         if (!text.startsWith('{')) {
-          inner = makeRowParser(key, sink);
+          inner = csv(key, sink);
           return inner.line(text, lineNo);
         }
-        body = aggTradeBody(sink, new DecimalReader(), EVENT_NAMES);
+        body = reader.body(sink, new DecimalReader(), reader.names);
       }
       const line = recordedLine(lineObject(text, lineNo), key.symbol);
-      if (line.event !== 'aggTrade' || line.symbol !== key.symbol) {
-        if (line.event === 'aggTrade') others.add(line.symbol);
+      if (line.event !== reader.event || line.symbol !== key.symbol) {
+        if (line.event === reader.event) others.add(line.symbol);
         return skips.add(line);
       }
-      const d = line.data;
-      body([d.a, d.p, d.q, d.f, d.l, d.T, d.m].map(field), lineNo);
+      body(reader.fields(line.data).map(field), lineNo);
       rows++;
     },
   };

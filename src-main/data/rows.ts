@@ -196,7 +196,7 @@ const withArticle = (kind: string): string => `${/^[aeiou]/i.test(kind) ? 'an' :
 
 /** The kinds that read a recorder's JSON lines (depth-rows.ts, recording-lines.ts), in a refusal's words. */
 export const JSON_LINES_KINDS =
-  'kind depth reads their depthUpdate events and depth snapshots, kind aggTrades their aggTrade events';
+  'kind depth reads their depthUpdate events and depth snapshots, kind aggTrades their aggTrade events, kind bookTicker their bookTicker events';
 const CANDLE_FILE = `a candle file's (${[...CANDLE_KINDS].join(', ')})`;
 const AS_CANDLES =
   "import it as kind klines (or the price klines it is) with its interval (--kind, or 'kind' in a request)";
@@ -397,9 +397,36 @@ function tradeBody(sink: RowSink, dec: DecimalReader): Body {
   };
 }
 
-function eventBody(key: DatasetKey, sink: RowSink, dec: DecimalReader): Body {
+/**
+ * The bookTicker row: its seven fields in the archive's order, each named in its errors by `names`
+ * (the CSV's; a recorder's bookTicker event reads its u, b, B, a, A, T, E through it too).
+ */
+export function bookTickerBody(
+  sink: RowSink,
+  dec: DecimalReader,
+  names: readonly string[] = HEADERS.bookTicker[0],
+): Body {
   let prevTime = Number.NEGATIVE_INFINITY;
   let prevId = -1;
+  return (f, lineNo) => {
+    const id = readInt(f[0]);
+    need(!Number.isNaN(id) && id > prevId, lineNo, `${names[0]} is not an integer above the previous row's:`, f[0]);
+    for (let i = 1; i <= 4; i++) {
+      need(!Number.isNaN(dec.read(f[i], false, true)), lineNo, `${names[i]} is not a decimal:`, f[i]);
+      fits(f[i], lineNo, names[i], i % 2 === 1 ? 'written' : 'lots');
+    }
+    const t = timeMicros(f[5]);
+    need(Number.isSafeInteger(t), lineNo, `${names[5]} is not an integer:`, f[5]);
+    need(Number.isSafeInteger(timeMicros(f[6])), lineNo, `${names[6]} is not an integer:`, f[6]);
+    need(t >= prevTime, lineNo, "the time is before the previous row's:", f[5]);
+    prevId = id;
+    prevTime = t;
+    sink.event!(t, `${f[0]},${f[1]},${f[2]},${f[3]},${f[4]},${f[6]}`, lineNo);
+  };
+}
+
+function eventBody(key: DatasetKey, sink: RowSink, dec: DecimalReader): Body {
+  let prevTime = Number.NEGATIVE_INFINITY;
   const emit = (t: number, data: string, lineNo: number, raw: string): void => {
     need(t >= prevTime, lineNo, "the time is before the previous row's:", raw);
     prevTime = t;
@@ -421,16 +448,7 @@ function eventBody(key: DatasetKey, sink: RowSink, dec: DecimalReader): Body {
         emit(t, `${f[1]},${f[2]}`, lineNo, f[0]);
       };
     case 'bookTicker':
-      return (f, lineNo) => {
-        const id = readInt(f[0]);
-        need(!Number.isNaN(id) && id > prevId, lineNo, "update_id is not an integer above the previous row's:", f[0]);
-        for (let i = 1; i <= 4; i++) decimal(f[i], lineNo, HEADERS.bookTicker[0][i], i % 2 === 1 ? 'written' : 'lots');
-        const t = timeMicros(f[5]);
-        need(Number.isSafeInteger(t), lineNo, 'transaction_time is not an integer:', f[5]);
-        need(Number.isSafeInteger(timeMicros(f[6])), lineNo, 'event_time is not an integer:', f[6]);
-        prevId = id;
-        emit(t, `${f[0]},${f[1]},${f[2]},${f[3]},${f[4]},${f[6]}`, lineNo, f[5]);
-      };
+      return bookTickerBody(sink, dec);
     case 'bookDepth':
       return (f, lineNo) => {
         const m = BOOK_DEPTH_TIME.exec(f[0]);

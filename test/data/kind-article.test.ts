@@ -50,7 +50,8 @@ describe('a file imported as another kind than it is', () => {
     expect(r.errorRow).toBe(1);
     expect(r.error).toBe(
       "ws_events.jsonl: row 1: a recorder's JSON lines, not a trades file: kind depth reads their depthUpdate events and " +
-        "depth snapshots, kind aggTrades their aggTrade events (--kind, or 'kind' in a request); nothing of this file was imported",
+        "depth snapshots, kind aggTrades their aggTrade events, kind bookTicker their bookTicker events (--kind, or 'kind' in a request); " +
+        'nothing of this file was imported',
     );
   });
 });
@@ -79,7 +80,7 @@ describe("a recorder's JSON lines imported without a kind", () => {
     const [r] = await service.importFiles([events], { market: 'um', symbol: 'CTKUSDT' });
     expect(r.error).toBe(
       `${events}: the file name and folders do not say its kind (a recorder's JSON lines: kind depth reads their ` +
-        'depthUpdate events and depth snapshots, kind aggTrades their aggTrade events); give --kind',
+        'depthUpdate events and depth snapshots, kind aggTrades their aggTrade events, kind bookTicker their bookTicker events); give --kind',
     );
   });
 });

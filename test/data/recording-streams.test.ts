@@ -1,0 +1,93 @@
+// A JSON-lines recording of the websocket (cryptofeed's, test/fixtures/binance/SOURCES.md) holds its
+// pairs' bookTicker, @trade and kline streams beside depth and aggTrade: each goes in as the kind
+// of the archive that has those rows, the same stored rows as the archive's CSV of the same events
+// (built here from the recorded lines, the archive's columns in the archive's order, and imported
+// through the CSV reader). Until this was fixed they were only counted as skipped (docs/data.md).
+import { readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import type { DatabaseSync } from 'node:sqlite';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { DatasetService } from '../../src-main/data/dataset-service.ts';
+import { openDatabase } from '../../src-main/store/database.ts';
+import { DatasetsRepo } from '../../src-main/store/datasets-repo.ts';
+import { FIXTURES, tempDir } from './archive-fixtures.ts';
+
+const EVENTS = path.join(FIXTURES, 'depth/binance_usdm_2021-07-22_cryptofeed/ws_events.jsonl');
+
+let db: DatabaseSync;
+let service: DatasetService;
+beforeEach(() => {
+  db = openDatabase({ dataDir: ':memory:' });
+  service = new DatasetService(new DatasetsRepo(db));
+});
+afterEach(() => db.close());
+
+/** The recording's events of one stream, read straight from its lines. */
+function events(stream: string): Record<string, unknown>[] {
+  return readFileSync(EVENTS, 'utf8')
+    .split('\n')
+    .filter((l) => l.length > 0)
+    .map((l) => JSON.parse(l) as { stream: string; data: Record<string, unknown> })
+    .filter((o) => o.stream === stream)
+    .map((o) => o.data);
+}
+
+/** A CSV file of `rows` under `header`, as the archive writes one. */
+function csvFile(name: string, header: string, rows: unknown[][]): string {
+  const file = path.join(tempDir(), name);
+  writeFileSync(file, [header, ...rows.map((r) => r.join(','))].join('\n') + '\n');
+  return file;
+}
+
+const storedEvents = (on: DatabaseSync, id: number): unknown[] =>
+  on.prepare('SELECT time, seq, data FROM dataset_events WHERE dataset_id = ? ORDER BY time, seq').all(id);
+
+/** The rows an archive CSV stores, imported into a folder of its own. */
+async function fromCsv(file: string, kind: 'bookTicker'): Promise<unknown[]> {
+  const own = openDatabase({ dataDir: ':memory:' });
+  try {
+    const [c] = await new DatasetService(new DatasetsRepo(own)).importFiles([file], {
+      market: 'um',
+      symbol: 'CTKUSDT',
+      kind,
+    });
+    expect([c.status, c.error]).toEqual(['imported', null]);
+    return storedEvents(own, c.datasetId!);
+  } finally {
+    own.close();
+  }
+}
+
+describe("a recording's bookTicker events, as bookTicker", () => {
+  it("are the rows the archive's bookTicker CSV of the same events stores (they were skipped)", async () => {
+    const raw = events('ctkusdt@bookTicker');
+    expect(raw.length).toBe(145);
+    const [r] = await service.importFiles([EVENTS], { market: 'um', symbol: 'CTKUSDT', kind: 'bookTicker' });
+    expect(r.error).toBeNull();
+    expect([r.status, r.rows, r.added, r.key?.kind]).toEqual(['imported', 145, 145, 'bookTicker']);
+    expect(r.skipped).toContainEqual({ stream: 'ctkusdt@aggTrade', lines: 38, kind: 'aggTrades' });
+    expect(r.skipped).toContainEqual({ stream: 'sushiusdt@bookTicker', lines: 305, kind: null });
+    const header = 'update_id,best_bid_price,best_bid_qty,best_ask_price,best_ask_qty,transaction_time,event_time';
+    const csv = csvFile(
+      'CTKUSDT-bookTicker-2021-07-22.csv',
+      header,
+      raw.map((d) => [d.u, d.b, d.B, d.a, d.A, d.T, d.E]),
+    );
+    const archive = await fromCsv(csv, 'bookTicker');
+    expect(storedEvents(db, r.datasetId!)).toEqual(archive);
+    // the first: {"e":"bookTicker","u":600859600744,"s":"CTKUSDT","b":"1.01000",...}: time T (µs), u,b,B,a,A,E
+    const d = raw[0];
+    expect(archive[0]).toEqual({ time: Number(d.T) * 1000, seq: 0, data: [d.u, d.b, d.B, d.a, d.A, d.E].join(',') });
+  });
+
+  it('a bad bookTicker event refuses the file, naming its line and field', async () => {
+    const lines = readFileSync(EVENTS, 'utf8').split('\n');
+    const at = lines.findIndex((l) => l.includes('"ctkusdt@bookTicker"'));
+    lines[at] = lines[at].replace(/"B":"[^"]*"/, '"B":"2x"');
+    const file = path.join(tempDir(), 'ws_events.jsonl');
+    writeFileSync(file, lines.join('\n'));
+    const [r] = await service.importFiles([file], { market: 'um', symbol: 'CTKUSDT', kind: 'bookTicker' });
+    expect(r.status).toBe('refused');
+    expect(r.error).toBe(`ws_events.jsonl: row ${at + 1}: B is not a decimal: "2x"; nothing of this file was imported`);
+  });
+});
