@@ -74,6 +74,10 @@ export function wrongRecorderKind(line: string, kind: Kind): string | null {
   return `the header is a recorder's ${other === 'trades' ? 'trade stream' : 'depth stream or snapshot'}, a ${other} file: import it as kind ${other} (--kind, or 'kind' in a request), or without a kind (the header tells)`;
 }
 
+/** Why a COIN-M trade stream (CSV or JSON lines) is refused. */
+export const COIN_M_TRADES =
+  "a COIN-M trade stream's quantities are contracts: the trades' base_qty needs the contract size; only spot and um recordings are read";
+
 /**
  * The trades parser: the archive's layout (rows.ts), or a recorder's trade stream when the first
  * line is its header (rows of another symbol skipped; a COIN-M stream is refused: its quantity is
@@ -99,12 +103,7 @@ export function makeTradesParser(key: DatasetKey, sink: RowSink): RowParser {
           inner = makeRowParser(key, sink);
           return inner.line(text, lineNo);
         }
-        if (key.market === 'cm') {
-          throw new RowError(
-            lineNo,
-            "a COIN-M trade stream's quantities are contracts: the trades' base_qty needs the contract size; only spot and um recordings are read",
-          );
-        }
+        if (key.market === 'cm') throw new RowError(lineNo, COIN_M_TRADES);
         body = tradeStreamBody(key.symbol, sink, others);
         return;
       }
@@ -124,10 +123,7 @@ const MAX = Number.MAX_SAFE_INTEGER;
 
 /** One trade-stream row into a trade (false: another symbol's row, skipped). */
 function tradeStreamBody(symbol: string, sink: RowSink, others: Set<string>): (f: string[], lineNo: number) => boolean {
-  const dec = new DecimalReader();
-  let prevId = -1;
-  let prevTime = Number.NEGATIVE_INFINITY;
-  const row = emptyTradeRow();
+  const trade = tradeBody(sink, new DecimalReader());
   return (f, lineNo) => {
     need(f[2] === 'trade', lineNo, 'EventType is not trade:', f[2]);
     const sym = f[5].toUpperCase();
@@ -135,29 +131,52 @@ function tradeStreamBody(symbol: string, sink: RowSink, others: Set<string>): (f
       others.add(sym);
       return false;
     }
-    const id = readInt(f[6]);
-    need(!Number.isNaN(id), lineNo, 'TradeId is not an integer:', f[6]);
-    need(id > prevId, lineNo, "TradeId is not above the previous row's:", f[6]);
-    row.price = dec.read(f[7]);
-    need(row.price > 0, lineNo, 'Price is not a positive decimal:', f[7]);
+    trade([f[6], f[7], f[8], f[4], f[9]], lineNo);
+    return true;
+  };
+}
+
+/** The trade stream's columns of a trade's id, price, quantity, time and side. */
+const TRADE_STREAM_NAMES = ['TradeId', 'Price', 'Quantity', 'TransactionTime', 'IsBuyerMarketMaker'];
+
+/**
+ * A trade of the `<symbol>@trade` stream, its fields id, price, quantity, time (T) and
+ * buyer-is-maker (1 / 0, or true / false) named in errors by `names` (the CSV trade stream's
+ * columns; a recording's JSON event reads its t, p, q, T, m through it too).
+ */
+export function tradeBody(
+  sink: RowSink,
+  dec: DecimalReader,
+  names: readonly string[] = TRADE_STREAM_NAMES,
+): (f: string[], lineNo: number) => void {
+  const [idName, priceName, qtyName, timeName, makerName] = names;
+  let prevId = -1;
+  let prevTime = Number.NEGATIVE_INFINITY;
+  const row = emptyTradeRow();
+  return (f, lineNo) => {
+    const id = readInt(f[0]);
+    need(!Number.isNaN(id), lineNo, `${idName} is not an integer:`, f[0]);
+    need(id > prevId, lineNo, `${idName} is not above the previous row's:`, f[0]);
+    row.price = dec.read(f[1]);
+    need(row.price > 0, lineNo, `${priceName} is not a positive decimal:`, f[1]);
     row.priceDp = dec.dp;
-    row.qty = dec.read(f[8]);
-    need(row.qty > 0, lineNo, 'Quantity is not a positive decimal:', f[8]);
+    row.qty = dec.read(f[2]);
+    need(row.qty > 0, lineNo, `${qtyName} is not a positive decimal:`, f[2]);
     row.qtyDp = dec.dp;
     // quote quantity = price x quantity, exact (the product of two mantissas below 2^53 is exact
     // when it is itself below 2^53), trailing zeros dropped
     let quote = row.price * row.qty;
     let quoteDp = row.priceDp + row.qtyDp;
-    need(quote <= MAX, lineNo, 'Price x Quantity has more than 15 digits:', `${f[7]} x ${f[8]}`);
+    need(quote <= MAX, lineNo, `${priceName} x ${qtyName} has more than 15 digits:`, `${f[1]} x ${f[2]}`);
     while (quoteDp > 0 && quote % 10 === 0) {
       quote /= 10;
       quoteDp--;
     }
-    const t = timeMicros(f[4]);
-    need(Number.isSafeInteger(t) && t > 0, lineNo, 'TransactionTime is not a timestamp:', f[4]);
-    need(t >= prevTime, lineNo, "TransactionTime is before the previous row's:", f[4]);
-    const maker = f[9] === '1' ? 1 : f[9] === '0' ? 0 : readBool(f[9]);
-    need(maker >= 0, lineNo, 'IsBuyerMarketMaker is not 1 or 0:', f[9]);
+    const t = timeMicros(f[3]);
+    need(Number.isSafeInteger(t) && t > 0, lineNo, `${timeName} is not a timestamp:`, f[3]);
+    need(t >= prevTime, lineNo, `${timeName} is before the previous row's:`, f[3]);
+    const maker = f[4] === '1' ? 1 : f[4] === '0' ? 0 : readBool(f[4]);
+    need(maker >= 0, lineNo, `${makerName} is not 1 or 0:`, f[4]);
     row.id = id;
     row.aux = quote;
     row.auxDp = quoteDp;
@@ -166,6 +185,5 @@ function tradeStreamBody(symbol: string, sink: RowSink, others: Set<string>): (f
     prevId = id;
     prevTime = t;
     sink.trade!(row, lineNo);
-    return true;
   };
 }

@@ -13,6 +13,7 @@
 import type { Kind } from '../../src-shared/dataset-kinds.ts';
 import type { SkippedStream } from '../../src-shared/skipped-streams.ts';
 import { DecimalReader } from './decimal-field.ts';
+import { COIN_M_TRADES, tradeBody } from './recorder-rows.ts';
 import type { DatasetKey } from './kinds.ts';
 import { aggTradeBody, bookTickerBody, RowError, type RowParser, type RowSink } from './rows.ts';
 
@@ -64,6 +65,7 @@ const READ_BY: Record<string, Kind> = {
   snapshot: 'depth',
   aggTrade: 'aggTrades',
   bookTicker: 'bookTicker',
+  trade: 'trades',
 };
 
 /** Counts the lines skipped, per stream. */
@@ -109,6 +111,8 @@ interface EventReader {
   names: readonly string[];
   fields(d: Record<string, unknown>): unknown[];
   body(sink: RowSink, dec: DecimalReader, names: readonly string[]): (f: string[], lineNo: number) => void;
+  /** Why the recording of `key` cannot be read as this kind, if it cannot. */
+  refused?(key: DatasetKey): string | null;
 }
 
 /** The kinds that read a recording's events, and how. */
@@ -126,6 +130,15 @@ const READERS: Partial<Record<Kind, EventReader>> = {
     names: ['u', 'b', 'B', 'a', 'A', 'T', 'E'],
     fields: (d) => [d.u, d.b, d.B, d.a, d.A, d.T, d.E],
     body: bookTickerBody,
+  },
+  // trades (spot and USD-M `<symbol>@trade`: {e, E, T, s, t, p, q, m, ...}): as the recorder's CSV
+  // trade stream (recorder-rows.ts): id t, price p, qty q, time T, is_buyer_maker m, quote_qty p x q
+  trades: {
+    event: 'trade',
+    names: ['t', 'p', 'q', 'T', 'm'],
+    fields: (d) => [d.t, d.p, d.q, d.T, d.m],
+    body: tradeBody,
+    refused: (key) => (key.market === 'cm' ? COIN_M_TRADES : null),
   },
 };
 
@@ -166,6 +179,8 @@ export function makeRecordingParser(
           inner = csv(key, sink);
           return inner.line(text, lineNo);
         }
+        const refused = reader.refused?.(key) ?? null;
+        if (refused !== null) throw new RowError(lineNo, refused);
         body = reader.body(sink, new DecimalReader(), reader.names);
       }
       const line = recordedLine(lineObject(text, lineNo), key.symbol);

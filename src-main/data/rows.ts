@@ -196,7 +196,7 @@ const withArticle = (kind: string): string => `${/^[aeiou]/i.test(kind) ? 'an' :
 
 /** The kinds that read a recorder's JSON lines (depth-rows.ts, recording-lines.ts), in a refusal's words. */
 export const JSON_LINES_KINDS =
-  'kind depth reads their depthUpdate events and depth snapshots, kind aggTrades their aggTrade events, kind bookTicker their bookTicker events';
+  'kind depth reads their depthUpdate events and depth snapshots, kind aggTrades their aggTrade events, kind bookTicker their bookTicker events, kind trades their trade events';
 const CANDLE_FILE = `a candle file's (${[...CANDLE_KINDS].join(', ')})`;
 const AS_CANDLES =
   "import it as kind klines (or the price klines it is) with its interval (--kind, or 'kind' in a request)";

@@ -45,13 +45,13 @@ describe('a file imported as another kind than it is', () => {
     expect(service.list()).toEqual([]);
   });
 
-  it("says a recorder's JSON lines are read by kinds depth and aggTrades (it quoted the first JSON line as a header)", async () => {
-    const [r] = await service.importFiles([EVENTS], { market: 'um', symbol: 'CTKUSDT', kind: 'trades' });
+  it("says a recorder's JSON lines are read by kinds depth, aggTrades, bookTicker and trades (it quoted the first JSON line as a header)", async () => {
+    const [r] = await service.importFiles([EVENTS], { market: 'um', symbol: 'CTKUSDT', kind: 'fundingRate' });
     expect(r.errorRow).toBe(1);
     expect(r.error).toBe(
-      "ws_events.jsonl: row 1: a recorder's JSON lines, not a trades file: kind depth reads their depthUpdate events and " +
-        "depth snapshots, kind aggTrades their aggTrade events, kind bookTicker their bookTicker events (--kind, or 'kind' in a request); " +
-        'nothing of this file was imported',
+      "ws_events.jsonl: row 1: a recorder's JSON lines, not a fundingRate file: kind depth reads their depthUpdate events and " +
+        'depth snapshots, kind aggTrades their aggTrade events, kind bookTicker their bookTicker events, kind trades their trade events ' +
+        "(--kind, or 'kind' in a request); nothing of this file was imported",
     );
   });
 });
@@ -80,7 +80,8 @@ describe("a recorder's JSON lines imported without a kind", () => {
     const [r] = await service.importFiles([events], { market: 'um', symbol: 'CTKUSDT' });
     expect(r.error).toBe(
       `${events}: the file name and folders do not say its kind (a recorder's JSON lines: kind depth reads their ` +
-        'depthUpdate events and depth snapshots, kind aggTrades their aggTrade events, kind bookTicker their bookTicker events); give --kind',
+        'depthUpdate events and depth snapshots, kind aggTrades their aggTrade events, kind bookTicker their bookTicker events, ' +
+        'kind trades their trade events); give --kind',
     );
   });
 });

@@ -13,6 +13,8 @@ import { DatasetsRepo } from '../../src-main/store/datasets-repo.ts';
 import { FIXTURES, tempDir } from './archive-fixtures.ts';
 
 const EVENTS = path.join(FIXTURES, 'depth/binance_usdm_2021-07-22_cryptofeed/ws_events.jsonl');
+/** The recorder's CSV of TRXUSDT's `trxusdt@trade` stream: 199 trades, each an event's fields. */
+const TRADE_STREAM = path.join(FIXTURES, 'depth/binance_usdm_TRXUSDT_2025-04-14_lasota/trade_stream.csv');
 
 let db: DatabaseSync;
 let service: DatasetService;
@@ -89,5 +91,61 @@ describe("a recording's bookTicker events, as bookTicker", () => {
     const [r] = await service.importFiles([file], { market: 'um', symbol: 'CTKUSDT', kind: 'bookTicker' });
     expect(r.status).toBe('refused');
     expect(r.error).toBe(`ws_events.jsonl: row ${at + 1}: B is not a decimal: "2x"; nothing of this file was imported`);
+  });
+});
+
+/**
+ * The trade stream's rows as the recording's JSON lines of the same events
+ * (`{"stream": "trxusdt@trade", "data": {"e": "trade", "E", "T", "s", "t", "p", "q", "X", "m"}}`),
+ * each after a line of another stream (the cryptofeed recording's first lines, other pairs').
+ */
+function tradeEvents(): string {
+  const others = readFileSync(EVENTS, 'utf8').split('\n');
+  const rows = readFileSync(TRADE_STREAM, 'utf8').trim().split('\n').slice(1);
+  return rows
+    .flatMap((row, i) => {
+      const [, stream, e, E, T, s, t, p, q, m, X] = row.split(',');
+      const data = { e, E: Number(E), T: Number(T), s, t: Number(t), p, q, X, m: m === '1' };
+      return [others[i], JSON.stringify({ stream, data })];
+    })
+    .join('\n');
+}
+
+describe("a recording's @trade events, as trades", () => {
+  it("are the trades the recorder's CSV trade stream of the same events gives (they were skipped)", async () => {
+    const file = path.join(tempDir(), 'ws_events.jsonl');
+    writeFileSync(file, tradeEvents());
+    const [r] = await service.importFiles([file], { market: 'um', symbol: 'TRXUSDT', kind: 'trades' });
+    expect(r.error).toBeNull();
+    expect([r.status, r.rows, r.added, r.gaps, r.key?.kind]).toEqual(['imported', 199, 199, 0, 'trades']);
+    expect(r.skipped.reduce((n, x) => n + x.lines, 0)).toBe(199);
+    const own = openDatabase({ dataDir: ':memory:' });
+    try {
+      const csv = new DatasetService(new DatasetsRepo(own));
+      const [c] = await csv.importFiles([TRADE_STREAM], { market: 'um', symbol: 'TRXUSDT', kind: 'trades' });
+      expect([c.status, c.rows]).toEqual(['imported', 199]);
+      const stored = service.trades(r.datasetId!, { limit: 1000 });
+      expect(stored).toEqual(csv.trades(c.datasetId!, { limit: 1000 }));
+      // the first row: ...,1744588804439,1744588804438,TRXUSDT,564661905,0.25461,131.0,1,MARKET
+      expect(stored[0]).toMatchObject({ id: 564661905, price: '0.25461', time: 1744588804438, is_buyer_maker: true });
+    } finally {
+      own.close();
+    }
+  });
+
+  it("a bad trade event refuses the file naming the event's field; a COIN-M recording is refused as its CSV is", async () => {
+    const file = path.join(tempDir(), 'ws_events.jsonl');
+    const lines = tradeEvents().split('\n');
+    lines[5] = lines[5].replace(/"q":"[^"]*"/, '"q":"-1"');
+    writeFileSync(file, lines.join('\n'));
+    const [r] = await service.importFiles([file], { market: 'um', symbol: 'TRXUSDT', kind: 'trades' });
+    expect(r.error).toBe(
+      'ws_events.jsonl: row 6: q is not a positive decimal: "-1"; nothing of this file was imported',
+    );
+    const [cm] = await service.importFiles([file], { market: 'cm', symbol: 'TRXUSDT', kind: 'trades' });
+    expect(cm.error).toBe(
+      "ws_events.jsonl: row 1: a COIN-M trade stream's quantities are contracts: the trades' base_qty needs the contract size; " +
+        'only spot and um recordings are read; nothing of this file was imported',
+    );
   });
 });
