@@ -15,7 +15,7 @@ import type { SkippedStream } from '../../src-shared/skipped-streams.ts';
 import { DecimalReader } from './decimal-field.ts';
 import { COIN_M_TRADES, tradeBody } from './recorder-rows.ts';
 import type { DatasetKey } from './kinds.ts';
-import { aggTradeBody, bookTickerBody, RowError, type RowParser, type RowSink } from './rows.ts';
+import { aggTradeBody, bookTickerBody, candleBody, RowError, type RowParser, type RowSink } from './rows.ts';
 
 /** One recorded line: its stream's name, its pair, what it is and the event itself. */
 export interface RecordedLine {
@@ -56,8 +56,16 @@ export function recordedLine(o: Record<string, unknown>, symbol: string): Record
       : event === ''
         ? '(no stream or event named)'
         : `${sym.toLowerCase()}@${event}`;
+  // a candle still open (`x` false) is no candle of history: its own stream, read by no kind
+  if (event === 'kline' && !closedKline(d))
+    return { stream: `${stream} unfinished candles`, symbol: sym, event: '', data: d };
   return { stream, symbol: sym, event, data: d };
 }
+
+/** The candle of a kline event (`k`), or an empty object. */
+const candleOf = (d: Record<string, unknown>): Record<string, unknown> =>
+  typeof d.k === 'object' && d.k !== null ? (d.k as Record<string, unknown>) : {};
+const closedKline = (d: Record<string, unknown>): boolean => candleOf(d).x === true;
 
 /** The kind that reads an event of the recording. */
 const READ_BY: Record<string, Kind> = {
@@ -66,6 +74,7 @@ const READ_BY: Record<string, Kind> = {
   aggTrade: 'aggTrades',
   bookTicker: 'bookTicker',
   trade: 'trades',
+  kline: 'klines',
 };
 
 /** Counts the lines skipped, per stream. */
@@ -108,9 +117,16 @@ function field(v: unknown): string {
  */
 interface EventReader {
   event: string;
+  /** Whether the pair's event is a row of `key` (a kline of its interval); every one when absent. */
+  takes?(d: Record<string, unknown>, key: DatasetKey): boolean;
   names: readonly string[];
   fields(d: Record<string, unknown>): unknown[];
-  body(sink: RowSink, dec: DecimalReader, names: readonly string[]): (f: string[], lineNo: number) => void;
+  body(
+    sink: RowSink,
+    dec: DecimalReader,
+    names: readonly string[],
+    key: DatasetKey,
+  ): (f: string[], lineNo: number) => void;
   /** Why the recording of `key` cannot be read as this kind, if it cannot. */
   refused?(key: DatasetKey): string | null;
 }
@@ -139,6 +155,21 @@ const READERS: Partial<Record<Kind, EventReader>> = {
     fields: (d) => [d.t, d.p, d.q, d.T, d.m],
     body: tradeBody,
     refused: (key) => (key.market === 'cm' ? COIN_M_TRADES : null),
+  },
+  // klines (`<symbol>@kline_<interval>`: {e, E, s, k: {t, T, s, i, f, L, o, c, h, l, v, n, x, q, V,
+  // Q, B}}), the closed candles (x true) of the dataset's interval (i): open_time t, open o, high h,
+  // low l, close c, volume v, close_time T, quote_volume q, count n, taker_buy_volume V,
+  // taker_buy_quote_volume Q, ignore B. A candle still open (x false) is pushed as it changes with
+  // its values so far; only its last push, x true, is the candle as the archive has it.
+  klines: {
+    event: 'kline',
+    takes: (d, key) => candleOf(d).i === key.interval,
+    names: [],
+    fields: (d) => {
+      const k = candleOf(d);
+      return [k.t, k.o, k.h, k.l, k.c, k.v, k.T, k.q, k.n, k.V, k.Q, k.B];
+    },
+    body: (sink, dec, _names, key) => candleBody(key, sink, dec),
   },
 };
 
@@ -181,11 +212,11 @@ export function makeRecordingParser(
         }
         const refused = reader.refused?.(key) ?? null;
         if (refused !== null) throw new RowError(lineNo, refused);
-        body = reader.body(sink, new DecimalReader(), reader.names);
+        body = reader.body(sink, new DecimalReader(), reader.names, key);
       }
       const line = recordedLine(lineObject(text, lineNo), key.symbol);
-      if (line.event !== reader.event || line.symbol !== key.symbol) {
-        if (line.event === reader.event) others.add(line.symbol);
+      if (line.event !== reader.event || line.symbol !== key.symbol || reader.takes?.(line.data, key) === false) {
+        if (line.event === reader.event && line.symbol !== key.symbol) others.add(line.symbol);
         return skips.add(line);
       }
       body(reader.fields(line.data).map(field), lineNo);

@@ -196,7 +196,7 @@ const withArticle = (kind: string): string => `${/^[aeiou]/i.test(kind) ? 'an' :
 
 /** The kinds that read a recorder's JSON lines (depth-rows.ts, recording-lines.ts), in a refusal's words. */
 export const JSON_LINES_KINDS =
-  'kind depth reads their depthUpdate events and depth snapshots, kind aggTrades their aggTrade events, kind bookTicker their bookTicker events, kind trades their trade events';
+  'kind depth reads their depthUpdate events and depth snapshots, kind aggTrades their aggTrade events, kind bookTicker their bookTicker events, kind trades their trade events, kind klines their closed kline events';
 const CANDLE_FILE = `a candle file's (${[...CANDLE_KINDS].join(', ')})`;
 const AS_CANDLES =
   "import it as kind klines (or the price klines it is) with its interval (--kind, or 'kind' in a request)";
@@ -245,7 +245,8 @@ function fits(s: string, lineNo: number, what: string, hold: FieldHold): void {
 /** How each candle value is held: prices as written (coarse candles), volumes in lots, quote volumes as money. */
 const CANDLE_VALUE_HOLDS: FieldHold[] = ['written', 'written', 'written', 'written', 'lots', 'money', 'lots', 'money'];
 
-function candleBody(key: DatasetKey, sink: RowSink, dec: DecimalReader): Body {
+/** The candle row of `key`'s interval: the archive's 12 columns, named in errors by the CSV's names. */
+export function candleBody(key: DatasetKey, sink: RowSink, dec: DecimalReader): Body {
   const interval = key.interval as Interval;
   const signed = key.kind === 'premiumIndexKlines';
   let prevOpen = Number.NEGATIVE_INFINITY;

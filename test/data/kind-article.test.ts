@@ -45,13 +45,13 @@ describe('a file imported as another kind than it is', () => {
     expect(service.list()).toEqual([]);
   });
 
-  it("says a recorder's JSON lines are read by kinds depth, aggTrades, bookTicker and trades (it quoted the first JSON line as a header)", async () => {
+  it("says a recorder's JSON lines are read by kinds depth, aggTrades, bookTicker, trades and klines (it quoted the first JSON line as a header)", async () => {
     const [r] = await service.importFiles([EVENTS], { market: 'um', symbol: 'CTKUSDT', kind: 'fundingRate' });
     expect(r.errorRow).toBe(1);
     expect(r.error).toBe(
       "ws_events.jsonl: row 1: a recorder's JSON lines, not a fundingRate file: kind depth reads their depthUpdate events and " +
-        'depth snapshots, kind aggTrades their aggTrade events, kind bookTicker their bookTicker events, kind trades their trade events ' +
-        "(--kind, or 'kind' in a request); nothing of this file was imported",
+        'depth snapshots, kind aggTrades their aggTrade events, kind bookTicker their bookTicker events, kind trades their trade events, ' +
+        "kind klines their closed kline events (--kind, or 'kind' in a request); nothing of this file was imported",
     );
   });
 });
@@ -81,7 +81,7 @@ describe("a recorder's JSON lines imported without a kind", () => {
     expect(r.error).toBe(
       `${events}: the file name and folders do not say its kind (a recorder's JSON lines: kind depth reads their ` +
         'depthUpdate events and depth snapshots, kind aggTrades their aggTrade events, kind bookTicker their bookTicker events, ' +
-        'kind trades their trade events); give --kind',
+        'kind trades their trade events, kind klines their closed kline events); give --kind',
     );
   });
 });

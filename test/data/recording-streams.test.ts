@@ -149,3 +149,77 @@ describe("a recording's @trade events, as trades", () => {
     );
   });
 });
+
+describe("a recording's kline events, as klines", () => {
+  it("its closed candles (x true) are the rows the archive's klines CSV of them stores; unfinished ones (x false) are not", async () => {
+    const raw = events('ctkusdt@kline_1m');
+    const closed = raw.map((d) => d.k as Record<string, unknown>).filter((k) => k.x === true);
+    expect([raw.length, closed.length]).toEqual([32, 1]);
+    const [r] = await service.importFiles([EVENTS], {
+      market: 'um',
+      symbol: 'CTKUSDT',
+      kind: 'klines',
+      interval: '1m',
+    });
+    expect(r.error).toBeNull();
+    expect([r.status, r.rows, r.added, r.gaps, r.key?.kind, r.key?.interval]).toEqual([
+      'imported',
+      1,
+      1,
+      0,
+      'klines',
+      '1m',
+    ]);
+    expect(r.skipped).toContainEqual({ stream: 'ctkusdt@kline_1m unfinished candles', lines: 31, kind: null });
+    expect(r.skipped).toContainEqual({ stream: 'sushiusdt@kline_1m', lines: 1, kind: null });
+    expect(r.skipped).toContainEqual({ stream: 'sushiusdt@kline_1m unfinished candles', lines: 21, kind: null });
+    const header =
+      'open_time,open,high,low,close,volume,close_time,quote_volume,count,taker_buy_volume,taker_buy_quote_volume,ignore';
+    const csv = csvFile(
+      'CTKUSDT-1m-2021-07-22.csv',
+      header,
+      closed.map((k) => [k.t, k.o, k.h, k.l, k.c, k.v, k.T, k.q, k.n, k.V, k.Q, k.B]),
+    );
+    const own = openDatabase({ dataDir: ':memory:' });
+    try {
+      const archive = new DatasetService(new DatasetsRepo(own));
+      const [c] = await archive.importFiles([csv], { market: 'um', symbol: 'CTKUSDT', kind: 'klines', interval: '1m' });
+      expect([c.status, c.rows]).toEqual(['imported', 1]);
+      const stored = service.klines(r.datasetId!, '1m', { limit: 10 });
+      expect(stored).toEqual(archive.klines(c.datasetId!, '1m', { limit: 10 }));
+      // the candle of 22:25 whole, though the recording began at 22:25:41: its last push, at 22:26:00.791
+      expect(stored[0].slice(0, 9)).toEqual([
+        1626992700000,
+        '1.01000',
+        '1.01200',
+        '1.01000',
+        '1.01200',
+        '11074',
+        1626992759999,
+        '11193.49000',
+        86,
+      ]);
+    } finally {
+      own.close();
+    }
+  });
+
+  it('a recording with no closed candle of the interval imports none, saying what it holds', async () => {
+    const lines = readFileSync(EVENTS, 'utf8')
+      .split('\n')
+      .filter((l) => l.includes('"ctkusdt@kline_1m"'));
+    const file = path.join(tempDir(), 'ws_events.jsonl');
+    writeFileSync(file, lines.filter((l) => !l.includes('"x":true')).join('\n'));
+    const [r] = await service.importFiles([file], { market: 'um', symbol: 'CTKUSDT', kind: 'klines', interval: '1m' });
+    expect(r.error).toBe(
+      'ws_events.jsonl: the file has no klines rows of CTKUSDT: its 31 lines are of other streams: ' +
+        'ctkusdt@kline_1m unfinished candles 31; nothing of this file was imported',
+    );
+    writeFileSync(file, lines.join('\n'));
+    const [h] = await service.importFiles([file], { market: 'um', symbol: 'CTKUSDT', kind: 'klines', interval: '1h' });
+    expect(h.error).toBe(
+      'ws_events.jsonl: the file has no klines rows of CTKUSDT: its 32 lines are of other streams: ' +
+        'ctkusdt@kline_1m 1 (kind klines reads them), ctkusdt@kline_1m unfinished candles 31; nothing of this file was imported',
+    );
+  });
+});
