@@ -29,7 +29,8 @@ test('import an archive zip from the Data dialog, see it listed with its gap, an
   // the intro names every file the picker takes: a recorder's JSON lines too, and the kinds that read them
   await expect(panel.locator('p', { hasText: 'Files as Binance publishes them' })).toContainText(
     "a recorder's L2 depth and trade stream CSVs, or its JSON lines (.jsonl: kind depth reads their depthUpdate " +
-      'events and depth snapshots, kind aggTrades their aggTrade events)',
+      'events and depth snapshots, kind aggTrades their aggTrade events, kind bookTicker their bookTicker events, ' +
+      'kind trades their trade events, kind klines their closed kline events)',
   );
   await panel.getByRole('combobox', { name: 'Market of the files' }).selectOption('spot');
   await panel.getByTestId('data-file-picker').setInputFiles([good, bad]);

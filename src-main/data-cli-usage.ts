@@ -14,7 +14,9 @@ Commands:
     --market MARKET       spot, um or cm
     --kind KIND           klines, markPriceKlines, indexPriceKlines, premiumIndexKlines,
                           fundingRate, aggTrades, trades, bookTicker, bookDepth,
-                          depth (L2 snapshots + diff-depth stream: JSON lines or CSV)
+                          depth (L2 snapshots + diff-depth stream: JSON lines or CSV);
+                          a recorder's .jsonl: depth, aggTrades, bookTicker, trades and
+                          klines (its closed candles) read its streams of those kinds
     --interval INTERVAL   candle interval of the klines kinds (1m, 1h, ...)
   download              fetch files from the archive, verify each against its .CHECKSUM, then
                         import them (a second run fetches only what is missing):

@@ -228,7 +228,8 @@ function DataBody() {
           Files as Binance publishes them at data.binance.vision (zipped or not): klines, mark / index / premium-index
           klines, funding rates, aggTrades, trades, bookTicker, bookDepth; and a recorder's L2 depth and trade stream
           CSVs, or its JSON lines (<code>.jsonl</code>: kind depth reads their depthUpdate events and depth snapshots,
-          kind aggTrades their aggTrade events). The file name says the symbol and kind; pick the market here, and fill
+          kind aggTrades their aggTrade events, kind bookTicker their bookTicker events, kind trades their trade events,
+          kind klines their closed kline events). The file name says the symbol and kind; pick the market here, and fill
           in the symbol, kind or interval for files named otherwise (a recording's <code>trade_stream.csv</code> or{' '}
           <code>ws_events.jsonl</code>, a renamed CSV). A zip's checksum, the rows and the time order are checked; a
           file with a bad row imports nothing.
