@@ -32,7 +32,8 @@ import {
 } from './recorder-rows.ts';
 import { RowError } from './rows.ts';
 import { count } from './count-words.ts';
-import { lineObject, recordedLine, StreamSkips } from './recording-lines.ts';
+import { lineObject, recordedLine } from './recording-lines.ts';
+import { StreamSkips } from './stream-skips.ts';
 import type { SkippedStream } from '../../src-shared/skipped-streams.ts';
 
 export interface DepthEvent {

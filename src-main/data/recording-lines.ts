@@ -11,8 +11,8 @@
 // transact_time T (the trade's time; E, when the event was sent, is not kept), is_buyer_maker m.
 
 import type { Kind } from '../../src-shared/dataset-kinds.ts';
-import type { SkippedStream } from '../../src-shared/skipped-streams.ts';
 import { DecimalReader } from './decimal-field.ts';
+import { StreamSkips } from './stream-skips.ts';
 import { COIN_M_TRADES, tradeBody } from './recorder-rows.ts';
 import type { DatasetKey } from './kinds.ts';
 import { aggTradeBody, bookTickerBody, candleBody, RowError, type RowParser, type RowSink } from './rows.ts';
@@ -66,43 +66,6 @@ export function recordedLine(o: Record<string, unknown>, symbol: string): Record
 const candleOf = (d: Record<string, unknown>): Record<string, unknown> =>
   typeof d.k === 'object' && d.k !== null ? (d.k as Record<string, unknown>) : {};
 const closedKline = (d: Record<string, unknown>): boolean => candleOf(d).x === true;
-
-/** The kind that reads an event of the recording. */
-const READ_BY: Record<string, Kind> = {
-  depthUpdate: 'depth',
-  snapshot: 'depth',
-  aggTrade: 'aggTrades',
-  bookTicker: 'bookTicker',
-  trade: 'trades',
-  kline: 'klines',
-};
-
-/** Counts the lines skipped, per stream. */
-export class StreamSkips {
-  private readonly counts = new Map<string, { lines: number; kind: Kind | null; own: boolean }>();
-  private readonly symbol: string;
-  constructor(symbol: string) {
-    this.symbol = symbol;
-  }
-
-  add(line: RecordedLine): void {
-    const had = this.counts.get(line.stream);
-    if (had !== undefined) return void had.lines++;
-    const own = line.symbol === this.symbol;
-    this.counts.set(line.stream, { lines: 1, kind: own ? (READ_BY[line.event] ?? null) : null, own });
-  }
-
-  /** The pair's streams another kind reads first, then its others, then other pairs', each as first seen. */
-  list(): SkippedStream[] {
-    const all = [...this.counts].map(([stream, c]) => ({
-      stream,
-      lines: c.lines,
-      kind: c.kind,
-      rank: c.kind !== null ? 0 : c.own ? 1 : 2,
-    }));
-    return all.sort((a, b) => a.rank - b.rank).map(({ stream, lines, kind }) => ({ stream, lines, kind }));
-  }
-}
 
 /** An event's field as a CSV field: strings as they are, numbers and booleans written out. */
 function field(v: unknown): string {
