@@ -219,7 +219,15 @@ export function makeDepthParser(symbol: string, sink: DepthSink): DepthParser {
     if (f.length !== 12) throw new RowError(lineNo, `${count(f.length, 'column')}; a diff-depth row has 12`);
     if (f[2] !== 'depthUpdate') throw new RowError(lineNo, `EventType ${JSON.stringify(f[2])} is not depthUpdate`);
     const sym = f[5].toUpperCase();
-    if (sym !== symbol) return void others.add(sym);
+    if (sym !== symbol) {
+      // another pair's row, counted by its Stream column as a JSON line is by its stream
+      others.add(sym);
+      return skips.add({
+        stream: f[1] === '' ? `${sym.toLowerCase()}@depth` : f[1],
+        symbol: sym,
+        event: 'depthUpdate',
+      });
+    }
     const U = id(f[6], lineNo, 'FirstUpdateId');
     const u = id(f[7], lineNo, 'FinalUpdateId');
     const side = f[9];

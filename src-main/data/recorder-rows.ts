@@ -26,6 +26,7 @@ import type { Kind } from '../../src-shared/dataset-kinds.ts';
 import type { DatasetKey } from './kinds.ts';
 import { emptyTradeRow, makeRowParser, RowError, type RowParser, type RowSink } from './rows.ts';
 import { count } from './count-words.ts';
+import { StreamSkips } from './stream-skips.ts';
 
 export const SNAPSHOT_CSV =
   'TimestampOfRequest,TimestampOfReceive,MessageOutputTime,TransactionTime,LastUpdateId,IsAsk,Price,Quantity';
@@ -85,6 +86,7 @@ export const COIN_M_TRADES =
  */
 export function makeTradesParser(key: DatasetKey, sink: RowSink): RowParser {
   const others = new Set<string>();
+  const skips = new StreamSkips(key.symbol);
   let inner: RowParser | null = null;
   let body: ((f: string[], lineNo: number) => boolean) | null = null;
   let rows = 0;
@@ -93,6 +95,9 @@ export function makeTradesParser(key: DatasetKey, sink: RowSink): RowParser {
       return inner?.rows ?? rows;
     },
     otherSymbols: others,
+    get skipped() {
+      return inner !== null ? inner.skipped : skips.list();
+    },
     line(text, lineNo) {
       if (inner !== null) return inner.line(text, lineNo);
       if (body === null) {
@@ -104,7 +109,7 @@ export function makeTradesParser(key: DatasetKey, sink: RowSink): RowParser {
           return inner.line(text, lineNo);
         }
         if (key.market === 'cm') throw new RowError(lineNo, COIN_M_TRADES);
-        body = tradeStreamBody(key.symbol, sink, others);
+        body = tradeStreamBody(key.symbol, sink, others, skips);
         return;
       }
       if (text.length === 0) return;
@@ -121,14 +126,20 @@ function need(ok: boolean, lineNo: number, what: string, value: string): void {
 
 const MAX = Number.MAX_SAFE_INTEGER;
 
-/** One trade-stream row into a trade (false: another symbol's row, skipped). */
-function tradeStreamBody(symbol: string, sink: RowSink, others: Set<string>): (f: string[], lineNo: number) => boolean {
+/** One trade-stream row into a trade (false: another symbol's row, skipped and counted by its Stream). */
+function tradeStreamBody(
+  symbol: string,
+  sink: RowSink,
+  others: Set<string>,
+  skips: StreamSkips,
+): (f: string[], lineNo: number) => boolean {
   const trade = tradeBody(sink, new DecimalReader());
   return (f, lineNo) => {
     need(f[2] === 'trade', lineNo, 'EventType is not trade:', f[2]);
     const sym = f[5].toUpperCase();
     if (sym !== symbol) {
       others.add(sym);
+      skips.add({ stream: f[1] === '' ? `${sym.toLowerCase()}@trade` : f[1], symbol: sym, event: 'trade' });
       return false;
     }
     trade([f[6], f[7], f[8], f[4], f[9]], lineNo);
