@@ -456,3 +456,97 @@ test('Close all and Cancel all ask first, by mouse and by keyboard', async ({ pa
   await expect.poll(async () => (await trader.api.openOrders(symbol)).length).toBe(0);
   await expect(screen.tabs.openOrders.locator('tbody tr')).toHaveCount(0);
 });
+
+/** A row's limit close: its "Limit" button, its price field and the line under the field. */
+function limitClose(page: Page, row: ReturnType<PositionsArea['row']>, symbol: string, side: 1 | 2) {
+  const name = side === 1 ? 'long' : 'short';
+  return {
+    button: row.getByRole('button', { name: `Close at limit: ${symbol} ${name}` }),
+    price: row.getByRole('textbox', { name: `Limit close price, ${symbol} ${name}, USDT` }),
+    line: page.locator(`#limit-close-hint-${symbol}-${side}`),
+  };
+}
+
+const openOrderTerms = async (trader: Trader, symbol: string) =>
+  (await trader.api.openOrders(symbol)).map((o) => [
+    o.side,
+    o.position_side,
+    o.position_action,
+    o.type,
+    o.price,
+    o.qty,
+  ]);
+
+test('a position closes at a limit price from its row, keyboard only: price prefilled, Esc cancels, a bad price is said, Enter places it', async ({
+  page,
+  service,
+  trader,
+  market,
+}) => {
+  const { symbol, s, pos, row } = await openOnLong(page, service, trader, market);
+  const lc = limitClose(page, row, symbol, 1);
+  await lc.button.focus();
+  await page.keyboard.press('Enter');
+  // the field takes the focus with the last (or mark) price on the pair's tick, selected
+  await expect(lc.price).toBeFocused();
+  await expect(lc.price).toHaveValue(/^\d+\.\d$/);
+  const selected = await lc.price.evaluate(
+    (el: { selectionStart: number | null; selectionEnd: number | null; value: string }) =>
+      el.value.slice(el.selectionStart ?? 0, el.selectionEnd ?? 0),
+  );
+  expect(selected).toBe(await lc.price.inputValue());
+  // Esc cancels: the field goes, the focus is back on Limit, nothing was sent
+  await page.keyboard.press('Escape');
+  await expect(lc.price).toHaveCount(0);
+  await expect(lc.button).toBeFocused();
+
+  // a price the venue cannot take is said beside the field, which stays open; nothing is sent
+  await page.keyboard.press('Enter');
+  await page.keyboard.type('abc');
+  await page.keyboard.press('Enter');
+  await expect(lc.line).toContainText('Not a price');
+  await expect(lc.price).toHaveAttribute('aria-invalid', 'true');
+  const above = onTick(pos.mark_price * 1.01, s.price_step);
+  await lc.price.fill(`${above}5`);
+  await page.keyboard.press('Enter');
+  await expect(lc.line).toHaveText(`Not on the tick: the venue takes multiples of ${s.price_step}.`);
+  expect(await trader.api.openOrders(symbol)).toEqual([]);
+
+  // Enter places a reduce-only limit sell of the whole long at the price typed
+  await lc.price.fill(above);
+  await page.keyboard.press('Enter');
+  await expect(lc.button).toBeFocused();
+  await expect(page.getByTestId('toast-success')).toContainText(
+    `Limit close placed: Sell 0.010 ${symbol} @ ${fmtPx(above, 1)}, reduce-only`,
+  );
+  await expect.poll(() => openOrderTerms(trader, symbol)).toEqual([[2, 1, 2, 1, above, '0.010']]);
+  await expect(row).toBeVisible();
+});
+
+test("one-way mode: a short's limit close is a buy on the one-way side; the venue's refusal stays beside the field", async ({
+  page,
+  service,
+  trader,
+  market,
+}) => {
+  const symbol = 'BTCUSDT';
+  await market.ensureBook(symbol, 15);
+  await trader.api.setPositionMode('one_way');
+  await trader.api.placeOrder({ symbol, side: 2, position_side: 1, position_action: 1, type: 2, qty: '0.010' });
+  const [pos] = await trader.api.positions();
+  const s = await market.symbol(symbol);
+  await openTrading(page, service.url, trader, symbol);
+  const row = new PositionsArea(page).row(symbol, 2);
+  const lc = limitClose(page, row, symbol, 2);
+  await lc.button.click();
+  // a buy far above the mark is outside the price band: the venue's code and message, the field kept
+  await lc.price.fill(onTick(pos.mark_price * 1.5, s.price_step));
+  await page.keyboard.press('Enter');
+  await expect(lc.line).toContainText('Refused: (3008)');
+  await expect(lc.price).toBeFocused();
+  const below = onTick(pos.mark_price * 0.99, s.price_step);
+  await lc.price.fill(below);
+  await page.keyboard.press('Enter');
+  await expect(lc.price).toHaveCount(0);
+  await expect.poll(() => openOrderTerms(trader, symbol)).toEqual([[1, 1, 2, 1, below, '0.010']]);
+});

@@ -11,6 +11,8 @@ import {
   closeOrder,
   closeOrders,
   closePosition,
+  limitCloseOrders,
+  limitClosePrefill,
 } from '../../src-renderer/src/features/positions/close-position.ts';
 
 const bnb = (position_side: 1 | 2, quantity: number): PositionRecord =>
@@ -92,5 +94,60 @@ describe("a row's Close before the account summary came", () => {
     // once it came, not read again
     expect(await accountOneWay(account)).toBe(true);
     expect(reads).toBe(1);
+  });
+});
+
+// A row's "Limit" (limit-close.tsx): the whole position closed by a reduce-only GTC limit order at
+// the typed price, on the side and position_side the mode needs; a price that cannot be sent is
+// said, and nothing is.
+describe('a limit close of the position', () => {
+  const btc = { tick: '0.1', maxQty: '120' };
+  const pick = (o: OrderRequest) => [
+    o.side,
+    o.position_side,
+    o.position_action,
+    o.type,
+    o.time_in_force,
+    o.price,
+    o.qty,
+  ];
+
+  it('closes a hedge long with a sell and a hedge short with a buy on its own side, at the typed price', () => {
+    const long = limitCloseOrders(bnb(1, 3.5), '97,000.5', 2, false, btc);
+    const short = limitCloseOrders(bnb(2, 3.5), ' 95000 ', 2, false, btc);
+    if (!('orders' in long) || !('orders' in short)) throw new Error('refused');
+    expect(long.orders.map(pick)).toEqual([[2, 1, 2, 1, 1, '97000.5', '3.50']]);
+    expect(short.orders.map(pick)).toEqual([[1, 2, 2, 1, 1, '95000', '3.50']]);
+  });
+
+  it('closes a one-way short with a buy on position_side 1, and splits a position above max_qty at one price', () => {
+    const r = limitCloseOrders(bnb(2, 250), '650.0', 2, true, btc);
+    if (!('orders' in r)) throw new Error(r.error);
+    expect(r.orders.map(pick)).toEqual([
+      [1, 1, 2, 1, 1, '650.0', '120.00'],
+      [1, 1, 2, 1, 1, '650.0', '120.00'],
+      [1, 1, 2, 1, 1, '650.0', '10.00'],
+    ]);
+  });
+
+  it('refuses an empty price, a text, 0 or below and a price off the tick, sending nothing', () => {
+    expect(limitCloseOrders(bnb(1, 1), '  ', 2, false, btc)).toEqual({ error: 'Type the price to close at.' });
+    expect(limitCloseOrders(bnb(1, 1), '97k', 2, false, btc)).toMatchObject({
+      error: expect.stringMatching(/^Not a price/),
+    });
+    expect(limitCloseOrders(bnb(1, 1), '0', 2, false, btc)).toEqual({ error: 'A price is above 0.' });
+    expect(limitCloseOrders(bnb(1, 1), '-5', 2, false, btc)).toEqual({ error: 'A price is above 0.' });
+    expect(limitCloseOrders(bnb(1, 1), '97000.05', 2, false, btc)).toEqual({
+      error: 'Not on the tick: the venue takes multiples of 0.1.',
+    });
+    // the tick not known yet: the venue's 3003 says it
+    expect(limitCloseOrders(bnb(1, 1), '97000.05', 2, false, {})).toHaveProperty('orders');
+  });
+
+  it('starts from the last price, the mark before any trade, empty with neither', () => {
+    expect(limitClosePrefill(96010.1, 96011.3, 1)).toBe('96010.1');
+    expect(limitClosePrefill(NaN, 96011.3, 1)).toBe('96011.3');
+    expect(limitClosePrefill(undefined, 0.254611, 5)).toBe('0.25461');
+    expect(limitClosePrefill(NaN, undefined, 1)).toBe('');
   });
 });

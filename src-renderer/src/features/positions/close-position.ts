@@ -12,7 +12,16 @@ import type { OrderRequest, PlacementResult, PositionRecord } from '../../../../
 import { positionDirection } from './position-direction.ts';
 import type { StoreApi } from 'zustand/vanilla';
 import type { AccountState } from '../account/account-store.ts';
-import { OrderStatus, OrderType, PositionAction, PositionSide, Side } from '../../../../src-shared/enums.ts';
+import {
+  OrderStatus,
+  OrderType,
+  PositionAction,
+  PositionSide,
+  Side,
+  TimeInForce,
+} from '../../../../src-shared/enums.ts';
+import { parseDecimalInput } from '../../lib/decimal-input.ts';
+import { priceFieldCheck } from '../order-entry/input-checks.ts';
 
 export function closeOrder(p: PositionRecord, qtyDecimals: number, oneWay: boolean): OrderRequest {
   const d = positionDirection(p);
@@ -41,6 +50,39 @@ export function closeOrders(p: PositionRecord, qtyDecimals: number, oneWay: bool
   for (let left = lots; left > 0; left -= maxLots)
     out.push({ ...whole, qty: (Math.min(left, maxLots) / scale).toFixed(qtyDecimals) });
   return out;
+}
+
+/**
+ * The limit close of the whole position at the typed price (a row's "Limit", limit-close.tsx): the
+ * orders of `closeOrders` as GTC limit orders at that price (a close, so reduce-only: the venue
+ * trims a resting one as the position shrinks and cancels it when the position is gone), or why
+ * the price is not one to send: empty, not a number, not above 0, off the pair's tick (`tick`
+ * undefined: not known yet, the venue's 3003 says it).
+ */
+export function limitCloseOrders(
+  p: PositionRecord,
+  priceText: string,
+  qtyDecimals: number,
+  oneWay: boolean,
+  pair: { tick?: string; maxQty?: string },
+): { orders: OrderRequest[] } | { error: string } {
+  const price = parseDecimalInput(priceText);
+  if (price.kind === 'empty') return { error: 'Type the price to close at.' };
+  const bad = priceFieldCheck(price, pair.tick);
+  if (bad !== null || price.kind !== 'ok') return { error: bad ?? 'Not a price.' };
+  const orders = closeOrders(p, qtyDecimals, oneWay, pair.maxQty).map((o): OrderRequest => ({
+    ...o,
+    type: OrderType.LIMIT,
+    price: price.value,
+    time_in_force: TimeInForce.GTC,
+  }));
+  return { orders };
+}
+
+/** The price a limit close starts from: the last trade's, else the mark's, at the pair's decimals. */
+export function limitClosePrefill(last: number | undefined, mark: number | undefined, pd: number): string {
+  const px = last !== undefined && last > 0 ? last : mark !== undefined && mark > 0 ? mark : NaN;
+  return Number.isFinite(px) ? px.toFixed(pd) : '';
 }
 
 /** Sends the close orders of `closeOrders`; answers the last one sent. */

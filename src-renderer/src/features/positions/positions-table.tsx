@@ -1,6 +1,6 @@
 // Open positions with live PnL and ROE (at the latest mark price), margin ratio, liquidation
-// price, an isolated position's margin (adjustable: margin-dialog.tsx), TP/SL (editable), and
-// close / close-all at market. Long or short comes from
+// price, an isolated position's margin (adjustable: margin-dialog.tsx), TP/SL (editable), a
+// close at a limit price (limit-close.tsx), and close / close-all at market. Long or short comes from
 // positionDirection() (a one-way short is side 2, never read from the mode alone). Close all
 // asks first, naming how many positions it closes; confirmed, the focus goes to the Positions tab.
 import { useRef, useState, type RefObject } from 'react';
@@ -17,6 +17,7 @@ import { positionDirection } from './position-direction.ts';
 import { liveMargin, livePnl, positionKey, roe, type PositionsState } from './positions-store.ts';
 import { MarginDialog } from './margin-dialog.tsx';
 import { TpSlDialog } from './tpsl-dialog.tsx';
+import { LimitClose } from './limit-close.tsx';
 import { MarginMode } from '../../../../src-shared/enums.ts';
 import { dropServiceFailure } from '../../lib/service-failure.ts';
 import './positions.css';
@@ -228,15 +229,18 @@ export function PositionsTable() {
       ),
       headClass: 'num actions',
       cls: 'num actions',
-      cell: ({ p, k, name }) => (
-        <button
-          className="btn-small"
-          disabled={busy !== null}
-          onClick={() => void close(p)}
-          aria-label={`Close ${p.symbol} ${name}`}
-        >
-          {busy === k ? '…' : 'Close'}
-        </button>
+      cell: ({ p, k, name, pd, qd }) => (
+        <span className="pos-close">
+          <LimitClose p={p} name={name} pd={pd} qd={qd} disabled={busy !== null} />
+          <button
+            className="btn-small"
+            disabled={busy !== null}
+            onClick={() => void close(p)}
+            aria-label={`Close ${p.symbol} ${name}`}
+          >
+            {busy === k ? '…' : 'Close'}
+          </button>
+        </span>
       ),
     },
   ];

@@ -1,0 +1,141 @@
+// A position row's close at a limit price (beside its Close at market, as a venue's position row
+// has both): "Limit" opens a price field in place, filled with the pair's last price (the mark
+// before the first trade) and selected, so a price is typed over it or the arrows edit it.
+// `Enter` places a reduce-only GTC limit order of the whole position at that price through the
+// same API as any order (close-position.ts limitCloseOrders: a close, so the venue trims it as the
+// position shrinks and cancels it when the position is gone); `Esc` cancels. Either puts the
+// focus back on "Limit". A price that cannot be sent (empty, not a number, not above 0, off the
+// tick) or the venue's refusal keeps the field open with the reason beside it, said by a live
+// region; nothing is sent for a bad price.
+import { useEffect, useRef, useState } from 'react';
+import type { PositionRecord } from '../../../../src-shared/types.ts';
+import { Side } from '../../../../src-shared/enums.ts';
+import { fmt } from '../../lib/format.ts';
+import { refusalText } from '../../lib/frame.ts';
+import { useServices } from '../../lib/use-services.ts';
+import { dropServiceFailure } from '../../lib/service-failure.ts';
+import { accountOneWay, limitCloseOrders, limitClosePrefill } from './close-position.ts';
+import { positionDirection } from './position-direction.ts';
+
+type Props = {
+  p: PositionRecord;
+  /** "long" / "short", as the row's other buttons name it. */
+  name: string;
+  pd: number;
+  qd: number;
+  /** Another action of the table is on its way: "Limit" is off. */
+  disabled: boolean;
+};
+
+export function LimitClose({ p, name, pd, qd, disabled }: Props) {
+  const s = useServices();
+  const [text, setText] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [sending, setSending] = useState(false);
+  const button = useRef<HTMLButtonElement>(null);
+  const field = useRef<HTMLInputElement>(null);
+  const refocus = useRef(false);
+  const editing = text !== null;
+
+  useEffect(() => {
+    if (!editing) return;
+    field.current?.focus();
+    field.current?.select();
+  }, [editing]);
+  useEffect(() => {
+    if (editing || !refocus.current) return;
+    refocus.current = false;
+    button.current?.focus();
+  });
+
+  const close = (): void => {
+    refocus.current = true;
+    setText(null);
+    setError(null);
+  };
+  const open = (): void => {
+    const t = s.tickers.getState().tickers[p.symbol];
+    setText(limitClosePrefill(t?.last, t?.mark ?? p.mark_price, pd));
+  };
+  const send = async (): Promise<void> => {
+    if (sending) return;
+    const pair = s.symbols.getState().bySymbol[p.symbol]?.futures;
+    setSending(true);
+    let placed = 0;
+    let all = 1;
+    try {
+      const oneWay = await accountOneWay(s.account);
+      const r = limitCloseOrders(p, text ?? '', qd, oneWay, { tick: pair?.price_step, maxQty: pair?.max_qty });
+      if ('error' in r) {
+        setError(r.error);
+        return;
+      }
+      all = r.orders.length;
+      for (const o of r.orders) {
+        await s.api.placeOrder(o);
+        placed++;
+      }
+      const o = r.orders[0];
+      const verb = o.side === Side.SELL ? 'Sell' : 'Buy';
+      s.toasts.getState().actions.push({
+        kind: 'success',
+        title: `Limit close placed: ${verb} ${fmt(positionDirection(p).size, qd)} ${p.symbol} @ ${fmt(o.price ?? '', pd)}, reduce-only`,
+      });
+      close();
+      await s.orders.getState().actions.refresh().catch(dropServiceFailure);
+    } catch (e) {
+      // a position above max_qty is closed by several orders: those placed before the refusal stay
+      const part = placed > 0 ? ` (${placed} of ${all} orders placed: they are in Open orders)` : '';
+      setError(`Refused: ${refusalText(e)}${part}`);
+    } finally {
+      setSending(false);
+    }
+  };
+
+  if (!editing)
+    return (
+      <button
+        ref={button}
+        className="btn-small"
+        disabled={disabled}
+        onClick={open}
+        aria-label={`Close at limit: ${p.symbol} ${name}`}
+        title="Close the whole position with a reduce-only limit order (Enter places it, Esc cancels)"
+      >
+        Limit
+      </button>
+    );
+  const hint = `limit-close-hint-${p.symbol}-${p.position_side}`;
+  return (
+    <span className="limit-close">
+      <input
+        ref={field}
+        className="limit-close-price"
+        aria-label={`Limit close price, ${p.symbol} ${name}, USDT`}
+        aria-invalid={error !== null}
+        aria-describedby={hint}
+        inputMode="decimal"
+        autoComplete="off"
+        value={text}
+        readOnly={sending}
+        onChange={(e) => {
+          setText(e.target.value);
+          setError(null);
+        }}
+        onKeyDown={(e) => {
+          if (e.key === 'Enter') {
+            e.preventDefault();
+            void send();
+          } else if (e.key === 'Escape') {
+            // the screen's Esc (hotkeys.ts) would only leave the field and clear the order form
+            e.preventDefault();
+            close();
+          }
+        }}
+      />
+      <span id={hint} role="status" className={error === null ? 'sr-only' : 'down limit-close-error'}>
+        {error ?? `Enter places a reduce-only limit close of ${fmt(positionDirection(p).size, qd)}, Esc cancels`}
+      </span>
+    </span>
+  );
+}
