@@ -96,11 +96,13 @@ export function RecordTable<T>({
 /** How long the focus waits for a row's controls to be usable again before it goes to the header or the tab, ms. */
 const ROW_WAIT_MS = 2500;
 
-/** Where a focused control of a record table is: its row (by key and place) and its column. */
+/** Where a focused control of a record table is: its row (by key and place), its column and its place in the cell. */
 interface FocusPlace {
   key: string | null;
   row: number;
   cell: number;
+  /** Which of the cell's controls (a position's Limit, then Close). */
+  nth: number;
 }
 
 function focusPlace(el: HTMLElement): FocusPlace {
@@ -111,6 +113,7 @@ function focusPlace(el: HTMLElement): FocusPlace {
     key: body ? (tr!.dataset.rowKey ?? null) : null,
     row: body ? tr!.sectionRowIndex : -1,
     cell: td?.cellIndex ?? 0,
+    nth: td ? [...td.querySelectorAll(CONTROLS)].indexOf(el) : 0,
   };
 }
 
@@ -123,9 +126,12 @@ function nextFocus(
   const rows = [...(table.tBodies[0]?.rows ?? [])];
   const same = at.key === null ? undefined : rows.find((r) => r.dataset.rowKey === at.key);
   const row = same ?? rows[Math.min(Math.max(at.row, 0), rows.length - 1)];
-  // the same column's control; a row with none in that column, its first
+  // the same control of the same column (Close, not the Limit beside it); else that column's
+  // first; a row with none in that column, its first
   const cell = row?.cells[at.cell];
-  const control = cell?.querySelector(CONTROLS) ? firstControl(cell) : firstControl(row);
+  const twin = cell?.querySelectorAll<HTMLElement>(CONTROLS)[at.nth];
+  const usable = twin !== undefined && !(twin as HTMLButtonElement).disabled && twin.tabIndex >= 0;
+  const control = usable ? twin : cell?.querySelector(CONTROLS) ? firstControl(cell) : firstControl(row);
   if (control !== null) return control;
   // the rows' controls are off while an action is on its way: wait for them a little
   if (row && waited < ROW_WAIT_MS) return null;
