@@ -145,3 +145,28 @@ test('S on a side with nothing to close says why and arms nothing: Enter then sa
   await expect(armed).toHaveText('Close short armed: Enter sends it');
   await expect(f.button('Close short')).toHaveAttribute('aria-pressed', 'true');
 });
+
+test('a limit order sent with no price: the focus goes to the price, the side stays armed, and the price typed there with Enter sends it', async ({
+  page,
+  service,
+  trader,
+  market,
+}) => {
+  const symbol = 'ETHUSDT';
+  const { price } = await market.priceOffMid(symbol, 0.98);
+  const screen = await openLimitForm(page, service.url, trader, symbol, '');
+  const f = screen.form;
+  await page.locator('body').click({ position: { x: 1, y: 1 } });
+  await page.keyboard.press('b');
+  await page.keyboard.type('0.050');
+  await page.keyboard.press('Enter');
+  await expect(f.error).toHaveText('Enter a limit price (or click a price in the order book).');
+  // the field to fix has the keyboard (it stayed in the size, where Enter only said it again)
+  await expect(f.price).toBeFocused();
+  await page.keyboard.type(price);
+  await page.keyboard.press('Enter');
+  await expect(f.notice).toContainText('placed');
+  await expect
+    .poll(async () => (await trader.api.openOrders(symbol)).map((o) => [o.side, o.price, o.qty]))
+    .toEqual([[1, price, '0.050']]);
+});

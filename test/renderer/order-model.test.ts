@@ -345,14 +345,17 @@ describe('the request a click sends', () => {
     expect(orderModel(input({}, { type: 1, qty: '1' })).order(1)).toEqual({
       ok: false,
       error: 'Enter a limit price (or click a price in the order book).',
+      field: 'price',
     });
     expect(orderModel(input({}, { type: 1, price: 'abc', qty: '1' })).order(1)).toMatchObject({
       ok: false,
       error: expect.stringMatching(/^Price "abc" is not a number/),
+      field: 'price',
     });
     expect(orderModel(input({}, { type: 1, price: '0', qty: '1' })).order(1)).toEqual({
       ok: false,
       error: 'Enter a limit price above 0.',
+      field: 'price',
     });
     expect(orderModel(input({}, { qty: '1..2' })).order(1)).toMatchObject({
       ok: false,
@@ -364,6 +367,7 @@ describe('the request a click sends', () => {
       expect(orderModel(input({}, { type: 1, price, qty: '1' })).order(1)).toEqual({
         ok: false,
         error: 'Enter a limit price above 0.',
+        field: 'price',
       });
     }
     for (const qty of ['0', '0.000']) {

@@ -161,7 +161,15 @@ export function OrderEntry() {
     const tr = trailing ? trailingSpec(model.callbackIn, model.activationIn, trailCtx, side) : null;
     if (tr !== null && !tr.ok) return a.fail(tr.error);
     const r = model.order(side);
-    if (!r.ok) return a.fail(r.error);
+    if (!r.ok) {
+      // no limit price (or not one): the focus to the price field, the side kept armed, so the price
+      // typed there and Enter send it (it stayed in the size, where Enter only said it again)
+      const price =
+        r.field === 'price' ? root.current?.querySelector<HTMLInputElement>('input[aria-label="Price"]') : null;
+      price?.focus();
+      price?.select();
+      return a.fail(r.error);
+    }
     const st =
       tr !== null
         ? { ok: true as const, request: trailingRequest(r.order, tr, f.working) }

@@ -127,7 +127,7 @@ export interface SideModel extends Preview {
   fokFills: number;
 }
 
-type OrderOutcome = { ok: true; order: OrderRequest } | { ok: false; error: string };
+type OrderOutcome = { ok: true; order: OrderRequest } | { ok: false; error: string; field?: 'price' };
 
 export interface OrderModel {
   leverage: number;
@@ -394,11 +394,11 @@ export function orderModel(i: OrderModelInput): OrderModel {
     // Only what the API cannot say better is checked here: that something was typed at all,
     // and that it is a number (the API would answer with its pattern, not with what to do).
     if (type === OrderType.LIMIT && priceIn.kind === 'empty')
-      return { ok: false, error: 'Enter a limit price (or click a price in the order book).' };
+      return { ok: false, error: 'Enter a limit price (or click a price in the order book).', field: 'price' };
     if (type === OrderType.LIMIT && priceIn.kind === 'invalid')
-      return { ok: false, error: `Price "${priceIn.text}" is not a number: ${NOT_A_NUMBER}.` };
+      return { ok: false, error: `Price "${priceIn.text}" is not a number: ${NOT_A_NUMBER}.`, field: 'price' };
     if (type === OrderType.LIMIT && (priceIn.kind === 'negative' || (priceIn.kind === 'ok' && !(priceIn.n > 0))))
-      return { ok: false, error: 'Enter a limit price above 0.' };
+      return { ok: false, error: 'Enter a limit price above 0.', field: 'price' };
     if (f.sizeMode === 'qty' && qtyIn.kind === 'invalid')
       return { ok: false, error: `Size "${qtyIn.text}" is not a number: ${NOT_A_NUMBER}.` };
     const notAboveZero = f.sizeMode === 'qty' ? sizeNotAboveZero(qtyIn) : null;
