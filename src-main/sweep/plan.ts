@@ -19,6 +19,8 @@ export interface ReplaySpan {
   symbols: string[];
   start: number;
   until: number;
+  /** Given as dates (`@2025-01-06..2025-01-12`, whole UTC days): what a refusal names its bounds in. */
+  dates?: boolean;
 }
 
 /**
@@ -44,7 +46,7 @@ export function parseSpan(text: string): ReplaySpan {
   if (until < start || end < start) throw new PlanError(`--replay ends (${m[3]}) before it starts (${m[2]})`);
   if (until === start)
     throw new PlanError(`--replay is empty: it ends (${m[3]}) where it starts (${m[2]}); give an end after the start`);
-  return { symbols, start, until };
+  return { symbols, start, until, dates: !m[2].includes('T') && !m[3].includes('T') };
 }
 
 export type Split = { kind: 'day' } | { kind: 'week' } | { kind: 'none' } | { kind: 'ms'; ms: number };
@@ -224,7 +226,9 @@ export function checkData(span: ReplaySpan, datasets: readonly DatasetRecord[], 
       );
     }
     const first = Math.min(...mine.map((d) => d.firstTime!));
-    const end = Math.max(...mine.map((d) => d.lastTime! + (d.kind === 'klines' ? intervalMs(d.interval) : 1)));
+    const endOf = (d: DatasetRecord) => d.lastTime! + (d.kind === 'klines' ? intervalMs(d.interval) : 1);
+    const lastSet = mine.reduce((a, d) => (endOf(d) > endOf(a) ? d : a));
+    const end = endOf(lastSet);
     const from = Math.floor(first / DAY) * DAY;
     const to = Math.floor((end - 1) / DAY) * DAY + DAY;
     if (span.start < from || span.until > to) {
@@ -240,10 +244,35 @@ export function checkData(span: ReplaySpan, datasets: readonly DatasetRecord[], 
             ? 'starts before'
             : 'goes past the end of';
       throw new PlanError(
-        `the span ${iso(span.start)}..${iso(span.until)} ${how} the data of ${sym} (${iso(first)}..${iso(end)})`,
+        `the span ${spanText(span)} ${how} the data of ${sym}: ${coverText(span, from, to, first, lastSet)}`,
       );
     }
   }
+}
+
+const day = (t: number) => new Date(t).toISOString().slice(0, 10);
+
+/** A span in the terms it was asked in: dates (the last one included) or times. */
+function spanText(span: ReplaySpan): string {
+  return span.dates === true
+    ? `${day(span.start)}..${day(span.until - DAY)}`
+    : `${iso(span.start)}..${iso(span.until)}`;
+}
+
+/**
+ * What of a symbol's data a span can take, from `from` to `to` (the whole UTC days of its first and
+ * last row): days for a span of dates, times for one of times, with its first and last row's times
+ * beside them (a day runs to its end past its last event: the time alone read as a day cut short).
+ */
+function coverText(span: ReplaySpan, from: number, to: number, first: number, last: DatasetRecord): string {
+  const lastRow =
+    last.kind === 'klines'
+      ? `its last ${last.interval} candle opens at ${iso(last.lastTime!)}`
+      : `its last event is at ${iso(last.lastTime!)}`;
+  const rows = `its first row is at ${iso(first)}, ${lastRow}`;
+  if (span.dates !== true)
+    return `a span of times runs from ${iso(from)} to ${iso(to)} at most (the whole UTC days of its rows: ${rows})`;
+  return `a span of dates runs from ${day(from)} to ${day(to - DAY)} at most, each day to its end (${rows})`;
 }
 
 /** What every job of a sweep shares; the plan varies the span and the parameter set. */

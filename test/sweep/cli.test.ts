@@ -66,7 +66,7 @@ describe('npm run sweep, before any job starts', () => {
     const want = [
       /--grid .*bad-grid.json: "grid.fast" must be a non-empty list/,
       /no depth, trades or klines dataset of ETHUSDT in /,
-      /the span 2025-01-10T00:00Z..2025-01-21T00:00Z goes past the end of the data of BTCUSDT \(2025-01-06T00:00Z..2025-01-13T00:00Z\)/,
+      /the span 2025-01-10..2025-01-20 goes past the end of the data of BTCUSDT: a span of dates runs from 2025-01-06 to 2025-01-12 at most, each day to its end \(its first row is at 2025-01-06T00:00Z, its last 15m candle opens at 2025-01-12T23:45Z\)/,
       /--bot: the script .*no-such-bot.ts does not exist/,
       /--bot is required/,
       /--balance must be at most 1000000000 USDT, got '92233720369'\n$/,

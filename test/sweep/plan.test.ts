@@ -26,11 +26,13 @@ describe('the replay span and its split', () => {
       symbols: ['BTCUSDT'],
       start: JAN6,
       until: JAN6 + 7 * DAY,
+      dates: true,
     });
     expect(parseSpan('BTCUSDT,ETHUSDT@2025-01-06T08:00Z..2025-01-06T20:30Z')).toEqual({
       symbols: ['BTCUSDT', 'ETHUSDT'],
       start: JAN6 + 8 * H,
       until: JAN6 + 20.5 * H,
+      dates: false,
     });
   });
 
@@ -193,17 +195,18 @@ describe('the data check', () => {
       /no depth, trades or klines/,
     );
     expect(() => checkData({ symbols: ['BTCUSDT'], start: JAN6, until: JAN6 + 8 * DAY }, [klines], '/d')).toThrow(
-      /the span 2025-01-06T00:00Z..2025-01-14T00:00Z goes past the end of the data of BTCUSDT \(2025-01-06T00:00Z..2025-01-13T00:00Z\)/,
+      /the span 2025-01-06T00:00Z..2025-01-14T00:00Z goes past the end of the data of BTCUSDT: a span of times runs from 2025-01-06T00:00Z to 2025-01-13T00:00Z at most/,
     );
     expect(() => checkData({ symbols: ['BTCUSDT'], start: JAN6 - DAY, until: JAN6 + DAY }, [klines], '/d')).toThrow(
-      /the span 2025-01-05T00:00Z..2025-01-07T00:00Z starts before the data of BTCUSDT \(2025-01-06T00:00Z..2025-01-13T00:00Z\)/,
+      /the span 2025-01-05T00:00Z..2025-01-07T00:00Z starts before the data of BTCUSDT: a span of times runs from 2025-01-06T00:00Z/,
     );
   });
 
   it('says of a span that overlaps the data which end of it lies outside, and of one that does not, that it is outside', () => {
     const at = (start: number, until: number) => () =>
       checkData({ symbols: ['BTCUSDT'], start: JAN6 + start * DAY, until: JAN6 + until * DAY }, [klines], '/d');
-    const data = 'the data of BTCUSDT \\(2025-01-06T00:00Z..2025-01-13T00:00Z\\)';
+    const data =
+      'the data of BTCUSDT: a span of times runs from 2025-01-06T00:00Z to 2025-01-13T00:00Z at most \\(the whole UTC days of its rows: its first row is at 2025-01-06T00:00Z, its last 15m candle opens at 2025-01-12T23:45Z\\)';
     // it said 'is outside the data' of each, though the first three overlap it
     expect(at(6, 8)).toThrow(
       new RegExp(`^the span 2025-01-12T00:00Z..2025-01-14T00:00Z goes past the end of ${data}$`),
@@ -216,6 +219,29 @@ describe('the data check', () => {
     expect(at(-3, 0)).toThrow(new RegExp(`^the span 2025-01-03T00:00Z..2025-01-06T00:00Z is outside ${data}$`));
   });
 
+  it('names the days a span of dates can take, the last one whole, beside the time of its last event', () => {
+    // a day's trades recorded to 23:59:58.123 of 2025-01-12: the day 2025-01-12 is replayed, to its end
+    const rec = {
+      ...klines,
+      kind: 'trades',
+      interval: '',
+      firstTime: JAN6 + 5,
+      lastTime: JAN6 + 7 * DAY - 1877,
+    } as DatasetRecord;
+    expect(() => checkData(parseSpan('BTCUSDT@2025-01-06..2025-01-12'), [rec], '/d')).not.toThrow();
+    // it named the last event's time as the end of the data: the day read as cut short
+    expect(() => checkData(parseSpan('BTCUSDT@2025-01-10..2025-01-14'), [rec], '/d')).toThrow(
+      new RegExp(
+        '^the span 2025-01-10..2025-01-14 goes past the end of the data of BTCUSDT: a span of dates runs from ' +
+          '2025-01-06 to 2025-01-12 at most, each day to its end \\(its first row is at 2025-01-06T00:00:00.005Z, ' +
+          'its last event is at 2025-01-12T23:59:58.123Z\\)$',
+      ),
+    );
+    expect(() => checkData(parseSpan('BTCUSDT@2025-01-05..2025-01-05'), [rec], '/d')).toThrow(
+      /^the span 2025-01-05..2025-01-05 is outside the data of BTCUSDT: a span of dates runs from 2025-01-06 to 2025-01-12 at most/,
+    );
+  });
+
   it('takes the rest of the UTC days the data begins and ends on (a recording from 00:00:00.061)', () => {
     const rec = {
       ...klines,
@@ -226,7 +252,7 @@ describe('the data check', () => {
     } as DatasetRecord;
     expect(() => checkData({ symbols: ['BTCUSDT'], start: JAN6, until: JAN6 + DAY }, [rec], '/d')).not.toThrow();
     expect(() => checkData({ symbols: ['BTCUSDT'], start: JAN6 - 1, until: JAN6 + DAY }, [rec], '/d')).toThrow(
-      /the span 2025-01-05T23:59:59.999Z..2025-01-07T00:00Z starts before the data of BTCUSDT \(2025-01-06T00:00:00.061Z..2025-01-06T00:00:23.937Z\)/,
+      /the span 2025-01-05T23:59:59.999Z..2025-01-07T00:00Z starts before the data of BTCUSDT: a span of times runs from 2025-01-06T00:00Z to 2025-01-07T00:00Z at most \(the whole UTC days of its rows: its first row is at 2025-01-06T00:00:00.061Z, its last event is at 2025-01-06T00:00:23.936Z\)/,
     );
     expect(() => checkData({ symbols: ['BTCUSDT'], start: JAN6, until: JAN6 + DAY + 1 }, [rec], '/d')).toThrow(
       /goes past the end of the data/,
