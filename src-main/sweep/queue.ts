@@ -22,7 +22,7 @@ import type { RunnerEvents } from './pool.ts';
 import { RunGate } from './run-gate.ts';
 import { openJobVenue, runJob, type JobVenue } from './run-job.ts';
 import { warmUp } from './warm-up.ts';
-import { WorkerLines } from './worker-lines.ts';
+import { lockHolder, WorkerLines } from './worker-lines.ts';
 
 class BuildError extends Error {}
 
@@ -342,7 +342,7 @@ export async function runQueueWorker(o: QueueWorkerOptions): Promise<void> {
   const gate = new RunGate(o.concurrency);
   const counts = new Queue(QUEUE, { connection: connection(opts) });
   // a Redis away and back, once each; BullMQ's other errors in words (worker-lines.ts)
-  const lines = new WorkerLines(o.url, o.log);
+  const lines = new WorkerLines(o.url, o.log, { inspect: lockHolder(counts), lockMs: stallMs });
   counts.on('error', (err) => lines.error(err));
   // Redis's run_id before the first job: one that changes while a job runs is a Redis restarted
   lines.runId(runIdOf(await counts.backend.connection.client));

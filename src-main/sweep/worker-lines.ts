@@ -2,7 +2,7 @@
 // that went away and came back (one line each, as the coordinator says them), a job Redis lost
 // (a restart without persistence) or that is no longer this worker's, once a job, in place of
 // BullMQ's raw `Missing key for job ID. ...` and `could not renew lock for job ID`.
-import { ErrorCode } from 'bullmq';
+import { ErrorCode, type Queue } from 'bullmq';
 import { shownUrl } from './redis-url.ts';
 
 type QueueErr = Error & { code?: unknown };
@@ -21,14 +21,68 @@ function lockNotRenewed(err: QueueErr): string | undefined {
 }
 
 /**
- * What a worker prints when it cannot renew a running job's lock (BullMQ says so at every
- * renewal): the job is no longer its own, lost by a Redis restarted without persistence (and
- * maybe added again by the coordinator and taken by another worker), or its lock lapsed while
- * the worker was paused or cut off; the bot runs on, but its outcome is dropped.
+ * Where a job's lock is, read from Redis when its renewal failed: the job gone from Redis, its lock
+ * held by another token (another worker's), or no lock at all (it ran out).
  */
-function lockLine(id: string): string {
+type LockHolder = 'gone' | 'other' | 'none';
+
+/** Reads where a job of `queue` has its lock now (a job whose renewal failed: another token's, or none). */
+export function lockHolder(queue: Queue): (jobId: string) => Promise<LockHolder> {
+  return async (jobId) => {
+    const client = await queue.backend.connection.client;
+    const key = queue.toKey(jobId);
+    const [job, lock] = await Promise.all([client.hexists(key, 'name'), client.get(`${key}:lock`)]);
+    return job === 0 ? 'gone' : lock === null ? 'none' : 'other';
+  };
+}
+
+/** What was seen of a job whose lock could not be renewed: the cause, when it can be known. */
+interface LockSeen {
+  restarted: boolean;
+  /** The longest time this worker was cut off from Redis since it took the job (ms), 0 for none. */
+  cutOffMs: number;
+  /** Where its lock is (undefined: not read, Redis not answering). */
+  holder?: LockHolder;
+  lockMs: number;
+}
+
+const secs = (ms: number) => `${Math.round(ms / 100) / 10} s`;
+
+/**
+ * What a worker prints when it cannot renew a running job's lock (BullMQ says so at every
+ * renewal): the job is no longer its own, the bot runs on but its outcome is dropped. The cause
+ * as far as it is known: a Redis restarted (its run_id changed since the job was taken), this
+ * worker cut off from Redis longer than the lock, the job gone from Redis, its lock taken by another
+ * worker or run out while this worker did not renew it; all of them when none can be told.
+ */
+function lockLine(id: string, seen?: LockSeen): string {
+  const head = `perpdesk sweep worker: job ${id} is no longer this worker's (its lock could not be renewed: `;
+  const dropped = 'its bot runs on here, but its outcome will be dropped';
+  const again = "the sweep's coordinator adds the job again (within seconds, or at its --resume) and that run counts";
+  const lock = seen === undefined ? '' : `its lock (${secs(seen.lockMs)})`;
+  const next =
+    seen?.holder === 'other'
+      ? "another worker took the job over, and that worker's run counts"
+      : seen?.holder === 'gone'
+        ? `Redis no longer holds the job (its sweep was removed, or Redis lost it); ${again}`
+        : 'a stalled-job check gives the job to a worker again (this one or another), and that run counts';
+  if (seen?.restarted === true)
+    return (
+      `${head}Redis restarted while it ran (its run_id changed), and a Redis without persistence loses its jobs' ` +
+      `locks): ${dropped}; ${again} (appendonly yes on the sweep's Redis loses nothing)`
+    );
+  if (seen !== undefined && seen.cutOffMs * 2 >= seen.lockMs && seen.holder !== undefined)
+    return `${head}this worker could not reach Redis for ${secs(seen.cutOffMs)}, and ${lock} ran out meanwhile): ${dropped}; ${next}`;
+  if (seen?.holder === 'gone')
+    return `${head}Redis no longer holds the job: its sweep was removed, or Redis lost it): ${dropped}; ${again}`;
+  if (seen?.holder === 'other' || seen?.holder === 'none')
+    return (
+      `${head}${lock} ran out: this worker did not renew it in time, its process paused or its event loop held up, ` +
+      `and ${seen.holder === 'other' ? 'a stalled-job check gave the job to another worker' : 'no worker holds it now'}): ` +
+      `${dropped}; ${next}`
+    );
   return (
-    `perpdesk sweep worker: job ${id} is no longer this worker's (its lock could not be renewed: Redis lost ` +
+    `${head}Redis lost ` +
     'the job, restarted without persistence, or the lock lapsed while this worker was paused or cut off from ' +
     "Redis, or its sweep was removed): its bot runs on here, but its outcome will be dropped; the run that counts is the one the sweep's " +
     'coordinator adds again (within seconds, or at its --resume) or another worker holds'
@@ -105,11 +159,26 @@ export class WorkerLines {
    * coordinator added again can be taken again while its first run goes on (a few thousand jobs at
    * most: the oldest dropped).
    */
-  private readonly takenAt = new Map<string, number[]>();
+  private readonly takenAt = new Map<string, Array<{ restarts: number; at: number }>>();
+  /** When Redis went away (ms), null while it is there; the times it was away, newest last (a few). */
+  private downSince: number | null = null;
+  private readonly outages: Array<{ from: number; to: number }> = [];
+  private readonly inspect?: (jobId: string) => Promise<LockHolder>;
+  private readonly lockMs: number;
 
-  constructor(url: string, log: (line: string) => void) {
+  /**
+   * `inspect` reads where a job's lock is when its renewal failed, for the line to name the cause;
+   * `lockMs` is the workers' lock duration (--stall-ms).
+   */
+  constructor(
+    url: string,
+    log: (line: string) => void,
+    o: { inspect?: (jobId: string) => Promise<LockHolder>; lockMs?: number } = {},
+  ) {
     this.url = shownUrl(url);
     this.log = log;
+    this.inspect = o.inspect;
+    this.lockMs = o.lockMs ?? 30_000;
   }
 
   /** An error of the worker's or of one of its connections. */
@@ -117,14 +186,15 @@ export class WorkerLines {
     if (isConnectionError(err)) {
       if (!this.down) this.log(`perpdesk sweep worker: redis at ${this.url}: ${err.message}; retrying`);
       this.down = true;
+      this.downSince ??= Date.now();
       return;
     }
     const locked = lockNotRenewed(err);
     if (locked !== undefined) {
       // once a job, and not after its start was told lost: BullMQ repeats it at every renewal
       if (this.told(`lock:${locked}`) || this.toldJobs.has(`start:${locked}`)) return;
-      this.log(lockLine(locked));
       this.last = '';
+      this.tellLock(locked);
       return;
     }
     const id = lostJob(err);
@@ -133,13 +203,34 @@ export class WorkerLines {
       // a Redis restarted since the job was taken lost its lock (and maybe the job): that is the cause;
       // the run that lost it is the oldest held here (the one taken again after the restart runs on)
       const taken = this.takenAt.get(id)?.shift();
-      this.log(workerErrorLine(err, taken !== undefined && this.restarts > taken));
+      this.log(workerErrorLine(err, taken !== undefined && this.restarts > taken.restarts));
       this.last = '';
       return;
     }
     const line = workerErrorLine(err);
     if (line !== this.last) this.log(line);
     this.last = line;
+  }
+
+  /**
+   * The line of a job whose lock could not be renewed, naming the cause when it can be known: a
+   * Redis restart or an outage of this worker's since the job was taken (its oldest run held
+   * here), else where its lock is now (read from Redis); all the causes when none can be told.
+   */
+  private tellLock(id: string): void {
+    const taken = this.takenAt.get(id)?.[0];
+    if (this.inspect === undefined || taken === undefined) return this.log(lockLine(id));
+    const now = Date.now();
+    const spans = [...this.outages, ...(this.downSince === null ? [] : [{ from: this.downSince, to: now }])];
+    const cutOffMs = Math.max(
+      0,
+      ...spans.filter((o) => o.to >= taken.at).map((o) => o.to - Math.max(o.from, taken.at)),
+    );
+    const restarted = this.restarts > taken.restarts;
+    this.inspect(id).then(
+      (holder) => this.log(lockLine(id, { restarted, cutOffMs, holder, lockMs: this.lockMs })),
+      () => this.log(restarted ? lockLine(id, { restarted, cutOffMs, lockMs: this.lockMs }) : lockLine(id)),
+    );
   }
 
   /** Whether KEY was told before; it is from now on. */
@@ -171,7 +262,7 @@ export class WorkerLines {
   taken(jobId: string | undefined): void {
     if (jobId === undefined) return;
     const runs = this.takenAt.get(jobId) ?? [];
-    runs.push(this.restarts);
+    runs.push({ restarts: this.restarts, at: Date.now() });
     this.takenAt.set(jobId, runs);
     if (this.takenAt.size > 5000) this.takenAt.delete(this.takenAt.keys().next().value!);
   }
@@ -186,6 +277,9 @@ export class WorkerLines {
   /** A connection is ready (again). */
   ready(): void {
     if (this.down) this.log(`perpdesk sweep worker: redis at ${this.url} is back`);
+    if (this.downSince !== null) this.outages.push({ from: this.downSince, to: Date.now() });
+    if (this.outages.length > 20) this.outages.shift();
+    this.downSince = null;
     this.down = false;
   }
 
