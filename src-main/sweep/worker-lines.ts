@@ -154,6 +154,8 @@ export class WorkerLines {
   /** Redis's run_id as last read (at connect, at each reconnect) and how many times it changed. */
   private redisRunId: string | null = null;
   private restarts = 0;
+  /** The last read of run_id (at a reconnect, before the renewal that failed is answered). */
+  private reading: Promise<void> = Promise.resolve();
   /**
    * The restarts counted when each job held here was taken, oldest first: a job Redis lost and the
    * coordinator added again can be taken again while its first run goes on (a few thousand jobs at
@@ -226,10 +228,16 @@ export class WorkerLines {
       0,
       ...spans.filter((o) => o.to >= taken.at).map((o) => o.to - Math.max(o.from, taken.at)),
     );
-    const restarted = this.restarts > taken.restarts;
-    this.inspect(id).then(
-      (holder) => this.log(lockLine(id, { restarted, cutOffMs, holder, lockMs: this.lockMs })),
-      () => this.log(restarted ? lockLine(id, { restarted, cutOffMs, lockMs: this.lockMs }) : lockLine(id)),
+    // the run_id read at the reconnect first: a restart, not the outage, is then the cause
+    const seen = (holder?: LockHolder): LockSeen => ({
+      restarted: this.restarts > taken.restarts,
+      cutOffMs,
+      holder,
+      lockMs: this.lockMs,
+    });
+    Promise.all([this.reading, this.inspect(id)]).then(
+      ([, holder]) => this.log(lockLine(id, seen(holder))),
+      () => this.log(lockLine(id, seen().restarted ? seen() : undefined)),
     );
   }
 
@@ -248,7 +256,7 @@ export class WorkerLines {
    * process: its data lost unless it persists it). Not read (an error): nothing changes.
    */
   runId(read: Promise<string | null>): void {
-    read.then(
+    this.reading = read.then(
       (runId) => {
         if (runId === null) return;
         if (this.redisRunId !== null && runId !== this.redisRunId) this.restarts++;

@@ -110,7 +110,11 @@ describe.skipIf(!HAS_REDIS)('a queue worker that cannot renew a running job’s 
     const renewFailed = new Error('could not renew lock for job sw1-3');
 
     /** The line of a renewal that failed after `before` (on a queue where `setup` left the job and its lock). */
-    async function lineAfter(setup: (q: Queue, c: Redis) => Promise<void>, before: (l: WorkerLines) => void) {
+    async function lineAfter(
+      setup: (q: Queue, c: Redis) => Promise<void>,
+      before: (l: WorkerLines) => void,
+      after = () => {},
+    ) {
       const queue = new Queue(`wlock-${Math.random().toString(36).slice(2)}`, {
         connection: { host: '127.0.0.1', port, maxRetriesPerRequest: null },
       });
@@ -130,6 +134,7 @@ describe.skipIf(!HAS_REDIS)('a queue worker that cannot renew a running job’s 
         await new Promise((r) => setImmediate(r));
         lines.error(renewFailed);
         lines.error(renewFailed);
+        after();
         await vi.waitFor(() => expect(out.filter((l) => l.includes('no longer this'))).toHaveLength(1));
         await new Promise((r) => setImmediate(r));
         return out;
@@ -186,6 +191,19 @@ describe.skipIf(!HAS_REDIS)('a queue worker that cannot renew a running job’s 
         `${head}Redis restarted while it ran (its run_id changed), and a Redis without persistence loses its jobs' ` +
           `locks): ${dropped}; ${again} (appendonly yes on the sweep's Redis loses nothing)`,
       ]);
+    });
+
+    it('a Redis restart whose run_id is read after the renewal failed (the read at the reconnect)', async () => {
+      let answer: (runId: string) => void = () => {};
+      const out = await lineAfter(
+        added,
+        (lines) => lines.runId(new Promise((r) => (answer = r))),
+        () => answer('run-2'),
+      );
+      // it named the outage or the lapsed lock, its end line then the restart
+      expect(out[0]).toMatch(
+        /^perpdesk sweep worker: job sw1-3 is no longer this worker's \(its lock could not be renewed: Redis restarted while it ran/,
+      );
     });
   });
 });
