@@ -145,6 +145,15 @@ const SUPERVISED = 'PERPDESK_SWEEP_SUPERVISED';
 const isLackMessage = (m: unknown): m is LackMessage =>
   typeof m === 'object' && m !== null && typeof (m as LackMessage).lacksPack === 'string';
 
+/** A supervised worker's word that Redis went away or is back (runQueueWorker's sayRedis). */
+interface RedisMessage {
+  redis: 'away' | 'back';
+  line: string;
+}
+
+const isRedisMessage = (m: unknown): m is RedisMessage =>
+  typeof m === 'object' && m !== null && typeof (m as RedisMessage).redis === 'string';
+
 /**
  * The worker processes of `--concurrency N` (worker-supervisor.ts), forks of this CLI. What a
  * worker lacks (a dataset pack) it says through this process, which prints it once per pack for
@@ -153,7 +162,14 @@ const isLackMessage = (m: unknown): m is LackMessage =>
 async function superviseForks(n: number, args: string[], stallMs: number): Promise<number> {
   const { superviseWorkers } = await import('./sweep/worker-supervisor.ts');
   const toldLack = new Set<string>();
+  // Redis away and back, once each for all the processes (each of them sees it: it came N times)
+  let away = false;
   const onMessage = (m: unknown) => {
+    if (isRedisMessage(m)) {
+      if (away !== (m.redis === 'away')) console.log(m.line);
+      away = m.redis === 'away';
+      return;
+    }
     if (!isLackMessage(m) || toldLack.has(m.lacksPack)) return;
     toldLack.add(m.lacksPack);
     console.log(m.line);
@@ -293,6 +309,10 @@ async function main(argv: string[]): Promise<number> {
         process.send === undefined || process.env[SUPERVISED] !== '1'
           ? undefined
           : (sha256, line) => process.send?.({ lacksPack: sha256, line } satisfies LackMessage),
+      sayRedis:
+        process.send === undefined || process.env[SUPERVISED] !== '1'
+          ? undefined
+          : (redis, line) => process.send?.({ redis, line } satisfies RedisMessage),
     });
     return 0;
   }

@@ -22,7 +22,7 @@ import type { RunnerEvents } from './pool.ts';
 import { RunGate } from './run-gate.ts';
 import { openJobVenue, runJob, type JobVenue } from './run-job.ts';
 import { warmUp } from './warm-up.ts';
-import { lockHolder, WorkerLines } from './worker-lines.ts';
+import { lockHolder, type SayRedis, WorkerLines } from './worker-lines.ts';
 
 class BuildError extends Error {}
 
@@ -309,6 +309,8 @@ export interface QueueWorkerOptions {
   log: (line: string) => void;
   /** Says what the worker lacks, once a pack (pack-backoff.ts); default: `log`. */
   sayLack?: SayLack;
+  /** Says that Redis went away or is back (worker-lines.ts); default: `log`. */
+  sayRedis?: SayRedis;
 }
 
 /**
@@ -342,7 +344,7 @@ export async function runQueueWorker(o: QueueWorkerOptions): Promise<void> {
   const gate = new RunGate(o.concurrency);
   const counts = new Queue(QUEUE, { connection: connection(opts) });
   // a Redis away and back, once each; BullMQ's other errors in words (worker-lines.ts)
-  const lines = new WorkerLines(o.url, o.log, { inspect: lockHolder(counts), lockMs: stallMs });
+  const lines = new WorkerLines(o.url, o.log, { inspect: lockHolder(counts), lockMs: stallMs, sayRedis: o.sayRedis });
   counts.on('error', (err) => lines.error(err));
   // Redis's run_id before the first job: one that changes while a job runs is a Redis restarted
   lines.runId(runIdOf(await counts.backend.connection.client));

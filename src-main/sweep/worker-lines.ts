@@ -145,6 +145,12 @@ function isConnectionError(err: QueueErr): boolean {
  * says them), and each other error once in a row; a job lost or no longer this worker's is told
  * once a job (BullMQ reports both its failed completion and its failed failure).
  */
+/**
+ * Says that Redis went away or is back (default: the worker's log); the processes of one
+ * `sweep:worker --concurrency N` hand it to the command's own process, which says it once for all.
+ */
+export type SayRedis = (state: 'away' | 'back', line: string) => void;
+
 export class WorkerLines {
   private readonly url: string;
   private readonly log: (line: string) => void;
@@ -167,6 +173,7 @@ export class WorkerLines {
   private readonly outages: Array<{ from: number; to: number }> = [];
   private readonly inspect?: (jobId: string) => Promise<LockHolder>;
   private readonly lockMs: number;
+  private readonly sayRedis: SayRedis;
 
   /**
    * `inspect` reads where a job's lock is when its renewal failed, for the line to name the cause;
@@ -175,18 +182,19 @@ export class WorkerLines {
   constructor(
     url: string,
     log: (line: string) => void,
-    o: { inspect?: (jobId: string) => Promise<LockHolder>; lockMs?: number } = {},
+    o: { inspect?: (jobId: string) => Promise<LockHolder>; lockMs?: number; sayRedis?: SayRedis } = {},
   ) {
     this.url = shownUrl(url);
     this.log = log;
     this.inspect = o.inspect;
     this.lockMs = o.lockMs ?? 30_000;
+    this.sayRedis = o.sayRedis ?? ((_, line) => log(line));
   }
 
   /** An error of the worker's or of one of its connections. */
   error(err: QueueErr): void {
     if (isConnectionError(err)) {
-      if (!this.down) this.log(`perpdesk sweep worker: redis at ${this.url}: ${err.message}; retrying`);
+      if (!this.down) this.sayRedis('away', `perpdesk sweep worker: redis at ${this.url}: ${err.message}; retrying`);
       this.down = true;
       this.downSince ??= Date.now();
       return;
@@ -284,7 +292,7 @@ export class WorkerLines {
 
   /** A connection is ready (again). */
   ready(): void {
-    if (this.down) this.log(`perpdesk sweep worker: redis at ${this.url} is back`);
+    if (this.down) this.sayRedis('back', `perpdesk sweep worker: redis at ${this.url} is back`);
     if (this.downSince !== null) this.outages.push({ from: this.downSince, to: Date.now() });
     if (this.outages.length > 20) this.outages.shift();
     this.downSince = null;

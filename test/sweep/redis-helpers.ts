@@ -48,10 +48,18 @@ export function stop(p: ChildProcess | undefined, signal: NodeJS.Signals = 'SIGT
   });
 }
 
-export async function until(what: string, test: () => boolean, ms = 90_000): Promise<void> {
+/** Waits until `test` holds (within `ms`), calling `read` before each look (what it reads from). */
+export async function until(
+  what: string,
+  test: () => boolean,
+  ms = 90_000,
+  read: () => Promise<void> = async () => {},
+): Promise<void> {
   const t0 = Date.now();
+  await read();
   while (!test()) {
     if (Date.now() - t0 > ms) throw new Error(`timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 100));
+    await read();
   }
 }

@@ -9,6 +9,7 @@ import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildPack, type PackRef } from '../../src-main/sweep/pack.ts';
 import { QueueRunner } from '../../src-main/sweep/queue.ts';
@@ -85,5 +86,37 @@ describe.skipIf(!HAS_REDIS)('a queue worker whose Redis restarts without its dat
     // each job's end told once
     for (const id of ['swRL-0', 'swRL-1'])
       expect(out.match(new RegExp(`job ${id} was no longer this worker's`, 'g')), out).toHaveLength(1);
+  }, 180_000);
+
+  it('with --concurrency 2, says Redis is away and back once for both processes', async () => {
+    const cli = startCli(['worker', '--queue', url, '--concurrency', '2', '--stall-ms', '60000']);
+    worker = cli.child;
+    const log = cli.stdout;
+    await until('both processes to take jobs', () => (log().match(/taking jobs/g) ?? []).length === 2);
+    const pids = [...log().matchAll(/perpdesk sweep worker (\d+): taking jobs/g)].map((m) => m[1]);
+    await stop(redis);
+    await until('the workers to see Redis gone', () => /ECONNREFUSED/.test(log()));
+    redis = await startRedis(port, redisDir);
+    await until('the workers to see Redis back', () => / is back/.test(log()));
+    // both processes connected again (their connections carry their pid): each has seen it back
+    const client = new Redis({ host: '127.0.0.1', port });
+    let names = '';
+    try {
+      await until(
+        'both processes to reconnect',
+        () => pids.every((pid) => names.includes(`-${pid} `)),
+        90_000,
+        async () => {
+          names = String(await client.client('LIST'));
+        },
+      );
+    } finally {
+      client.disconnect();
+    }
+    await stop(worker);
+    const out = log();
+    // each process said both lines: they came twice
+    expect(out.match(/ECONNREFUSED/g), out).toHaveLength(1);
+    expect(out.match(/ is back/g), out).toHaveLength(1);
   }, 180_000);
 });
