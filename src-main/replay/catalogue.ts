@@ -96,15 +96,23 @@ function snapshotBid(data: ReplayData, d: ReplayDataset, start: number, after = 
   let pick: HistDepth | null = null;
   for (const ev of data.depth(d.id, anchor ?? d.firstTime ?? start)) {
     if (ev.time > start && (pick !== null || !after)) break;
-    if (!ev.snapshot || !ev.bids.some(listed) || !ev.asks.some(listed)) continue;
+    // a snapshot listing one side only is the book's price all the same (until 2026-12-07 it was
+    // passed over, and a spot BTCUSDT snapshot of bids alone took another dataset's months-old close)
+    if (!ev.snapshot || !(ev.bids.some(listed) || ev.asks.some(listed))) continue;
     pick = ev;
     if (ev.time > start) break;
   }
   if (pick === null) return null;
-  const bid = pick.bids.filter(listed).reduce((a, b) => (Number(b[0]) > Number(a[0]) ? b : a))[0];
-  const ask = pick.asks.filter(listed).reduce((a, b) => (Number(b[0]) < Number(a[0]) ? b : a))[0];
-  // the bid: a listed price on the tick grid (a mid may fall between ticks)
-  return Number(bid) > 0 ? bid : ask;
+  const bid = best(pick.bids, 1);
+  // the bid: a listed price on the tick grid (a mid may fall between ticks); the ask without one
+  return bid !== null && Number(bid) > 0 ? bid : best(pick.asks, -1);
+}
+
+/** The best listed price of a snapshot's side (dir 1: the highest, bids; -1: the lowest, asks); null when it lists none. */
+function best(levels: ReadonlyArray<readonly [string, string]>, dir: 1 | -1): string | null {
+  let pick: string | null = null;
+  for (const l of levels) if (listed(l) && (pick === null || dir * (Number(l[0]) - Number(pick)) > 0)) pick = l[0];
+  return pick;
 }
 
 /** A snapshot's level with something at it (a row of quantity 0 lists nothing). */
