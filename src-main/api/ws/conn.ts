@@ -75,6 +75,8 @@ export class SymbolFeed {
   depthUpdate: Stream | null = null;
   trade: Stream | null = null;
   price: Stream | null = null;
+  /** Market time of the last price@ push (price-push.ts). */
+  priceAt = Number.NEGATIVE_INFINITY;
   readonly depth = new Set<Stream>();
   readonly klines = new Set<Stream>();
   trades: TradeEvent[] = [];

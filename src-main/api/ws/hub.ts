@@ -7,15 +7,15 @@
 // failing request or stream is logged and isolated, never an uncaught exception; market pushes
 // of a replay with a data latency wait until market time reaches it (fan-out.ts).
 import type { RawData, WebSocket } from 'ws';
-import { Errors } from '../../../src-shared/errors.ts';
+import { ApiError, Errors } from '../../../src-shared/errors.ts';
 import type { Venue } from '../../services/venue.ts';
 import { CloseCode, Conn, WS_OPEN, type Stream, type SymbolFeed } from './conn.ts';
 import { FanOut, type Due, type HubStats } from './fan-out.ts';
 import { Heartbeat } from './heartbeat.ts';
 import { INTERNAL_ERROR } from './isolate.ts';
 import { checkLogin, loggedOutEvent, type LoginAccounts } from './login.ts';
-import { depthSnapshotPayload, depthUpdatePayload, klinePayload, pricePayload, tradesPayload } from './payloads.ts';
-import { ApiError } from '../../../src-shared/errors.ts';
+import { depthSnapshotPayload, depthUpdatePayload, klinePayload, tradesPayload } from './payloads.ts';
+import { priceDueAt, pushPrice } from './price-push.ts';
 import { isLoopbackIp } from '../../accounts/whitelist.ts';
 import { readAction } from '../routes/replay.ts';
 import { errorReply, noParams, parseRequest, unknownMethod, type Reply, type Request } from './protocol.ts';
@@ -307,8 +307,8 @@ export class Hub {
   }
 
   /**
-   * Sends the changes-driven market streams now (depth_update@, trade@, and the candles kline@
-   * streams have not pushed closed yet; their current candle waits for the tick), outside the tick.
+   * Sends the changes-driven market streams now (depth_update@, trade@, price@ once a market second,
+   * and the candles kline@ streams have not pushed closed yet; their current candle waits for the tick).
    */
   private flushChanges(): void {
     const feeds = this.subs.feeds;
@@ -324,6 +324,7 @@ export class Hub {
         try {
           if (f.depthUpdate !== null) this.sendDepthUpdate(f, f.depthUpdate, E);
           if (f.trade !== null && f.trades.length > 0) this.sendTrades(f, f.trade, E);
+          if (priceDueAt(f, E)) pushPrice(out, f, E);
           if (candles !== null) for (const s of f.klines) if (s.closedPending) this.sendClosed(s, candles, E);
         } catch (err) {
           console.error(`perpdesk: ws streams of ${f.pair.row.symbol} failed`, err);
@@ -402,8 +403,7 @@ export class Hub {
             if (f.depthUpdate !== null) this.sendDepthUpdate(f, f.depthUpdate, E);
             if (f.trade !== null && f.trades.length > 0) this.sendTrades(f, f.trade, E);
             if (depthDue) for (const s of f.depth) this.sendDepth(f, s, E);
-            if (priceDue && f.price !== null)
-              out.broadcast(f.price, out.serialise(f.price.name, pricePayload(f.pair, E)));
+            if (priceDue) pushPrice(out, f, E);
             for (const s of f.klines) this.sendKline(s, E, wall);
           } catch (err) {
             console.error(`perpdesk: ws streams of ${f.pair.row.symbol} failed`, err);
