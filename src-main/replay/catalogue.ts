@@ -10,8 +10,8 @@
 import { openTimeOf } from '../../src-shared/intervals.ts';
 import type { NewSymbol } from '../core/symbol.ts';
 import { specsProblem } from '../data/spec-inference.ts';
-import { planSources, startTrade, type SymbolSource } from './plan.ts';
-import type { HistCandle, HistDepth, ReplayData, ReplayDataset } from './ports.ts';
+import { lastCandle, planSources, startTrade, type SymbolSource } from './plan.ts';
+import type { HistDepth, ReplayData, ReplayDataset } from './ports.ts';
 import type { ReplayOptions } from './replay-market.ts';
 import { replaySymbolRow } from './specs.ts';
 import { roundedTextUnits } from './units.ts';
@@ -54,16 +54,6 @@ function tickAbove(price: string, tickSize: string): string | null {
  */
 export function replayListingTime(start: number): number {
   return openTimeOf('1m', start);
-}
-
-const WEEK = 7 * 86_400_000;
-
-/** The last candle opened at or before `at`: the port's look-up, else a week back (every interval up to 1w). */
-function lastCandle(data: ReplayData, id: number, at: number): HistCandle | null {
-  if (data.lastCandle) return data.lastCandle(id, at);
-  let pick: HistCandle | null = null;
-  for (const k of data.candles(id, at - WEEK, at)) pick = k;
-  return pick;
 }
 
 function initialPrice(data: ReplayData, src: SymbolSource, start: number): string {

@@ -13,7 +13,7 @@
 // klines dataset makes the pair's source that kind (the richest pinned), and the span checks are
 // then made on it alone, naming it; a pinned mark, index, premium or funding dataset must have
 // data within the span (it would not be read otherwise).
-import type { HistTrade, ReplayData, ReplayDataset, ReplaySpecs } from './ports.ts';
+import type { HistCandle, HistTrade, ReplayData, ReplayDataset, ReplaySpecs } from './ports.ts';
 import { datasetName, resolvePins, roleOf, type Pins } from './pins.ts';
 import { dataSpecs } from './specs.ts';
 import {
@@ -426,4 +426,14 @@ export function checkSpan(
  */
 export function startTrade(data: ReplayData, src: SymbolSource, start: number): HistTrade | null {
   return src.trades ? (data.lastTrade?.(src.trades.id, start) ?? null) : null;
+}
+
+const WEEK = 7 * 86_400_000;
+
+/** The last candle opened at or before `at`: the port's look-up, else a week back (every interval up to 1w). */
+export function lastCandle(data: ReplayData, id: number, at: number): HistCandle | null {
+  if (data.lastCandle) return data.lastCandle(id, at);
+  let pick: HistCandle | null = null;
+  for (const k of data.candles(id, at - WEEK, at)) pick = k;
+  return pick;
 }

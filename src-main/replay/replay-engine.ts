@@ -12,6 +12,7 @@
 // funding-stream.ts.
 // Invariants: events are applied in (time, stream rank) order: prices, then trades, then depth,
 // then funding; the clock is set to each event's time before it is applied.
+import { Side } from '../../src-shared/enums.ts';
 import type { VirtualClock } from '../core/clock.ts';
 import type { MarketSymbolView } from '../market/market-source.ts';
 import type { Exchange } from '../trading/exchange.ts';
@@ -19,7 +20,7 @@ import { addFundingStreams } from './funding-stream.ts';
 import { klinePath, type PathPrint } from './kline-path.ts';
 import { RANK_DEPTH, RANK_GRID, RANK_PRICES, RANK_TRADE, StreamMerge, type Stream } from './merge.ts';
 import type { QueueModel } from './models/queue-model.ts';
-import { INTERVAL_MS, startTrade, type SourceKind, type SymbolSource } from './plan.ts';
+import { INTERVAL_MS, lastCandle, startTrade, type SourceKind, type SymbolSource } from './plan.ts';
 import type { HistCandle, HistDepth, HistTrade, ReplayData, ReplayDataset } from './ports.ts';
 import { iter, iteratorStream, TradeBlockStream } from './streams.ts';
 import { SymbolReplay, type CandleColumns } from './symbol-replay.ts';
@@ -175,6 +176,7 @@ export class ReplayEngine {
         this.merge.add(st);
       }
       this.addPrints(s, src);
+      this.quoteAtStart(s, src);
       const closes = (ds: ReplayDataset, apply: (c: HistCandle) => void): void => {
         const iv = INTERVAL_MS[ds.interval];
         const it = iter(data.candles(ds.id, start - iv, until));
@@ -209,6 +211,32 @@ export class ReplayEngine {
       });
     }
     clock.advance(Math.max(0, start - clock.now()));
+  }
+
+  /**
+   * A book from the start for a pair without L2 data (until 2026-12-07 it had none until its first
+   * print after the start, up to a whole candle of a klines replay started inside one, and a market
+   * order before it expired unfilled): the synthetic book around the trade the pair starts at, of
+   * its size and side; for candles around the price the pair starts at (the last candle opened by
+   * then: its open, or its close once it closed), each level of a path print's size in the last
+   * candle closed before the start (an eighth of its volume: four prints, a buy and a sell part
+   * each; the candle still open is not read ahead), no book when none closed with volume.
+   */
+  private quoteAtStart(s: SymbolReplay, src: SymbolSource): void {
+    if (s.synthetic === null) return;
+    const { data, start } = this.opts;
+    const t = startTrade(data, src, start);
+    if (t !== null) {
+      s.quoteAtStart(t.buyerMaker ? Side.SELL : Side.BUY, s.ticks(t.price), s.lots(t.qty), start);
+      return;
+    }
+    if (src.kind !== 'klines' || !src.klines) return;
+    const k = lastCandle(data, src.klines.id, start);
+    if (k === null) return;
+    const closed = k.closeTime < start ? k : lastCandle(data, src.klines.id, k.openTime - 1);
+    if (closed === null) return;
+    const price = s.ticks(start > k.closeTime ? k.close : k.open);
+    s.quoteAtStart(Side.BUY, price, Math.round(s.lots(closed.volume) / 8), start);
   }
 
   /** The prints' stream of a symbol: its trades, or its candles' path. */

@@ -382,6 +382,21 @@ export class SymbolReplay implements PrintSink {
     return false;
   }
 
+  /**
+   * The synthetic book quoted at the start (trades only, klines only) around the print the pair
+   * starts at, a `takerSide` print of `lots` at `price` ticks taken into the running mean, as if
+   * the replay had begun with it: an order before the first print after the start meets a book
+   * (docs/replay.md "Synthetic book"). Nothing trades and nothing is printed.
+   */
+  quoteAtStart(takerSide: 1 | 2, price: number, lots: number, time: number): void {
+    const synthetic = this.synthetic;
+    if (synthetic === null || !(lots > 0) || !(price > 0) || this.lastPriceTicks !== 0) return;
+    // the levels are inside the price band of a pair that has no mark yet
+    if (!(this.pair.markPrice > 0)) this.sendDerivedPrices(price, time);
+    synthetic.prepare(lots);
+    synthetic.after(takerSide, price);
+  }
+
   histTrade(t: HistTrade): void {
     this.trade(t.buyerMaker ? Side.SELL : Side.BUY, this.ticks(t.price), this.lots(t.qty), t.time, t.trades ?? 1);
   }
