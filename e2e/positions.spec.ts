@@ -550,3 +550,27 @@ test("one-way mode: a short's limit close is a buy on the one-way side; the venu
   await expect(lc.price).toHaveCount(0);
   await expect.poll(() => openOrderTerms(trader, symbol)).toEqual([[1, 1, 2, 1, below, '0.010']]);
 });
+
+test("a limit close that crosses the book says so under the field before Enter, which still sends it: a long's sell below the best bid fills at once", async ({
+  page,
+  service,
+  trader,
+  market,
+}) => {
+  const { symbol, s, pos, screen, row } = await openOnLong(page, service, trader, market);
+  await expect(screen.ladder.root).toHaveAttribute('data-sync', 'live');
+  const lc = limitClose(page, row, symbol, 1);
+  await lc.button.click();
+  // a sell that rests (far above the book) is not warned about
+  await lc.price.fill(onTick(pos.mark_price * 1.01, s.price_step));
+  await expect(lc.line).toHaveText('Enter places a reduce-only limit close of 0.010, Esc cancels');
+  // a sell well under the best bid: the field says it trades at once as a taker, naming the bid
+  await lc.price.fill(onTick(pos.mark_price * 0.99, s.price_step));
+  await expect(lc.line).toBeVisible();
+  await expect(lc.line).toHaveText(/^At or below the best bid \([\d,]+\.\d\): it would trade at once, as a taker\.$/);
+  await expect(lc.price).toHaveAttribute('aria-invalid', 'false');
+  // a warning, not a refusal: Enter sends it and the long is closed at once
+  await page.keyboard.press('Enter');
+  await expect(lc.price).toHaveCount(0);
+  await expect.poll(async () => (await trader.api.positions()).length).toBe(0);
+});

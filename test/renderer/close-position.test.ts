@@ -11,6 +11,7 @@ import {
   closeOrder,
   closeOrders,
   closePosition,
+  limitCloseCrosses,
   limitCloseOrders,
   limitClosePrefill,
 } from '../../src-renderer/src/features/positions/close-position.ts';
@@ -149,5 +150,32 @@ describe('a limit close of the position', () => {
     expect(limitClosePrefill(NaN, 96011.3, 1)).toBe('96011.3');
     expect(limitClosePrefill(undefined, 0.254611, 5)).toBe('0.25461');
     expect(limitClosePrefill(NaN, undefined, 1)).toBe('');
+  });
+});
+
+// A limit close that crosses the book fills at once as a taker: the row's field says so before
+// Enter (a warning, it is still sent), in the Modify dialog's words.
+describe("a limit close's price against the book", () => {
+  const book = { bestBid: 96000.5, bestAsk: 96000.6 };
+
+  it("warns at or below the best bid for a long's sell, at or above the best ask for a short's buy", () => {
+    expect(limitCloseCrosses(bnb(1, 1), '95,900.0', book, 1)).toBe(
+      'At or below the best bid (96,000.5): it would trade at once, as a taker.',
+    );
+    expect(limitCloseCrosses(bnb(1, 1), '96000.5', book, 1)).toMatch(/^At or below the best bid/);
+    expect(limitCloseCrosses(bnb(2, 1), '96100', book, 1)).toBe(
+      'At or above the best ask (96,000.6): it would trade at once, as a taker.',
+    );
+    // a one-way short (side LONG, negative quantity) closes with a buy too
+    expect(limitCloseCrosses({ position_side: 1, quantity: -1 }, '96000.6', book, 1)).toMatch(
+      /^At or above the best ask/,
+    );
+  });
+
+  it('says nothing for a price that rests, a text, or a book not known yet', () => {
+    expect(limitCloseCrosses(bnb(1, 1), '96000.6', book, 1)).toBeNull();
+    expect(limitCloseCrosses(bnb(2, 1), '96000.5', book, 1)).toBeNull();
+    expect(limitCloseCrosses(bnb(1, 1), 'abc', book, 1)).toBeNull();
+    expect(limitCloseCrosses(bnb(1, 1), '90000', { bestBid: NaN, bestAsk: NaN }, 1)).toBeNull();
   });
 });

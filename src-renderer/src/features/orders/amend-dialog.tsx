@@ -14,56 +14,18 @@
 // (to `opener` when that is gone: the order filled or was cancelled by the change).
 // The order may fill or be cancelled meanwhile (the live record is read from the store): the
 // dialog then says it is no longer open and sends nothing.
-import { useEffect, useRef, useState, type RefObject } from 'react';
+import { useRef, useState, type RefObject } from 'react';
 import type { OrderRecord } from '../../../../src-shared/types.ts';
 import { fmt } from '../../lib/format.ts';
 import { useServices, useSel } from '../../lib/use-services.ts';
 import { useDecimals } from '../../lib/use-symbol.ts';
 import { FormDialog } from '../../layout/form-dialog.tsx';
 import { useSubmit } from '../../lib/use-submit.ts';
+import { useBestPrices } from '../../lib/use-best-prices.ts';
 import { amendFieldChecks, amendedTitle, amendFields, cancelsOrder, crossesBook } from './amend-input.ts';
 import { directionName, sideClass } from './order-labels.ts';
 
 const GONE = 'This order is no longer open (filled or cancelled meanwhile): there is nothing to modify.';
-
-/** How often the book of a pair not on screen is read while the dialog is open. */
-const BOOK_READ_MS = 2000;
-
-/**
- * The best bid and ask of `symbol`: the live book's when it is the pair on screen, else from a
- * depth read now and every BOOK_READ_MS (NaN until known, or when the read fails).
- */
-function useBestPrices(symbol: string): { bestBid: number; bestAsk: number } {
-  const s = useServices();
-  const onScreen = useSel(s.book, (b) => b.symbol === symbol && b.sync !== 'idle');
-  const liveBid = useSel(s.book, (b) => b.bestBid);
-  const liveAsk = useSel(s.book, (b) => b.bestAsk);
-  const [read, setRead] = useState({ bestBid: NaN, bestAsk: NaN });
-  useEffect(() => {
-    if (onScreen) return;
-    let live = true;
-    const load = (): void => {
-      s.api
-        .depth(symbol, 5)
-        .then((d) => {
-          const best = (levels: readonly (readonly [string, string])[], pick: (...x: number[]) => number): number =>
-            levels.length === 0 ? NaN : pick(...levels.map((l) => Number(l[0])));
-          if (live) setRead({ bestBid: best(d.bids, Math.max), bestAsk: best(d.asks, Math.min) });
-        })
-        .catch(() => {
-          // no book to compare with: nothing is said
-          if (live) setRead({ bestBid: NaN, bestAsk: NaN });
-        });
-    };
-    load();
-    const timer = setInterval(load, BOOK_READ_MS);
-    return () => {
-      live = false;
-      clearInterval(timer);
-    };
-  }, [s, symbol, onScreen]);
-  return onScreen ? { bestBid: liveBid, bestAsk: liveAsk } : read;
-}
 
 export function AmendDialog({
   order,

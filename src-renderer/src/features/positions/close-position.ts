@@ -22,6 +22,7 @@ import {
 } from '../../../../src-shared/enums.ts';
 import { parseDecimalInput } from '../../lib/decimal-input.ts';
 import { priceFieldCheck } from '../order-entry/input-checks.ts';
+import { crossesBook } from '../orders/amend-input.ts';
 
 export function closeOrder(p: PositionRecord, qtyDecimals: number, oneWay: boolean): OrderRequest {
   const d = positionDirection(p);
@@ -77,6 +78,20 @@ export function limitCloseOrders(
     time_in_force: TimeInForce.GTC,
   }));
   return { orders };
+}
+
+/**
+ * Whether the limit close at the typed price crosses the book, as the Modify dialog says it: the
+ * sell of a long at or below the best bid, the buy of a short at or above the best ask trades at
+ * once as a taker instead of resting (said, not refused); null when it rests or is not known.
+ */
+export function limitCloseCrosses(
+  p: Pick<PositionRecord, 'position_side' | 'quantity'>,
+  priceText: string,
+  book: { bestBid: number; bestAsk: number },
+  pd: number,
+): string | null {
+  return crossesBook(priceText, positionDirection(p).long ? Side.SELL : Side.BUY, book, pd);
 }
 
 /** The price a limit close starts from: the last trade's, else the mark's, at the pair's decimals. */

@@ -6,15 +6,19 @@
 // position shrinks and cancels it when the position is gone); `Esc` cancels. Either puts the
 // focus back on "Limit". A price that cannot be sent (empty, not a number, not above 0, off the
 // tick) or the venue's refusal keeps the field open with the reason beside it, said by a live
-// region; nothing is sent for a bad price.
-import { useEffect, useRef, useState } from 'react';
+// region; nothing is sent for a bad price. A price that crosses the book (a long's sell at or
+// below the best bid, a short's buy at or above the best ask) is said under the field as it is
+// typed, as the Modify dialog says it, since it fills at once as a taker: a warning, Enter still
+// sends it (the book is the live one for the pair on screen, else read every 2 s while open).
+import { useEffect, useRef, useState, type RefObject } from 'react';
 import type { PositionRecord } from '../../../../src-shared/types.ts';
 import { Side } from '../../../../src-shared/enums.ts';
 import { fmt } from '../../lib/format.ts';
 import { refusalText } from '../../lib/frame.ts';
 import { useServices } from '../../lib/use-services.ts';
 import { dropServiceFailure } from '../../lib/service-failure.ts';
-import { accountOneWay, limitCloseOrders, limitClosePrefill } from './close-position.ts';
+import { useBestPrices } from '../../lib/use-best-prices.ts';
+import { accountOneWay, limitCloseCrosses, limitCloseOrders, limitClosePrefill } from './close-position.ts';
 import { positionDirection } from './position-direction.ts';
 
 type Props = {
@@ -105,7 +109,41 @@ export function LimitClose({ p, name, pd, qd, disabled }: Props) {
         Limit
       </button>
     );
+  return (
+    <LimitCloseField
+      p={p}
+      name={name}
+      pd={pd}
+      qd={qd}
+      text={text}
+      error={error}
+      sending={sending}
+      field={field}
+      onText={(t) => {
+        setText(t);
+        setError(null);
+      }}
+      onSend={() => void send()}
+      onCancel={close}
+    />
+  );
+}
+
+type FieldProps = Omit<Props, 'disabled'> & {
+  text: string;
+  error: string | null;
+  sending: boolean;
+  field: RefObject<HTMLInputElement | null>;
+  onText: (text: string) => void;
+  onSend: () => void;
+  onCancel: () => void;
+};
+
+/** The open price field and the line under it (a child, so the book is read only while it is open). */
+function LimitCloseField({ p, name, pd, qd, text, error, sending, field, onText, onSend, onCancel }: FieldProps) {
+  const crosses = limitCloseCrosses(p, text, useBestPrices(p.symbol), pd);
   const hint = `limit-close-hint-${p.symbol}-${p.position_side}`;
+  const cls = error !== null ? 'down limit-close-error' : crosses !== null ? 'warn-text limit-close-error' : 'sr-only';
   return (
     <span className="limit-close">
       <input
@@ -118,23 +156,22 @@ export function LimitClose({ p, name, pd, qd, disabled }: Props) {
         autoComplete="off"
         value={text}
         readOnly={sending}
-        onChange={(e) => {
-          setText(e.target.value);
-          setError(null);
-        }}
+        onChange={(e) => onText(e.target.value)}
         onKeyDown={(e) => {
           if (e.key === 'Enter') {
             e.preventDefault();
-            void send();
+            onSend();
           } else if (e.key === 'Escape') {
             // the screen's Esc (hotkeys.ts) would only leave the field and clear the order form
             e.preventDefault();
-            close();
+            onCancel();
           }
         }}
       />
-      <span id={hint} role="status" className={error === null ? 'sr-only' : 'down limit-close-error'}>
-        {error ?? `Enter places a reduce-only limit close of ${fmt(positionDirection(p).size, qd)}, Esc cancels`}
+      <span id={hint} role="status" className={cls}>
+        {error ??
+          crosses ??
+          `Enter places a reduce-only limit close of ${fmt(positionDirection(p).size, qd)}, Esc cancels`}
       </span>
     </span>
   );
