@@ -2,7 +2,8 @@
 // position of a million (a 9-character size, 7-decimal prices, the ± column) with its take profit
 // and stop loss set. Until the narrow window's cell padding reached the dense tables too, it was
 // 48 px wider than the panel, and the pinned Close column covered the TP/SL ("0.01995" of
-// 0.0199550) and its ✎.
+// 0.0199550) and its ✎. It still fits with the row's Limit field open and the venue's refusal
+// under it (Close goes under the field): until 2026-12-07 the open field made it 40 px too wide.
 import type { Locator } from 'playwright/test';
 import { test, expect } from './support/fixtures.ts';
 import { openTrading } from './support/desk.ts';
@@ -19,7 +20,7 @@ function uncovered(l: Locator): Promise<boolean> {
   });
 }
 
-test('at 1024x640 an isolated 1000PEPEUSDT position with TP/SL fits the panel: TP, SL and ✎ uncovered', async ({
+test('at 1024x640 an isolated 1000PEPEUSDT position with TP/SL fits the panel: TP, SL and ✎ uncovered, its Limit field open too', async ({
   page,
   service,
   trader,
@@ -53,5 +54,22 @@ test('at 1024x640 an isolated 1000PEPEUSDT position with TP/SL fits the panel: T
   for (const l of figures) {
     await expect(l).toBeInViewport({ ratio: 1 });
     expect(await uncovered(l), `${await l.textContent()}`).toBe(true);
+  }
+
+  // the row's Limit open, its price field and the venue's long refusal under it, still no sideways scroll
+  await row.getByRole('button', { name: `Close at limit: ${symbol} long` }).click();
+  const price = row.getByRole('textbox', { name: `Limit close price, ${symbol} long, USDT` });
+  await price.fill(onTick(pos.mark_price * 0.5, s.price_step));
+  await price.press('Enter');
+  const refusal = page.locator(`#limit-close-hint-${symbol}-1`);
+  await expect(refusal).toContainText('Refused: (3008)');
+  const [openWidth, openPanel] = await screen.tabs.positions.evaluate((t) => [
+    t.scrollWidth,
+    t.closest('[role="tabpanel"]')!.clientWidth,
+  ]);
+  expect(openWidth, 'nothing to scroll sideways with the Limit field open').toBeLessThanOrEqual(openPanel);
+  for (const l of [...figures.slice(0, 4), price, refusal, row.getByRole('button', { name: `Close ${symbol} long` })]) {
+    await expect(l).toBeInViewport({ ratio: 1 });
+    expect(await uncovered(l), `${(await l.getAttribute('aria-label')) ?? (await l.textContent())}`).toBe(true);
   }
 });
