@@ -10,6 +10,7 @@ import { test, expect, type Trader } from './support/fixtures.ts';
 import type { BotMarket } from './support/bot-market.ts';
 import { marketOrder, openTrading, restingBuy } from './support/desk.ts';
 import { PositionsArea } from './pages/positions-area.ts';
+import { BottomTabs } from './pages/trading-page.ts';
 import { onTick } from './support/prices.ts';
 import { setPaused } from './support/sim.ts';
 
@@ -549,6 +550,16 @@ test("one-way mode: a short's limit close is a buy on the one-way side; the venu
   await page.keyboard.press('Enter');
   await expect(lc.price).toHaveCount(0);
   await expect.poll(() => openOrderTerms(trader, symbol)).toEqual([[1, 1, 2, 1, below, '0.010']]);
+  // both tables name the one-way close by its side, as docs/trading-screen.md says, never "Close long"
+  const [placed] = await trader.api.openOrders(symbol);
+  const tabs = new BottomTabs(page);
+  await tabs.show('Open orders');
+  await expect(tabs.openOrders).not.toContainText('Close long');
+  await expect(tabs.order(placed.id).getByText('Buy (close)', { exact: true })).toBeVisible();
+  await tabs.show('Order history');
+  const inHistory = tabs.orderHistory.locator('tbody tr').filter({ hasText: fmtPx(below, 1) });
+  await expect(inHistory.getByText('Buy (close)', { exact: true })).toBeVisible();
+  await expect(tabs.orderHistory).not.toContainText('Close long');
 });
 
 test("a limit close that crosses the book says so under the field before Enter, which still sends it: a long's sell below the best bid fills at once", async ({
