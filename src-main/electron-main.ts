@@ -39,6 +39,7 @@ import { exitCodeAfter, QuitDuringStart, ServiceSlot } from './desktop/service-s
 import { shortcutsText } from './desktop/shortcuts-text.ts';
 import { RendererGone } from './desktop/renderer-gone.ts';
 import { saveAllowed, saveFile } from './desktop/save-file.ts';
+import { SecondLaunch } from './desktop/second-launch.ts';
 import { SleepGuard } from './desktop/sleep-guard.ts';
 import { StartScreen } from './desktop/start-screen.ts';
 import { folderHolderOf, startupErrorBox } from './desktop/startup-error.ts';
@@ -60,6 +61,8 @@ let win: BrowserWindow | null = null;
 let reveal: WindowReveal | null = null;
 /** The window's start page, then its trading screen (start-screen.ts). */
 let startScreen: StartScreen | null = null;
+/** Second launches bring `win` forward, also one that came before it existed (second-launch.ts). */
+const secondLaunch = new SecondLaunch();
 /** Origin the window's pages come from; null until the service listens. */
 let baseUrl: string | null = null;
 let dataDir: string | null = null;
@@ -387,6 +390,7 @@ async function boot(plan: RunPlan): Promise<void> {
   win = created.window;
   reveal = created.reveal;
   startScreen = created.startPage;
+  secondLaunch.attach(created.window, created.reveal);
   created.startPage.open();
   const { service, choice } = await startOnPort(plan, (line) => {
     console.log(line);
@@ -445,14 +449,7 @@ function run(plan: RunPlan): void {
     app.exit(0);
     return;
   }
-  app.on('second-instance', () => {
-    if (win && !win.isDestroyed()) {
-      if (win.isMinimized()) win.restore();
-      reveal?.show();
-      win.show();
-      win.focus();
-    }
-  });
+  app.on('second-instance', () => secondLaunch.onSecondLaunch());
   app.enableSandbox();
   app.on('web-contents-created', (_e, contents) => guardContents(contents));
   app.on('window-all-closed', () => app.quit());
