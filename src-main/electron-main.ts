@@ -12,7 +12,7 @@
 // - every webContents gets the navigation guards, whoever creates it.
 import { rmSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import {
   app,
   BrowserWindow,
@@ -294,7 +294,7 @@ function createWindow(plan: RunPlan): {
   startPage: StartScreen;
   load(url: string): void;
 } {
-  const stateFile = join(plan.dirs.userData, 'window-state.json');
+  const stateFile = plan.dirs.windowState; // an in-memory venue's: the default folder's (paths.ts)
   const saved = parseWindowState(readJsonFile(stateFile));
   const match = matchingBounds(saved);
   const display = match ? screen.getDisplayMatching(match) : screen.getPrimaryDisplay();
@@ -326,6 +326,7 @@ function createWindow(plan: RunPlan): {
   const save = debounce(() => {
     if (w.isDestroyed()) return;
     try {
+      makeDataDir(dirname(stateFile)); // the default folder, for an in-memory venue, may not exist yet
       writeJsonFile(stateFile, { ...w.getNormalBounds(), maximized: w.isMaximized(), fullscreen: w.isFullScreen() });
     } catch (err) {
       logError('could not save the window state', err);

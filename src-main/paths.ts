@@ -11,6 +11,7 @@ import { homedir, tmpdir } from 'node:os';
 import { dirname, join, resolve, sep } from 'node:path';
 
 const APP_NAME = 'perpdesk';
+const WINDOW_STATE_FILE = 'window-state.json';
 
 /**
  * The folder the user ran the command from, which the paths they give are relative to: `npm
@@ -128,6 +129,8 @@ export interface DesktopDataDirs {
   temporary?: true;
   /** Where main.log goes when not in userData's logs/ (an in-memory venue's: the default folder's). */
   logsDir?: string;
+  /** The window's size and position (window-state.json): the profile's, an in-memory venue's the default folder's. */
+  windowState: string;
 }
 
 /**
@@ -137,7 +140,9 @@ export interface DesktopDataDirs {
  * (`perpdesk-memory-<pid>-<random>`, removed at exit), and with it its own single-instance lock:
  * before, it used the default folder's, so a `:memory:` desktop and one on the default folder
  * refused each other ("already running"). Its main.log still goes to the default folder's logs/
- * (macOS: ~/Library/Logs/perpdesk, Electron's own), so it outlives the profile.
+ * (macOS: ~/Library/Logs/perpdesk, Electron's own), so it outlives the profile, and its window's
+ * size and position are the default folder's window-state.json: before, they were the temporary
+ * profile's, removed at exit, so every in-memory launch opened at 1440 x 900 in the middle.
  */
 export function desktopDataDirs(o: {
   dataDir?: string;
@@ -154,18 +159,22 @@ export function desktopDataDirs(o: {
   const explicitProfile = o.userDataDir !== undefined ? resolveFrom(o.cwd, o.userDataDir) : undefined;
   const chosen = o.dataDir ?? explicitProfile ?? fallback;
   if (chosen === ':memory:') {
-    if (explicitProfile !== undefined) return { dataDir: chosen, userData: explicitProfile };
+    if (explicitProfile !== undefined)
+      return { dataDir: chosen, userData: explicitProfile, windowState: join(explicitProfile, WINDOW_STATE_FILE) };
     const unique = o.unique ?? `${process.pid}-${randomBytes(4).toString('hex')}`;
     const userData = join(o.tmpDir ?? tmpdir(), `${APP_NAME}-memory-${unique}`);
     return {
       dataDir: chosen,
       userData,
       temporary: true,
+      // the window is the app's, not the venue's: where the user keeps it, launch after launch
+      windowState: join(fallback, WINDOW_STATE_FILE),
       ...(platform === 'darwin' ? {} : { logsDir: join(fallback, 'logs') }),
     };
   }
   const dataDir = resolveFrom(o.cwd, chosen);
-  return { dataDir, userData: explicitProfile ?? dataDir };
+  const userData = explicitProfile ?? dataDir;
+  return { dataDir, userData, windowState: join(userData, WINDOW_STATE_FILE) };
 }
 
 /**

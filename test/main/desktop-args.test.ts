@@ -1,10 +1,12 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { USAGE } from '../../src-main/cli-args.ts';
 import { PERPDESK_OPTIONS, planStartup, portRequestOf, splitDesktopArgv } from '../../src-main/desktop/desktop-args.ts';
-import { builtUiDir, defaultDataDir, desktopDataDirs } from '../../src-main/paths.ts';
+import { readJsonFile, writeJsonFile } from '../../src-main/desktop/json-file.ts';
+import { parseWindowState } from '../../src-main/desktop/window-state.ts';
+import { builtUiDir, defaultDataDir, desktopDataDirs, makeDataDir } from '../../src-main/paths.ts';
 
 const env = { XDG_CONFIG_HOME: '/home/u/.config' };
 const plan = (argv: string[], defaultApp = true) =>
@@ -85,7 +87,11 @@ describe('planStartup', () => {
     expect(p.options).toMatchObject({ port: 9000, seed: 7, speed: 50, simulate: false });
     expect(p.options.accounts.map((a) => a.apiKey)).toEqual(['botkey001']);
     expect(p.port).toEqual({ kind: 'explicit', port: 9000 });
-    expect(p.dirs).toEqual({ dataDir: '/work/data', userData: '/work/data' });
+    expect(p.dirs).toEqual({
+      dataDir: '/work/data',
+      userData: '/work/data',
+      windowState: '/work/data/window-state.json',
+    });
   });
 
   it('prefers the remembered port when none is given', () => {
@@ -118,6 +124,7 @@ describe('desktopDataDirs', () => {
     expect(desktopDataDirs({ cwd: '/w', env, platform: 'linux' })).toEqual({
       dataDir: '/home/u/.config/perpdesk',
       userData: '/home/u/.config/perpdesk',
+      windowState: '/home/u/.config/perpdesk/window-state.json',
     });
     expect(defaultDataDir(env, 'linux')).toBe('/home/u/.config/perpdesk');
   });
@@ -126,6 +133,7 @@ describe('desktopDataDirs', () => {
     expect(desktopDataDirs({ dataDir: 'd', cwd: '/w', env, platform: 'linux' })).toEqual({
       dataDir: '/w/d',
       userData: '/w/d',
+      windowState: '/w/d/window-state.json',
     });
   });
 
@@ -133,10 +141,12 @@ describe('desktopDataDirs', () => {
     expect(desktopDataDirs({ userDataDir: '/tmp/pd', cwd: '/w', env, platform: 'linux' })).toEqual({
       dataDir: '/tmp/pd',
       userData: '/tmp/pd',
+      windowState: '/tmp/pd/window-state.json',
     });
     expect(desktopDataDirs({ dataDir: '/d', userDataDir: '/tmp/pd', cwd: '/w', env, platform: 'linux' })).toEqual({
       dataDir: '/d',
       userData: '/tmp/pd',
+      windowState: '/tmp/pd/window-state.json',
     });
   });
 
@@ -154,6 +164,7 @@ describe('desktopDataDirs', () => {
       userData: '/tmp/perpdesk-memory-7-a',
       temporary: true,
       logsDir: '/home/u/.config/perpdesk/logs',
+      windowState: '/home/u/.config/perpdesk/window-state.json',
     });
     // the single-instance lock lives in userData: apart from the default folder's, and each launch's own
     const def = desktopDataDirs({ cwd: '/w', env, platform: 'linux' });
@@ -167,7 +178,49 @@ describe('desktopDataDirs', () => {
     expect(desktopDataDirs({ dataDir: ':memory:', userDataDir: '/p', cwd: '/w', env, platform: 'linux' })).toEqual({
       dataDir: ':memory:',
       userData: '/p',
+      windowState: '/p/window-state.json',
     });
+  });
+
+  it("keeps an in-memory venue's window size and position from one launch to the next", () => {
+    const home = mkdtempSync(join(tmpdir(), 'pd-memory-window-'));
+    try {
+      const launch = (unique: string) => {
+        const dirs = desktopDataDirs({
+          dataDir: ':memory:',
+          cwd: '/w',
+          env: { XDG_CONFIG_HOME: join(home, 'config') },
+          platform: 'linux',
+          tmpDir: join(home, 'tmp'),
+          unique,
+        });
+        makeDataDir(dirs.userData);
+        return dirs;
+      };
+      const first = launch('1-a');
+      // the window moved and resized, saved as electron-main.ts saves it; the profile goes at exit
+      makeDataDir(dirname(first.windowState));
+      writeJsonFile(first.windowState, {
+        x: 200,
+        y: 120,
+        width: 1000,
+        height: 700,
+        maximized: false,
+        fullscreen: false,
+      });
+      rmSync(first.userData, { recursive: true, force: true });
+      const second = launch('2-b');
+      expect(parseWindowState(readJsonFile(second.windowState))).toEqual({
+        x: 200,
+        y: 120,
+        width: 1000,
+        height: 700,
+        maximized: false,
+        fullscreen: false,
+      });
+    } finally {
+      rmSync(home, { recursive: true, force: true });
+    }
   });
 });
 
