@@ -255,6 +255,7 @@ function setMenu(plan: RunPlan): void {
 /** The service on its port (desktop/port-start.ts: checked first, chosen, remembered). */
 function startOnPort(
   plan: RunPlan,
+  onChecked: () => void,
   onProgress: (line: string) => void,
 ): Promise<{ service: ServiceHandle; choice: PortChoice }> {
   const o = plan.options;
@@ -264,6 +265,7 @@ function startOnPort(
     dataDir: plan.dirs.dataDir,
     userData: plan.dirs.userData,
     onRememberError: (err) => logError('could not remember the port', err),
+    onChecked,
     start: (port) =>
       slot.start((signal) =>
         startService({
@@ -386,17 +388,24 @@ async function boot(plan: RunPlan): Promise<void> {
   // Linux and macOS are shutting down: commit now, the process may not get another turn
   powerMonitor.on('shutdown', () => closeAndExit(true));
 
-  // the window at once, on the start's progress (start-screen.ts); a second launch focuses it
-  const created = createWindow(plan);
-  win = created.window;
-  reveal = created.reveal;
-  startScreen = created.startPage;
-  secondLaunch.attach(created.window, created.reveal);
-  created.startPage.open();
-  const { service, choice } = await startOnPort(plan, (line) => {
+  // the window once where to listen is checked (a start refused at once shows its error box alone),
+  // on the start's progress (start-screen.ts); a second launch focuses it (second-launch.ts)
+  let opened: ReturnType<typeof createWindow> | undefined;
+  const open = (): void => {
+    const c = createWindow(plan);
+    opened = c;
+    win = c.window;
+    reveal = c.reveal;
+    startScreen = c.startPage;
+    secondLaunch.attach(c.window, c.reveal);
+    c.startPage.open();
+  };
+  const { service, choice } = await startOnPort(plan, open, (line) => {
     console.log(line);
-    created.startPage.progress(line);
+    opened?.startPage.progress(line);
   });
+  const created = opened;
+  if (created === undefined) throw new Error('the service started without its window'); // onChecked comes first
   baseUrl = windowBaseUrl(service.host, service.port);
   console.log(`perpdesk is listening on ${service.url} (API docs: ${service.url}/docs)`);
   // as npm run serve prints it: a browser on this venue logs in with it (also Help > Open in a browser)

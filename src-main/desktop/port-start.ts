@@ -33,6 +33,11 @@ interface PortStart<S extends { port: number }> {
   start(port: number): Promise<S>;
   /** Remembering the port failed (the start goes on). */
   onRememberError(err: unknown): void;
+  /**
+   * Where it can listen is checked and the start goes on: the desktop opens its window (the start
+   * page) here, so a start refused at once shows its error box alone, no start page flashed before it.
+   */
+  onChecked?: () => void;
   /** Probes, replaced in tests. */
   isFree?: (host: string, port: number) => Promise<boolean>;
   check?: (c: ListenCheck) => Promise<Error | null>;
@@ -48,6 +53,7 @@ export async function startOnChosenPort<S extends { port: number }>(
     picksOne: true,
   });
   if (problem !== null) throw problem;
+  o.onChecked?.();
   const isFree = o.isFree ?? isPortFree;
   const portFile = join(o.userData, LAST_PORT_FILE);
   const request: PortRequest = portRequestOf(o, parseSavedPort(readJsonFile(portFile)));

@@ -49,6 +49,38 @@ function fakeStart(fail: (port: number) => Error | null = () => null) {
 const inUse = () => Object.assign(new Error('listen EADDRINUSE'), { code: 'EADDRINUSE' });
 
 describe('the desktop start on its port', () => {
+  it('opens the window (onChecked) only once where to listen is checked, before the start, and not for a start refused at once', async () => {
+    const port = await hold();
+    const dir = tempDir();
+    const events: string[] = [];
+    const refused = startOnChosenPort({
+      host: '127.0.0.1',
+      port: { kind: 'explicit', port },
+      dataDir: dir,
+      userData: dir,
+      start: () => Promise.reject(new Error('not to be started')),
+      onRememberError: () => {},
+      onChecked: () => events.push('window'),
+    });
+    await expect(refused).rejects.toThrow(`Port ${port} on 127.0.0.1 is in use`);
+    expect(events).toEqual([]); // the error box alone: no start page flashed before it
+    const started = await startOnChosenPort({
+      host: '127.0.0.1',
+      port: { kind: 'preferred' },
+      dataDir: dir,
+      userData: dir,
+      isFree: () => Promise.resolve(true),
+      start: (p) => {
+        events.push(`start ${p}`);
+        return Promise.resolve({ port: p });
+      },
+      onRememberError: () => {},
+      onChecked: () => events.push('window'),
+    });
+    expect(started.service.port).toBe(8787);
+    expect(events).toEqual(['window', 'start 8787']); // the start page carries the start's progress
+  });
+
   it('refuses a taken --port before the venue opens', async () => {
     const port = await hold();
     const dir = tempDir();
