@@ -5,8 +5,11 @@
 // shows the save dialog, writes the file and answers where it went, or null on a cancel.
 // Only the app's own window, in its main frame, on the service's page or a replay it hosts, may
 // ask; the name is reduced to a plain file name (no folder, no traversal) the dialog starts
-// with, and the user picks the folder. Electron-free: electron-main.ts supplies the dialog and
-// the write.
+// with, and the user picks the folder. A write that fails is said in words with the path (a
+// folder gone since the dialog chose it: removed, a USB stick unplugged); before, the page said
+// Node's raw 'ENOENT: no such file or directory, open ...'. Electron-free: electron-main.ts
+// supplies the dialog and the write.
+import { dirname } from 'node:path';
 import { isOwnOrigin } from './origin.ts';
 
 /** The largest text saved (a 50,000-record CSV is some 15 MB). */
@@ -50,6 +53,30 @@ export async function saveFile(request: unknown, deps: SaveDeps): Promise<string
   if (r.text.length > SAVE_MAX_CHARS) throw new RangeError(`a file to save is at most ${SAVE_MAX_CHARS} characters`);
   const path = await deps.ask(saveName(r.file));
   if (path === null || path === '') return null;
-  await deps.write(path, r.text);
+  try {
+    await deps.write(path, r.text);
+  } catch (err) {
+    throw new Error(`Could not save ${path}: ${writeProblem(err, path)}`, { cause: err });
+  }
   return path;
+}
+
+/** Why a write failed, in words (the page says it after "Export failed:"). */
+function writeProblem(err: unknown, path: string): string {
+  const e = err as NodeJS.ErrnoException;
+  switch (e.code) {
+    case 'ENOENT':
+      return `the folder ${dirname(path)} does not exist (any more)`;
+    case 'EACCES':
+    case 'EPERM':
+      return 'this user may not write there';
+    case 'EROFS':
+      return 'a read-only file system';
+    case 'ENOSPC':
+      return 'the disk is full';
+    case 'EISDIR':
+      return 'that is a folder';
+    default:
+      return e.message ?? String(err);
+  }
 }

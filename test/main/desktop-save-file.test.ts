@@ -1,5 +1,9 @@
 // Export CSV's "save as" in the desktop (desktop/save-file.ts, run by electron-main.ts for the
 // preload's perpdeskSaveFile): who may ask, the name the dialog starts with, and a cancel.
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { saveAllowed, saveFile, saveName } from '../../src-main/desktop/save-file.ts';
 
@@ -26,6 +30,26 @@ describe('saveFile', () => {
     );
     expect(asked).toEqual(['perpdesk-trades.csv']); // no folder part from the page
     expect(writes).toEqual([['/home/u/x/perpdesk-trades.csv', 'id\r\n']]);
+  });
+
+  it('says in words why the file could not be written: a folder gone since the dialog chose it', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'pd-save-'));
+    const folder = join(dir, 'usb-stick');
+    mkdirSync(folder);
+    const deps = {
+      ask: async (name: string) => {
+        rmSync(folder, { recursive: true }); // unplugged, or removed, while the dialog was open
+        return join(folder, name);
+      },
+      write: (p: string, t: string) => writeFile(p, t, 'utf8'), // as electron-main.ts writes it
+    };
+    try {
+      await expect(saveFile({ file: 'perpdesk-trades.csv', text: 'id\r\n' }, deps)).rejects.toThrow(
+        `Could not save ${join(folder, 'perpdesk-trades.csv')}: the folder ${folder} does not exist (any more)`,
+      );
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('refuses a malformed request before asking', async () => {
