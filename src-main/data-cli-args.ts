@@ -1,7 +1,7 @@
 // The `npm run data` command line (data-cli.ts): the command, its options, and the usage errors
 // (exit 2) said before anything is read or fetched.
 import { DEFAULT_BASE_URL } from './data/download.ts';
-import { optionsProblem } from './data/kinds.ts';
+import { givenSymbol, optionsProblem } from './data/kinds.ts';
 
 export interface DataCliOptions {
   command: 'import' | 'download' | 'list' | 'delete' | 'help';
@@ -75,7 +75,7 @@ export function parseDataCli(argv: readonly string[]): DataCliOptions {
         out.dataDir = value();
         break;
       case '--symbol':
-        out.symbol = value().toUpperCase();
+        out.symbol = givenSymbol(value());
         break;
       case '--market':
         out.market = value();

@@ -6,7 +6,7 @@
 
 import { isInterval } from '../../src-shared/intervals.ts';
 import { CANDLE_KINDS, isKind, isMarket, type Kind, type Market } from '../../src-shared/dataset-kinds.ts';
-import { keyProblem, type DatasetKey } from './kinds.ts';
+import { givenSymbol, keyProblem, type DatasetKey } from './kinds.ts';
 import { JSON_LINES_KINDS } from './rows.ts';
 
 export interface PathInfo {
@@ -81,7 +81,7 @@ export function keyOverrides(path: string, opts: KeyOptions = {}): string[] {
   const out: string[] = [];
   const name = (o: 'market' | 'symbol' | 'kind' | 'interval'): string => (opts.via === 'api' ? `'${o}'` : `--${o}`);
   for (const o of ['market', 'symbol', 'kind', 'interval'] as const) {
-    const given = opts[o];
+    const given = o === 'symbol' && opts.symbol !== undefined ? givenSymbol(opts.symbol) : opts[o];
     const said = info[o];
     if (given !== undefined && said !== undefined && given !== said)
       out.push(`the path says ${o} ${said}; ${name(o)} ${given} was taken`);
@@ -99,7 +99,7 @@ export function resolveKey(path: string, opts: KeyOptions = {}): DatasetKey {
   const kind = opts.kind ?? info.kind ?? (opts.interval !== undefined ? 'klines' : undefined);
   const k = {
     market: opts.market ?? info.market,
-    symbol: opts.symbol ?? info.symbol,
+    symbol: opts.symbol === undefined ? info.symbol : givenSymbol(opts.symbol),
     kind,
     interval: opts.interval ?? (kind !== undefined && CANDLE_KINDS.has(kind as Kind) ? info.interval : undefined) ?? '',
   };

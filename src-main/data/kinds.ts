@@ -40,6 +40,15 @@ export interface DatasetKey {
 
 const SYMBOL = /^[A-Z0-9_]{2,40}$/;
 
+/**
+ * A symbol as a user gives it for an import or download (`--symbol`, the route's `symbol`): in any
+ * case, as the trading routes take it, so `btcusdt` is BTCUSDT. One holding anything but letters,
+ * digits or _ is left as given, for keyProblem to refuse naming what the user wrote.
+ */
+export function givenSymbol(symbol: string): string {
+  return /^[A-Za-z0-9_]+$/.test(symbol) ? symbol.toUpperCase() : symbol;
+}
+
 /** Checks a dataset key: the message says what is wrong, or null when it is whole. */
 export function keyProblem(k: { market?: string; symbol?: string; kind?: string; interval?: string }): string | null {
   if (!isMarket(k.market))
