@@ -27,12 +27,10 @@ import {
   previousOpenTime,
   type Interval,
 } from '../../src-shared/intervals.ts';
-import { DEFAULT_CATALOGUE } from '../market/catalogue.ts';
-import { toNewSymbol } from '../market/seed-catalogue.ts';
-import { generateBrackets } from '../risk/tiers.ts';
 import { entryDisagreement, keyOverrides, parseArchivePath, resolveKey, type KeyOptions } from './archive-path.ts';
 import { aggregateDatasetCandles, archiveRow, type ArchiveKline } from './dataset-candles.ts';
 import { DatasetError } from './dataset-error.ts';
+import { catalogueSpecs, inferredSpecs } from './new-dataset-specs.ts';
 import { assertWritten, crossGaps, stageFile, type ImportProgress } from './dataset-staging.ts';
 import type { ContractSpecs, DatasetRecord, DatasetStore, Gap } from './ports.ts';
 import { FileRefused, isZip, verifiedHash, zipDamage, zipEntryName } from './file-source.ts';
@@ -83,30 +81,11 @@ export type { ArchiveKline };
 const POW10N = Array.from({ length: 40 }, (_, i) => 10n ** BigInt(i));
 const pow10 = (n: number): bigint => POW10N[n];
 
-/** The built-in catalogue's specs: it lists USD-M perpetuals, so only `um` datasets use it. */
-function catalogueSpecs(key: DatasetKey): ContractSpecs | undefined {
-  if (key.market !== 'um') return undefined;
-  const e = DEFAULT_CATALOGUE.find((c) => c.symbol === key.symbol);
-  if (e === undefined) return undefined;
-  const s = toNewSymbol(e, 0);
-  return { tickSize: s.tickSize, stepSize: s.stepSize, tiers: tiersOf(s.brackets) };
-}
-
-function tiersOf(brackets: readonly { cap: number; maxLeverage: number; mmr: number }[]): ContractSpecs['tiers'] {
-  return brackets.map((b) => ({ cap: Number.isFinite(b.cap) ? b.cap : null, maxLeverage: b.maxLeverage, mmr: b.mmr }));
-}
-
 function unreplayableWarning(symbol: string): string {
   return (
     `${symbol} cannot be replayed: the venue names its pairs with 2 to 30 capital letters or digits ` +
     `(a COIN-M or delivery contract has a _); the data is kept in the catalogue`
   );
-}
-
-/** The importer's placeholder until the data is read (spec-inference.ts), within the 8 decimals the venue lists: generic tiers. */
-function inferredSpecs(priceDp: number, qtyDp: number): ContractSpecs {
-  const step = (dp: number): string => (dp === 0 ? '1' : `0.${'0'.repeat(dp - 1)}1`);
-  return { tickSize: step(priceDp), stepSize: step(qtyDp), tiers: tiersOf(generateBrackets(20, 10_000)) };
 }
 
 /** A result's fields before its file is read: no dataset, no rows. */
