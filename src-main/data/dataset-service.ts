@@ -62,7 +62,7 @@ export interface ImportResult {
   /** Why it was refused (with the row when a row was at fault). */
   readonly error: string | null;
   readonly errorRow: number | null;
-  /** Options that overrode what the file's path says (archive-path.ts keyOverrides). */
+  /** Options that overrode what the file's path says (archive-path.ts keyOverrides); what the import says of its rows. */
   readonly warnings: readonly string[];
   /** Lines of other streams the file holds, skipped, per stream (a recorder's JSON lines). */
   readonly skipped: readonly SkippedStream[];
@@ -331,6 +331,7 @@ export class DatasetService {
         added: summary.summary.rows,
         gaps: summary.fileGaps,
         skipped: summary.skipped,
+        warnings: [...base.warnings, ...summary.warnings],
         checksum,
         sha256: hash.sha256,
         error: null,

@@ -52,6 +52,8 @@ export interface StagedResult {
   summary: FileSummary;
   /** Lines of other streams skipped, per stream (a recorder's JSON lines). */
   skipped: readonly SkippedStream[];
+  /** What the import says of the file's rows (rows.ts RowParser.warnings). */
+  warnings: readonly string[];
 }
 
 /**
@@ -252,6 +254,7 @@ export async function stageFile(store: DatasetStore, f: StagedFile): Promise<Sta
     // one removes it; the file's own count is still reported.
     fileGaps: gaps.length,
     skipped,
+    warnings: parser?.warnings ?? [],
     summary: {
       rows: added,
       read: reader.rows,

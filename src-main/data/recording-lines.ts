@@ -13,6 +13,7 @@
 import type { Kind } from '../../src-shared/dataset-kinds.ts';
 import { DecimalReader } from './decimal-field.ts';
 import { StreamSkips } from './stream-skips.ts';
+import { EventRepeats } from './event-repeats.ts';
 import { COIN_M_TRADES, tradeBody } from './recorder-rows.ts';
 import type { DatasetKey } from './kinds.ts';
 import { aggTradeBody, bookTickerBody, candleBody, RowError, type RowParser, type RowSink } from './rows.ts';
@@ -80,6 +81,9 @@ function field(v: unknown): string {
  */
 interface EventReader {
   event: string;
+  /** The event's id, rising from event to event (`a` of an aggTrade), as its errors name it, and its value. */
+  idName: string;
+  id(d: Record<string, unknown>): unknown;
   /** Whether the pair's event is a row of `key` (a kline of its interval); every one when absent. */
   takes?(d: Record<string, unknown>, key: DatasetKey): boolean;
   names: readonly string[];
@@ -98,6 +102,8 @@ interface EventReader {
 const READERS: Partial<Record<Kind, EventReader>> = {
   aggTrades: {
     event: 'aggTrade',
+    idName: 'a',
+    id: (d) => d.a,
     names: ['a', 'p', 'q', 'f', 'l', 'T', 'm'],
     fields: (d) => [d.a, d.p, d.q, d.f, d.l, d.T, d.m],
     body: aggTradeBody,
@@ -106,6 +112,8 @@ const READERS: Partial<Record<Kind, EventReader>> = {
   // best_bid_price b, best_bid_qty B, best_ask_price a, best_ask_qty A, transaction_time T, event_time E
   bookTicker: {
     event: 'bookTicker',
+    idName: 'u',
+    id: (d) => d.u,
     names: ['u', 'b', 'B', 'a', 'A', 'T', 'E'],
     fields: (d) => [d.u, d.b, d.B, d.a, d.A, d.T, d.E],
     body: bookTickerBody,
@@ -114,6 +122,8 @@ const READERS: Partial<Record<Kind, EventReader>> = {
   // trade stream (recorder-rows.ts): id t, price p, qty q, time T, is_buyer_maker m, quote_qty p x q
   trades: {
     event: 'trade',
+    idName: 't',
+    id: (d) => d.t,
     names: ['t', 'p', 'q', 'T', 'm'],
     fields: (d) => [d.t, d.p, d.q, d.T, d.m],
     body: tradeBody,
@@ -126,6 +136,8 @@ const READERS: Partial<Record<Kind, EventReader>> = {
   // its values so far; only its last push, x true, is the candle as the archive has it.
   klines: {
     event: 'kline',
+    idName: 't',
+    id: (d) => candleOf(d).t,
     takes: (d, key) => candleOf(d).i === key.interval,
     names: [],
     fields: (d) => {
@@ -155,6 +167,8 @@ export function makeRecordingParser(
   let inner: RowParser | null = null;
   let body: ((f: string[], lineNo: number) => void) | null = null;
   let rows = 0;
+  const eventText = (text: string): string => JSON.stringify(recordedLine(lineObject(text, 0), key.symbol).data);
+  const repeats = new EventRepeats(reader.event, reader.idName, eventText);
   return {
     get rows() {
       return inner?.rows ?? rows;
@@ -164,6 +178,10 @@ export function makeRecordingParser(
     },
     get skipped() {
       return inner !== null ? inner.skipped : skips.list();
+    },
+    get warnings() {
+      const w = inner === null ? repeats.warning() : null;
+      return w === null ? [] : [w];
     },
     line(text, lineNo) {
       if (inner !== null) return inner.line(text, lineNo);
@@ -182,7 +200,11 @@ export function makeRecordingParser(
         if (line.event === reader.event && line.symbol !== key.symbol) others.add(line.symbol);
         return skips.add(line);
       }
+      // an event written again (a recorder reconnecting) is dropped, counted; another of its id refuses the file
+      const id = Number(field(reader.id(line.data)));
+      if (repeats.repeats(id, text, lineNo)) return;
       body(reader.fields(line.data).map(field), lineNo);
+      repeats.took(id, text, lineNo);
       rows++;
     },
   };

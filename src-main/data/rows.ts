@@ -80,6 +80,8 @@ export interface RowParser {
   readonly otherSymbols?: ReadonlySet<string>;
   /** Lines of other streams skipped, per stream (a recorder's JSON lines: recording-lines.ts). */
   readonly skipped?: readonly SkippedStream[];
+  /** What the import is to say of the file's rows (a recording's duplicate events dropped). */
+  readonly warnings?: readonly string[];
 }
 
 const HEADERS: Record<string, readonly string[][]> = {

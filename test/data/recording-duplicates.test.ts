@@ -1,0 +1,127 @@
+// A JSON-lines recording holding an event twice (a recorder reconnecting and writing again the
+// events it had written: a new recv_ts, the same event): the copies are dropped and counted in the
+// import's warnings, the rows stored being those of the recording without them. Until this was
+// fixed the whole file was refused (`row 23: a is not above the previous row's: "16599292"`). Two
+// different events of one id still refuse it, naming both lines.
+import { readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import type { DatabaseSync } from 'node:sqlite';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { DatasetService, type ImportResult } from '../../src-main/data/dataset-service.ts';
+import { openDatabase } from '../../src-main/store/database.ts';
+import { DatasetsRepo } from '../../src-main/store/datasets-repo.ts';
+import { FIXTURES, tempDir } from './archive-fixtures.ts';
+
+const EVENTS = path.join(FIXTURES, 'depth/binance_usdm_2021-07-22_cryptofeed/ws_events.jsonl');
+const LINES = readFileSync(EVENTS, 'utf8').trim().split('\n');
+
+let db: DatabaseSync;
+let service: DatasetService;
+beforeEach(() => {
+  db = openDatabase({ dataDir: ':memory:' });
+  service = new DatasetService(new DatasetsRepo(db));
+});
+afterEach(() => db.close());
+
+const isOf = (stream: string) => (l: string) =>
+  l.includes(`"stream":"${stream}"`) && (!stream.includes('@kline') || l.includes('"x":true'));
+
+/**
+ * The recording with the `n` events of `stream` up to its `after`-th (1-based) written again right
+ * after it, each with a later recv_ts (as a reconnecting recorder writes them); with the line
+ * numbers (1-based) of the copies and of the lines they repeat.
+ */
+function resent(stream: string, after: number, n: number, edit = (l: string) => l) {
+  const at = LINES.map((l, i) => (isOf(stream)(l) ? i : -1)).filter((i) => i >= 0);
+  const originals = at.slice(after - n, after);
+  const copies = originals.map((i) => edit(LINES[i].replace(/"recv_ts":[0-9.]+/, '"recv_ts":1626999999.5')));
+  const cut = at[after - 1] + 1;
+  const lines = [...LINES.slice(0, cut), ...copies, ...LINES.slice(cut)];
+  const file = path.join(tempDir(), 'ws_events.jsonl');
+  writeFileSync(file, lines.join('\n') + '\n');
+  return { file, copyLines: copies.map((_, k) => cut + 1 + k), ofLines: originals.map((i) => i + 1) };
+}
+
+async function importOwn(file: string, kind: 'aggTrades' | 'bookTicker' | 'klines'): Promise<ImportResult> {
+  const [r] = await service.importFiles([file], {
+    market: 'um',
+    symbol: 'CTKUSDT',
+    kind,
+    interval: kind === 'klines' ? '1m' : undefined,
+  });
+  return r;
+}
+
+const stored = (id: number): unknown[] => [
+  ...db.prepare('SELECT time, seq, data FROM dataset_events WHERE dataset_id = ? ORDER BY time, seq').all(id),
+];
+
+describe("a recording's events written twice", () => {
+  it('aggTrade: three re-sent events are dropped and said; the trades are those of the recording as recorded', async () => {
+    const { file, copyLines, ofLines } = resent('ctkusdt@aggTrade', 5, 3);
+    const r = await importOwn(file, 'aggTrades');
+    expect(r.error).toBeNull();
+    expect([r.status, r.rows, r.added]).toEqual(['imported', 38, 38]);
+    expect(r.warnings).toEqual([
+      `3 duplicate events dropped (aggTrade events the same as an earlier line's, as a recorder that reconnects ` +
+        `writes again; the first, line ${copyLines[0]}, repeats line ${ofLines[0]})`,
+    ]);
+    // the skipped lines are the other streams', as without the copies
+    expect(r.skipped.reduce((n, s) => n + s.lines, 0)).toBe(LINES.length - 38);
+    const own = openDatabase({ dataDir: ':memory:' });
+    try {
+      const plain = new DatasetService(new DatasetsRepo(own));
+      const [p] = await plain.importFiles([EVENTS], { market: 'um', symbol: 'CTKUSDT', kind: 'aggTrades' });
+      expect(p.warnings).toEqual([]);
+      expect(service.trades(r.datasetId!, { limit: 100 })).toEqual(plain.trades(p.datasetId!, { limit: 100 }));
+    } finally {
+      own.close();
+    }
+  });
+
+  it('bookTicker: a re-sent event is dropped and said, the stored events being the same', async () => {
+    const { file, copyLines, ofLines } = resent('ctkusdt@bookTicker', 100, 1);
+    const r = await importOwn(file, 'bookTicker');
+    expect(r.error).toBeNull();
+    expect([r.status, r.rows, r.added]).toEqual(['imported', 145, 145]);
+    expect(r.warnings).toEqual([
+      `1 duplicate event dropped (bookTicker events the same as an earlier line's, as a recorder that reconnects ` +
+        `writes again; the first, line ${copyLines[0]}, repeats line ${ofLines[0]})`,
+    ]);
+    const again = stored(r.datasetId!);
+    db.close();
+    db = openDatabase({ dataDir: ':memory:' });
+    service = new DatasetService(new DatasetsRepo(db));
+    const p = await importOwn(EVENTS, 'bookTicker');
+    expect(stored(p.datasetId!)).toEqual(again);
+  });
+
+  it('kline: the closed candle written twice is one candle', async () => {
+    const { file } = resent('ctkusdt@kline_1m', 1, 1);
+    const r = await importOwn(file, 'klines');
+    expect(r.error).toBeNull();
+    expect([r.status, r.rows, r.added]).toEqual(['imported', 1, 1]);
+    expect(r.warnings).toEqual([expect.stringMatching(/^1 duplicate event dropped \(kline events the same/)]);
+  });
+
+  it('another event of an id taken refuses the file, naming both lines', async () => {
+    const { file, copyLines, ofLines } = resent('ctkusdt@aggTrade', 5, 1, (l) =>
+      l.replace('"p":"1.01100"', '"p":"1.01200"'),
+    );
+    const r = await importOwn(file, 'aggTrades');
+    expect(r.status).toBe('refused');
+    expect(r.errorRow).toBe(copyLines[0]);
+    expect(r.error).toBe(
+      `ws_events.jsonl: row ${copyLines[0]}: aggTrade a ${JSON.parse(LINES[ofLines[0] - 1]).data.a} is also line ` +
+        `${ofLines[0]}'s, another aggTrade event: two different events of one id (which of them is right cannot be ` +
+        'told); nothing of this file was imported',
+    );
+  });
+
+  it('a kline of a candle taken with other values refuses the file, naming the event t', async () => {
+    const { file, copyLines, ofLines } = resent('ctkusdt@kline_1m', 1, 1, (l) => l.replace('"n":86', '"n":87'));
+    const r = await importOwn(file, 'klines');
+    expect(r.status).toBe('refused');
+    expect(r.error).toContain(`row ${copyLines[0]}: kline t 1626992700000 is also line ${ofLines[0]}'s`);
+  });
+});
