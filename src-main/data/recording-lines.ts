@@ -139,12 +139,12 @@ const READERS: Partial<Record<Kind, EventReader>> = {
     idName: 't',
     id: (d) => candleOf(d).t,
     takes: (d, key) => candleOf(d).i === key.interval,
-    names: [],
+    names: ['t', 'o', 'h', 'l', 'c', 'v', 'T', 'q', 'n', 'V', 'Q', 'B'],
     fields: (d) => {
       const k = candleOf(d);
       return [k.t, k.o, k.h, k.l, k.c, k.v, k.T, k.q, k.n, k.V, k.Q, k.B];
     },
-    body: (sink, dec, _names, key) => candleBody(key, sink, dec),
+    body: (sink, dec, names, key) => candleBody(key, sink, dec, names),
   },
 };
 

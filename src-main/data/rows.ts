@@ -130,16 +130,6 @@ function headersOf(key: DatasetKey): readonly string[][] {
   return storageOf(key.kind) === 'candles' ? HEADERS.candles : HEADERS[key.kind];
 }
 
-const CANDLE_VALUE_NAMES = [
-  'open',
-  'high',
-  'low',
-  'close',
-  'volume',
-  'quote_volume',
-  'taker_buy_volume',
-  'taker_buy_quote_volume',
-];
 const CANDLE_VALUE_COLUMNS = [1, 2, 3, 4, 5, 7, 9, 10];
 
 const POW10 = Array.from({ length: 40 }, (_, i) => 10 ** i);
@@ -247,8 +237,16 @@ function fits(s: string, lineNo: number, what: string, hold: FieldHold): void {
 /** How each candle value is held: prices as written (coarse candles), volumes in lots, quote volumes as money. */
 const CANDLE_VALUE_HOLDS: FieldHold[] = ['written', 'written', 'written', 'written', 'lots', 'money', 'lots', 'money'];
 
-/** The candle row of `key`'s interval: the archive's 12 columns, named in errors by the CSV's names. */
-export function candleBody(key: DatasetKey, sink: RowSink, dec: DecimalReader): Body {
+/**
+ * The candle row of `key`'s interval: the archive's 12 columns, each named in its errors by `names`
+ * (the CSV's; a recorder's kline event reads its t, o, h, l, c, v, T, q, n, V, Q, B through it too).
+ */
+export function candleBody(
+  key: DatasetKey,
+  sink: RowSink,
+  dec: DecimalReader,
+  names: readonly string[] = HEADERS.candles[0],
+): Body {
   const interval = key.interval as Interval;
   const signed = key.kind === 'premiumIndexKlines';
   let prevOpen = Number.NEGATIVE_INFINITY;
@@ -260,7 +258,7 @@ export function candleBody(key: DatasetKey, sink: RowSink, dec: DecimalReader): 
     need(
       Number.isSafeInteger(openUs) && openUs % 1000 === 0,
       lineNo,
-      'open_time is not a whole ms or µs timestamp:',
+      `${names[0]} is not a whole ms or µs timestamp:`,
       f[0],
     );
     const openTime = openUs / 1000;
@@ -268,43 +266,40 @@ export function candleBody(key: DatasetKey, sink: RowSink, dec: DecimalReader): 
       // on the start of another interval's candle (a 1m file given 1h): the close_time error's hint
       const other = INTERVALS.some((i) => openTimeOf(i, openTime) === openTime);
       const hint = other ? ` (are these ${interval} candles?)` : '';
-      need(false, lineNo, `open_time is not the start of a ${interval} candle${hint}:`, f[0]);
+      need(false, lineNo, `${names[0]} is not the start of a ${interval} candle${hint}:`, f[0]);
     }
-    need(openTime > prevOpen, lineNo, "open_time is not after the previous row's:", f[0]);
+    need(openTime > prevOpen, lineNo, `${names[0]} is not after the previous row's:`, f[0]);
     const closeUs = timeMicros(f[6]);
-    need(Number.isSafeInteger(closeUs), lineNo, 'close_time is not an integer:', f[6]);
+    need(Number.isSafeInteger(closeUs), lineNo, `${names[6]} is not an integer:`, f[6]);
     const closeTime = Math.floor(closeUs / 1000);
     need(
       closeTime >= openTime && closeTime <= closeTimeOf(interval, openTime),
       lineNo,
-      `close_time is not inside the ${interval} candle (are these ${interval} candles?):`,
+      `${names[6]} is not inside the ${interval} candle (are these ${interval} candles?):`,
       f[6],
     );
     const values: string[] = new Array(8);
     for (let i = 0; i < 8; i++) {
       const s = f[CANDLE_VALUE_COLUMNS[i]];
+      const name = names[CANDLE_VALUE_COLUMNS[i]];
       const m = dec.read(s, signed && i < 4, true);
-      need(
-        !Number.isNaN(m),
-        lineNo,
-        `${CANDLE_VALUE_NAMES[i]} is not a ${signed && i < 4 ? '' : 'non-negative '}decimal:`,
-        s,
-      );
+      need(!Number.isNaN(m), lineNo, `${name} is not a ${signed && i < 4 ? '' : 'non-negative '}decimal:`, s);
       // a value the venue cannot count in ticks, lots or money is refused here (a 200,001-digit
       // volume was imported; a coarse read then answered a 200 KB message and a replay faulted)
-      fits(s, lineNo, CANDLE_VALUE_NAMES[i], CANDLE_VALUE_HOLDS[i]);
+      fits(s, lineNo, name, CANDLE_VALUE_HOLDS[i]);
       // for the order checks only: division by a power of ten keeps the order of the values
       nums[i] = m / POW10[dec.dp];
       dps[i] = dec.dp;
       values[i] = s;
     }
     const count = readInt(f[8]);
-    need(!Number.isNaN(count), lineNo, 'count is not a non-negative integer:', f[8]);
+    need(!Number.isNaN(count), lineNo, `${names[8]} is not a non-negative integer:`, f[8]);
     const [open, high, low, close, volume, , tbv] = nums;
     if (!(high >= open && high >= close && high >= low && low <= open && low <= close)) {
-      throw new RowError(lineNo, `high ${f[2]} and low ${f[3]} do not bound open ${f[1]} and close ${f[4]}`);
+      const [, o, h, l, c] = names;
+      throw new RowError(lineNo, `${h} ${f[2]} and ${l} ${f[3]} do not bound ${o} ${f[1]} and ${c} ${f[4]}`);
     }
-    if (tbv > volume) throw new RowError(lineNo, `taker_buy_volume ${f[9]} exceeds volume ${f[5]}`);
+    if (tbv > volume) throw new RowError(lineNo, `${names[9]} ${f[9]} exceeds ${names[5]} ${f[5]}`);
     prevOpen = openTime;
     row.openTime = openTime;
     row.closeTime = closeTime;

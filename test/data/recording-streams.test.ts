@@ -222,4 +222,37 @@ describe("a recording's kline events, as klines", () => {
         'ctkusdt@kline_1m 1 (kind klines reads them), ctkusdt@kline_1m unfinished candles 31; nothing of this file was imported',
     );
   });
+
+  it("a bad closed kline refuses the file naming the event's fields (o, h, n, V, T), not the CSV's columns (open, high ...)", async () => {
+    const lines = readFileSync(EVENTS, 'utf8').split('\n');
+    const at = lines.findIndex((l) => l.includes('"ctkusdt@kline_1m"') && l.includes('"x":true'));
+    // the candle: "t":1626992700000,"T":1626992759999,...,"o":"1.01000","c":"1.01200","h":"1.01200","l":"1.01000","v":"11074","n":86
+    const refusal = async (from: string, to: string): Promise<string | null> => {
+      const bad = [...lines];
+      expect(bad[at]).toContain(from);
+      bad[at] = bad[at].replace(from, to);
+      const file = path.join(tempDir(), 'ws_events.jsonl');
+      writeFileSync(file, bad.join('\n'));
+      const [r] = await service.importFiles([file], {
+        market: 'um',
+        symbol: 'CTKUSDT',
+        kind: 'klines',
+        interval: '1m',
+      });
+      expect([r.status, r.errorRow]).toEqual(['refused', at + 1]);
+      return r.error;
+    };
+    const row = `ws_events.jsonl: row ${at + 1}: `;
+    const end = '; nothing of this file was imported';
+    expect(await refusal('"o":"1.01000"', '"o":"x1"')).toBe(`${row}o is not a non-negative decimal: "x1"${end}`);
+    expect(await refusal('"h":"1.01200"', '"h":"1.00000"')).toBe(
+      `${row}h 1.00000 and l 1.01000 do not bound o 1.01000 and c 1.01200${end}`,
+    );
+    expect(await refusal('"n":86', '"n":8.5')).toBe(`${row}n is not a non-negative integer: "8.5"${end}`);
+    expect(await refusal('"T":1626992759999', '"T":1626992860000')).toBe(
+      `${row}T is not inside the 1m candle (are these 1m candles?): "1626992860000"${end}`,
+    );
+    const v = /"V":"([^"]*)"/.exec(lines[at])![1];
+    expect(await refusal(`"V":"${v}"`, '"V":"99999"')).toBe(`${row}V 99999 exceeds v 11074${end}`);
+  });
 });
