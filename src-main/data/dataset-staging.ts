@@ -3,7 +3,7 @@
 // step), and the gaps found inside the file and between the dataset's files. All or nothing: the
 // first bad row throws, naming it, and the caller removes everything staged.
 import { nextOpenTime, type Interval } from '../../src-shared/intervals.ts';
-import type { DatasetStore, FileSummary, Gap, StoredCandle } from './ports.ts';
+import type { DatasetStore, FileSummary, Gap, StagedCount, StoredCandle } from './ports.ts';
 import { readLines } from './file-source.ts';
 import { storageOf, type DatasetKey } from './kinds.ts';
 import { makeDepthParser, depthData } from './depth-rows.ts';
@@ -73,12 +73,21 @@ export async function stageFile(store: DatasetStore, f: StagedFile): Promise<Sta
   let priceDp = 0;
   let qtyDp = 0;
   let quoteDp = 0;
+  // rows stored already from another file with other figures (the stored ones are kept): said
+  let differ = 0;
+  let firstDifferUs: number | null = null;
+  /** Counts a staged batch; `us`: µs in one of its keys (candles' are ms). */
+  const took = (c: StagedCount, us: number): void => {
+    added += c.added;
+    if (c.differ > 0 && differ === 0 && c.firstDiffer !== null) firstDifferUs = c.firstDiffer * us;
+    differ += c.differ;
+  };
 
   // candles
   let candles: StoredCandle[] = [];
   let prevOpen: number | null = null;
   const flushCandles = (): void => {
-    if (candles.length > 0) added += store.stageCandles(datasetId, fileId, candles);
+    if (candles.length > 0) took(store.stageCandles(datasetId, fileId, candles), 1000);
     candles = [];
   };
   // trades
@@ -103,7 +112,7 @@ export async function stageFile(store: DatasetStore, f: StagedFile): Promise<Sta
   let seq = 0;
   let fundingHours = 0;
   const flushEvents = (): void => {
-    if (events.length > 0) added += store.stageEvents(datasetId, fileId, events);
+    if (events.length > 0) took(store.stageEvents(datasetId, fileId, events), 1);
     events = [];
   };
 
@@ -254,7 +263,7 @@ export async function stageFile(store: DatasetStore, f: StagedFile): Promise<Sta
     // one removes it; the file's own count is still reported.
     fileGaps: gaps.length,
     skipped,
-    warnings: parser?.warnings ?? [],
+    warnings: [...(parser?.warnings ?? []), ...(differ > 0 ? [differWarning(differ, firstDifferUs!)] : [])],
     summary: {
       rows: added,
       read: reader.rows,
@@ -338,6 +347,18 @@ function fundingHoursAt(store: DatasetStore, datasetId: number, timeUs: number):
     return Number.isSafeInteger(hours) && hours > 0 ? hours : 8;
   }
   return 8;
+}
+
+/**
+ * The import's word on rows an earlier file stored with other figures (a re-downloaded, corrected
+ * day over the first copy): the stored ones are kept, which the import said nothing of.
+ */
+function differWarning(n: number, firstUs: number): string {
+  return (
+    `${count(n, 'row')} of this file ${n === 1 ? 'differs' : 'differ'} from the ${n === 1 ? 'one' : 'ones'} an earlier file stored ` +
+    `(the first at ${new Date(Math.floor(firstUs / 1000)).toISOString()}); the stored ${n === 1 ? 'one was' : 'ones were'} kept, ` +
+    "not this file's: to take its figures, delete the dataset and import this file before the others"
+  );
 }
 
 function candleGap(interval: Interval, expected: number, actual: number): Omit<Gap, 'fileId'> {

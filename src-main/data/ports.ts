@@ -41,6 +41,16 @@ export interface DatasetRecord extends DatasetKey {
   readonly updatedAt: number;
 }
 
+/** What staging a batch of candles or events did. */
+export interface StagedCount {
+  /** Rows new to the dataset. */
+  added: number;
+  /** Rows already stored (from another file) with other figures: the stored ones are kept. */
+  differ: number;
+  /** The key of the first of them (a candle's open time, ms; an event's time, µs), null when none. */
+  firstDiffer: number | null;
+}
+
 export interface StoredCandle {
   readonly openTime: number;
   readonly closeTime: number;
@@ -103,11 +113,18 @@ export interface DatasetStore {
   doneFile(datasetId: number, sha256: string): FileRecord | undefined;
   files(datasetId: number): FileRecord[];
   beginFile(datasetId: number, name: string, sha256: string, now: number): number;
-  /** Candles of a staged file; a candle whose open time is already stored is skipped. Returns how many were new. */
-  stageCandles(datasetId: number, fileId: number, rows: readonly StoredCandle[]): number;
+  /**
+   * Candles of a staged file; a candle whose open time is already stored is skipped (the stored one
+   * kept). Returns how many were new, and how many of the skipped differ from the stored ones.
+   */
+  stageCandles(datasetId: number, fileId: number, rows: readonly StoredCandle[]): StagedCount;
   stageTradeBlock(datasetId: number, fileId: number, meta: TradeBlockMeta, data: Uint8Array): void;
-  /** Events (time µs, seq, data); an already stored (time, seq) is skipped. Returns how many were new. */
-  stageEvents(datasetId: number, fileId: number, rows: readonly { time: number; seq: number; data: string }[]): number;
+  /** Events (time µs, seq, data); an already stored (time, seq) is skipped (the stored one kept), as stageCandles. */
+  stageEvents(
+    datasetId: number,
+    fileId: number,
+    rows: readonly { time: number; seq: number; data: string }[],
+  ): StagedCount;
   /**
    * Times (µs) of the committed trades next to ids [firstId, lastId]: the last trade before
    * firstId and the first after lastId (null where there is none).

@@ -15,6 +15,7 @@ import type {
   FileSummary,
   Gap,
   SpecsSource,
+  StagedCount,
   StoredCandle,
   TradeBlockMeta,
   WriteFailure,
@@ -96,6 +97,43 @@ type CandleArray = [number, number, string, string, string, string, string, stri
 const EVENTS_PAGE = 64;
 const BLOCKS_PAGE = 16;
 
+/**
+ * A staged candle or event whose key is stored already keeps the stored row. Its upsert compares the
+ * stored row SQLite has just read for the conflict with the staged one, and only when they differ
+ * calls this function (a JS function of the connection: it notes the key and answers 0, so nothing
+ * is written), so an identical copy costs one comparison a row more, a differing one is counted.
+ */
+const STAGED_DIFFER = 'perpdesk_staged_differ';
+
+interface DifferLog {
+  start(): void;
+  counted(): Pick<StagedCount, 'differ' | 'firstDiffer'>;
+}
+
+const differLogs = new WeakMap<DatabaseSync, DifferLog>();
+
+/** The connection's log of differing rows, its function defined on first use (before statements name it). */
+function differLogOf(db: DatabaseSync): DifferLog {
+  let log = differLogs.get(db);
+  if (log === undefined) {
+    let differ = 0;
+    let first: number | null = null;
+    db.function(STAGED_DIFFER, { deterministic: false }, (key) => {
+      if (differ++ === 0) first = Number(key);
+      return 0;
+    });
+    log = {
+      start() {
+        differ = 0;
+        first = null;
+      },
+      counted: () => ({ differ, firstDiffer: first }),
+    };
+    differLogs.set(db, log);
+  }
+  return log;
+}
+
 export class DatasetsRepo implements DatasetStore {
   private readonly db: DatabaseSync;
   private readonly s: Record<string, StatementSync>;
@@ -106,6 +144,7 @@ export class DatasetsRepo implements DatasetStore {
 
   constructor(db: DatabaseSync) {
     this.db = db;
+    differLogOf(db); // (its function, before the statements that call it are prepared)
     groupCommitOf(db).onFailure((err) => {
       this.failures++;
       const e = storeWriteError(err, db.location());
@@ -128,13 +167,20 @@ export class DatasetsRepo implements DatasetStore {
       ),
       candle: p(
         `INSERT INTO dataset_candles (dataset_id, open_time, file_id, close_time, open, high, low, close, volume, quote_volume, count,
-           taker_buy_volume, taker_buy_quote_volume) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`,
+           taker_buy_volume, taker_buy_quote_volume) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+         ON CONFLICT (dataset_id, open_time) DO UPDATE SET file_id = file_id
+           WHERE CASE WHEN (close_time, open, high, low, close, volume, quote_volume, count, taker_buy_volume, taker_buy_quote_volume) <>
+             (excluded.close_time, excluded.open, excluded.high, excluded.low, excluded.close, excluded.volume,
+              excluded.quote_volume, excluded.count, excluded.taker_buy_volume, excluded.taker_buy_quote_volume)
+             THEN ${STAGED_DIFFER}(excluded.open_time) ELSE 0 END`,
       ),
       block: p(
         'INSERT INTO dataset_trade_blocks (dataset_id, file_id, first_id, last_id, first_time, last_time, count, data) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
       ),
       event: p(
-        'INSERT INTO dataset_events (dataset_id, time, seq, file_id, data) VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING',
+        `INSERT INTO dataset_events (dataset_id, time, seq, file_id, data) VALUES (?, ?, ?, ?, ?)
+         ON CONFLICT (dataset_id, time, seq) DO UPDATE SET file_id = file_id
+           WHERE CASE WHEN data <> excluded.data THEN ${STAGED_DIFFER}(excluded.time) ELSE 0 END`,
       ),
       overlap: p(
         `SELECT f.name FROM dataset_trade_blocks b JOIN dataset_files f ON f.id = b.file_id AND f.state = 'done'
@@ -290,9 +336,11 @@ export class DatasetsRepo implements DatasetStore {
     return transaction(this.db, () => (this.s.beginFile.get(datasetId, name, sha256, now) as { id: number }).id);
   }
 
-  stageCandles(datasetId: number, fileId: number, rows: readonly StoredCandle[]): number {
+  stageCandles(datasetId: number, fileId: number, rows: readonly StoredCandle[]): StagedCount {
     const st = this.s.candle;
+    const differ = differLogOf(this.db);
     return transaction(this.db, () => {
+      differ.start();
       let added = 0;
       for (const c of rows) {
         const v = c.values;
@@ -301,7 +349,7 @@ export class DatasetsRepo implements DatasetStore {
             .changes,
         );
       }
-      return added;
+      return { added, ...differ.counted() };
     });
   }
 
@@ -311,12 +359,18 @@ export class DatasetsRepo implements DatasetStore {
     );
   }
 
-  stageEvents(datasetId: number, fileId: number, rows: readonly { time: number; seq: number; data: string }[]): number {
+  stageEvents(
+    datasetId: number,
+    fileId: number,
+    rows: readonly { time: number; seq: number; data: string }[],
+  ): StagedCount {
     const st = this.s.event;
+    const differ = differLogOf(this.db);
     return transaction(this.db, () => {
+      differ.start();
       let added = 0;
       for (const r of rows) added += Number(st.run(datasetId, r.time, r.seq, fileId, r.data).changes);
-      return added;
+      return { added, ...differ.counted() };
     });
   }
 
