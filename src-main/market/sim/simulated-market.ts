@@ -2,6 +2,7 @@
 // pairs that have none (fast-forward into the candle store) and the start prices of the others
 // (their newest stored close); then a Simulator driven by a SimDriver along the market clock,
 // each tick moving the klines service to the time the simulation reached.
+import { SymbolStatus } from '../../../src-shared/enums.ts';
 import type { VirtualClock } from '../../core/clock.ts';
 import type { KlineService } from '../kline-service.ts';
 import type { MarketSource, MarketSymbolView, SimulatorSourceOptions } from '../market-source.ts';
@@ -296,6 +297,13 @@ export function* openSimulatedMarket(opts: SimulatorSourceOptions): Generator<vo
     [...parseFundingCheckpoint(opts.fundingCheckpoint)].filter(([sym]) => !fresh.some((p) => p.row.symbol === sym)),
   );
   const sim = new Simulator({ exchange, clock, seed, startStates, params, impactOffsets, fundingIntervals });
+  // a pair paused at the start is not simulated: its mark and index are its last price (its newest stored close, where a
+  // simulated pair starts too), not the listing price that stood in before (a paused SOLUSDT that last traded at 190.19 was
+  // marked at 185.00 after a restart)
+  for (const p of exchange.pairs.values()) {
+    const st = p.row.status === SymbolStatus.PAUSED ? startStates.get(p.row.symbol) : undefined;
+    if (st !== undefined) exchange.execute({ kind: 'prices', symbol: p.row.symbol, mark: st.price, index: st.price });
+  }
   // candles follow the simulation's time (the driver's ticks), not the clock's
   klines.autoAdvance = false;
   return {
