@@ -29,6 +29,8 @@ export interface MarketSource {
   /** The market clock: now, speed, pause. */
   now(): number;
   readonly speed: number;
+  /** Market ms a wall ms the market runs at when not the clock's speed (a fast simulated market's measured rate). */
+  readonly rate?: number;
   readonly paused: boolean;
   /** Throws RangeError outside MIN_SPEED..MAX_SPEED (core/clock.ts). Time never jumps. */
   setSpeed(speed: number): void;

@@ -9,7 +9,9 @@ import { agree, noQuery, type ApiInstance } from '../schemas.ts';
 const serverTimeSchema = Type.Object({
   server_time: Type.Integer({ description: 'Wall-clock time, ms' }),
   market_time: Type.Integer({ description: 'Market (virtual) time, ms' }),
-  speed: Type.Number({ description: 'Market clock speed factor' }),
+  speed: Type.Number({
+    description: "Market ms per wall ms: the clock speed, or a fast market's measured rate (0 before its first slice)",
+  }),
   paused: Type.Boolean({ description: 'Whether the market clock is paused' }),
 });
 
@@ -37,7 +39,8 @@ export default async function timeRoutes(app: ApiInstance, opts: { venue: Venue 
       ok({
         server_time: Date.now(),
         market_time: venue.clock.now(),
-        speed: venue.clock.speed,
+        // the rate the market time runs at: a fast simulated market's measured one, not the speed kept for later
+        speed: venue.market?.rate ?? venue.clock.speed,
         // the market's own pause: a fast simulated market holds the clock off the wall while it
         // runs it itself, so the clock's flag would say paused
         paused: venue.market?.paused ?? venue.clock.paused,

@@ -23,6 +23,8 @@ export interface DriverOptions {
   tickBudgetMs?: number;
   /** Wall ms of steps per tick in fast mode (default 25). */
   fastSliceMs?: number;
+  /** Fast mode's wall clock, ms (default performance.now). */
+  wall?: () => number;
   onTick?: (simTime: number) => void;
   onError?: (err: unknown) => void;
 }
@@ -43,6 +45,9 @@ export interface ThinnedSpan {
 
 /** Thinned spans kept (the newest; overloadTicks and skippedMs count them all). */
 const MAX_THINNED_SPANS = 100;
+
+/** Wall ms over which fast mode's rate is measured. */
+const RATE_WINDOW_MS = 1_000;
 
 export class SimDriver {
   readonly sim: Simulator;
@@ -65,6 +70,10 @@ export class SimDriver {
   /** The spans of market time overloaded ticks thinned, oldest first (at most MAX_THINNED_SPANS, the newest). */
   private readonly spans: ThinnedSpan[] = [];
   private lastThinned = false;
+  private readonly wall: () => number;
+  /** Where fast mode's rate window began (wall ms, market ms); null until the first fast tick. */
+  private rateFrom: { wall: number; market: number; first: boolean } | null = null;
+  private _fastRate = 0;
 
   constructor(sim: Simulator, clock: VirtualClock, opts: DriverOptions = {}) {
     this.sim = sim;
@@ -73,6 +82,7 @@ export class SimDriver {
     this.maxSteps = opts.maxStepsPerTick ?? 2000;
     this.samples = opts.overloadSamples ?? 40;
     this.sliceMs = opts.fastSliceMs ?? 25;
+    this.wall = opts.wall ?? (() => performance.now());
     this.budgetMs = opts.tickBudgetMs ?? this.intervalMs / 2;
     if (
       !(this.intervalMs >= 1) ||
@@ -92,6 +102,14 @@ export class SimDriver {
 
   get fast(): boolean {
     return this._fast;
+  }
+
+  /**
+   * Market ms a wall ms fast mode runs the market at: over its last second of wall time (over its
+   * first ticks until one has passed); 0 before its first tick.
+   */
+  get fastRate(): number {
+    return this._fastRate;
   }
 
   /** True when the latest tick had to sample (the simulation cannot keep up with the clock now). */
@@ -123,6 +141,8 @@ export class SimDriver {
   setFast(on: boolean): void {
     if (on === this._fast) return;
     this._fast = on;
+    this.rateFrom = null;
+    this._fastRate = 0;
     if (this.started && !this.stopped) this.schedule();
   }
 
@@ -161,12 +181,16 @@ export class SimDriver {
     let n = 0;
     try {
       const sim = this.sim;
-      const t0 = performance.now();
+      const t0 = this.wall();
+      const from = sim.stampTime;
+      let t: number;
       do {
         sim.step();
         n++;
-      } while (performance.now() - t0 < this.sliceMs);
+        t = this.wall();
+      } while (t - t0 < this.sliceMs);
       const reached = sim.stampTime;
+      this.measureRate(t0, from, t, reached);
       const now = this.clock.now();
       if (reached > now) this.clock.advance(reached - now);
       this.stats.steps += n;
@@ -177,6 +201,15 @@ export class SimDriver {
       this.onError(err);
     }
     return n;
+  }
+
+  /** Fast mode's rate: over the first ticks until a second of wall time has passed, then over each second. */
+  private measureRate(t0: number, from: number, t: number, reached: number): void {
+    this.rateFrom ??= { wall: t0, market: from, first: true };
+    const span = t - this.rateFrom.wall;
+    if (span <= 0) return;
+    if (span >= RATE_WINDOW_MS || this.rateFrom.first) this._fastRate = (reached - this.rateFrom.market) / span;
+    if (span >= RATE_WINDOW_MS) this.rateFrom = { wall: t, market: reached, first: false };
   }
 
   /**

@@ -6,7 +6,7 @@ import { SymbolStatus } from '../../../src-shared/enums.ts';
 import type { VirtualClock } from '../../core/clock.ts';
 import type { KlineService } from '../kline-service.ts';
 import type { MarketSource, MarketSymbolView, SimulatorSourceOptions } from '../market-source.ts';
-import { SimDriver, type ThinnedSpan } from './driver.ts';
+import { SimDriver, type DriverOptions, type ThinnedSpan } from './driver.ts';
 import { historySteps, type HistoryResult } from './history.ts';
 import {
   HistoryCandleWriter,
@@ -45,13 +45,21 @@ export class SimulatedMarket implements MarketSource {
    * by the whole gap at once.
    */
   private heldForStart: boolean;
+  private readonly driverOptions: Pick<DriverOptions, 'wall'>;
 
   /**
    * onAdvance(time) runs after every driver tick with the market time the simulation reached;
    * `clockHeld`: the clock was paused for the start (heldForStart).
    */
-  constructor(sim: Simulator, clock: VirtualClock, onAdvance?: (simTime: number) => void, clockHeld = false) {
+  constructor(
+    sim: Simulator,
+    clock: VirtualClock,
+    onAdvance?: (simTime: number) => void,
+    clockHeld = false,
+    driverOptions: Pick<DriverOptions, 'wall'> = {},
+  ) {
     this.sim = sim;
+    this.driverOptions = driverOptions;
     this.clock = clock;
     this.onAdvance = onAdvance;
     this.heldForStart = clockHeld && clock.paused;
@@ -75,6 +83,11 @@ export class SimulatedMarket implements MarketSource {
 
   get speed(): number {
     return this.clock.speed;
+  }
+
+  /** Market ms a wall ms the clock runs at: its speed, or while fast the rate the simulation runs at (SimDriver.fastRate). */
+  get rate(): number {
+    return this._fast ? (this.driver?.fastRate ?? 0) : this.clock.speed;
   }
 
   get paused(): boolean {
@@ -178,7 +191,7 @@ export class SimulatedMarket implements MarketSource {
       this.heldForStart = false;
       this.clock.resume();
     }
-    this.driver ??= new SimDriver(this.sim, this.clock, { onTick: this.onAdvance });
+    this.driver ??= new SimDriver(this.sim, this.clock, { ...this.driverOptions, onTick: this.onAdvance });
     this.driver.setFast(this._fast && !this.heldPause);
     this.driver.start();
   }
