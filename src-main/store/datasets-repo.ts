@@ -24,6 +24,7 @@ import type { DatasetKey } from '../data/ports.ts';
 import { transaction } from './database.ts';
 import { groupCommitOf } from './group-commit.ts';
 import { storeWriteError } from './write-failure.ts';
+import { differLogOf, STAGED_DIFFER } from './staged-differ.ts';
 
 interface DatasetRow {
   id: number;
@@ -96,43 +97,6 @@ type CandleArray = [number, number, string, string, string, string, string, stri
  */
 const EVENTS_PAGE = 64;
 const BLOCKS_PAGE = 16;
-
-/**
- * A staged candle or event whose key is stored already keeps the stored row. Its upsert compares the
- * stored row SQLite has just read for the conflict with the staged one, and only when they differ
- * calls this function (a JS function of the connection: it notes the key and answers 0, so nothing
- * is written), so an identical copy costs one comparison a row more, a differing one is counted.
- */
-const STAGED_DIFFER = 'perpdesk_staged_differ';
-
-interface DifferLog {
-  start(): void;
-  counted(): Pick<StagedCount, 'differ' | 'firstDiffer'>;
-}
-
-const differLogs = new WeakMap<DatabaseSync, DifferLog>();
-
-/** The connection's log of differing rows, its function defined on first use (before statements name it). */
-function differLogOf(db: DatabaseSync): DifferLog {
-  let log = differLogs.get(db);
-  if (log === undefined) {
-    let differ = 0;
-    let first: number | null = null;
-    db.function(STAGED_DIFFER, { deterministic: false }, (key) => {
-      if (differ++ === 0) first = Number(key);
-      return 0;
-    });
-    log = {
-      start() {
-        differ = 0;
-        first = null;
-      },
-      counted: () => ({ differ, firstDiffer: first }),
-    };
-    differLogs.set(db, log);
-  }
-  return log;
-}
 
 export class DatasetsRepo implements DatasetStore {
   private readonly db: DatabaseSync;
