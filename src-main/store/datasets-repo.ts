@@ -136,7 +136,11 @@ export class DatasetsRepo implements DatasetStore {
            WHERE CASE WHEN (close_time, open, high, low, close, volume, quote_volume, count, taker_buy_volume, taker_buy_quote_volume) <>
              (excluded.close_time, excluded.open, excluded.high, excluded.low, excluded.close, excluded.volume,
               excluded.quote_volume, excluded.count, excluded.taker_buy_volume, excluded.taker_buy_quote_volume)
-             THEN ${STAGED_DIFFER}(excluded.open_time) ELSE 0 END`,
+             THEN ${STAGED_DIFFER}(excluded.open_time,
+               concat_ws(',', close_time, open, high, low, close, volume, quote_volume, count, taker_buy_volume, taker_buy_quote_volume),
+               concat_ws(',', excluded.close_time, excluded.open, excluded.high, excluded.low, excluded.close, excluded.volume,
+                 excluded.quote_volume, excluded.count, excluded.taker_buy_volume, excluded.taker_buy_quote_volume))
+             ELSE 0 END`,
       ),
       block: p(
         'INSERT INTO dataset_trade_blocks (dataset_id, file_id, first_id, last_id, first_time, last_time, count, data) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
@@ -144,7 +148,7 @@ export class DatasetsRepo implements DatasetStore {
       event: p(
         `INSERT INTO dataset_events (dataset_id, time, seq, file_id, data) VALUES (?, ?, ?, ?, ?)
          ON CONFLICT (dataset_id, time, seq) DO UPDATE SET file_id = file_id
-           WHERE CASE WHEN data <> excluded.data THEN ${STAGED_DIFFER}(excluded.time) ELSE 0 END`,
+           WHERE CASE WHEN data <> excluded.data THEN ${STAGED_DIFFER}(excluded.time, data, excluded.data) ELSE 0 END`,
       ),
       overlap: p(
         `SELECT f.name FROM dataset_trade_blocks b JOIN dataset_files f ON f.id = b.file_id AND f.state = 'done'

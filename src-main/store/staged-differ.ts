@@ -6,11 +6,33 @@ import type { StagedCount } from '../data/ports.ts';
 
 /**
  * A staged candle or event whose key is stored already keeps the stored row. Its upsert compares the
- * stored row SQLite has just read for the conflict with the staged one, and only when they differ
- * calls this function (a JS function of the connection: it notes the key and answers 0, so nothing
+ * stored row SQLite has just read for the conflict with the staged one, and only when their text
+ * differs calls this function with the key and both rows' figures, comma-separated (a JS function
+ * of the connection: it notes the key when the figures differ as numbers and answers 0, so nothing
  * is written), so an identical copy costs one comparison a row more, a differing one is counted.
  */
 export const STAGED_DIFFER = 'perpdesk_staged_differ';
+
+/** A decimal's text without the zeros that do not change it ("1.50" -> "1.5", "2.000" -> "2"); any other text as it is. */
+function canonical(field: string): string {
+  if (!/^-?\d+\.\d*$/.test(field)) return field;
+  let end = field.length;
+  while (field.charCodeAt(end - 1) === 48) end--; // '0'
+  if (field.charCodeAt(end - 1) === 46) end--; // '.'
+  return field.slice(0, end);
+}
+
+/**
+ * Whether two rows' comma-separated figures are the same numbers written alike or differently (a
+ * file of the same day with trailing zeros, `1.50` for `1.5`, is the same figures, not another
+ * copy's: until 2026-12-07 such a file was said to differ).
+ */
+function sameFigures(a: string, b: string): boolean {
+  if (a === b) return true;
+  const fa = a.split(',');
+  const fb = b.split(',');
+  return fa.length === fb.length && fa.every((f, i) => canonical(f) === canonical(fb[i]));
+}
 
 interface DifferLog {
   start(): void;
@@ -25,7 +47,8 @@ export function differLogOf(db: DatabaseSync): DifferLog {
   if (log === undefined) {
     let differ = 0;
     let first: number | null = null;
-    db.function(STAGED_DIFFER, { deterministic: false }, (key) => {
+    db.function(STAGED_DIFFER, { deterministic: false }, (key, stored, staged) => {
+      if (sameFigures(String(stored), String(staged))) return 0;
       if (differ++ === 0) first = Number(key);
       return 0;
     });

@@ -66,6 +66,25 @@ describe('a second copy of a day', () => {
     expect([r.status, r.added, r.warnings]).toEqual(['imported', 0, []]);
   });
 
+  // Until 2026-12-07 the figures were compared as written, so a copy with trailing zeros (another
+  // export of the same day, `1.50000000` for `1.5`) was said to differ in every row.
+  it('the same figures written with trailing zeros, or without them: nothing is said', async () => {
+    await importOne(file('BTCUSDT-1m-2021-05-16.csv', KLINES_HEADER, day));
+    const padded = edited(
+      edited(day, [600, 601], 5, (v) => (v.includes('.') ? `${v}000` : `${v}.000`)),
+      [900],
+      1,
+      (v) => (v.includes('.') ? `${v}0` : v),
+    );
+    expect(padded[600]).not.toBe(day[600]);
+    const r = await importOne(file('BTCUSDT-1m-2021-05-16.csv', KLINES_HEADER, padded));
+    expect([r.status, r.added, r.warnings]).toEqual(['imported', 0, []]);
+    // a figure that does differ in such a file is still said
+    const changed = edited(padded, [700], 5, (v) => String(Number(v) + 1));
+    const r2 = await importOne(file('BTCUSDT-1m-2021-05-16.csv', KLINES_HEADER, changed));
+    expect(r2.warnings[0]).toMatch(/^1 row of this file differs .* \(the first at 2021-05-16T11:40:00.000Z\)/);
+  });
+
   it('events (bookTicker): a changed event is said with its time, the new ones go in, the stored one is kept', async () => {
     const header = 'update_id,best_bid_price,best_bid_qty,best_ask_price,best_ask_qty,transaction_time,event_time';
     const t0 = Date.parse('2025-01-06T00:00:00Z');
