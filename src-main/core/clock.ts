@@ -13,6 +13,7 @@ export class VirtualClock {
   private baseWall: number;
   private _speed: number;
   private _paused = false;
+  private _pauses = 0;
 
   constructor(opts: { start: number; speed?: number; wall?: WallSource }) {
     this.wall = opts.wall ?? Date.now;
@@ -36,6 +37,14 @@ export class VirtualClock {
     return this._paused;
   }
 
+  /**
+   * How many times pause() was called, also on a clock already paused: whoever paused the clock
+   * can tell the pause is still its own (no one resumed and paused it, or asked for it, since).
+   */
+  get pauses(): number {
+    return this._pauses;
+  }
+
   /** Market time, ms (integer). */
   now(): number {
     if (this._paused) return this.baseMarket;
@@ -54,6 +63,7 @@ export class VirtualClock {
   }
 
   pause(): void {
+    this._pauses++;
     if (this._paused) return;
     this.rebase();
     this._paused = true;

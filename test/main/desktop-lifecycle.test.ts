@@ -203,6 +203,42 @@ describe('SleepGuard', () => {
     expect(guard.holding).toBe(false);
   });
 
+  it("leaves the user's own pause alone after the user resumed and paused again during a held sleep", () => {
+    // a suspend with no resume event; the user resumes (POST /api/v1/sim paused:false) and pauses again
+    const { clock, guard } = setup();
+    guard.suspend(0);
+    clock.resume();
+    clock.pause();
+    guard.tick(30_000); // the watchdog
+    expect(clock.paused).toBe(true);
+    expect(guard.holding).toBe(false);
+    // the same with the resume event coming late
+    const other = setup();
+    other.guard.suspend(0);
+    other.clock.resume();
+    other.clock.pause();
+    other.guard.resume();
+    expect(other.clock.paused).toBe(true);
+  });
+
+  it('pauses for a new suspend after the user resumed a held sleep', () => {
+    const { clock, guard } = setup();
+    guard.suspend(0);
+    clock.resume(); // the user, before the watchdog's tick
+    guard.suspend(10_000); // the lid closed again
+    expect(clock.paused).toBe(true);
+    guard.resume();
+    expect(clock.paused).toBe(false);
+  });
+
+  it('leaves a pause the user asked for while the guard held the clock', () => {
+    const { clock, guard } = setup();
+    guard.suspend(0);
+    clock.pause(); // POST /api/v1/sim paused:true on the paused clock
+    guard.tick(30_000);
+    expect(clock.paused).toBe(true);
+  });
+
   it('ignores a second suspend and a resume without a suspend', () => {
     const { clock, guard } = setup();
     guard.resume();
