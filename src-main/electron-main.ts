@@ -11,7 +11,6 @@
 // - every quit path closes the service (also one still starting) and exits within 5 s;
 // - every webContents gets the navigation guards, whoever creates it.
 import { rmSync } from 'node:fs';
-import { writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import {
   app,
@@ -38,7 +37,7 @@ import { startOnChosenPort } from './desktop/port-start.ts';
 import { exitCodeAfter, QuitDuringStart, ServiceSlot } from './desktop/service-slot.ts';
 import { shortcutsText } from './desktop/shortcuts-text.ts';
 import { RendererGone } from './desktop/renderer-gone.ts';
-import { saveAllowed, saveFile } from './desktop/save-file.ts';
+import { saveAllowed, saveFile, writeFileAtomic } from './desktop/save-file.ts';
 import { SecondLaunch } from './desktop/second-launch.ts';
 import { SleepGuard } from './desktop/sleep-guard.ts';
 import { StartScreen } from './desktop/start-screen.ts';
@@ -216,7 +215,7 @@ function installSaveHandler(): void {
         });
         return r.canceled ? null : (r.filePath ?? null);
       },
-      write: (path, text) => writeFile(path, text, 'utf8'),
+      write: writeFileAtomic,
     });
   });
 }

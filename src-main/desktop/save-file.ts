@@ -7,9 +7,15 @@
 // ask; the name is reduced to a plain file name (no folder, no traversal) the dialog starts
 // with, and the user picks the folder. A write that fails is said in words with the path (a
 // folder gone since the dialog chose it: removed, a USB stick unplugged); before, the page said
-// Node's raw 'ENOENT: no such file or directory, open ...'. Electron-free: electron-main.ts
-// supplies the dialog and the write.
-import { dirname } from 'node:path';
+// Node's raw 'ENOENT: no such file or directory, open ...'. The write (writeFileAtomic) goes to a
+// hidden temporary file in the chosen folder, flushed to disk, then renamed over the chosen path:
+// a write that fails part-way (a full disk) leaves no partial file and any file of that name as
+// it was; before, the file was written in place, so the user lost the file being replaced and
+// got a truncated one. Electron-free: electron-main.ts supplies the dialog and the write.
+import { randomBytes } from 'node:crypto';
+import { constants } from 'node:fs';
+import { access, open, realpath, rename, rm, stat } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
 import { isOwnOrigin } from './origin.ts';
 
 /** The largest text saved (a 50,000-record CSV is some 15 MB). */
@@ -61,6 +67,49 @@ export async function saveFile(request: unknown, deps: SaveDeps): Promise<string
   return path;
 }
 
+/**
+ * Writes `text` (UTF-8) to `path` all or nothing: into a temporary file beside it (a hidden
+ * `.NAME.RANDOM.tmp`), flushed, then renamed over `path`, keeping an existing file's permissions
+ * (a symbolic link is written through, to the file it points at; an existing file this user may
+ * not write is refused with EACCES). On any failure the temporary
+ * file is removed and an existing file is left untouched; the error is thrown.
+ */
+export async function writeFileAtomic(path: string, text: string): Promise<void> {
+  const target = await realpath(path).catch(() => path); // a new file: the path as chosen
+  const existing = await stat(target).catch(() => null);
+  // a file this user may not write is refused as writing it in place was (EACCES), not replaced
+  if (existing !== null) await access(target, constants.W_OK);
+  const mode = existing === null ? 0o666 : existing.mode & 0o7777; // 0o666: as writeFile creates one (less the umask)
+  const dir = dirname(target);
+  const tmp = join(dir, `.${basename(target)}.${randomBytes(6).toString('hex')}.tmp`);
+  const handle = await open(tmp, 'wx', mode);
+  try {
+    try {
+      await handle.writeFile(text, 'utf8');
+      await handle.sync();
+    } catch (err) {
+      await handle.close().catch(() => undefined); // the write's error is the one to tell
+      throw err;
+    }
+    await handle.close();
+    await rename(tmp, target);
+  } catch (err) {
+    await rm(tmp, { force: true }).catch(() => undefined);
+    throw err;
+  }
+  await syncFolder(dir);
+}
+
+/** Flushes a folder's entries (the rename) where the system allows opening a folder (not Windows). */
+async function syncFolder(dir: string): Promise<void> {
+  try {
+    const handle = await open(dir, 'r');
+    await handle.sync().finally(() => handle.close());
+  } catch {
+    // the file is written and renamed; only the folder's flush is not available here
+  }
+}
+
 /** Why a write failed, in words (the page says it after "Export failed:"). */
 function writeProblem(err: unknown, path: string): string {
   const e = err as NodeJS.ErrnoException;
@@ -74,6 +123,8 @@ function writeProblem(err: unknown, path: string): string {
       return 'a read-only file system';
     case 'ENOSPC':
       return 'the disk is full';
+    case 'EFBIG':
+      return 'the file is larger than this system lets a file be';
     case 'EISDIR':
       return 'that is a folder';
     default:

@@ -1,11 +1,24 @@
 // Export CSV's "save as" in the desktop (desktop/save-file.ts, run by electron-main.ts for the
-// preload's perpdeskSaveFile): who may ask, the name the dialog starts with, and a cancel.
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { writeFile } from 'node:fs/promises';
+// preload's perpdeskSaveFile): who may ask, the name the dialog starts with, a cancel, and a
+// write that fails part-way (writeFileAtomic).
+import { spawnSync } from 'node:child_process';
+import {
+  chmodSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { saveAllowed, saveFile, saveName } from '../../src-main/desktop/save-file.ts';
+import { saveAllowed, saveFile, saveName, writeFileAtomic } from '../../src-main/desktop/save-file.ts';
+
+const SAVE_FILE_TS = new URL('../../src-main/desktop/save-file.ts', import.meta.url).href;
 
 const OWN = 'http://127.0.0.1:8787';
 const REPLAY = 'http://127.0.0.1:51234';
@@ -41,12 +54,59 @@ describe('saveFile', () => {
         rmSync(folder, { recursive: true }); // unplugged, or removed, while the dialog was open
         return join(folder, name);
       },
-      write: (p: string, t: string) => writeFile(p, t, 'utf8'), // as electron-main.ts writes it
+      write: writeFileAtomic, // as electron-main.ts writes it
     };
     try {
       await expect(saveFile({ file: 'perpdesk-trades.csv', text: 'id\r\n' }, deps)).rejects.toThrow(
         `Could not save ${join(folder, 'perpdesk-trades.csv')}: the folder ${folder} does not exist (any more)`,
       );
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('keeps the file being replaced, and leaves no partial file, when the write fails part-way', () => {
+    // a real failure part-way: a process whose files may grow to 8 KiB at most (ulimit -f, as a
+    // full disk stops a write) saves 100,000 characters over an existing export
+    const dir = mkdtempSync(join(tmpdir(), 'pd-save-'));
+    const file = join(dir, 'perpdesk-trades.csv');
+    writeFileSync(file, 'id,price\r\n1,100\r\n');
+    const child = [
+      `import { saveFile, writeFileAtomic } from ${JSON.stringify(SAVE_FILE_TS)};`,
+      `const deps = { ask: async () => ${JSON.stringify(file)}, write: writeFileAtomic };`,
+      `await saveFile({ file: 'perpdesk-trades.csv', text: 'x'.repeat(100000) }, deps).catch((e) => console.log(e.message));`,
+    ].join('\n');
+    try {
+      const run = spawnSync(
+        'bash',
+        ['-c', 'ulimit -f 8 && exec "$0" --input-type=module -e "$1"', process.execPath, child],
+        {
+          encoding: 'utf8',
+        },
+      );
+      expect(run.stderr).toBe('');
+      expect(run.stdout.trim()).toBe(`Could not save ${file}: the file is larger than this system lets a file be`);
+      expect(readFileSync(file, 'utf8')).toBe('id,price\r\n1,100\r\n');
+      expect(readdirSync(dir)).toEqual(['perpdesk-trades.csv']);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('replaces an existing file whole, keeping its permissions, and writes through a symbolic link', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'pd-save-'));
+    const file = join(dir, 'a.csv');
+    writeFileSync(file, 'old, longer than the new text\r\n');
+    chmodSync(file, 0o640);
+    symlinkSync(file, join(dir, 'link.csv'));
+    try {
+      await writeFileAtomic(join(dir, 'link.csv'), 'new\r\n');
+      expect(readFileSync(file, 'utf8')).toBe('new\r\n');
+      expect(statSync(file).mode & 0o777).toBe(0o640);
+      expect(readdirSync(dir).sort()).toEqual(['a.csv', 'link.csv']);
+      await writeFileAtomic(join(dir, 'b.csv'), 'é\r\n');
+      expect(readFileSync(join(dir, 'b.csv'), 'utf8')).toBe('é\r\n');
+      expect(readdirSync(dir).sort()).toEqual(['a.csv', 'b.csv', 'link.csv']);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
