@@ -24,6 +24,17 @@ export function isWellFormedCredential(text: string): boolean {
   return KEY_RE.test(text);
 }
 
+/**
+ * What to say of an API-key header whose value holds a comma (no key has one): Node joins a
+ * header sent more than once into one value with ', ', as a client that appends it twice sends
+ * it. Undefined for a value without a comma. Read on the refusal path only.
+ */
+export function repeatedKeyHeader(header: string, value: string): string | undefined {
+  if (!value.includes(',')) return undefined;
+  const n = value.split(',').length;
+  return `${header} came as ${n} comma-separated values (a header sent ${n} times is read so): send one API key, once`;
+}
+
 export type AccountField = 'KEY' | 'SECRET' | 'BALANCE';
 
 /** A credential or balance that breaks its rule; `detail` reads after the field's name. */

@@ -21,6 +21,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest, preValidationHookHa
 import { Type, type TObject, type TOptional, type TProperties } from 'typebox';
 import { Errors, type ErrorDef } from '../../src-shared/errors.ts';
 import type { AccountService } from '../accounts/account-service.ts';
+import { repeatedKeyHeader } from '../accounts/credentials.ts';
 import { isLoopbackIp, type BotWhitelist } from '../accounts/whitelist.ts';
 import type { Account } from '../core/account.ts';
 import type { Defaulted } from './schemas.ts';
@@ -217,8 +218,11 @@ export function installAuth(
     const apiKey = req.headers['x-api-key'];
     if (typeof apiKey !== 'string' || apiKey === '') return fail(reply, Errors.API_KEY_MISSING);
     const account = accounts.byKey(apiKey);
-    if (account === undefined)
+    if (account === undefined) {
+      const repeated = repeatedKeyHeader('X-API-KEY', apiKey);
+      if (repeated !== undefined) return fail(reply, Errors.API_KEY_MISSING, repeated);
       return fail(reply, Errors.API_KEY_UNKNOWN, `${Errors.API_KEY_UNKNOWN.message} in X-API-KEY`);
+    }
     if (keyLimiter !== null) {
       const wait = keyLimiter.hit(apiKey);
       if (wait !== 0) {

@@ -1,6 +1,7 @@
 // Signed requests, bot whitelist and loopback-only routes, on the real app with small
 // test-only routes and an injected wall clock.
 import { createHmac } from 'node:crypto';
+import { request } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src-main/api/app.ts';
@@ -190,6 +191,35 @@ describe('signed requests: each failure has its own code', () => {
       await call(signedUrl({ timestamp: T0 }), { key: 'nobody_here' }),
       Errors.API_KEY_UNKNOWN,
       /Unknown API key/,
+    );
+  });
+
+  it('2001 for X-API-KEY sent twice, naming the repeat (it was 2002 "Unknown API key")', async () => {
+    // over a real socket: Node joins a repeated header into one value, 'KEY, KEY'
+    const address = await app.listen({ port: 0, host: '127.0.0.1' });
+    const { port } = new URL(address);
+    const twice = async (headers: string[]): Promise<Answer> =>
+      new Promise((resolve, reject) => {
+        const all = ['Host', `127.0.0.1:${port}`, ...headers];
+        const rq = request({ host: '127.0.0.1', port, path: signedUrl({ timestamp: T0 }), headers: all }, (res) => {
+          let text = '';
+          res.on('data', (c: Buffer) => (text += c.toString()));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(text) }));
+        });
+        rq.on('error', reject);
+        rq.end();
+      });
+    const same = await twice(['X-API-KEY', KEY, 'X-API-KEY', KEY]);
+    expectError(same, Errors.API_KEY_MISSING);
+    expect(same.body.message).toBe(
+      'X-API-KEY came as 2 comma-separated values (a header sent 2 times is read so): send one API key, once',
+    );
+    expectError(await twice(['X-API-KEY', KEY, 'X-API-KEY', OTHER_KEY]), Errors.API_KEY_MISSING, /send one API key/);
+    // one header whose value holds a comma (what a client that appends the header twice sends)
+    expectError(
+      await call(signedUrl({ timestamp: T0 }), { key: `${KEY},${KEY},x` }),
+      Errors.API_KEY_MISSING,
+      /3 comma/,
     );
   });
 

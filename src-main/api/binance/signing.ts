@@ -8,7 +8,7 @@
 // the native auth), so a key works on both surfaces.
 import type { FastifyRequest } from 'fastify';
 import { Errors } from '../../../src-shared/errors.ts';
-import { CREDENTIAL_RULE, isWellFormedCredential } from '../../accounts/credentials.ts';
+import { CREDENTIAL_RULE, isWellFormedCredential, repeatedKeyHeader } from '../../accounts/credentials.ts';
 import type { Account } from '../../core/account.ts';
 import type { AuthServices } from '../auth.ts';
 import { verifySignature } from '../signature.ts';
@@ -26,8 +26,10 @@ export function accountByKey(auth: AuthServices, req: FastifyRequest): Account {
   const key = req.headers['x-mbx-apikey'];
   if (typeof key !== 'string' || key === '')
     throw new BinanceError(-2014, `${MSG.KEY_FORMAT} Send your API key in the X-MBX-APIKEY header.`, 401);
-  if (!isWellFormedCredential(key))
-    throw new BinanceError(-2014, `${MSG.KEY_FORMAT} An API key is ${CREDENTIAL_RULE}.`, 401);
+  if (!isWellFormedCredential(key)) {
+    const repeated = repeatedKeyHeader('X-MBX-APIKEY', key);
+    throw new BinanceError(-2014, `${MSG.KEY_FORMAT} ${repeated ?? `An API key is ${CREDENTIAL_RULE}`}.`, 401);
+  }
   const account = auth.accounts.byKey(key);
   if (account === undefined) throw new BinanceError(-2015, MSG.KEY_INVALID, 401);
   return account;

@@ -30,6 +30,19 @@ describe('API key format', () => {
     expect(r.body.msg).toBe('API-key format invalid. An API key is 8 to 128 letters, digits, _ or -.');
   });
 
+  it('X-MBX-APIKEY sent twice (Node joins it: "k, k") is -2014 naming the repeat, not the key rule', async () => {
+    for (const key of [`${t.c.apiKey}, ${t.c.apiKey}`, `${t.c.apiKey},nobody_0000`]) {
+      const r = await balance(key);
+      expect([r.status, r.body]).toEqual([
+        401,
+        {
+          code: -2014,
+          msg: 'API-key format invalid. X-MBX-APIKEY came as 2 comma-separated values (a header sent 2 times is read so): send one API key, once.',
+        },
+      ]);
+    }
+  });
+
   it('no key at all is -2014; a well-formed unknown key -2015; listenKey alike', async () => {
     const none = await t.app.inject({
       method: 'GET',
