@@ -47,3 +47,19 @@ describe('historicalTrades', () => {
     expect((await get('/fapi/v1/historicalTrades?symbol=BTCUSDT&limit=501')).code).toBe(-1130);
   });
 });
+
+// Binance's USD-M aggTrades documents fromId, startTime and endTime together (it warns only that
+// the three may time out); userTrades refuses fromId with a time (-1128). Here each one applies.
+describe('aggTrades, fromId with startTime / endTime', () => {
+  it('is taken, not refused, and answers the trades from that id inside the window', async () => {
+    const all = await get('/fapi/v1/aggTrades?symbol=BTCUSDT&limit=1000');
+    const from = all[10].a;
+    const both = await get(
+      `/fapi/v1/aggTrades?symbol=BTCUSDT&fromId=${from}&startTime=${all[0].T}&endTime=${all[999].T}&limit=3`,
+    );
+    expect(both.map((x: any) => x.a)).toEqual(all.slice(10, 13).map((x: any) => x.a));
+    // a window after the last trade leaves nothing from that id; one before the id's trade, the id's trades
+    expect(await get(`/fapi/v1/aggTrades?symbol=BTCUSDT&fromId=${from}&startTime=${all[999].T + 1}`)).toEqual([]);
+    expect(await get(`/fapi/v1/aggTrades?symbol=BTCUSDT&fromId=${from}&endTime=${all[0].T - 1}`)).toEqual([]);
+  });
+});
