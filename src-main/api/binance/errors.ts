@@ -96,6 +96,32 @@ export const illegal = (name: string, range = LEGAL[name]) =>
 export const invalidValue = (name: string, detail?: string) =>
   new BinanceError(-1130, `Data sent for parameter '${name}' is not valid.${detail ? ` ${detail}` : ''}`);
 /**
+ * -1130 for a value not in its list, or a whole number outside its bounds, in the words of a
+ * schema refusal (fromSchema), so a batch entry (checked by Params, no schema) reads as the single
+ * request does.
+ */
+export const notOneOf = (name: string, allowed: readonly string[]) =>
+  invalidValue(name, `It must be one of ${allowed.join(', ')}.`);
+export const outsideBounds = (name: string, min: number, max: number) =>
+  invalidValue(name, `Legal range is '${min} to ${max}'.`);
+/** Binance's priceMatch modes: documented there, not served here (only NONE is taken). */
+const PRICE_MATCH_MODES = new Set([
+  'OPPONENT',
+  'OPPONENT_5',
+  'OPPONENT_10',
+  'OPPONENT_20',
+  'QUEUE',
+  'QUEUE_5',
+  'QUEUE_10',
+  'QUEUE_20',
+]);
+/** -1130 for a priceMatch other than NONE; one of Binance's modes is named as not served yet. */
+export function priceMatchRefusal(value: unknown): BinanceError {
+  const later =
+    typeof value === 'string' && PRICE_MATCH_MODES.has(value) ? ` ${value} is not supported by this venue yet.` : '';
+  return invalidValue('priceMatch', `It must be one of NONE.${later}`);
+}
+/**
  * -1131 for a recvWindow that is a whole number but not from 1 to 60000, in Binance's text
  * ("recvWindow must be less than 60000", its USD-M error list and what ccxt records) followed by
  * what was sent and what is taken, so that 0 or a negative value is not told it is too large.
@@ -394,8 +420,9 @@ export function fromSchema(
     case 'enum': {
       const own = Object.hasOwn(ENUM_CODES, name) ? ENUM_CODES[name as keyof typeof ENUM_CODES] : undefined;
       if (own === undefined) {
-        const allowed = (f.params.allowedValues as unknown[] | undefined)?.join(', ') ?? '';
-        return invalidValue(name, `It must be one of ${allowed}.`);
+        const allowed = (f.params.allowedValues as unknown[] | undefined)?.map(String) ?? [];
+        if (name === 'priceMatch' && allowed.length === 1 && allowed[0] === 'NONE') return priceMatchRefusal(value);
+        return notOneOf(name, allowed);
       }
       const later =
         typeof value === 'string' && NOT_YET.has(value) ? ` ${value} is not supported by this venue yet.` : '';

@@ -4,7 +4,8 @@
 // refuses a malformed value with Binance's code (-1100 illegal characters, -1102 mandatory
 // missing, -1130 invalid data) and the parameter's name, and reads a value as text (the
 // validator may have made a number of it).
-import { BinanceError, illegal, invalidValue, legalRange, mandatory, type ParamRule } from './errors.ts';
+import { BinanceError, illegal, legalRange, mandatory, notOneOf, outsideBounds, type ParamRule } from './errors.ts';
+import { BOOL_WORDS } from './schemas.ts';
 
 const INT = /^-?\d{1,16}$/;
 /** Keys never copied into a parameters object. */
@@ -119,7 +120,7 @@ export class Params {
     if (v === undefined) return undefined;
     if (!INT.test(v)) throw illegal(name, `${min} to ${max}`);
     const n = Number(v);
-    if (n < min || n > max) throw invalidValue(name, `It must be from ${min} to ${max}.`);
+    if (n < min || n > max) throw outsideBounds(name, min, max);
     return n;
   }
 
@@ -147,15 +148,14 @@ export class Params {
     if (v === undefined) return undefined;
     if (v === 'true' || v === 'TRUE' || v === 'True') return true;
     if (v === 'false' || v === 'FALSE' || v === 'False') return false;
-    throw invalidValue(name, "Send 'true' or 'false'.");
+    throw notOneOf(name, BOOL_WORDS);
   }
 
   /** One of `values` (exact text), or the error `refuse` makes (Binance's own code for that enum; built only when needed). */
   oneOf<T extends string>(name: string, values: readonly T[], refuse?: () => BinanceError): T | undefined {
     const v = this.str(name);
     if (v === undefined) return undefined;
-    if (!(values as readonly string[]).includes(v))
-      throw refuse?.() ?? invalidValue(name, `It must be one of ${values.join(', ')}.`);
+    if (!(values as readonly string[]).includes(v)) throw refuse?.() ?? notOneOf(name, values);
     return v as T;
   }
 }

@@ -26,7 +26,9 @@ const DECIMAL = PATTERNS.decimal;
 const symbol = text(PATTERNS.symbol, 'Pair, e.g. BTCUSDT (any case)');
 const time = (what: string) => int(0, Number.MAX_SAFE_INTEGER, `${what}, ms of market time`);
 const limit = (max: number, dflt: number) => int(1, max, `Rows, default ${dflt}, at most ${max}`);
-const bool = (description: string) => oneOf(['true', 'false', 'TRUE', 'FALSE', 'True', 'False'], description);
+/** The words a boolean parameter takes (Params.bool reads a batch entry's with them). */
+export const BOOL_WORDS = ['true', 'false', 'TRUE', 'FALSE', 'True', 'False'];
+const bool = (description: string) => oneOf(BOOL_WORDS, description);
 const orderId = int(1, Number.MAX_SAFE_INTEGER, 'The order id');
 const clientId = text(PATTERNS.clientId, 'Client order id: 1 to 36 of letters, digits, . : / _ -');
 const KLINE_INTERVALS = INTERVALS.filter((i) => i !== '1s');

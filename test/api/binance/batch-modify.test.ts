@@ -86,6 +86,11 @@ describe('PUT /fapi/v1/batchOrders', () => {
       [{ priceMatch: '' }, -1102],
       [{ orderId: '' }, -1102],
       [{ symbol: 'BTC USDT' }, -1100],
+      // -1130 word for word (until 2026-12-08 an entry said "It must be from 1 to ..." and
+      // "priceMatch is not supported by this venue yet." where PUT order said the schema's words)
+      [{ orderId: '0' }, -1130],
+      [{ priceMatch: 'QUEUE' }, -1130],
+      [{ priceMatch: 'XX' }, -1130],
     ];
     for (const [extra, code] of cases) {
       const entry = { ...base, ...extra };

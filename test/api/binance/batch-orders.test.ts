@@ -145,7 +145,43 @@ describe('POST batchOrders', () => {
       const r = await signedRaw(c, 'POST', '/fapi/v1/batchOrders', `batchOrders=${JSON.stringify([order])}`);
       expect(r.status).toBe(200);
       expect(r.body[0].code, JSON.stringify(extra)).toBe(code);
-      if (code !== -1130) expect(r.body[0]).toEqual(single.body);
+      expect(r.body[0]).toEqual(single.body);
+    }
+    expect(svc.venue.exchange.openOrders(c.id)).toHaveLength(0);
+  });
+
+  it("an entry's -1130 has the single order's text, word for word (range, true / false, priceMatch)", async () => {
+    // until 2026-12-08 an entry said "It must be from 0 to ...", "Send 'true' or 'false'." and
+    // "priceMatch is not supported by this venue yet." where POST order said the schema's words
+    const c = account(svc.venue, 'batch4b', 100_000, 'one_way');
+    const one = {
+      symbol: 'BTCUSDT',
+      side: 'BUY',
+      type: 'LIMIT',
+      quantity: '0.010',
+      price: px(-50),
+      timeInForce: 'GTC',
+    };
+    const cases: [Record<string, string>, string][] = [
+      [{ goodTillDate: '-1' }, "goodTillDate' is not valid. Legal range is '0 to 9007199254740991'."],
+      [{ reduceOnly: 'yes' }, "reduceOnly' is not valid. It must be one of true, false, TRUE, FALSE, True, False."],
+      [
+        { priceProtect: 'maybe' },
+        "priceProtect' is not valid. It must be one of true, false, TRUE, FALSE, True, False.",
+      ],
+      [{ closePosition: '1' }, "closePosition' is not valid. It must be one of true, false, TRUE, FALSE, True, False."],
+      [
+        { priceMatch: 'OPPONENT' },
+        "priceMatch' is not valid. It must be one of NONE. OPPONENT is not supported by this venue yet.",
+      ],
+      [{ priceMatch: 'XX' }, "priceMatch' is not valid. It must be one of NONE."],
+    ];
+    for (const [extra, text] of cases) {
+      const order = { ...one, ...extra };
+      const single = await signedRaw(c, 'POST', '/fapi/v1/order', new URLSearchParams(order).toString());
+      expect(single.body, JSON.stringify(extra)).toEqual({ code: -1130, msg: `Data sent for parameter '${text}` });
+      const r = await signedRaw(c, 'POST', '/fapi/v1/batchOrders', `batchOrders=${JSON.stringify([order])}`);
+      expect(r.body[0], JSON.stringify(extra)).toEqual(single.body);
     }
     expect(svc.venue.exchange.openOrders(c.id)).toHaveLength(0);
   });

@@ -23,6 +23,7 @@ import {
   invalidValue,
   mandatory,
   positionSideMessage,
+  priceMatchRefusal,
   type ErrorContext,
 } from '../errors.ts';
 import { duplicated, Params } from '../params.ts';
@@ -283,8 +284,7 @@ export function registerOrders(app: FastifyInstance, ctx: BinanceContext): void 
     if (side === undefined) throw mandatory('side');
     const quantity = q.required('quantity');
     const priceMatch = q.str('priceMatch');
-    if (priceMatch !== undefined && priceMatch !== 'NONE')
-      throw invalidValue('priceMatch', 'priceMatch is not supported by this venue yet.');
+    if (priceMatch !== undefined && priceMatch !== 'NONE') throw priceMatchRefusal(priceMatch);
     const price = q.required('price');
     q.oneOf('origType', ['LIMIT']);
     const positionSide = q.oneOf('positionSide', POSITION_SIDES, () => enumRefusal('positionSide'));

@@ -25,10 +25,10 @@ import {
   MSG,
   enumRefusal,
   illegal,
-  invalidValue,
   mandatory,
   notRequired,
   positionSideMessage,
+  priceMatchRefusal,
 } from '../errors.ts';
 import type { Params } from '../params.ts';
 import type { FORCE_ORDER, ORDER_ANSWER } from '../response-schemas-orders.ts';
@@ -159,8 +159,7 @@ export function parseNewOrder(q: Params, validated = false): NewOrder {
       reduceOnly: reduceOnly === undefined ? undefined : reduceOnly.toLowerCase() === 'true',
     };
   const priceMatch = q.str('priceMatch');
-  if (priceMatch !== undefined && priceMatch !== 'NONE')
-    throw invalidValue('priceMatch', 'priceMatch is not supported by this venue yet.');
+  if (priceMatch !== undefined && priceMatch !== 'NONE') throw priceMatchRefusal(priceMatch);
   q.oneOf('selfTradePreventionMode', ['NONE', 'EXPIRE_TAKER', 'EXPIRE_MAKER', 'EXPIRE_BOTH'], () =>
     enumRefusal('selfTradePreventionMode'),
   );
