@@ -14,7 +14,7 @@
 //     aggregation over exact integers, so they equal Binance's own coarse files field for field.
 
 import { DatasetReader } from './dataset-reader.ts';
-import { inferTickStep, specsProblem } from './spec-inference.ts';
+import { inferTickStep, specsProblem, tickAboveProblem } from './spec-inference.ts';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
@@ -184,8 +184,11 @@ export class DatasetService {
 
   /** Replaces a dataset's contract specs (the record then says 'edited'). */
   editSpecs(id: number, specs: ContractSpecs): DatasetRecord {
-    this.get(id);
-    const problem = specsProblem(specs.tickSize, specs.stepSize);
+    const d = this.get(id);
+    const first = this.firstPrice(d);
+    const problem =
+      specsProblem(specs.tickSize, specs.stepSize) ??
+      (first === null ? null : tickAboveProblem(first, specs.tickSize, "the dataset's first price"));
     if (problem !== null) throw new DatasetError('invalid', problem);
     this.store.setSpecs(id, specs, 'edited', this.now());
     return this.get(id);
@@ -442,6 +445,18 @@ export class DatasetService {
     if (storageOf(d.kind) !== 'trades') throw new DatasetError('invalid', `Dataset ${id} holds ${d.kind}, not trades`);
     const cols = newColumns();
     for (const bytes of this.store.tradeBlocks(id, fromUs)) yield decodeBlock(bytes, cols);
+  }
+
+  /**
+   * The first traded price a dataset holds (its first candle's open, its first trade's price), or
+   * null for the kinds without one read so (depth, bookTicker, funding, mark / index / premium
+   * candles): a replay checks those pairs' ticks against its price at the start.
+   */
+  private firstPrice(d: DatasetRecord): string | null {
+    if (d.kind === 'klines')
+      return this.store.candles(d.id, Number.MIN_SAFE_INTEGER, Number.MAX_SAFE_INTEGER, 1, false)[0]?.values[0] ?? null;
+    if (storageOf(d.kind) === 'trades') return this.trades(d.id, { limit: 1 })[0]?.price ?? null;
+    return null;
   }
 
   /** Up to `limit` trades at or after `startTime` (ms; default the first), ascending. */

@@ -5,6 +5,7 @@
 // 10,000 events when it is not among them) or 10,000 candles / trades / bookTicker rows give a tick
 // and a step of one unit there; tick + step decimals stay within 8 (the money precision), the step
 // giving way. bookDepth has quantities only: its step from them, its tick the finest left.
+import Decimal from 'decimal.js';
 import { createScale } from '../../src-shared/decimal.ts';
 import type { CandleRowText, DepthRow, TradeRowText } from './dataset-reader.ts';
 
@@ -62,6 +63,19 @@ export function specsProblem(tickSize: string, stepSize: string): string | null 
     }
   }
   return null;
+}
+
+/**
+ * Why a tick cannot price a pair that traded at `price`: the price is no whole number of ticks,
+ * it rounds (half up, as a replay rounds its prices onto the tick) to 0; else null. `where` says
+ * which price it is ("the dataset's first price").
+ */
+export function tickAboveProblem(price: string, tickSize: string, where: string): string | null {
+  if (!new Decimal(price).times(2).lt(tickSize)) return null;
+  return (
+    `tick_size ${tickSize} is above ${where} (${price}), which is no whole number of ticks (it rounds to 0); ` +
+    `every price of a replay is a multiple of the tick, so it must be at most the pair's prices`
+  );
 }
 
 /** Decimals of a decimal string, trailing zeros not counted ('9781.0' has 0, '0.25460' 4). */

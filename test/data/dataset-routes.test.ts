@@ -185,6 +185,27 @@ describe('import by path, then read', () => {
     expect(now.json().data.specs).toMatchObject({ tick_size: '0.01', step_size: '0.00001', source: 'edited' });
   });
 
+  it("a tick above the dataset's first price is refused naming it, nothing changed (it was taken)", async () => {
+    // until 2026-12-08 it was taken, and only a replay of the pair refused it, at its start
+    const put = (tick_size: string) =>
+      t.app.inject({
+        method: 'PUT',
+        url: `/api/v1/datasets/${id}/specs`,
+        payload: { tick_size, step_size: '0.00001' },
+      });
+    const r = await put('100000');
+    expect([r.statusCode, r.json().code]).toEqual([400, 1001]);
+    expect(r.json().message).toMatch(
+      /^tick_size 100000 is above the dataset's first price \(46762\.99(0*)\), which is no whole number of ticks \(it rounds to 0\)/,
+    );
+    const now = await t.app.inject({ method: 'GET', url: `/api/v1/datasets/${id}` });
+    expect(now.json().data.specs).toMatchObject({ tick_size: '0.01', step_size: '0.00001', source: 'edited' });
+    // the edge, as a replay rounds (half up): 46762.99 is one tick of 93525.98, none of 93525.99
+    expect((await put('93525.99')).json().code).toBe(1001);
+    expect((await put('93525.98')).json().code).toBe(0);
+    expect((await put('0.01')).json().code).toBe(0);
+  });
+
   it('a file whose name does not say its dataset is refused naming the request fields, not the CLI options', async () => {
     const dir = tempDir();
     const file = `${dir}/my-candles.csv`;
