@@ -263,7 +263,7 @@ export async function stageFile(store: DatasetStore, f: StagedFile): Promise<Sta
     // one removes it; the file's own count is still reported.
     fileGaps: gaps.length,
     skipped,
-    warnings: [...(parser?.warnings ?? []), ...(differ > 0 ? [differWarning(differ, firstDifferUs!)] : [])],
+    warnings: [...(reader.warnings ?? []), ...(differ > 0 ? [differWarning(differ, firstDifferUs!)] : [])],
     summary: {
       rows: added,
       read: reader.rows,

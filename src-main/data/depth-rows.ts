@@ -34,6 +34,7 @@ import { RowError } from './rows.ts';
 import { count } from './count-words.ts';
 import { lineObject, recordedLine } from './recording-lines.ts';
 import { StreamSkips } from './stream-skips.ts';
+import { EventRepeats } from './event-repeats.ts';
 import type { SkippedStream } from '../../src-shared/skipped-streams.ts';
 
 export interface DepthEvent {
@@ -65,6 +66,8 @@ export interface DepthParser {
   readonly otherSymbols: ReadonlySet<string>;
   /** JSON lines of other streams (and other pairs) skipped, per stream. */
   readonly skipped: readonly SkippedStream[];
+  /** What the import says of the file's rows: depthUpdate events written twice, dropped (event-repeats.ts). */
+  readonly warnings: readonly string[];
 }
 
 export function makeDepthParser(symbol: string, sink: DepthSink): DepthParser {
@@ -80,6 +83,9 @@ export function makeDepthParser(symbol: string, sink: DepthSink): DepthParser {
   let pending: DepthEvent | null = null;
   let pendingLine = 0;
   let pendingField = '';
+  // a depthUpdate written again (a recorder reconnecting) is dropped, counted; another of its u refuses the file
+  const eventText = (text: string): string => JSON.stringify(recordedLine(lineObject(text, 0), symbol).data);
+  const repeats = new EventRepeats('depthUpdate', 'u', eventText);
 
   const level = (p: unknown, q: unknown, lineNo: number): [string, string] => {
     if (typeof p !== 'string' || Number.isNaN(dec.read(p)) || dec.read(p) <= 0)
@@ -156,12 +162,14 @@ export function makeDepthParser(symbol: string, sink: DepthSink): DepthParser {
     }
     const d = o;
     const field = d.T === undefined ? 'E' : 'T';
+    const u = id(d.u, lineNo, 'u');
+    if (repeats.repeats(u, text, lineNo)) return;
     emit(
       {
         kind: 'diff',
         timeUs: time(d[field], lineNo, field),
         U: id(d.U, lineNo, 'U'),
-        u: id(d.u, lineNo, 'u'),
+        u,
         pu: d.pu === undefined ? -1 : id(d.pu, lineNo, 'pu'),
         bids: levels(d.b, lineNo, 'b'),
         asks: levels(d.a, lineNo, 'a'),
@@ -169,6 +177,7 @@ export function makeDepthParser(symbol: string, sink: DepthSink): DepthParser {
       lineNo,
       field,
     );
+    repeats.took(u, text, lineNo);
   };
 
   const flush = (): void => {
@@ -261,6 +270,10 @@ export function makeDepthParser(symbol: string, sink: DepthSink): DepthParser {
     },
     get skipped() {
       return skips.list();
+    },
+    get warnings() {
+      const w = repeats.warning();
+      return w === null ? [] : [w];
     },
     line(text, lineNo) {
       if (text.trim().length === 0) return;

@@ -1,6 +1,7 @@
 // A recording's event read twice: a websocket recorder that reconnects may write again events it
-// wrote before (the last closed kline, the last aggTrade, trade or bookTicker events). A dataset's
-// rows rise by their id (aggTrade a, trade t, bookTicker u, a kline's open time t), so an event whose
+// wrote before (the last closed kline, the last aggTrade, trade, bookTicker or depthUpdate events). A
+// dataset's rows rise by their id (aggTrade a, trade t, bookTicker u, a kline's open time t, a
+// depthUpdate's u: depth-rows.ts), so an event whose
 // id is not above the last one taken is looked up among the last RECENT events taken: the same event
 // (its `data` identical) is dropped and counted, another event of that id refuses the file, naming
 // both lines (which of the two is right cannot be told). An id not among them is left to the row

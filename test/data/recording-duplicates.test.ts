@@ -42,7 +42,7 @@ function resent(stream: string, after: number, n: number, edit = (l: string) => 
   return { file, copyLines: copies.map((_, k) => cut + 1 + k), ofLines: originals.map((i) => i + 1) };
 }
 
-async function importOwn(file: string, kind: 'aggTrades' | 'bookTicker' | 'klines'): Promise<ImportResult> {
+async function importOwn(file: string, kind: 'aggTrades' | 'bookTicker' | 'klines' | 'depth'): Promise<ImportResult> {
   const [r] = await service.importFiles([file], {
     market: 'um',
     symbol: 'CTKUSDT',
@@ -102,6 +102,38 @@ describe("a recording's events written twice", () => {
     expect(r.error).toBeNull();
     expect([r.status, r.rows, r.added]).toEqual(['imported', 1, 1]);
     expect(r.warnings).toEqual([expect.stringMatching(/^1 duplicate event dropped \(kline events the same/)]);
+  });
+
+  it('depthUpdate: three re-sent diffs are dropped and said, the stored book events being those of the recording', async () => {
+    const { file, copyLines, ofLines } = resent('ctkusdt@depth@100ms', 20, 3);
+    const r = await importOwn(file, 'depth');
+    expect(r.error).toBeNull();
+    expect([r.status, r.rows, r.gaps]).toEqual(['imported', 185, 0]);
+    expect(r.warnings).toEqual([
+      `3 duplicate events dropped (depthUpdate events the same as an earlier line's, as a recorder that reconnects ` +
+        `writes again; the first, line ${copyLines[0]}, repeats line ${ofLines[0]})`,
+    ]);
+    const again = stored(r.datasetId!);
+    db.close();
+    db = openDatabase({ dataDir: ':memory:' });
+    service = new DatasetService(new DatasetsRepo(db));
+    const p = await importOwn(EVENTS, 'depth');
+    expect(p.warnings).toEqual([]);
+    expect(stored(p.datasetId!)).toEqual(again);
+  });
+
+  it('depthUpdate: another diff of a u taken refuses the file, naming both lines', async () => {
+    const { file, copyLines, ofLines } = resent('ctkusdt@depth@100ms', 20, 1, (l) =>
+      l.replace(/"b":\[\[/, '"b":[["1.00000","7"],['),
+    );
+    const r = await importOwn(file, 'depth');
+    expect(r.status).toBe('refused');
+    expect(r.errorRow).toBe(copyLines[0]);
+    expect(r.error).toBe(
+      `ws_events.jsonl: row ${copyLines[0]}: depthUpdate u ${JSON.parse(LINES[ofLines[0] - 1]).data.u} is also line ` +
+        `${ofLines[0]}'s, another depthUpdate event: two different events of one id (which of them is right cannot be ` +
+        'told); nothing of this file was imported',
+    );
   });
 
   it('another event of an id taken refuses the file, naming both lines', async () => {
