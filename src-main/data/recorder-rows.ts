@@ -27,6 +27,7 @@ import type { DatasetKey } from './kinds.ts';
 import { emptyTradeRow, makeRowParser, RowError, type RowParser, type RowSink } from './rows.ts';
 import { count } from './count-words.ts';
 import { StreamSkips } from './stream-skips.ts';
+import { EventRepeats } from './event-repeats.ts';
 
 export const SNAPSHOT_CSV =
   'TimestampOfRequest,TimestampOfReceive,MessageOutputTime,TransactionTime,LastUpdateId,IsAsk,Price,Quantity';
@@ -88,8 +89,10 @@ export function makeTradesParser(key: DatasetKey, sink: RowSink): RowParser {
   const others = new Set<string>();
   const skips = new StreamSkips(key.symbol);
   let inner: RowParser | null = null;
-  let body: ((f: string[], lineNo: number) => boolean) | null = null;
+  let body: ((f: string[], text: string, lineNo: number) => boolean) | null = null;
   let rows = 0;
+  // a row written again (a recorder reconnecting): the same trade, its TimestampOfReceive aside
+  const repeats = new EventRepeats('trade', 'TradeId', (text) => text.slice(text.indexOf(',') + 1));
   return {
     get rows() {
       return inner?.rows ?? rows;
@@ -97,6 +100,11 @@ export function makeTradesParser(key: DatasetKey, sink: RowSink): RowParser {
     otherSymbols: others,
     get skipped() {
       return inner !== null ? inner.skipped : skips.list();
+    },
+    get warnings() {
+      if (inner !== null) return inner.warnings ?? [];
+      const w = repeats.warning();
+      return w === null ? [] : [w];
     },
     line(text, lineNo) {
       if (inner !== null) return inner.line(text, lineNo);
@@ -109,13 +117,13 @@ export function makeTradesParser(key: DatasetKey, sink: RowSink): RowParser {
           return inner.line(text, lineNo);
         }
         if (key.market === 'cm') throw new RowError(lineNo, COIN_M_TRADES);
-        body = tradeStreamBody(key.symbol, sink, others, skips);
+        body = tradeStreamBody(key.symbol, sink, others, skips, repeats);
         return;
       }
       if (text.length === 0) return;
       const f = text.split(',');
       if (f.length !== 11) throw new RowError(lineNo, `${count(f.length, 'column')}; a trade-stream row has 11`);
-      if (body(f, lineNo)) rows++;
+      if (body(f, text, lineNo)) rows++;
     },
   };
 }
@@ -126,15 +134,19 @@ function need(ok: boolean, lineNo: number, what: string, value: string): void {
 
 const MAX = Number.MAX_SAFE_INTEGER;
 
-/** One trade-stream row into a trade (false: another symbol's row, skipped and counted by its Stream). */
+/**
+ * One trade-stream row into a trade (false: another symbol's row, skipped and counted by its
+ * Stream, or a row written again, dropped and counted by `repeats`).
+ */
 function tradeStreamBody(
   symbol: string,
   sink: RowSink,
   others: Set<string>,
   skips: StreamSkips,
-): (f: string[], lineNo: number) => boolean {
+  repeats: EventRepeats,
+): (f: string[], text: string, lineNo: number) => boolean {
   const trade = tradeBody(sink, new DecimalReader());
-  return (f, lineNo) => {
+  return (f, text, lineNo) => {
     need(f[2] === 'trade', lineNo, 'EventType is not trade:', f[2]);
     const sym = f[5].toUpperCase();
     if (sym !== symbol) {
@@ -142,7 +154,10 @@ function tradeStreamBody(
       skips.add({ stream: f[1] === '' ? `${sym.toLowerCase()}@trade` : f[1], symbol: sym, event: 'trade' });
       return false;
     }
+    const id = readInt(f[6]);
+    if (repeats.repeats(id, text, lineNo)) return false;
     trade([f[6], f[7], f[8], f[4], f[9]], lineNo);
+    repeats.took(id, text, lineNo);
     return true;
   };
 }

@@ -180,7 +180,8 @@ export function makeRecordingParser(
       return inner !== null ? inner.skipped : skips.list();
     },
     get warnings() {
-      const w = inner === null ? repeats.warning() : null;
+      if (inner !== null) return inner.warnings ?? [];
+      const w = repeats.warning();
       return w === null ? [] : [w];
     },
     line(text, lineNo) {

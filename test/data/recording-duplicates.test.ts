@@ -157,3 +157,45 @@ describe("a recording's events written twice", () => {
     expect(r.error).toContain(`row ${copyLines[0]}: kline t 1626992700000 is also line ${ofLines[0]}'s`);
   });
 });
+
+describe("a recorder's trade-stream CSV with rows written twice", () => {
+  const TRADES = path.join(FIXTURES, 'depth/binance_usdm_TRXUSDT_2025-04-14_lasota/trade_stream.csv');
+  const ROWS = readFileSync(TRADES, 'utf8').trim().split('\n');
+  /** The CSV with its rows `from`..`to` (1-based lines) written again after `to`, received later. */
+  function resentRows(from: number, to: number, edit = (l: string) => l): string {
+    const copies = ROWS.slice(from - 1, to).map((l) => edit(l.replace(/^\d+,/, '1744588899999,')));
+    const file = path.join(tempDir(), 'trade_stream.csv');
+    writeFileSync(file, [...ROWS.slice(0, to), ...copies, ...ROWS.slice(to)].join('\n') + '\n');
+    return file;
+  }
+  const importTrades = async (file: string): Promise<ImportResult> =>
+    (await service.importFiles([file], { market: 'um', symbol: 'TRXUSDT', kind: 'trades' }))[0];
+
+  it('three rows written again are dropped and said; the trades are those of the file without them', async () => {
+    const r = await importTrades(resentRows(9, 11));
+    expect(r.error).toBeNull();
+    expect([r.status, r.rows, r.added, r.gaps]).toEqual(['imported', 199, 199, 0]);
+    expect(r.warnings).toEqual([
+      "3 duplicate events dropped (trade events the same as an earlier line's, as a recorder that reconnects " +
+        'writes again; the first, line 12, repeats line 9)',
+    ]);
+    const own = openDatabase({ dataDir: ':memory:' });
+    try {
+      const plain = new DatasetService(new DatasetsRepo(own));
+      const [p] = await plain.importFiles([TRADES], { market: 'um', symbol: 'TRXUSDT', kind: 'trades' });
+      expect([p.status, p.rows, p.warnings]).toEqual(['imported', 199, []]);
+      expect(service.trades(r.datasetId!, { limit: 300 })).toEqual(plain.trades(p.datasetId!, { limit: 300 }));
+    } finally {
+      own.close();
+    }
+  });
+
+  it('a row of a TradeId taken with another price refuses the file, naming both lines', async () => {
+    const r = await importTrades(resentRows(11, 11, (l) => l.replace(',0.25462,', ',0.25463,')));
+    expect(r.status).toBe('refused');
+    expect(r.error).toBe(
+      "trade_stream.csv: row 12: trade TradeId 564661914 is also line 11's, another trade event: two different " +
+        'events of one id (which of them is right cannot be told); nothing of this file was imported',
+    );
+  });
+});
