@@ -22,13 +22,20 @@ function canonical(field: string): string {
   return field.slice(0, end);
 }
 
+/** A text's decimals without the zeros that do not change them, wherever they are (`["1.50","2.0"]` -> `["1.5","2"]`). */
+const canonicalDecimals = (text: string): string =>
+  text.replace(/(\d)\.(\d*?)0*(?!\d)/g, (_, int: string, frac: string) => (frac === '' ? int : `${int}.${frac}`));
+
 /**
  * Whether two rows' comma-separated figures are the same numbers written alike or differently (a
  * file of the same day with trailing zeros, `1.50` for `1.5`, is the same figures, not another
- * copy's: until 2026-12-07 such a file was said to differ).
+ * copy's: until 2026-12-07 such a file was said to differ). A depth event's row is JSON, its levels'
+ * figures quoted in arrays (depth-rows.ts depthData): its decimals are compared wherever they stand
+ * (until 2026-12-08 a depth copy with `505839.0` for `505839` differed in every event).
  */
 function sameFigures(a: string, b: string): boolean {
   if (a === b) return true;
+  if (a.startsWith('{')) return canonicalDecimals(a) === canonicalDecimals(b);
   const fa = a.split(',');
   const fb = b.split(',');
   return fa.length === fb.length && fa.every((f, i) => canonical(f) === canonical(fb[i]));

@@ -2,14 +2,14 @@
 // the stored rows are kept, as before, and the import now says so in its warnings (how many rows
 // differ, the first one's time); until this was fixed it said `1440 rows, 0 new` and nothing else.
 // An identical copy (another file of the same rows) says nothing.
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { DatabaseSync } from 'node:sqlite';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DatasetService } from '../../src-main/data/dataset-service.ts';
 import { openDatabase } from '../../src-main/store/database.ts';
 import { DatasetsRepo } from '../../src-main/store/datasets-repo.ts';
-import { fixtureRows, KLINES_HEADER, tempDir } from './archive-fixtures.ts';
+import { FIXTURES, fixtureRows, KLINES_HEADER, tempDir } from './archive-fixtures.ts';
 
 let db: DatabaseSync;
 let service: DatasetService;
@@ -111,5 +111,51 @@ describe('a second copy of a day', () => {
       .prepare('SELECT data FROM dataset_events WHERE dataset_id = ? ORDER BY time LIMIT 1 OFFSET 4')
       .get(r.datasetId!);
     expect(stored).toEqual({ data: '104,94000.10,1.5,94000.20,2.5,' + String(t0 + 4003) });
+  });
+
+  describe("depth (a recorder's diff-depth CSV, CRLF as recorded)", () => {
+    const DIFFS = path.join(FIXTURES, 'depth/binance_usdm_TRXUSDT_2025-04-14_lasota/diff_depth_stream.csv');
+    const lines = readFileSync(DIFFS, 'utf8').split('\r\n');
+    const opts = { market: 'um', symbol: 'TRXUSDT', kind: 'depth' };
+    const copy = (edit: (line: string, i: number) => string): string => {
+      const f = path.join(tempDir(), 'diff_depth_stream.csv');
+      writeFileSync(f, lines.map((l, i) => (i === 0 || l === '' ? l : edit(l, i))).join('\r\n'));
+      return f;
+    };
+    const storedAt = (id: number, time: number) =>
+      db.prepare('SELECT data FROM dataset_events WHERE dataset_id = ? AND time = ?').get(id, time) as { data: string };
+
+    it('an event with another quantity at the same time and update id: said with its time, the stored one kept', async () => {
+      const first = await importOne(DIFFS, opts);
+      expect([first.rows, first.added]).toEqual([155, 155]);
+      // line 3: the first event's bid 0.25291 505839.0 (its T 1744588800061)
+      expect(lines[2]).toMatch(/,0,0\.25291,505839\.0$/);
+      const r = await importOne(
+        copy((l, i) => (i === 2 ? l.replace(/505839\.0$/, '505840.0') : l)),
+        opts,
+      );
+      expect([r.status, r.rows, r.added]).toEqual(['imported', 155, 0]);
+      expect(r.warnings).toEqual([
+        '1 row of this file differs from the one an earlier file stored (the first at 2025-04-14T00:00:00.061Z); ' +
+          "the stored one was kept, not this file's: to take its figures, delete the dataset and import this file before the others",
+      ]);
+      expect(storedAt(r.datasetId!, 1744588800061000).data).toContain('["0.25291","505839.0"]');
+    });
+
+    // Until 2026-12-08 a depth event's figures were compared as written: the same day with its
+    // quantities written 505839.00 (or 505839, as the JSON stream writes them) differed in every event.
+    it('the same events with trailing zeros, or without them: nothing is said', async () => {
+      await importOne(DIFFS, opts);
+      const padded = await importOne(
+        copy((l) => l.replace(/\.0$/, '.00')),
+        opts,
+      );
+      expect([padded.status, padded.added, padded.warnings]).toEqual(['imported', 0, []]);
+      const bare = await importOne(
+        copy((l) => l.replace(/\.0$/, '')),
+        opts,
+      );
+      expect([bare.status, bare.added, bare.warnings]).toEqual(['imported', 0, []]);
+    });
   });
 });
