@@ -5,7 +5,8 @@
 // id is not above the last one taken is looked up among the last RECENT events taken: the same event
 // (its `data` identical) is dropped and counted, another event of that id refuses the file, naming
 // both lines (which of the two is right cannot be told). An id not among them is left to the row
-// parser, which refuses it as out of order.
+// parser, which refuses it as out of order; an id below all of a full window's is refused here,
+// saying the window (a copy written after more than RECENT others is not looked for).
 
 import { RowError } from './rows.ts';
 import { count } from './count-words.ts';
@@ -58,6 +59,16 @@ export class EventRepeats {
         this.firstOf = this.lines[at];
       }
       return true;
+    }
+    // below every id of a full window: a copy written after more than RECENT others, or an event out of order
+    if (n === RECENT) {
+      throw new RowError(
+        lineNo,
+        `${this.eventName} ${this.idName} ${id} is below the last ${this.idName} taken, ${this.last}, and below ` +
+          `the ${RECENT} events before it (from line ${this.lines[this.taken % RECENT]}), among which an event ` +
+          'written again is looked for: events out of order, or written again after more than ' +
+          `${RECENT} others (cut the part written again out of the file)`,
+      );
     }
     return false;
   }

@@ -199,3 +199,51 @@ describe("a recorder's trade-stream CSV with rows written twice", () => {
     );
   });
 });
+
+describe('a repeat further back than the events looked among (4096)', () => {
+  // 5000 bookTicker events of rising u, then 10 of them written again: 4000 back (found), 4900 back (not)
+  const t0 = 1626992741012;
+  const events = Array.from({ length: 5000 }, (_, i) =>
+    JSON.stringify({
+      recv_ts: (t0 + i * 10 + 5) / 1000,
+      stream: 'ctkusdt@bookTicker',
+      data: {
+        e: 'bookTicker',
+        u: 600859600000 + i * 3,
+        s: 'CTKUSDT',
+        b: '1.0110',
+        B: '20',
+        a: '1.0120',
+        A: '31',
+        T: t0 + i * 10,
+        E: t0 + i * 10 + 4,
+      },
+    }),
+  );
+  const withCopies = (back: number): string => {
+    const copies = events
+      .slice(5000 - back, 5000 - back + 10)
+      .map((l) => l.replace(/"recv_ts":[0-9.]+/, '"recv_ts":1626999999.5'));
+    const file = path.join(tempDir(), 'ws_events.jsonl');
+    writeFileSync(file, [...events, ...copies].join('\n') + '\n');
+    return file;
+  };
+
+  it('4000 events back: dropped and said', async () => {
+    const r = await importOwn(withCopies(4000), 'bookTicker');
+    expect([r.status, r.rows, r.error]).toEqual(['imported', 5000, null]);
+    expect(r.warnings).toEqual([
+      expect.stringMatching(/^10 duplicate events dropped .*the first, line 5001, repeats line 1001\)$/),
+    ]);
+  });
+
+  it('4900 events back: refused, saying the events a repeat is looked among', async () => {
+    const r = await importOwn(withCopies(4900), 'bookTicker');
+    expect(r.status).toBe('refused');
+    expect(r.error).toBe(
+      'ws_events.jsonl: row 5001: bookTicker u 600859600300 is below the last u taken, 600859614997, and below the ' +
+        '4096 events before it (from line 905), among which an event written again is looked for: events out of order, ' +
+        'or written again after more than 4096 others (cut the part written again out of the file); nothing of this file was imported',
+    );
+  });
+});
