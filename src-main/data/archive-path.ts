@@ -111,7 +111,7 @@ export function resolveKey(path: string, opts: KeyOptions = {}): DatasetKey {
     const api = opts.via === 'api';
     // a recorder's JSON lines: the kinds that read them
     const jsonLines =
-      missing.includes('kind') && path.toLowerCase().endsWith('.jsonl')
+      missing.includes('kind') && /\.jsonl(\.gz)?$/i.test(path)
         ? ` (a recorder's JSON lines: ${JSON_LINES_KINDS})`
         : '';
     const give = missing.map((m) => (api ? `'${m}'` : `--${m}`) + (m === 'market' ? ' (spot, um or cm)' : ''));

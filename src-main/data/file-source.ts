@@ -6,11 +6,11 @@
 // the import commits anything (a damaged stored zip otherwise read as good rows).
 
 import { createHash } from 'node:crypto';
-import { createReadStream, existsSync, readFileSync } from 'node:fs';
+import { closeSync, createReadStream, existsSync, openSync, readFileSync, readSync } from 'node:fs';
 import { basename } from 'node:path';
 import { pipeline, Transform, type Readable } from 'node:stream';
 import { finished } from 'node:stream/promises';
-import { crc32 } from 'node:zlib';
+import { crc32, createGunzip } from 'node:zlib';
 import yauzl from 'yauzl';
 import { noDigest, parseChecksum } from '../../src-shared/archive-files.ts';
 
@@ -167,14 +167,34 @@ export function isZip(path: string): boolean {
 }
 
 /**
- * The file's lines (zip or plain), without line breaks (\n or \r\n), a chunk's worth at a time.
- * `onBytes` sees the count of raw (uncompressed) bytes as they are read, for progress.
+ * Whether the file opens with gzip's magic bytes, 1F 8B (a recorder's `ws_events.jsonl.gz`, a
+ * `.csv.gz`): such a file's lines are read through gunzip, whatever its name.
+ */
+function isGzip(path: string): boolean {
+  const fd = openSync(path, 'r');
+  try {
+    const head = Buffer.alloc(2);
+    return readSync(fd, head, 0, 2, 0) === 2 && head[0] === 0x1f && head[1] === 0x8b;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** A plain file's bytes, gunzipped when it is gzip (its errors, a cut-off or damaged file, are gunzip's). */
+function plainStream(path: string): Readable {
+  if (!isGzip(path)) return createReadStream(path);
+  return pipeline(createReadStream(path), createGunzip(), () => {});
+}
+
+/**
+ * The file's lines (zip, gzip or plain), without line breaks (\n or \r\n), a chunk's worth at a
+ * time. `onBytes` sees the count of raw (uncompressed) bytes as they are read, for progress.
  */
 export async function* readLines(
   path: string,
   onBytes?: (n: number) => void,
 ): AsyncGenerator<string[], void, undefined> {
-  const stream = isZip(path) ? await zipEntryStream(path) : createReadStream(path);
+  const stream = isZip(path) ? await zipEntryStream(path) : plainStream(path);
   let rest = '';
   let first = true;
   try {
