@@ -32,7 +32,7 @@ import {
 } from './recorder-rows.ts';
 import { RowError } from './rows.ts';
 import { count } from './count-words.ts';
-import { lineObject, recordedLine } from './recording-lines.ts';
+import { lineObject, RecordingObjects, recordedLine } from './recording-lines.ts';
 import { StreamSkips } from './stream-skips.ts';
 import { EventRepeats } from './event-repeats.ts';
 import type { SkippedStream } from '../../src-shared/skipped-streams.ts';
@@ -86,6 +86,7 @@ export function makeDepthParser(symbol: string, sink: DepthSink): DepthParser {
   // a depthUpdate written again (a recorder reconnecting) is dropped, counted; another of its u refuses the file
   const eventText = (text: string): string => JSON.stringify(recordedLine(lineObject(text, 0), symbol).data);
   const repeats = new EventRepeats('depthUpdate', 'u', eventText);
+  const objects = new RecordingObjects();
 
   const level = (p: unknown, q: unknown, lineNo: number): [string, string] => {
     if (typeof p !== 'string' || Number.isNaN(dec.read(p)) || dec.read(p) <= 0)
@@ -137,7 +138,9 @@ export function makeDepthParser(symbol: string, sink: DepthSink): DepthParser {
   };
 
   const jsonLine = (text: string, lineNo: number): void => {
-    const line = recordedLine(lineObject(text, lineNo), symbol);
+    const whole = objects.object(text, lineNo);
+    if (whole === null) return;
+    const line = recordedLine(whole, symbol);
     const o = line.data;
     if (line.symbol !== symbol && (line.event === 'snapshot' || line.event === 'depthUpdate')) others.add(line.symbol);
     // another stream of the same recording, or another pair's: counted, the import says them
@@ -272,8 +275,7 @@ export function makeDepthParser(symbol: string, sink: DepthSink): DepthParser {
       return skips.list();
     },
     get warnings() {
-      const w = repeats.warning();
-      return w === null ? [] : [w];
+      return [repeats.warning(), objects.warning()].filter((w) => w !== null);
     },
     line(text, lineNo) {
       if (text.trim().length === 0) return;

@@ -39,6 +39,36 @@ export function lineObject(text: string, lineNo: number): Record<string, unknown
   return o as Record<string, unknown>;
 }
 
+/**
+ * A recording's lines as objects, its last line allowed to be cut short: a recorder stopped
+ * mid-write leaves a last line that is no whole JSON object. Such a line (one opening with `{`)
+ * is held, not refused, until another line shows it was not the last (then it refuses the file as
+ * before); at the end it is dropped and said (`warning()`). Until 2026-12-08 it refused the file.
+ */
+export class RecordingObjects {
+  private cut: RowError | null = null;
+  private cutLine = 0;
+
+  /** The line's object, or null for a line cut short (held). */
+  object(text: string, lineNo: number): Record<string, unknown> | null {
+    if (this.cut !== null) throw this.cut;
+    try {
+      return lineObject(text, lineNo);
+    } catch (err) {
+      if (!text.startsWith('{') || !(err instanceof RowError)) throw err;
+      this.cut = err;
+      this.cutLine = lineNo;
+      return null;
+    }
+  }
+
+  /** What the import says of a last line cut short, or null. */
+  warning(): string | null {
+    if (this.cut === null) return null;
+    return `the last line, ${this.cutLine}, is cut short (not a whole JSON object, as a recorder stopped mid-write leaves it): dropped`;
+  }
+}
+
 const upper = (v: unknown): string => (typeof v === 'string' ? v.toUpperCase() : '');
 
 /** What a recorded line is; `symbol` is the default pair of a snapshot naming none. */
@@ -169,6 +199,7 @@ export function makeRecordingParser(
   let rows = 0;
   const eventText = (text: string): string => JSON.stringify(recordedLine(lineObject(text, 0), key.symbol).data);
   const repeats = new EventRepeats(reader.event, reader.idName, eventText);
+  const objects = new RecordingObjects();
   return {
     get rows() {
       return inner?.rows ?? rows;
@@ -181,8 +212,7 @@ export function makeRecordingParser(
     },
     get warnings() {
       if (inner !== null) return inner.warnings ?? [];
-      const w = repeats.warning();
-      return w === null ? [] : [w];
+      return [repeats.warning(), objects.warning()].filter((w) => w !== null);
     },
     line(text, lineNo) {
       if (inner !== null) return inner.line(text, lineNo);
@@ -196,7 +226,9 @@ export function makeRecordingParser(
         if (refused !== null) throw new RowError(lineNo, refused);
         body = reader.body(sink, new DecimalReader(), reader.names, key);
       }
-      const line = recordedLine(lineObject(text, lineNo), key.symbol);
+      const o = objects.object(text, lineNo);
+      if (o === null) return;
+      const line = recordedLine(o, key.symbol);
       if (line.event !== reader.event || line.symbol !== key.symbol || reader.takes?.(line.data, key) === false) {
         if (line.event === reader.event && line.symbol !== key.symbol) others.add(line.symbol);
         return skips.add(line);
