@@ -39,7 +39,7 @@ import { shortcutsText } from './desktop/shortcuts-text.ts';
 import { RendererGone } from './desktop/renderer-gone.ts';
 import { saveAllowed, saveFile, writeFileAtomic } from './desktop/save-file.ts';
 import { SecondLaunch } from './desktop/second-launch.ts';
-import { SleepGuard } from './desktop/sleep-guard.ts';
+import { SleepGuard, sleepControl } from './desktop/sleep-guard.ts';
 import { StartScreen } from './desktop/start-screen.ts';
 import { folderHolderOf, startupErrorBox } from './desktop/startup-error.ts';
 import { navigationAction, redirectAction, windowOpenAction } from './desktop/url-policy.ts';
@@ -410,7 +410,7 @@ async function boot(plan: RunPlan): Promise<void> {
   // as npm run serve prints it: a browser on this venue logs in with it (also Help > Open in a browser)
   console.log(`Open the trading screen in a browser (one-time login link): ${service.loginUrl}`);
 
-  const sleep = new SleepGuard(service.venue.clock);
+  const sleep = new SleepGuard(sleepControl(service.venue));
   powerMonitor.on('suspend', () => {
     if (slot.current) sleep.suspend(Date.now());
   });

@@ -8,6 +8,11 @@
 // pairs (some Linux setups send neither, a cancelled suspend sends no resume), so a watchdog tick
 // resumes a sleep pause anyway once `resumeAfterMs` of wall time have passed since the suspend:
 // timers do not run while the machine sleeps, so a tick that late means it is awake again.
+// With a simulated market the guard pauses the market, not its clock (sleepControl): fast mode
+// pauses the clock itself, and switched on during the hold it took the guard's pause for the
+// user's and counted a pause of its own, so the market stayed paused after the wake (before
+// 2026-12-08). The market's pause holds fast mode as a user's does, and counts only pause() calls.
+import { SimulatedMarket } from '../market/sim/simulated-market.ts';
 
 export interface PausableClock {
   readonly paused: boolean;
@@ -18,6 +23,11 @@ export interface PausableClock {
 }
 
 const SLEEP_WATCHDOG_MS = 30_000;
+
+/** What the guard pauses: the venue's simulated market where it has one, else its clock (--no-sim). */
+export function sleepControl(venue: { clock: PausableClock; market: unknown }): PausableClock {
+  return venue.market instanceof SimulatedMarket ? venue.market : venue.clock;
+}
 
 export class SleepGuard {
   private readonly clock: PausableClock;

@@ -36,6 +36,7 @@ export class SimulatedMarket implements MarketSource {
   private _fast = false;
   /** A pause asked for while fast (the clock itself stays paused all through fast mode). */
   private heldPause = false;
+  private _pauses = 0;
 
   /**
    * The clock is paused only until start() (the venue held it while it opened): start() runs it,
@@ -94,6 +95,16 @@ export class SimulatedMarket implements MarketSource {
     return this._fast ? this.heldPause : this.clock.paused && !this.heldForStart;
   }
 
+  /**
+   * How many times pause() was called (also on a market already paused), as VirtualClock.pauses
+   * counts the clock's: the desktop's sleep guard (desktop/sleep-guard.ts) pauses the market and
+   * resumes it only while the count is still the one its pause left. Fast mode's own pause of the
+   * clock is not counted: fast mode switched on during the guard's hold keeps the hold the guard's.
+   */
+  get pauses(): number {
+    return this._pauses;
+  }
+
   /** True while the market runs as fast as the CPU allows (setFast). */
   get fast(): boolean {
     return this._fast;
@@ -105,6 +116,7 @@ export class SimulatedMarket implements MarketSource {
   }
 
   pause(): void {
+    this._pauses++;
     this.heldForStart = false; // it stays paused after start()
     if (this._fast) {
       this.heldPause = true;
