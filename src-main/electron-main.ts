@@ -265,7 +265,7 @@ function startOnPort(
     userData: plan.dirs.userData,
     onRememberError: (err) => logError('could not remember the port', err),
     onChecked,
-    start: (port) =>
+    start: (port, onOpened) =>
       slot.start((signal) =>
         startService({
           signal,
@@ -282,6 +282,7 @@ function startOnPort(
           simFast: o.simFast,
           simStart: o.simStart,
           uiDir: join(here, '../renderer'),
+          onOpened,
           onProgress,
         }),
       ),
@@ -387,7 +388,8 @@ async function boot(plan: RunPlan): Promise<void> {
   // Linux and macOS are shutting down: commit now, the process may not get another turn
   powerMonitor.on('shutdown', () => closeAndExit(true));
 
-  // the window once where to listen is checked (a start refused at once shows its error box alone),
+  // the window once where to listen is checked and the service has the data folder and its database
+  // (a taken port, a folder in use, a newer database: the error box alone, port-start.ts),
   // on the start's progress (start-screen.ts); a second launch focuses it (second-launch.ts)
   let opened: ReturnType<typeof createWindow> | undefined;
   const open = (): void => {

@@ -51,6 +51,12 @@ export interface ServiceOptions {
   simStart?: number;
   /** Progress lines while the first start builds the simulated history. */
   onProgress?: (line: string) => void;
+  /**
+   * The data folder is this venue's (its lock taken) and its database one this build opens (not
+   * damaged, not written by a newer version): what refuses a start at once has been checked, the
+   * rest (a first start's history) follows. The desktop opens its window here (desktop/port-start.ts).
+   */
+  onOpened?: () => void;
   /** Rate limits (docs/api.md, Rate limits); false turns them off (benchmarks). */
   rateLimit?: RateLimitOptions | false;
   /**
@@ -105,6 +111,7 @@ export async function startService(opts: ServiceOptions): Promise<ServiceHandle>
       simVolatility: opts.simVolatility,
       simIntensity: opts.simIntensity,
       start: opts.simStart,
+      onOpened: opts.onOpened,
       onHistoryProgress: (p) =>
         opts.onProgress?.(`perpdesk: building simulated history ${p.done}/${p.total} ${p.symbol}`),
     },

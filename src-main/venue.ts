@@ -78,6 +78,7 @@ export interface VenueOptions {
   /** Market time (ms) a new venue's clock starts from (--start); refused once the venue's clock has run. */
   start?: number;
   onHistoryProgress?: (p: HistoryProgress) => void;
+  onOpened?: () => void; // the folder locked, its database opened: see ServiceOptions.onOpened
   /**
    * A replay venue (docs/replay.md): the market is history read from `data` (the live data
    * folder's datasets), no simulator, the replayed pairs only, and its own accounts and records
@@ -127,10 +128,9 @@ export interface StartRecovery {
 
 export function openVenue(opts: VenueOptions): LocalVenue {
   const steps = venueSteps(opts, { closing: null });
-  for (;;) {
-    const r = steps.next();
-    if (r.done) return r.value;
-  }
+  let r = steps.next();
+  while (!r.done) r = steps.next();
+  return r.value;
 }
 
 /**
@@ -166,6 +166,7 @@ function* venueSteps(opts: VenueOptions, cleanup: { closing: Promise<void> | nul
     const checkpointer =
       opts.dataDir === ':memory:' ? null : new Checkpointer(db, { file: databaseFile(opts.dataDir) });
     try {
+      opts.onOpened?.();
       return yield* buildVenue(opts, { lock, db, checkpointer });
     } catch (err) {
       // as close() leaves the folder: this connection's writes committed and it closed, then the checkpointer's
@@ -410,8 +411,7 @@ function* buildVenue(
       console.error('perpdesk: the market checkpoint failed', err);
     }
   };
-  const saveTimer = setInterval(checkpointMarket, MARKET_CHECKPOINT_MS);
-  saveTimer.unref();
+  const saveTimer = setInterval(checkpointMarket, MARKET_CHECKPOINT_MS).unref();
 
   let closed = false;
   let closing: Promise<void> = Promise.resolve();

@@ -49,7 +49,7 @@ function fakeStart(fail: (port: number) => Error | null = () => null) {
 const inUse = () => Object.assign(new Error('listen EADDRINUSE'), { code: 'EADDRINUSE' });
 
 describe('the desktop start on its port', () => {
-  it('opens the window (onChecked) only once where to listen is checked, before the start, and not for a start refused at once', async () => {
+  it('opens the window (onChecked) once where to listen is checked and the start has opened its folder, not for a start refused at once', async () => {
     const port = await hold();
     const dir = tempDir();
     const events: string[] = [];
@@ -70,15 +70,18 @@ describe('the desktop start on its port', () => {
       dataDir: dir,
       userData: dir,
       isFree: () => Promise.resolve(true),
-      start: (p) => {
+      start: (p, onOpened) => {
         events.push(`start ${p}`);
+        onOpened(); // the folder taken, its database checked (startService's onOpened)
+        onOpened();
+        events.push('history');
         return Promise.resolve({ port: p });
       },
       onRememberError: () => {},
       onChecked: () => events.push('window'),
     });
     expect(started.service.port).toBe(8787);
-    expect(events).toEqual(['window', 'start 8787']); // the start page carries the start's progress
+    expect(events).toEqual(['start 8787', 'window', 'history']); // the start page carries the start's progress
   });
 
   it('refuses a taken --port before the venue opens', async () => {

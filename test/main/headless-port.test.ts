@@ -9,8 +9,11 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSy
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
+import { MIGRATIONS } from '../../src-main/store/migrations.ts';
+import { openVenue } from '../../src-main/venue.ts';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const dirs: string[] = [];
@@ -194,5 +197,28 @@ describe('a second start on a data folder in use', () => {
     writeFileSync(join(dir, 'service.json'), JSON.stringify({ url: 'http://127.0.0.1:18799', pid: process.pid }));
     const r2 = await headless(['--port', String(port), '--no-sim', '--data-dir', dir]);
     expect(firstLines(r2.stderr)[0]).toContain(`Port ${port} on 127.0.0.1 is in use`);
+  }, 40_000);
+});
+
+// as the desktop app refuses it before its window (test/main/desktop-start-refused.test.ts)
+describe('a start on a database from a newer version', () => {
+  it('is refused in one line naming the database and the data folder, exit 1, the file unchanged', async () => {
+    const dir = tempDir();
+    await openVenue({ dataDir: dir, simulate: false }).close();
+    const raw = new DatabaseSync(join(dir, 'perpdesk.db'));
+    raw.exec('PRAGMA user_version = 999');
+    raw.close();
+    const before = readFileSync(join(dir, 'perpdesk.db'));
+    for (const env of [{}, { PERPDESK_AS_DESKTOP: '1' }]) {
+      const r = await headless(['--port', '0', '--data-dir', dir], { env });
+      expect(r.code, r.stderr + r.stdout).toBe(1);
+      expect(firstLines(r.stderr)).toEqual([
+        `perpdesk: failed to start (data folder ${dir}): The database ${join(dir, 'perpdesk.db')} has schema version 999, ` +
+          `newer than this build knows (${MIGRATIONS.length}): a newer perpdesk wrote it. ` +
+          `Run that newer perpdesk on it, or start this one with another --data-dir; perpdesk has not changed it.`,
+      ]);
+      expect(r.stdout).not.toContain('building simulated history');
+    }
+    expect(readFileSync(join(dir, 'perpdesk.db')).equals(before)).toBe(true);
   }, 40_000);
 });
