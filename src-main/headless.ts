@@ -16,6 +16,7 @@
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CliError, parseCli, USAGE } from './cli-args.ts';
+import { DESKTOP_USAGE } from './desktop/desktop-args.ts';
 import { readJsonFile, writeJsonFile } from './desktop/json-file.ts';
 import {
   addressInUseError,
@@ -116,7 +117,7 @@ async function main(): Promise<void> {
     opts = parseCli(process.argv.slice(2));
   } catch (err) {
     if (err instanceof CliError) {
-      console.error(`perpdesk: ${err.message}`);
+      console.error(`perpdesk: ${asDesktop ? err.message.replace(USAGE, DESKTOP_USAGE) : err.message}`);
       process.exit(2);
     }
     if (err instanceof RangeError && err.message.startsWith('--start')) {
@@ -126,7 +127,8 @@ async function main(): Promise<void> {
     throw err;
   }
   if (opts.help) {
-    console.log(USAGE);
+    // npm start's fallback: the desktop app's text (its command, its port rule), as with a window
+    console.log(asDesktop ? DESKTOP_USAGE : USAGE);
     return;
   }
   const here = dirname(fileURLToPath(import.meta.url));

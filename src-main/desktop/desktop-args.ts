@@ -78,7 +78,8 @@ export function splitDesktopArgv(argv: readonly string[], skipAppPath: boolean):
   return out;
 }
 
-const DESKTOP_USAGE = `${USAGE.replace('npm run serve -- [options]', 'npm start -- [options]   (the desktop app; the same options as npm run serve)')}
+/** `npm start --help`: the desktop app's, also its headless fallback's (headless.ts). */
+export const DESKTOP_USAGE = `${USAGE.replace('npm run serve -- [options]', 'npm start -- [options]   (the desktop app; the same options as npm run serve)')}
 
   The desktop app listens where it listened last time, else on 8787; when that port is busy it
   takes a free one and says so. An explicit --port is used as given.`;

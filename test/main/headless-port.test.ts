@@ -222,3 +222,22 @@ describe('a start on a database from a newer version', () => {
     expect(readFileSync(join(dir, 'perpdesk.db')).equals(before)).toBe(true);
   }, 40_000);
 });
+
+// npm start without a window (scripts/start.mjs sets PERPDESK_AS_DESKTOP) says the desktop's usage:
+// before, `npm start -- --help` printed `npm run serve`'s, its --port "(default 8787)" not the rule it follows
+describe("npm start's headless fallback, its usage", () => {
+  it("is the desktop app's: its command and its port rule, for --help and a bad option", async () => {
+    const desktop = { PERPDESK_AS_DESKTOP: '1' };
+    const help = await headless(['--help'], { env: desktop });
+    expect(help.code).toBe(0);
+    expect(help.stdout).toMatch(
+      /^Usage: npm start -- \[options\] {3}\(the desktop app; the same options as npm run serve\)\n/,
+    );
+    expect(help.stdout).toContain('The desktop app listens where it listened last time, else on 8787');
+    const bad = await headless(['--bogus'], { env: desktop });
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('Usage: npm start -- [options]');
+    const serve = await headless(['--help']);
+    expect(serve.stdout).toMatch(/^Usage: npm run serve -- \[options\]\n/);
+  });
+});
