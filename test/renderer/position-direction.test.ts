@@ -8,7 +8,7 @@ import { positionDirection } from '../../src-renderer/src/features/positions/pos
 import { closeOrder } from '../../src-renderer/src/features/positions/close-position.ts';
 import { livePnl } from '../../src-renderer/src/features/positions/positions-store.ts';
 import { fmtSigned } from '../../src-renderer/src/lib/format.ts';
-import { directionName, oneWayOnly, placedOneWay } from '../../src-renderer/src/features/orders/order-labels.ts';
+import { directionName, oneWayOnly, orderDirection } from '../../src-renderer/src/features/orders/order-labels.ts';
 import { placementNotice } from '../../src-renderer/src/features/order-entry/placement-notice.ts';
 
 const pos = (position_side: 1 | 2, quantity: number): PositionRecord =>
@@ -94,7 +94,7 @@ describe('order labels in one-way mode', () => {
 
   it('order history: a record is named in the mode it was placed in, not the account mode now', () => {
     const named = (o: { side: 1 | 2; position_side: 1 | 2; position_action: 1 | 2 }, accountOneWay: boolean) =>
-      directionName(o, placedOneWay(o, accountOneWay));
+      orderDirection(o, accountOneWay ? 'one_way' : 'hedge');
     // one-way records read in a hedge account: a sell that opened a short, a buy that closed it
     expect(named({ side: 2, position_side: 1, position_action: 1 }, false)).toBe('Sell');
     expect(named({ side: 1, position_side: 1, position_action: 2 }, false)).toBe('Buy (close)');
@@ -112,7 +112,7 @@ describe('order labels in one-way mode', () => {
     const named = (
       c: { side: 1 | 2; position_side: 1 | 2; position_action: 1 | 2; reduce_only: boolean },
       accountOneWay: boolean,
-    ) => directionName(c, placedOneWay(c, accountOneWay));
+    ) => orderDirection(c, accountOneWay ? 'one_way' : 'hedge');
     // the Stops tab's Waiting view names it "Close long": its History did "Sell (close)"
     expect(named({ side: 2, position_side: 1, position_action: 2, reduce_only: true }, false)).toBe('Close long');
     expect(named({ side: 2, position_side: 1, position_action: 2, reduce_only: true }, true)).toBe('Sell (close)');
@@ -120,6 +120,29 @@ describe('order labels in one-way mode', () => {
     expect(named({ side: 2, position_side: 1, position_action: 1, reduce_only: true }, false)).toBe(
       'Sell (reduce-only)',
     );
+  });
+
+  it("before the account's mode has loaded: a record one mode alone places in that mode, the rest by side", () => {
+    type Rec = { side: 1 | 2; position_side: 1 | 2; position_action: 1 | 2; reduce_only?: boolean };
+    const unknown = (o: Rec): string => orderDirection(o, undefined);
+    // a one-way short's limit close, a buy on LONG: it read "Close long" in Open orders until the mode came
+    expect(unknown({ side: 1, position_side: 1, position_action: 2 })).toBe('Buy (close)');
+    expect(unknown({ side: 2, position_side: 1, position_action: 1 })).toBe('Sell');
+    expect(unknown({ side: 2, position_side: 1, position_action: 1, reduce_only: true })).toBe('Sell (reduce-only)');
+    expect(unknown({ side: 2, position_side: 2, position_action: 1 })).toBe('Open short');
+    expect(unknown({ side: 1, position_side: 2, position_action: 2 })).toBe('Close short');
+    // either mode places these: named by side, which holds in both
+    expect(unknown({ side: 1, position_side: 1, position_action: 1 })).toBe('Buy');
+    expect(unknown({ side: 2, position_side: 1, position_action: 2 })).toBe('Sell (close)');
+    expect(unknown({ side: 2, position_side: 1, position_action: 2, reduce_only: true })).toBe('Sell (close)');
+    // whatever the record, the name is one the account's mode, once read, may give it, and a buy never closes a long
+    for (const side of [1, 2] as const)
+      for (const position_side of [1, 2] as const)
+        for (const position_action of [1, 2] as const) {
+          const o = { side, position_side, position_action };
+          expect([orderDirection(o, 'hedge'), orderDirection(o, 'one_way')]).toContain(unknown(o));
+          if (side === 1) expect(unknown(o)).not.toBe('Close long');
+        }
   });
 
   it('placement notices: a flip and a reduce-only sell are not "Open long"', () => {

@@ -51,7 +51,7 @@ describe('the toast of a fired stop', () => {
     const said: string[] = [];
     for (const e of events) {
       if (e.kind === 'order') toasts.order(e.data as OrderRecord);
-      if (e.kind === 'conditional') said.push(toasts.toast(e.data as ConditionalOrderRecord, d, true)?.body ?? '');
+      if (e.kind === 'conditional') said.push(toasts.toast(e.data as ConditionalOrderRecord, d, 'one_way')?.body ?? '');
     }
     const fired = ex.conditional(u, { id: Number(stop.id) })!;
     expect(said).toEqual([

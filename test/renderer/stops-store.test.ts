@@ -127,12 +127,12 @@ describe('what a stop toasts', () => {
   const d = { pd: 1, qd: 3, base: 'BTC' };
 
   it('nothing when placed or cancelled: the trader did that', () => {
-    expect(stopToast(stop('1', 1), d)).toBeNull();
-    expect(stopToast(stop('1', 3), d)).toBeNull();
+    expect(stopToast(stop('1', 1), d, 'hedge')).toBeNull();
+    expect(stopToast(stop('1', 3), d, 'hedge')).toBeNull();
   });
 
   it('triggered: the price that moved, the order it placed and what that order does', () => {
-    expect(stopToast(stop('1', 2, { order_id: '55' }), d)).toEqual({
+    expect(stopToast(stop('1', 2, { order_id: '55' }), d, 'hedge')).toEqual({
       kind: 'info',
       title: 'Stop triggered: BTCUSDT Open long',
       body: 'The mark price rose to 97,000.0: order #55 placed, buy 0.010 BTC at market.',
@@ -151,6 +151,7 @@ describe('what a stop toasts', () => {
         reject_reason: 'No position to reduce',
       }),
       d,
+      'hedge',
     );
     expect(t).toEqual({
       kind: 'error',

@@ -318,9 +318,8 @@ export function startUserFeed(deps: {
         const c = e.data as ConditionalOrderRecord;
         stops.getState().actions.apply(c);
         const entry = symbols.getState().bySymbol[c.symbol];
-        const oneWay = account.getState().summary?.position_mode === 'one_way';
         const d = { pd: entry?.priceDecimals ?? 2, qd: entry?.qtyDecimals ?? 3, base: entry?.general.base_asset ?? '' };
-        const t = stopToasts.toast(c, d, oneWay);
+        const t = stopToasts.toast(c, d, account.getState().summary?.position_mode);
         if (t !== null) toasts.getState().actions.push({ key: `stop:${c.id}`, ...t });
         state.setState({ stops: state.getState().stops + 1 });
         break;

@@ -5,7 +5,7 @@ import { fmt } from '../../lib/format.ts';
 import { useServices, useSel } from '../../lib/use-services.ts';
 import { useDecimals } from '../../lib/use-symbol.ts';
 import { ClientId, NarrowPair, When, type Column } from '../../layout/record-table.tsx';
-import { directionName, orderTypeName, placedOneWay, sideClass, STATUS_NAMES } from '../orders/order-labels.ts';
+import { orderDirection, orderTypeName, sideClass, STATUS_NAMES } from '../orders/order-labels.ts';
 import { FilterSelect, HistoryTable, usePagedHistory } from './history-controls.tsx';
 
 const STATUS_OPTIONS: ReadonlyArray<readonly [OrderStatus | 0, string]> = [
@@ -29,7 +29,7 @@ export function OrderHistory() {
   const decimals = useDecimals();
   // each order is named in the mode it was placed in (placedOneWay), not the account's mode now:
   // one-way orders all carry position_side LONG and are named by their side, not as "Open long"
-  const oneWay = useSel(s.account, (x) => x.summary?.position_mode === 'one_way');
+  const mode = useSel(s.account, (x) => x.summary?.position_mode);
   const columns: Column<{ o: OrderRecord; pd: number; qd: number }>[] = [
     { head: 'Time', cls: 'dim', cell: ({ o }) => <When ms={o.created_at} /> },
     { head: 'Symbol', cls: 'sym', cell: ({ o }) => o.symbol },
@@ -37,7 +37,7 @@ export function OrderHistory() {
     {
       head: <NarrowPair top="Direction" sub="Type" />,
       cls: ({ o }) => sideClass(o.side),
-      cell: ({ o }) => <NarrowPair top={directionName(o, placedOneWay(o, oneWay))} sub={orderTypeName(o)} />,
+      cell: ({ o }) => <NarrowPair top={orderDirection(o, mode)} sub={orderTypeName(o)} />,
     },
     {
       head: <NarrowPair top="Price" sub="Avg price" />,

@@ -7,7 +7,7 @@ import type { ConditionalOrderRecord } from '../../../../src-shared/types.ts';
 import { useServices, useSel } from '../../lib/use-services.ts';
 import { useDecimals } from '../../lib/use-symbol.ts';
 import { ClientId, NarrowPair, When, type Column } from '../../layout/record-table.tsx';
-import { directionName, placedOneWay, sideClass } from '../orders/order-labels.ts';
+import { orderDirection, sideClass } from '../orders/order-labels.ts';
 import { WATCHED_NAMES } from '../order-entry/stop-order.ts';
 import {
   STOP_STATUS_NAMES,
@@ -46,8 +46,8 @@ export function StopHistory() {
   const st = usePagedHistory(s.history.stops, 'stops');
   const decimals = useDecimals();
   // each stop is named in the mode it was placed in, as the order history names its orders
-  const oneWay = useSel(s.account, (x) => x.summary?.position_mode === 'one_way');
-  const direction = (c: ConditionalOrderRecord): string => directionName(c, placedOneWay(c, oneWay));
+  const mode = useSel(s.account, (x) => x.summary?.position_mode);
+  const direction = (c: ConditionalOrderRecord): string => orderDirection(c, mode);
   const columns: Column<Row>[] = [
     { head: 'Time', cls: 'dim', cell: ({ c }) => <When ms={c.created_at} /> },
     { head: 'Symbol', cls: 'sym', cell: ({ c }) => c.symbol },

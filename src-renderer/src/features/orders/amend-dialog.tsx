@@ -23,7 +23,7 @@ import { FormDialog } from '../../layout/form-dialog.tsx';
 import { useSubmit } from '../../lib/use-submit.ts';
 import { useBestPrices } from '../../lib/use-best-prices.ts';
 import { amendFieldChecks, amendedTitle, amendFields, cancelsOrder, crossesBook } from './amend-input.ts';
-import { directionName, sideClass } from './order-labels.ts';
+import { orderDirection, sideClass } from './order-labels.ts';
 
 const GONE = 'This order is no longer open (filled or cancelled meanwhile): there is nothing to modify.';
 
@@ -40,7 +40,7 @@ export function AmendDialog({
   const live = useSel(s.orders, (x) => x.orders.find((o) => o.id === order.id));
   const o = live ?? order;
   const gone = live === undefined;
-  const oneWay = useSel(s.account, (x) => x.summary?.position_mode === 'one_way');
+  const mode = useSel(s.account, (x) => x.summary?.position_mode);
   const base = useSel(s.symbols, (x) => x.bySymbol[o.symbol]?.general.base_asset) ?? '';
   const pair = useSel(s.symbols, (x) => x.bySymbol[o.symbol]?.futures);
   const book = useBestPrices(o.symbol);
@@ -81,7 +81,7 @@ export function AmendDialog({
       submitDisabled={busy || gone}
     >
       <h3>
-        Modify order · {o.symbol} <span className={sideClass(o.side)}>{directionName(o, oneWay)}</span>
+        Modify order · {o.symbol} <span className={sideClass(o.side)}>{orderDirection(o, mode)}</span>
       </h3>
       <p className="muted small">
         #{o.id} · {filled ? `${fmt(o.filled_qty, qd)} of ${fmt(o.qty, qd)} ${base} filled · ` : ''}the order goes to the

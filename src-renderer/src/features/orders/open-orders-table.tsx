@@ -11,14 +11,15 @@ import { RecordTable, ClientId, NarrowPair, When, type Column } from '../../layo
 import { AmendDialog } from './amend-dialog.tsx';
 import { useCancelTools } from './cancel-tools.tsx';
 import './open-orders.css';
-import { directionName, sideClass, TYPE_NAMES } from './order-labels.ts';
+import { orderDirection, sideClass, TYPE_NAMES } from './order-labels.ts';
 import { MarginMode, OrderType, PositionAction } from '../../../../src-shared/enums.ts';
 import { orderMargins, type OrderMargin } from './order-margin.ts';
 
 export function OpenOrdersTable() {
   const s = useServices();
   const all = useSel(s.orders, (x) => x.orders);
-  const oneWay = useSel(s.account, (x) => x.summary?.position_mode === 'one_way');
+  const mode = useSel(s.account, (x) => x.summary?.position_mode);
+  const oneWay = mode === 'one_way';
   const decimals = useDecimals();
   const positions = useSel(s.positions, (x) => x.positions);
   const bySymbol = useSel(s.symbols, (x) => x.bySymbol);
@@ -41,7 +42,7 @@ export function OpenOrdersTable() {
     {
       head: <NarrowPair top="Direction" sub="Type" />,
       cls: ({ o }) => sideClass(o.side),
-      cell: ({ o }) => <NarrowPair top={directionName(o, oneWay)} sub={TYPE_NAMES[o.type]} />,
+      cell: ({ o }) => <NarrowPair top={orderDirection(o, mode)} sub={TYPE_NAMES[o.type]} />,
     },
     {
       head: 'Price',
@@ -55,7 +56,7 @@ export function OpenOrdersTable() {
               className="btn-small ghost"
               disabled={cancels.busy !== null}
               onClick={() => amend(o)}
-              aria-label={`Modify order ${o.id}: ${o.symbol} ${directionName(o, oneWay)} ${fmt(o.qty, qd)} at ${fmt(o.price, pd)}`}
+              aria-label={`Modify order ${o.id}: ${o.symbol} ${orderDirection(o, mode)} ${fmt(o.qty, qd)} at ${fmt(o.price, pd)}`}
               title="Modify price or amount"
             >
               ✎
@@ -91,7 +92,7 @@ export function OpenOrdersTable() {
     cancels.column(
       ({ o }) => o,
       ({ o, pd, qd }) =>
-        `Cancel order ${o.id}: ${o.symbol} ${directionName(o, oneWay)} ${fmt(o.qty, qd)}${
+        `Cancel order ${o.id}: ${o.symbol} ${orderDirection(o, mode)} ${fmt(o.qty, qd)}${
           o.type === OrderType.LIMIT ? ` at ${fmt(o.price, pd)}` : ''
         }`,
     ),

@@ -1,6 +1,13 @@
 // Names of the order enums as the screen shows them.
 import type { OrderRecord } from '../../../../src-shared/types.ts';
-import { OrderStatus, OrderType, PositionAction, PositionSide, Side } from '../../../../src-shared/enums.ts';
+import {
+  OrderStatus,
+  OrderType,
+  PositionAction,
+  PositionMode,
+  PositionSide,
+  Side,
+} from '../../../../src-shared/enums.ts';
 
 export const STATUS_NAMES: Record<number, string> = {
   [OrderStatus.NEW]: 'New',
@@ -73,7 +80,7 @@ export function oneWayOnly(
  * (oneWayOnly) a one-way one. The rest (a buy that opens LONG, a sell that closes it) reads the
  * same in both modes and is named by the account's mode now (`accountOneWay`).
  */
-export function placedOneWay(
+function placedOneWay(
   o: Pick<OrderRecord, 'side' | 'position_side' | 'position_action'> & { reduce_only?: boolean },
   accountOneWay: boolean,
 ): boolean {
@@ -84,6 +91,23 @@ export function placedOneWay(
   return (
     accountOneWay || oneWayOnly(position_action === PositionAction.CLOSE ? { side, position_side, position_action } : o)
   );
+}
+
+/**
+ * An order's or a stop's Direction, as every table, dialog and toast of the account names it: from
+ * its record and the account's position mode (`mode`: undefined until the account has loaded), in
+ * the mode it was placed in (placedOneWay; the venue switches modes only with no order open, so an
+ * open order's is the mode now). While the mode is unknown a record that only one mode places is
+ * named in that mode, and the others (a buy that opens LONG, a sell that closes it) by their side,
+ * "Buy", "Sell (close)", which is true in either mode: until 2026-12-08 they were named as hedge
+ * orders, and a one-way short's limit close, a buy, read "Close long" in Open orders until the mode
+ * came.
+ */
+export function orderDirection(
+  o: Pick<OrderRecord, 'side' | 'position_side' | 'position_action'> & { reduce_only?: boolean },
+  mode: PositionMode | undefined,
+): string {
+  return directionName(o, placedOneWay(o, mode !== PositionMode.HEDGE));
 }
 
 /** Whether the order buys (green) or sells (red). */

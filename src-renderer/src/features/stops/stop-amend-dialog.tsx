@@ -20,7 +20,7 @@ import { useDecimals } from '../../lib/use-symbol.ts';
 import { FormDialog } from '../../layout/form-dialog.tsx';
 import { useSubmit } from '../../lib/use-submit.ts';
 import { stopSentence } from '../order-entry/stop-order.ts';
-import { directionName, sideClass } from '../orders/order-labels.ts';
+import { orderDirection, sideClass } from '../orders/order-labels.ts';
 import {
   amendedStop,
   hasAmount,
@@ -81,7 +81,7 @@ export function StopAmendDialog({
   const live = useSel(s.stopOrders, (x) => x.stops.find((c) => c.id === stop.id));
   const c = live ?? stop;
   const gone = live === undefined;
-  const oneWay = useSel(s.account, (x) => x.summary?.position_mode === 'one_way');
+  const mode = useSel(s.account, (x) => x.summary?.position_mode);
   const base = useSel(s.symbols, (x) => x.bySymbol[c.symbol]?.general.base_asset) ?? '';
   const pair = useSel(s.symbols, (x) => x.bySymbol[c.symbol]?.futures);
   const watched = useSel(s.tickers, (x) => {
@@ -131,7 +131,7 @@ export function StopAmendDialog({
       submitDisabled={busy || gone}
     >
       <h3>
-        Modify stop · {c.symbol} <span className={sideClass(c.side)}>{directionName(c, oneWay)}</span>
+        Modify stop · {c.symbol} <span className={sideClass(c.side)}>{orderDirection(c, mode)}</span>
       </h3>
       <p className="muted small">
         #{c.id} · now {triggerText(c, pd)} {watchedShort(c.working_type)}; it keeps its direction and the price it

@@ -2,11 +2,18 @@
 // or the last price), what it places, and the toast of its firing: the order it placed (its size
 // as that order's record says, which a reduce-only stop larger than the position is trimmed to),
 // or the venue's refusal of that order then (its code and message). Pure: no clock, no DOM.
-import { ConditionalStatus, OrderType, Side, TriggerDirection, WorkingType } from '../../../../src-shared/enums.ts';
+import {
+  ConditionalStatus,
+  OrderType,
+  Side,
+  TriggerDirection,
+  WorkingType,
+  type PositionMode,
+} from '../../../../src-shared/enums.ts';
 import type { ConditionalOrderRecord, OrderRecord } from '../../../../src-shared/types.ts';
 import { fmt } from '../../lib/format.ts';
 import { stopAction, triggerClause } from '../order-entry/stop-order.ts';
-import { directionName, TYPE_NAMES } from '../orders/order-labels.ts';
+import { orderDirection, TYPE_NAMES } from '../orders/order-labels.ts';
 
 /** "≥ 97,000.0" (fires as the price rises to it) or "≤ 95,000.0". */
 export function triggerText(
@@ -112,10 +119,10 @@ interface StopToast {
 export function stopToast(
   c: ConditionalOrderRecord,
   d: PairDisplay,
-  oneWay = false,
+  mode: PositionMode | undefined,
   placed?: Pick<OrderRecord, 'qty'>,
 ): StopToast | null {
-  const what = `${c.symbol} ${directionName(c, oneWay)}`;
+  const what = `${c.symbol} ${orderDirection(c, mode)}`;
   const when = triggerClause(c.working_type, c.trigger_direction, c.trigger_price, d.pd)
     .replace(/^When the /, 'The ')
     .replace(/ (rises|falls) to /, (_m, v: string) => ` ${v === 'rises' ? 'rose' : 'fell'} to `);
@@ -155,8 +162,8 @@ export function createStopToasts() {
       orders.set(o.id, { qty: o.qty });
       if (orders.size > KEPT_ORDERS) orders.delete(orders.keys().next().value as string);
     },
-    toast(c: ConditionalOrderRecord, d: PairDisplay, oneWay = false): StopToast | null {
-      return stopToast(c, d, oneWay, c.order_id === null ? undefined : orders.get(c.order_id));
+    toast(c: ConditionalOrderRecord, d: PairDisplay, mode: PositionMode | undefined): StopToast | null {
+      return stopToast(c, d, mode, c.order_id === null ? undefined : orders.get(c.order_id));
     },
   };
 }

@@ -15,7 +15,7 @@ import { RecordTable, NarrowPair, When, type Column } from '../../layout/record-
 import { useCancelTools } from '../orders/cancel-tools.tsx';
 // the ✎ beside the trigger, as beside an open order's price
 import '../orders/open-orders.css';
-import { directionName, sideClass } from '../orders/order-labels.ts';
+import { orderDirection, sideClass } from '../orders/order-labels.ts';
 import { WATCHED_NAMES } from '../order-entry/stop-order.ts';
 import { activationText, awaitsActivation, stopPlaces, stopSize, triggerText, watchedText } from './stop-labels.ts';
 import { stopModifiable } from './stop-amend.ts';
@@ -27,7 +27,7 @@ type Row = { c: ConditionalOrderRecord; pd: number; qd: number };
 export function StopsTable() {
   const s = useServices();
   const all = useSel(s.stopOrders, (x) => x.stops);
-  const oneWay = useSel(s.account, (x) => x.summary?.position_mode === 'one_way');
+  const mode = useSel(s.account, (x) => x.summary?.position_mode);
   const decimals = useDecimals();
   const amending = useSel(s.workspace, (w) => (w.overlay === 'amend-stop' ? w.amendingStop : null));
   // the view's tab is where the focus goes when the modified stop's row is gone (it fired
@@ -45,7 +45,7 @@ export function StopsTable() {
   const columns: Column<Row>[] = [
     { head: 'Time', cls: 'dim', cell: ({ c }) => <When ms={c.created_at} /> },
     { head: 'Symbol', cls: 'sym', cell: ({ c }) => c.symbol },
-    { head: 'Direction', cls: ({ c }) => sideClass(c.side), cell: ({ c }) => directionName(c, oneWay) },
+    { head: 'Direction', cls: ({ c }) => sideClass(c.side), cell: ({ c }) => orderDirection(c, mode) },
     {
       head: (
         <span title="The order is placed when the watched price reaches the trigger: ≥ as it rises to it, ≤ as it falls to it">
@@ -68,7 +68,7 @@ export function StopsTable() {
                 disabled={cancels.busy !== null}
                 // the dialog is an overlay: the global shortcuts stay inert while it is open
                 onClick={() => s.workspace.getState().actions.openStopAmend(c)}
-                aria-label={`Modify stop ${c.id}: ${c.symbol} ${directionName(c, oneWay)} ${size(c, qd)} when ${triggerText(c, pd)}`}
+                aria-label={`Modify stop ${c.id}: ${c.symbol} ${orderDirection(c, mode)} ${size(c, qd)} when ${triggerText(c, pd)}`}
                 title="Modify trigger, price or amount"
               >
                 ✎
@@ -90,7 +90,7 @@ export function StopsTable() {
     cancels.column(
       ({ c }) => c,
       ({ c, pd, qd }) =>
-        `Cancel stop ${c.id}: ${c.symbol} ${directionName(c, oneWay)} ${size(c, qd)} when ${triggerText(c, pd)}`,
+        `Cancel stop ${c.id}: ${c.symbol} ${orderDirection(c, mode)} ${size(c, qd)} when ${triggerText(c, pd)}`,
     ),
   ];
 
