@@ -3,7 +3,9 @@
 // and stop loss set. Until the narrow window's cell padding reached the dense tables too, it was
 // 48 px wider than the panel, and the pinned Close column covered the TP/SL ("0.01995" of
 // 0.0199550) and its ✎. It still fits with the row's Limit field open and the venue's refusal
-// under it (Close goes under the field): until 2026-12-07 the open field made it 40 px too wide.
+// under it (Close goes under the field): until 2026-12-07 the open field made it 40 px too wide;
+// that refusal reads on one or two lines under them, on one at 1920 px: until 2026-12-08 it wrapped
+// to 7 lines in the 90 px column.
 import type { Locator } from 'playwright/test';
 import { test, expect } from './support/fixtures.ts';
 import { openTrading } from './support/desk.ts';
@@ -72,4 +74,26 @@ test('at 1024x640 an isolated 1000PEPEUSDT position with TP/SL fits the panel: T
     await expect(l).toBeInViewport({ ratio: 1 });
     expect(await uncovered(l), `${(await l.getAttribute('aria-label')) ?? (await l.textContent())}`).toBe(true);
   }
+  // the refusal reads on one or two lines under the field and Close, not down the 90 px column (7 lines,
+  // the row 158 px tall until 2026-12-08); its whole text in its title and the field's description
+  const text = (await refusal.textContent())!;
+  expect(await linesOf(refusal), text).toBeLessThanOrEqual(2);
+  expect((await row.boundingBox())!.height, 'the row with its refusal').toBeLessThan(100);
+  expect(await refusal.getAttribute('title')).toBe(text);
+  await expect(price).toHaveAccessibleDescription(text);
+  // ... and on one line on a wide window, where the row is as tall as the field, Close beside it, and that line
+  await page.setViewportSize({ width: 1920, height: 1080 });
+  expect(await linesOf(refusal), text).toBe(1);
+  expect((await row.boundingBox())!.height, 'the row with its refusal').toBeLessThan(60);
 });
+
+/** How many lines `l`'s text takes on screen (its height over its line height). */
+function linesOf(l: Locator): Promise<number> {
+  return l.evaluate((el) => {
+    const view = (
+      el.ownerDocument as unknown as { defaultView: { getComputedStyle(e: unknown): { fontSize: string } } }
+    ).defaultView;
+    // a line is at most 1.3 of the font size in either style, at least 1.1
+    return Math.round(el.getBoundingClientRect().height / (1.2 * parseFloat(view.getComputedStyle(el).fontSize)));
+  });
+}

@@ -143,7 +143,8 @@ type FieldProps = Omit<Props, 'disabled'> & {
 function LimitCloseField({ p, name, pd, qd, text, error, sending, field, onText, onSend, onCancel }: FieldProps) {
   const crosses = limitCloseCrosses(p, text, useBestPrices(p.symbol), pd);
   const hint = `limit-close-hint-${p.symbol}-${p.position_side}`;
-  const cls = error !== null ? 'down limit-close-error' : crosses !== null ? 'warn-text limit-close-error' : 'sr-only';
+  const said = error ?? crosses;
+  const cls = error !== null ? 'down limit-close-said' : crosses !== null ? 'warn-text limit-close-said' : 'sr-only';
   return (
     <span className="limit-close">
       <input
@@ -168,10 +169,8 @@ function LimitCloseField({ p, name, pd, qd, text, error, sending, field, onText,
           }
         }}
       />
-      <span id={hint} role="status" className={cls}>
-        {error ??
-          crosses ??
-          `Enter places a reduce-only limit close of ${fmt(positionDirection(p).size, qd)}, Esc cancels`}
+      <span id={hint} role="status" className={cls} title={said ?? undefined}>
+        {said ?? `Enter places a reduce-only limit close of ${fmt(positionDirection(p).size, qd)}, Esc cancels`}
       </span>
     </span>
   );
