@@ -4,10 +4,11 @@
 // cancels, and either puts the focus back on the level's button. A level refused keeps the edit
 // open, said beside it and by the tab's live region. In the alert price fields `A` is no letter
 // typed (no price has one): in the new alert's field it is what `A` does anywhere, the focus there.
-import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
+import { useState, type KeyboardEvent } from 'react';
 import { fmt } from '../../lib/format.ts';
 import { useServices } from '../../lib/use-services.ts';
 import { parseDecimalInput } from '../../lib/decimal-input.ts';
+import { useInlineEdit } from '../../lib/use-inline-edit.ts';
 import { condition, type PriceAlert } from './alert-rules.ts';
 
 /** The level typed, as the decimal text an alert keeps, or why it is not one. */
@@ -36,26 +37,12 @@ export function AlertLevel({ a, pd, say }: { a: PriceAlert; pd: number; say: (te
   /** The level typed while editing; null while not. */
   const [text, setText] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
-  const button = useRef<HTMLButtonElement>(null);
-  const field = useRef<HTMLInputElement>(null);
-  /** The edit closed by a key: the focus goes back to the level's button. */
-  const refocus = useRef(false);
   const editing = text !== null && a.fired === undefined;
+  const edit = useInlineEdit(editing);
   const shown = `${condition(a)} ${fmt(a.price, pd)}`;
 
-  useEffect(() => {
-    if (!editing) return;
-    field.current?.focus();
-    field.current?.select();
-  }, [editing]);
-  useEffect(() => {
-    if (editing || !refocus.current) return;
-    refocus.current = false;
-    button.current?.focus();
-  });
-
   const close = (byKey: boolean): void => {
-    refocus.current = byKey;
+    edit.closing(byKey);
     setText(null);
     setError(null);
   };
@@ -81,7 +68,7 @@ export function AlertLevel({ a, pd, say }: { a: PriceAlert; pd: number; say: (te
   if (!editing)
     return (
       <button
-        ref={button}
+        ref={edit.button}
         className="link-button"
         data-testid={`alert-edit-${a.id}`}
         aria-label={`Change alert price: ${a.symbol} ${shown}`}
@@ -96,7 +83,7 @@ export function AlertLevel({ a, pd, say }: { a: PriceAlert; pd: number; say: (te
     <span className="alert-edit">
       <span aria-hidden="true">{condition(a)} </span>
       <input
-        ref={field}
+        ref={edit.field}
         className="alert-price"
         data-testid={`alert-edit-price-${a.id}`}
         aria-label={`New price of the alert ${a.symbol} ${shown}, USDT`}
@@ -109,17 +96,7 @@ export function AlertLevel({ a, pd, say }: { a: PriceAlert; pd: number; say: (te
           setText(e.target.value);
           setError(null);
         }}
-        onKeyDown={(e) => {
-          if (alertFieldKey(e)) return;
-          if (e.key === 'Enter') {
-            e.preventDefault();
-            save();
-          } else if (e.key === 'Escape') {
-            // the screen's Esc (hotkeys.ts) would only leave the field
-            e.preventDefault();
-            close(true);
-          }
-        }}
+        onKeyDown={(e) => alertFieldKey(e) || edit.keys(e, save, () => close(true))}
         onBlur={() => close(false)}
       />
       <span id={hint} className={error === null ? 'sr-only' : 'down alert-edit-error'}>

@@ -10,13 +10,14 @@
 // below the best bid, a short's buy at or above the best ask) is said under the field as it is
 // typed, as the Modify dialog says it, since it fills at once as a taker: a warning, Enter still
 // sends it (the book is the live one for the pair on screen, else read every 2 s while open).
-import { useEffect, useRef, useState, type RefObject } from 'react';
+import { useState, type KeyboardEvent, type RefObject } from 'react';
 import type { PositionRecord } from '../../../../src-shared/types.ts';
 import { Side } from '../../../../src-shared/enums.ts';
 import { fmt } from '../../lib/format.ts';
 import { refusalText } from '../../lib/frame.ts';
 import { useServices } from '../../lib/use-services.ts';
 import { dropServiceFailure } from '../../lib/service-failure.ts';
+import { useInlineEdit } from '../../lib/use-inline-edit.ts';
 import { useBestPrices } from '../../lib/use-best-prices.ts';
 import { accountOneWay, limitCloseCrosses, limitCloseOrders, limitClosePrefill } from './close-position.ts';
 import { positionDirection } from './position-direction.ts';
@@ -36,24 +37,11 @@ export function LimitClose({ p, name, pd, qd, disabled }: Props) {
   const [text, setText] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [sending, setSending] = useState(false);
-  const button = useRef<HTMLButtonElement>(null);
-  const field = useRef<HTMLInputElement>(null);
-  const refocus = useRef(false);
   const editing = text !== null;
-
-  useEffect(() => {
-    if (!editing) return;
-    field.current?.focus();
-    field.current?.select();
-  }, [editing]);
-  useEffect(() => {
-    if (editing || !refocus.current) return;
-    refocus.current = false;
-    button.current?.focus();
-  });
+  const edit = useInlineEdit(editing);
 
   const close = (): void => {
-    refocus.current = true;
+    edit.closing(true);
     setText(null);
     setError(null);
   };
@@ -99,7 +87,7 @@ export function LimitClose({ p, name, pd, qd, disabled }: Props) {
   if (!editing)
     return (
       <button
-        ref={button}
+        ref={edit.button}
         className="btn-small"
         disabled={disabled}
         onClick={open}
@@ -118,13 +106,12 @@ export function LimitClose({ p, name, pd, qd, disabled }: Props) {
       text={text}
       error={error}
       sending={sending}
-      field={field}
+      field={edit.field}
+      onKeyDown={(e) => edit.keys(e, () => void send(), close)}
       onText={(t) => {
         setText(t);
         setError(null);
       }}
-      onSend={() => void send()}
-      onCancel={close}
     />
   );
 }
@@ -134,13 +121,12 @@ type FieldProps = Omit<Props, 'disabled'> & {
   error: string | null;
   sending: boolean;
   field: RefObject<HTMLInputElement | null>;
+  onKeyDown: (e: KeyboardEvent<HTMLInputElement>) => void;
   onText: (text: string) => void;
-  onSend: () => void;
-  onCancel: () => void;
 };
 
 /** The open price field and the line under it (a child, so the book is read only while it is open). */
-function LimitCloseField({ p, name, pd, qd, text, error, sending, field, onText, onSend, onCancel }: FieldProps) {
+function LimitCloseField({ p, name, pd, qd, text, error, sending, field, onKeyDown, onText }: FieldProps) {
   const crosses = limitCloseCrosses(p, text, useBestPrices(p.symbol), pd);
   const hint = `limit-close-hint-${p.symbol}-${p.position_side}`;
   const said = error ?? crosses;
@@ -158,16 +144,7 @@ function LimitCloseField({ p, name, pd, qd, text, error, sending, field, onText,
         value={text}
         readOnly={sending}
         onChange={(e) => onText(e.target.value)}
-        onKeyDown={(e) => {
-          if (e.key === 'Enter') {
-            e.preventDefault();
-            onSend();
-          } else if (e.key === 'Escape') {
-            // the screen's Esc (hotkeys.ts) would only leave the field and clear the order form
-            e.preventDefault();
-            onCancel();
-          }
-        }}
+        onKeyDown={onKeyDown}
       />
       <span id={hint} role="status" className={cls} title={said ?? undefined}>
         {said ?? `Enter places a reduce-only limit close of ${fmt(positionDirection(p).size, qd)}, Esc cancels`}
