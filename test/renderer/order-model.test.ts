@@ -73,6 +73,23 @@ describe('Max and % sizes', () => {
     );
     expect(pct.buy.qty).toBe('');
   });
+
+  it('a limit price that is not a number gives no Max either: not 0 (the cover alone in one-way) with the size over it', () => {
+    // one-way, a short of 0.010 against a buy: the screen said "Max 0.010 BTC" on Buy and "Max 0.000 BTC · size over",
+    // red, on Sell while the price read "abc", as if the margin were gone
+    const short = {
+      summary: { available_balance: '10000', wallet_balance: '10000', position_mode: 'one_way' as const },
+    };
+    const m = orderModel(
+      input({ ...short, positions: [position(2, 0.01, 96_000)] }, { type: 1, price: 'abc', qty: '0.001' }),
+    );
+    expect(fmt(m.buy.max, 3)).toBe('—');
+    expect(fmt(m.sell.max, 3)).toBe('—');
+    // the price said under its field, and on send
+    expect(orderModel(input({}, { type: 1, price: 'abc', qty: '0.001' })).order(1)).toMatchObject({ field: 'price' });
+    // a price typed again values it: Max is back
+    expect(orderModel(input({}, { type: 1, price: '95000', qty: '0.001' })).sell.max).toBeGreaterThan(0);
+  });
 });
 
 describe('preview', () => {

@@ -260,9 +260,9 @@ export function orderModel(i: OrderModelInput): OrderModel {
   };
 
   /**
-   * The largest open of `side`: what the net position covers (one-way mode), plus what the
-   * available margin buys at the leverage within the room the leverage's notional cap leaves
-   * beside the side's position and open orders (nothing more for a one-way reduce-only order).
+   * The largest open of `side`: what the net position covers (one-way mode), plus what the available margin buys at
+   * the leverage within the room its notional cap leaves beside the side's position and orders (nothing more for a
+   * one-way reduce-only order); unknown (NaN, no Max) with no price to value it at, not 0 and every size over it.
    */
   const openableQty = (side: Side): number => {
     const price = marginPriceOf(side) * (type === OrderType.MARKET ? 1 + MARKET_MAX_HEADROOM : 1);
@@ -272,7 +272,7 @@ export function orderModel(i: OrderModelInput): OrderModel {
       maxOpenQty(available, price, leverage, takerFee),
       notionalRoomQty(i.maxNotional, m.existing, price),
     );
-    return m.cover + opens;
+    return price > 0 ? m.cover + opens : NaN;
   };
 
   /** What an order of `side` is a share of: the largest open, or the position it closes. */
