@@ -120,7 +120,7 @@ export async function runDataCli(
       return 2;
     }
     if (files.length === 0) {
-      err('perpdesk data: no .zip, .csv or .jsonl files under the given paths');
+      err('perpdesk data: no .zip, .csv or .jsonl files (nor .csv.gz, .jsonl.gz) under the given paths');
       return 2;
     }
     if (checksums.length > 0)

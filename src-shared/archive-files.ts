@@ -4,8 +4,11 @@
 // the Data dialog's picked files: a `.CHECKSUM` named along with its file is that file's checksum,
 // one named without it is no data and is refused.
 
-/** Whether the name is of a file an import reads: a zip, a CSV or a recorder's JSON lines. */
-export const isDataFile = (name: string): boolean => /\.(zip|csv|jsonl)$/i.test(name);
+/**
+ * Whether the name is of a file an import reads: a zip, a CSV or a recorder's JSON lines, the last
+ * two also gzip'd (a recorder's `ws_events.jsonl.gz`, a `.csv.gz` day file), read through gunzip.
+ */
+export const isDataFile = (name: string): boolean => /\.(zip|csv|jsonl|csv\.gz|jsonl\.gz)$/i.test(name);
 
 /** Whether the name is of an archive checksum file (`X.zip.CHECKSUM`), which is no data. */
 export const isChecksumFile = (name: string): boolean => /\.checksum$/i.test(name);

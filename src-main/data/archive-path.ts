@@ -31,7 +31,7 @@ export interface KeyOptions {
   via?: 'cli' | 'api';
 }
 
-const NAME = /^([A-Z0-9_]+)-([A-Za-z0-9]+)-(\d{4}-\d{2}(?:-\d{2})?)\.(?:zip|csv)$/;
+const NAME = /^([A-Z0-9_]+)-([A-Za-z0-9]+)-(\d{4}-\d{2}(?:-\d{2})?)\.(?:zip|csv(?:\.gz)?)$/;
 
 /** Everything the path tells (nothing is guessed: a part it does not show stays undefined). */
 export function parseArchivePath(path: string): PathInfo {

@@ -1,4 +1,5 @@
-// The files an import names: .zip, .csv and .jsonl files as given, folders searched for them (sorted,
+// The files an import names: .zip, .csv and .jsonl files as given, folders searched for them and for
+// gzip'd .csv.gz and .jsonl.gz (read through gunzip, file-source.ts readLines) (sorted,
 // so an archive tree imports day after day). .CHECKSUM files are found beside their zips later; one
 // named beside its zip (`import DIR/*` names both) is that zip's checksum, not a file to import.
 // A file named more than once (`import a.zip a.zip`, or a.zip and its folder) is read once, and a
@@ -30,7 +31,8 @@ export function unreadable(path: string, file: string, upload: boolean): string 
 }
 
 /**
- * Files to import under the given paths: .zip, .csv and .jsonl (a recorder's JSON lines) files,
+ * Files to import under the given paths: .zip, .csv and .jsonl (a recorder's JSON lines) files, and
+ * .csv.gz and .jsonl.gz (a recorder's gzip'd ones),
  * folders searched, sorted; and the .CHECKSUM files named beside their zips, left out of `files`
  * (each is read as its zip's checksum). A .CHECKSUM named without its zip stays in `files`, for
  * the import to refuse. A file named again (the same path, or the same file by another path: a

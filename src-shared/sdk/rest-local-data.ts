@@ -17,7 +17,7 @@ type Send = (method: string, path: string, options?: RequestOptions) => Promise<
 
 /** Body of `POST /api/v1/datasets/import`: files or folders on the service's machine. */
 export interface DatasetImportRequest {
-  /** Files (.zip, .csv) or folders of them. */
+  /** Files (.zip, .csv, .jsonl; .csv.gz, .jsonl.gz) or folders of them. */
   paths: string[];
   /** What the file names and folders do not say (they win where they do). */
   symbol?: string;

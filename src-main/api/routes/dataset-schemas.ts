@@ -248,7 +248,7 @@ export const importJsonBody = Type.Object(
     paths: Type.Array(Type.String({ minLength: 1, maxLength: 4096 }), {
       minItems: 1,
       maxItems: 10_000,
-      description: 'Files (.zip, .csv) or folders of them',
+      description: 'Files (.zip, .csv, .jsonl; .csv.gz, .jsonl.gz) or folders of them',
     }),
     ...keyProps,
   },
