@@ -4,6 +4,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { gzipSync } from 'node:zlib';
 import { fileURLToPath } from 'node:url';
 import { test, expect } from './support/fixtures.ts';
 import { zipPayload } from './support/zip-payload.ts';
@@ -30,7 +31,7 @@ test('import an archive zip from the Data dialog, see it listed with its gap, an
   await expect(panel.locator('p', { hasText: 'Files as Binance publishes them' })).toContainText(
     "a recorder's L2 depth and trade stream CSVs, or its JSON lines (.jsonl: kind depth reads their depthUpdate " +
       'events and depth snapshots, kind aggTrades their aggTrade events, kind bookTicker their bookTicker events, ' +
-      'kind trades their trade events, kind klines their closed kline events)',
+      "kind trades their trade events, kind klines their closed kline events), gzip'd too (.csv.gz, .jsonl.gz)",
   );
   await panel.getByRole('combobox', { name: 'Market of the files' }).selectOption('spot');
   await panel.getByTestId('data-file-picker').setInputFiles([good, bad]);
@@ -165,6 +166,30 @@ test("a recording's CSVs, whose names say no symbol, import from the dialog once
   await expect(panel.getByRole('combobox', { name: 'Interval of the files' })).toBeDisabled();
 });
 
+// a recorder that gzips its files: the picker takes a .jsonl.gz (or .csv.gz) and the service reads it through gunzip
+// (until 2026-12-08 the route refused it: "ws_events.jsonl.gz: refused — 'name' must end in .zip, .csv or .jsonl")
+test("a recording's gzip'd ws_events.jsonl.gz imports from the dialog as the plain file does", async ({
+  page,
+  service,
+}) => {
+  const events = fileURLToPath(
+    new URL('../test/fixtures/binance/depth/binance_usdm_2021-07-22_cryptofeed/ws_events.jsonl', import.meta.url),
+  );
+  const file = { name: 'ws_events.jsonl.gz', mimeType: 'application/gzip', buffer: gzipSync(readFileSync(events)) };
+  const screen = new TradingPage(page);
+  await screen.open(service.url);
+  await page.getByRole('button', { name: 'Data' }).click();
+  const panel = page.getByRole('dialog', { name: 'Market data' });
+  await panel.getByRole('combobox', { name: 'Market of the files' }).selectOption('um');
+  await panel.getByRole('textbox', { name: 'Symbol of the files' }).fill('CTKUSDT');
+  await panel.getByRole('combobox', { name: 'Kind of the files' }).selectOption('aggTrades');
+  await panel.getByTestId('data-file-picker').setInputFiles(file);
+  const results = panel.getByTestId('data-import-results');
+  await expect(results).toContainText('ws_events.jsonl.gz: 38 rows (38 new), no gaps');
+  const list = panel.getByTestId('data-datasets');
+  await expect(list.getByRole('row', { name: /CTKUSDT · USD-M · aggTrades/ })).toContainText('38');
+});
+
 const KLINES_1M = fileURLToPath(
   new URL('../test/fixtures/binance/klines/binance_spot_BTCUSDT_1m_2021-05-16_to_2021-05-18.csv', import.meta.url),
 );
@@ -204,14 +229,16 @@ test("a zip's .CHECKSUM picked with it is checked, and every picked file not upl
 
   // a file the dialog does not upload, alone: said, not nothing
   await panel.getByTestId('data-file-picker').setInputFiles([text('notes.txt')]);
-  await expect(lines).toHaveText(['notes.txt: not uploaded — not a .zip, .csv or .jsonl file']);
+  await expect(lines).toHaveText([
+    "notes.txt: not uploaded — not a .zip, .csv or .jsonl file (nor a gzip'd .csv.gz, .jsonl.gz)",
+  ]);
 
   // the 16th with its .CHECKSUM, the 18th without the 17th (a gap between them), a .CHECKSUM without its zip
   await panel
     .getByTestId('data-file-picker')
     .setInputFiles([text('notes.txt'), d16, checksumOf(d16), checksumOf(d17, wrong), d18]);
   await expect(lines).toHaveText([
-    'notes.txt: not uploaded — not a .zip, .csv or .jsonl file',
+    "notes.txt: not uploaded — not a .zip, .csv or .jsonl file (nor a gzip'd .csv.gz, .jsonl.gz)",
     'XRPUSDT-1m-2021-05-17.zip.CHECKSUM: not uploaded — a .CHECKSUM file is not data; give its zip (XRPUSDT-1m-2021-05-17.zip)',
     'XRPUSDT-1m-2021-05-16.zip: 1,440 rows (1,440 new), no gaps, checksum verified',
     'XRPUSDT-1m-2021-05-18.zip: 1,440 rows (1,440 new), no gaps (the dataset now has 1), checksum not given',

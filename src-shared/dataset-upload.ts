@@ -3,11 +3,11 @@
 // `datasets.upload` both write uploads with these, so they send the same request.
 import { CANDLE_KINDS, isKind } from './dataset-kinds.ts';
 
-/** Content type of an upload, by its name (the route takes zip, CSV or bytes: a recorder's .jsonl). */
+/** Content type of an upload, by its name (the route takes zip, CSV or bytes: a recorder's .jsonl, a gzip'd file). */
 export function uploadType(fileName: string): string {
   return /\.csv$/i.test(fileName)
     ? 'text/csv'
-    : /\.jsonl$/i.test(fileName)
+    : /\.(jsonl|gz)$/i.test(fileName)
       ? 'application/octet-stream'
       : 'application/zip';
 }

@@ -211,7 +211,7 @@ describe('what a pick uploads', () => {
     expect(uploads.map((u) => u.file.name)).toEqual(['BTCUSDT-1m-2021-05-18.zip', 'trade_stream.csv']);
     expect(uploads.every((u) => u.checksum === null)).toBe(true);
     expect(notUploaded).toEqual([
-      'notes.txt: not uploaded — not a .zip, .csv or .jsonl file',
+      "notes.txt: not uploaded — not a .zip, .csv or .jsonl file (nor a gzip'd .csv.gz, .jsonl.gz)",
       // the data CLI's refusal of a .CHECKSUM without its zip (dataset-service.ts)
       'BTCUSDT-1m-2021-05-17.zip.CHECKSUM: not uploaded — a .CHECKSUM file is not data; give its zip (BTCUSDT-1m-2021-05-17.zip)',
     ]);

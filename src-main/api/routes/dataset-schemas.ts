@@ -27,7 +27,13 @@ export const MAX_UPLOAD_BYTES = 4 * 1024 ** 3;
 /** An uploaded file's name, in UTF-8 bytes: a file name's 255 less its `.CHECKSUM` copy's suffix. */
 export const MAX_UPLOAD_NAME_BYTES = 255 - '.CHECKSUM'.length;
 const MAX_TIME = 8_640_000_000_000_000;
-export const UPLOAD_TYPES = ['application/zip', 'application/x-zip-compressed', 'application/octet-stream', 'text/csv'];
+export const UPLOAD_TYPES = [
+  'application/zip',
+  'application/x-zip-compressed',
+  'application/octet-stream',
+  'text/csv',
+  'application/gzip',
+];
 
 const nullable = <T>(type: 'integer' | 'number' | 'string', description?: string) =>
   Type.Unsafe<T | null>({ type: [type, 'null'], ...(description === undefined ? {} : { description }) });
@@ -263,7 +269,10 @@ export const importBody = Type.Unsafe<Static<typeof importJsonBody> | Readable>(
   content: {
     'application/json': { schema: importJsonBody },
     'application/zip': { schema: { description: 'One archive zip' } },
-    'application/octet-stream': { schema: { description: 'One archive zip or CSV' } },
+    'application/octet-stream': {
+      schema: { description: "One archive zip or CSV, or JSON lines, or one of those gzip'd" },
+    },
     'text/csv': { schema: { description: 'One archive CSV' } },
+    'application/gzip': { schema: { description: "One gzip'd CSV or JSON lines (.csv.gz, .jsonl.gz)" } },
   },
 });

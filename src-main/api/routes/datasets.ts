@@ -17,6 +17,7 @@ import { ApiError, Errors } from '../../../src-shared/errors.ts';
 import { DatasetError, type DatasetService, type ImportResult } from '../../data/dataset-service.ts';
 import type { DatasetRecord } from '../../data/ports.ts';
 import { expandPaths } from '../../data/expand-paths.ts';
+import { isDataFile } from '../../../src-shared/archive-files.ts';
 
 import type { ImportResultWire } from '../../../src-shared/types/datasets.ts';
 import type { Venue } from '../../services/venue.ts';
@@ -349,8 +350,9 @@ export default async function datasetRoutes(
         summary: 'Import archive files (loopback only)',
         description:
           'Either a JSON body naming files or folders on this machine ({"paths": [...]}, what `npm run data -- import` ' +
-          'sends), or one uploaded file as the raw body (Content-Type application/zip, application/octet-stream or ' +
-          'text/csv) with its archive file name in `name` (e.g. BTCUSDT-1m-2025-01-06.zip) and optionally its SHA-256 ' +
+          'sends), or one uploaded file as the raw body (Content-Type application/zip, application/octet-stream, ' +
+          'text/csv or application/gzip) with its archive file name in `name` (e.g. BTCUSDT-1m-2025-01-06.zip; a ' +
+          '.csv.gz or .jsonl.gz is read through gunzip) and optionally its SHA-256 ' +
           'in `checksum`. Symbol, market, kind and interval come from the names and folders, or from the parameters. ' +
           'Answers when every file is done, one result per file: a refused file (bad checksum, bad row: the row is ' +
           'named) imported nothing. Imports run one at a time. 403 / 2102 to callers not on this machine.',
@@ -370,8 +372,12 @@ export default async function datasetRoutes(
         if (q.name === undefined)
           throw new ApiError(Errors.MISSING_PARAMETER, "An uploaded file needs its archive file name in 'name'");
         const name = basename(q.name.replace(/\\/g, '/'));
-        if (!/\.(zip|csv|jsonl)$/i.test(name))
-          throw new ApiError(Errors.INVALID_PARAMETER, "'name' must end in .zip, .csv or .jsonl");
+        // (the CLI's and the Data dialog's rule: a .csv.gz or .jsonl.gz is read through gunzip)
+        if (!isDataFile(name))
+          throw new ApiError(
+            Errors.INVALID_PARAMETER,
+            "'name' must end in .zip, .csv or .jsonl, or .csv.gz or .jsonl.gz for a gzip'd one",
+          );
         // (no file name holds a NUL: writing the copy threw, answered 5000 Internal error)
         if (name.includes('\0'))
           throw new ApiError(

@@ -229,10 +229,10 @@ function DataBody() {
           klines, funding rates, aggTrades, trades, bookTicker, bookDepth; and a recorder's L2 depth and trade stream
           CSVs, or its JSON lines (<code>.jsonl</code>: kind depth reads their depthUpdate events and depth snapshots,
           kind aggTrades their aggTrade events, kind bookTicker their bookTicker events, kind trades their trade events,
-          kind klines their closed kline events). The file name says the symbol and kind; pick the market here, and fill
-          in the symbol, kind or interval for files named otherwise (a recording's <code>trade_stream.csv</code> or{' '}
-          <code>ws_events.jsonl</code>, a renamed CSV). A zip's checksum, the rows and the time order are checked; a
-          file with a bad row imports nothing.
+          kind klines their closed kline events), gzip'd too (<code>.csv.gz</code>, <code>.jsonl.gz</code>). The file
+          name says the symbol and kind; pick the market here, and fill in the symbol, kind or interval for files named
+          otherwise (a recording's <code>trade_stream.csv</code> or <code>ws_events.jsonl</code>, a renamed CSV). A
+          zip's checksum, the rows and the time order are checked; a file with a bad row imports nothing.
         </p>
         <div className="row">
           <label className="field">
@@ -266,7 +266,7 @@ function DataBody() {
             ref={picker}
             type="file"
             multiple
-            accept=".zip,.csv,.jsonl"
+            accept=".zip,.csv,.jsonl,.gz"
             aria-label="Archive files to import"
             data-testid="data-file-picker"
             disabled={upload !== null}

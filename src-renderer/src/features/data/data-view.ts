@@ -36,7 +36,7 @@ export interface PickedUpload<F> {
 
 /**
  * What a pick does, file by file (the data CLI's rule for the paths it is given, docs/data.md):
- * each .zip, .csv or .jsonl file is uploaded, with the `.CHECKSUM` picked along with it as its
+ * each .zip, .csv or .jsonl file (or .csv.gz, .jsonl.gz) is uploaded, with the `.CHECKSUM` picked along with it as its
  * `checksum`; a `.CHECKSUM` without its file and any other file are not uploaded, each said in a
  * line with the reason, so no picked file goes unmentioned.
  */
@@ -50,7 +50,9 @@ export function planPick<F extends { name: string }>(
   for (const f of files) {
     if (isDataFile(f.name)) uploads.push({ file: f, checksum: sums.get(f.name) ?? null });
     else if (!beside.has(f.name)) {
-      const why = isChecksumFile(f.name) ? checksumAlone(f.name) : 'not a .zip, .csv or .jsonl file';
+      const why = isChecksumFile(f.name)
+        ? checksumAlone(f.name)
+        : "not a .zip, .csv or .jsonl file (nor a gzip'd .csv.gz, .jsonl.gz)";
       notUploaded.push(`${f.name}: not uploaded — ${why}`);
     }
   }
