@@ -34,6 +34,21 @@ describe('the Margin of an open order', () => {
       expect(m.get(id)!.hold, `order ${id}`).toBeCloseTo(frozen(d, id), 6);
   });
 
+  it("the account's mode not loaded yet (one-way account, long 0.5): an order the position covers has no figure, not the hedge one; an order that opens all of it in either mode has its own", () => {
+    const d = deskLong(kit, 'omgn0003', BTC_LONG_125X);
+    const { older, newer } = restingSells(d);
+    const buy = placeLimit(d, 1, '0.010', '95000.0');
+    const m = orderMargins(d.v.exchange.openOrders(d.u, d.symbol), d.v.exchange.positions(d.u), undefined, () =>
+      Number(d.v.symbols.get(d.symbol)!.takerFeeRate),
+    );
+    // the venue holds nothing for the covered sell and 0.2 of the newer one: in hedge mode the column said 0.3 and 0.4
+    expect(frozen(d, older.order_id)).toBe(0);
+    expect(m.get(older.order_id)!.margin).toBeNaN();
+    expect(m.get(newer.order_id)!.margin).toBeNaN();
+    expect(m.get(buy.order_id)!.margin).toBeCloseTo(7.6, 9);
+    expect(m.get(buy.order_id)!.hold).toBeCloseTo(frozen(d, buy.order_id), 6);
+  });
+
   it('one-way: a reduce-only order another client sent as an open (reduce_only, position_action 1) holds nothing, at the venue and in the column', () => {
     const d = deskLong(kit, 'omgn0002', BTC_LONG_125X);
     const input: OrderInput = {

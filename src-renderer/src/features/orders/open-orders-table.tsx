@@ -19,7 +19,6 @@ export function OpenOrdersTable() {
   const s = useServices();
   const all = useSel(s.orders, (x) => x.orders);
   const mode = useSel(s.account, (x) => x.summary?.position_mode);
-  const oneWay = mode === 'one_way';
   const decimals = useDecimals();
   const positions = useSel(s.positions, (x) => x.positions);
   const bySymbol = useSel(s.symbols, (x) => x.bySymbol);
@@ -29,7 +28,9 @@ export function OpenOrdersTable() {
     { long: 'open order', short: 'order', testId: 'cancel-all-confirm' },
     s.orders.getState().actions,
   );
-  // worked out over all the account's orders: in one-way mode an order's opening part depends on the older ones
+  // worked out over all the account's orders: in one-way mode an order's opening part depends on the older ones;
+  // until the mode has loaded, an order whose figure depends on it has none ('—')
+  const oneWay = mode === undefined ? undefined : mode === 'one_way';
   const margins = orderMargins(all, positions, oneWay, (sym) => num(bySymbol[sym]?.futures.taker_fee_rate));
 
   // the dialog is an overlay: the global shortcuts stay inert while it is open
@@ -85,7 +86,7 @@ export function OpenOrdersTable() {
       }),
       cell: ({ o }) => {
         const m = margins.get(o.id);
-        return m === undefined ? '—' : fmt(m.margin, 2);
+        return m === undefined || Number.isNaN(m.margin) ? '—' : fmt(m.margin, 2);
       },
     },
     { head: 'Client ID', cls: 'dim', cell: ({ o }) => <ClientId id={o.client_order_id} /> },
@@ -123,6 +124,8 @@ function marginTitle(o: OrderRecord, m: OrderMargin | undefined, qd: number): st
     return o.position_action === PositionAction.CLOSE
       ? `${mode}: a close only reduces the position and holds no margin`
       : `${mode}: a market order does not rest and holds no margin`;
+  if (Number.isNaN(m.opens))
+    return `${mode}: what of it would open depends on the account's position mode (one-way: only what the position does not cover), not loaded yet`;
   const held = Number.isFinite(m.hold) ? `; held with the taker fee: ${fmt(m.hold, 2)} USDT` : '';
   return `${mode}: initial margin of the ${fmt(m.opens, qd)} that would open, at the order's price${held}`;
 }

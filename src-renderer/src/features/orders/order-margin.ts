@@ -25,9 +25,27 @@ type MarginPosition = Pick<PositionRecord, 'symbol' | 'position_side' | 'quantit
 /**
  * Each resting opening order's margin, by order id; an order that holds none by its nature (a
  * close, a market order) is absent. `takerFeeOf`: the pair's taker fee rate (NaN when unknown:
- * the hold is then unknown too, the margin is not).
+ * the hold is then unknown too, the margin is not). `oneWay`: the account's position mode,
+ * undefined until the account has loaded; an order whose opening part then differs between the
+ * modes (in one-way mode an order against the net position opens only what the position does not
+ * cover, in hedge mode all of it) gets NaN figures (unknown: the cell shows "—"), the others their
+ * figure, the same in either mode.
  */
 export function orderMargins(
+  orders: readonly OrderRecord[],
+  positions: readonly MarginPosition[],
+  oneWay: boolean | undefined,
+  takerFeeOf: (symbol: string) => number,
+): Map<string, OrderMargin> {
+  if (oneWay !== undefined) return marginsIn(orders, positions, oneWay, takerFeeOf);
+  const hedge = marginsIn(orders, positions, false, takerFeeOf);
+  const one = marginsIn(orders, positions, true, takerFeeOf);
+  for (const [id, m] of hedge)
+    if (one.get(id)?.opens !== m.opens) hedge.set(id, { opens: NaN, margin: NaN, hold: NaN });
+  return hedge;
+}
+
+function marginsIn(
   orders: readonly OrderRecord[],
   positions: readonly MarginPosition[],
   oneWay: boolean,
