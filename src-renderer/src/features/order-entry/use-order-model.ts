@@ -50,6 +50,7 @@ export function useOrderModel(): OrderModel {
     symbol,
     form: f,
     futures: entry?.futures,
+    maxPrice: entry?.maxPrice,
     summary,
     setting,
     positions,
