@@ -11,7 +11,7 @@ import { priceCheck } from './input-checks.ts';
 import type { OrderFormState } from './order-form-store.ts';
 import { NOT_A_NUMBER } from './order-model.ts';
 import { stopWhenWords } from './stop-order.ts';
-import type { TrailingContext } from './stop-order.ts';
+import type { TrailingContext } from './trailing-stop.ts';
 import { ARMED_ID, describedBy } from './price-field.tsx';
 
 export interface StopFieldsProps {

@@ -19,6 +19,7 @@ import { fmt } from '../../lib/format.ts';
 import { parseDecimalInput, type DecimalInput } from '../../lib/decimal-input.ts';
 import { priceCheck, sizeCheck } from './input-checks.ts';
 import { NOT_A_NUMBER } from './order-model.ts';
+import type { TrailingContext } from './trailing-stop.ts';
 
 /** The price a trigger watches, as the form and the tables name it. */
 export const WATCHED_NAMES: Record<WorkingType, string> = {
@@ -102,19 +103,6 @@ export function stopRefusedAsTyped(o: Pick<StopWhat, 'type' | 'price' | 'qty'>, 
   )
     return true;
   return typeof o.qty === 'string' && sizeCheck(parseDecimalInput(o.qty), pair) !== null;
-}
-
-/** What a stop's trigger or a trailing stop's activation, and their sentences, are read against: the pair's tick, the watched price now. */
-export interface TrailingContext {
-  working: WorkingType;
-  /** The watched price now (the screen's mark or last); undefined when not known yet. */
-  watched: number | undefined;
-  /** The pair's tick (undefined until the catalogue is loaded). */
-  tick?: string;
-  /** The pair's maximum price (undefined: not known). */
-  maxPrice?: string;
-  /** The pair's price decimals. */
-  pd: number;
 }
 
 /**

@@ -10,7 +10,7 @@ import { Side } from '../../../../src-shared/enums.ts';
 import type { DecimalInput } from '../../lib/decimal-input.ts';
 import { priceCheck } from './input-checks.ts';
 import type { OrderFormState } from './order-form-store.ts';
-import { WATCHED_NAMES, type TrailingContext } from './stop-order.ts';
+import { WATCHED_NAMES } from './stop-order.ts';
 import { WatchedUnit } from './stop-fields.tsx';
 import { ARMED_ID, describedBy } from './price-field.tsx';
 import {
@@ -20,6 +20,7 @@ import {
   callbackCheck,
   callbackRate,
   trailingClause,
+  type TrailingContext,
 } from './trailing-stop.ts';
 
 /** Trigger or Trailing: a Tab stop each (as the margin mode's), the one in force pressed. */

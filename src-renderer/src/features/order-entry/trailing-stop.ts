@@ -17,7 +17,7 @@ import { fmt } from '../../lib/format.ts';
 import type { DecimalInput } from '../../lib/decimal-input.ts';
 import { priceCheck } from './input-checks.ts';
 import { NOT_A_NUMBER } from './order-model.ts';
-import { stopAction, triggerDirection, WATCHED_NAMES, type StopWhat, type TrailingContext } from './stop-order.ts';
+import { stopAction, triggerDirection, WATCHED_NAMES, type StopWhat } from './stop-order.ts';
 
 /** The venue's callback rates, in tenths of a percent: 0.1 % to 10 %. */
 const MIN_TENTHS = 1;
@@ -60,6 +60,19 @@ export function activationSide(activation: number, watched: number | undefined):
   const d = triggerDirection(activation, watched);
   if (d === null) return null;
   return d === TriggerDirection.RISES_TO ? Side.SELL : Side.BUY;
+}
+
+/** What the activation and the sentences are read against: the pair's tick, the watched price now. */
+export interface TrailingContext {
+  working: WorkingType;
+  /** The watched price now (the screen's mark or last); undefined when not known yet. */
+  watched: number | undefined;
+  /** The pair's tick (undefined until the catalogue is loaded). */
+  tick?: string;
+  /** The pair's maximum price (undefined: not known). */
+  maxPrice?: string;
+  /** The pair's price decimals. */
+  pd: number;
 }
 
 /** A line under the Activation price field: a problem (`warn`), or which side it is for. */
