@@ -34,19 +34,6 @@ describe('the order form’s input checks', () => {
     for (const t of ['', 'abc', '-5', '0']) expect(priceCheck(typed(t), '0.1')).toBeNull();
   });
 
-  it("says a price over the pair's maximum price (its PRICE_FILTER maxPrice), after the tick, as the venue checks them", () => {
-    // BTCUSDT: 2^31 - 1 ticks of 0.1, as /binance/fapi/v1/exchangeInfo publishes it
-    const max = '214748364.7';
-    expect(priceCheck(typed('99999999999'), '0.1', max)).toBe(
-      'Over the maximum price of 214,748,364.7: the venue refuses it.',
-    );
-    expect(priceCheck(typed('214748364.8'), '0.1', max)).not.toBeNull();
-    expect(priceCheck(typed('214748364.7'), '0.1', max)).toBeNull();
-    expect(priceCheck(typed('99999999999.05'), '0.1', max)).toBe('Not on the tick: the venue takes multiples of 0.1.');
-    // the maximum not known yet: nothing said of it
-    expect(priceCheck(typed('99999999999'), '0.1')).toBeNull();
-  });
-
   it('says a size off the step, then one under the minimum', () => {
     expect(sizeCheck(typed('0.050'), BTC)).toBeNull();
     expect(sizeCheck(typed('0.0505'), BTC)).toBe('Not on the step: the venue takes multiples of 0.001.');

@@ -168,28 +168,14 @@ describe('a stop trigger', () => {
       createElement(StopTrigger, {
         f,
         triggerIn: parseDecimalInput('100.05'),
-        x: { watched: 100, tick: '0.1', pd: 1 },
+        watched: 100,
+        tick: '0.1',
+        pd: 1,
         quote: 'USDT',
       }),
     );
     expect(h.attr('Trigger price', 'aria-invalid')).toBe('true');
     expect(h.attr('Trigger price', 'aria-describedby')).toBe('trigger-check oe-armed');
     expect(h.textOf('trigger-check')).not.toBe('');
-  });
-
-  it("says a trigger over the pair's maximum price under the field", () => {
-    const f = { actions: { set: noop }, trigger: '99999999999', working: 1, focus: null } as unknown as Parameters<
-      typeof StopTrigger
-    >[0]['f'];
-    const h = html(
-      createElement(StopTrigger, {
-        f,
-        triggerIn: parseDecimalInput('99999999999'),
-        x: { watched: 96_000, tick: '0.1', maxPrice: '214748364.7', pd: 1 },
-        quote: 'USDT',
-      }),
-    );
-    expect(h.attr('Trigger price', 'aria-invalid')).toBe('true');
-    expect(h.textOf('trigger-check')).toBe('Over the maximum price of 214,748,364.7: the venue refuses it.');
   });
 });

@@ -92,30 +92,6 @@ describe('Max and % sizes', () => {
   });
 });
 
-describe("a price over the pair's maximum price", () => {
-  it('values nothing, as a price that is not a number: no Max (not 0.000 and the size over it), no cost, no liquidation price', () => {
-    // 99999999999 typed on BTCUSDT (maximum 214,748,364.7): the screen said "Cost 5,050,000.00", "Max 0.000 BTC · size over"
-    // on both sides and an estimated liquidation price of 98,020,926,828.3 on Sell, while the venue refuses the order on send
-    const over = orderModel(input({ maxPrice: '214748364.7' }, { type: 1, price: '99999999999', qty: '0.001' }));
-    for (const side of [over.buy, over.sell]) {
-      expect(fmt(side.max, 3)).toBe('—');
-      expect(side.cost).toBeNaN();
-      expect(side.liquidation).toBeNaN();
-    }
-    // the same price with the maximum not known, or a price under it, is valued as before
-    expect(orderModel(input({}, { type: 1, price: '99999999999', qty: '0.001' })).buy.cost).toBeGreaterThan(0);
-    expect(
-      orderModel(input({ maxPrice: '214748364.7' }, { type: 1, price: '95000', qty: '0.001' })).sell.max,
-    ).toBeGreaterThan(0);
-    // a stop-market's trigger over it: nothing valued either
-    const stop = orderModel(
-      input({ maxPrice: '214748364.7' }, { stop: true, type: 2, price: '', trigger: '99999999999', qty: '0.001' }),
-    );
-    expect(fmt(stop.buy.max, 3)).toBe('—');
-    expect(stop.buy.cost).toBeNaN();
-  });
-});
-
 describe('preview', () => {
   it('a limit buy of 0.010 at 90 000 (below the ask: maker): fee 900 x 0.0002, cost held 900 / 125 + 900 x 0.0005', () => {
     const m = orderModel(input({}, { type: 1, price: '90,000', qty: '0.010' }));

@@ -68,8 +68,7 @@ describe('the sentence', () => {
 
 describe("the form's words: what is sent, never a value rounded to the pair's decimals", () => {
   const pair = { price_step: '0.1', qty_step: '0.001', min_qty: '0.001', max_qty: '1000' };
-  const typed = (t: string) =>
-    stopWhenWords(parseDecimalInput(t), { working: MARK, watched: 95_000, tick: '0.1', pd: 1 });
+  const typed = (t: string) => stopWhenWords(MARK, parseDecimalInput(t), 95_000, '0.1', 1);
 
   it('a trigger on the tick is said; one off it is "—" (the venue refuses it: 3003), not 97,000.1', () => {
     expect(typed('97000.1')).toEqual({ text: 'When the mark price rises to 97,000.1:', muted: false });

@@ -36,11 +36,6 @@ export function parseDecimalInput(text: string): DecimalInput {
   return { kind: 'ok', value, n: Number(value) };
 }
 
-/** Whether a typed number is above `max` (a decimal string; undefined: no maximum known, never). */
-export function aboveMax(x: DecimalInput, max: string | undefined): boolean {
-  return max !== undefined && x.kind === 'ok' && x.n > Number(max);
-}
-
 /** The number of a field for estimates; NaN when empty or not a number. */
 export function inputNumber(text: string): number {
   const r = parseDecimalInput(text);

@@ -1,5 +1,5 @@
 // What the venue will refuse in a price or size as typed, said under the field before anything is
-// sent: a price off the pair's tick (3003) or over its maximum price (1001), a size off its step (3004), under its minimum (3005)
+// sent: a price off the pair's tick (3003), a size off its step (3004), under its minimum (3005)
 // or over its maximum (3006), and an opening order worth less than the pair's minimum notional at
 // the price it would go at (3007), and a post-only order whose price reaches the other side of the
 // book (3022).
@@ -11,7 +11,7 @@ import { createScale } from '../../../../src-shared/decimal.ts';
 import { Side } from '../../../../src-shared/enums.ts';
 import type { FuturesSymbol } from '../../../../src-shared/types.ts';
 import { decimalsOf, fmt } from '../../lib/format.ts';
-import { aboveMax, type DecimalInput } from '../../lib/decimal-input.ts';
+import type { DecimalInput } from '../../lib/decimal-input.ts';
 import { NOT_A_NUMBER } from './order-model.ts';
 
 /** Whether `value` (a decimal string the API accepts) is off the step `step`. */
@@ -25,16 +25,10 @@ function offStep(value: string, step: string): boolean {
   }
 }
 
-/**
- * A typed price's problem, or null: off the tick, then over the pair's maximum price (`maxPrice`,
- * its published PRICE_FILTER maxPrice; undefined: not known), as the venue checks them (3003, 1001).
- */
-export function priceCheck(price: DecimalInput, tick: string, maxPrice?: string): string | null {
+/** A typed limit price's problem, or null: off the tick. */
+export function priceCheck(price: DecimalInput, tick: string): string | null {
   if (price.kind !== 'ok' || !(price.n > 0)) return null;
-  if (offStep(price.value, tick)) return `Not on the tick: the venue takes multiples of ${tick}.`;
-  if (aboveMax(price, maxPrice))
-    return `Over the maximum price of ${fmt(maxPrice!, decimalsOf(maxPrice!))}: the venue refuses it.`;
-  return null;
+  return offStep(price.value, tick) ? `Not on the tick: the venue takes multiples of ${tick}.` : null;
 }
 
 /** A typed size's problem, or null: off the step, under the pair's minimum or over its maximum. */

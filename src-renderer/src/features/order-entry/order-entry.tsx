@@ -112,11 +112,10 @@ export function OrderEntry() {
   const fut = entry?.futures;
   const base = entry?.general.base_asset ?? '';
   const quote = entry?.general.quote_asset ?? 'USDT';
-  const maxPrice = entry?.maxPrice;
-  const offTick = fut && priced ? priceCheck(priceIn, fut.price_step, maxPrice) : null;
+  const offTick = fut && priced ? priceCheck(priceIn, fut.price_step) : null;
   const postOnlyTakes = postOnlyCheck(model.postOnlyTakes, pd);
   // what a trailing stop's rate, activation and sentences are read against
-  const trailCtx = { working: f.working, watched, tick: fut?.price_step, maxPrice, pd };
+  const trailCtx = { working: f.working, watched, tick: fut?.price_step, pd };
   // the cap of the leverage in force (once per pair and leverage)
   useEffect(() => {
     if (loggedIn && setting !== undefined) void s.notionalCaps.getState().actions.probe(symbol);
@@ -244,7 +243,7 @@ export function OrderEntry() {
     const does = trailing
       ? trailingDoes(o, model.callbackIn, model.activationIn, { ...trailCtx, qd, base })
       : { text: stopAction(o, pd, qd, base), warn: false };
-    return does.warn || !stopRefusedAsTyped(o, fut && { ...fut, maxPrice }) ? does : { text: '—', warn: false };
+    return does.warn || !stopRefusedAsTyped(o, fut) ? does : { text: '—', warn: false };
   };
   // the side an activation is read for: the one armed, else the only one with something to close
   const onlySide = buy.nothingToClose !== null ? Side.SELL : sell.nothingToClose !== null ? Side.BUY : null;
@@ -340,7 +339,9 @@ export function OrderEntry() {
       </div>
 
       {f.stop && <StopMode f={f} />}
-      {f.stop && !f.trailing && <StopTrigger f={f} triggerIn={model.triggerIn} x={trailCtx} quote={quote} />}
+      {f.stop && !f.trailing && (
+        <StopTrigger f={f} triggerIn={model.triggerIn} watched={watched} tick={fut?.price_step} pd={pd} quote={quote} />
+      )}
       {trailing && (
         <TrailingFields
           f={f}
@@ -440,7 +441,9 @@ export function OrderEntry() {
         ))}
       </div>
 
-      {f.stop && !f.trailing && <StopWhen f={f} triggerIn={model.triggerIn} x={trailCtx} />}
+      {f.stop && !f.trailing && (
+        <StopWhen f={f} triggerIn={model.triggerIn} watched={watched} tick={fut?.price_step} pd={pd} />
+      )}
       {trailing && <TrailingWhen f={f} callbackIn={model.callbackIn} activationIn={model.activationIn} x={trailCtx} />}
 
       {/* nothing to close on either side: one line, no figures; on one side: that side's

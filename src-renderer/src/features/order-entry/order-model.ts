@@ -1,10 +1,11 @@
 // The order form's trading math, apart from the view: what each side (buy, sell) would send,
 // its preview (cost, margin, fee, estimated liquidation price or PnL), its Max, whether it has
 // anything to close, and the request a click would send, or the form's own reason not to.
+//
 // Pure: orderModel() reads the form and the records it is handed (use-order-model.ts picks
 // them from the stores), so it can be tested with worked values. Numbers that are not known
 // yet (no catalogue, no summary, no book) come out NaN or '' and estimate nothing; a price
-// that is not a number, or over the pair's maximum price, is never replaced by the market price.
+// that is not a number is never replaced by the market price.
 import {
   MarginMode,
   OrderType,
@@ -19,7 +20,7 @@ import type { PriceLevel } from '../../../../src-shared/sdk/local-order-book.ts'
 import type { FuturesSymbol, OrderRecord, OrderRequest, PositionRecord } from '../../../../src-shared/types.ts';
 import { num, toStep } from '../../lib/format.ts';
 import { positionDirection } from '../positions/position-direction.ts';
-import { aboveMax, parseDecimalInput, type DecimalInput } from '../../lib/decimal-input.ts';
+import { parseDecimalInput, type DecimalInput } from '../../lib/decimal-input.ts';
 import { notionalRoomQty, oneWaySide, sideNotional, type OneWaySide } from './notional-cap.ts';
 import type { FormAction, FormType, SizeMode } from './form-kinds.ts';
 import { crossBacking, maxOpenQty, preview, type BackingPosition, type Preview, type Tier } from './preview.ts';
@@ -73,14 +74,13 @@ export interface OrderModelInput {
     /** The price a stop watches (default the mark). */
     working?: WorkingType;
   };
-  /** The pair's futures filters (undefined until the catalogue is loaded); `maxPrice`: its PRICE_FILTER's (undefined: not known). */
+  /** The pair's futures filters (undefined until the catalogue is loaded). */
   futures:
     | Pick<
         FuturesSymbol,
         'taker_fee_rate' | 'maker_fee_rate' | 'maintenance_margin_rate' | 'max_qty' | 'qty_step' | 'max_leverage'
       >
     | undefined;
-  maxPrice?: string;
   /** The account at live marks (null before login). */
   summary: Pick<AccountSummary, 'available_balance' | 'wallet_balance' | 'position_mode'> | null;
   /** The pair's leverage and margin mode in force (undefined until loaded). */
@@ -184,7 +184,7 @@ function sizePctBasis(open: boolean, oneWay: boolean, reduceOnly: boolean): PctB
 }
 
 export function orderModel(i: OrderModelInput): OrderModel {
-  const { symbol, form: f, futures: fut, summary, positions, bestBid, bestAsk, last, maxPrice } = i;
+  const { symbol, form: f, futures: fut, summary, positions, bestBid, bestAsk, last } = i;
   const oneWay = summary?.position_mode === 'one_way';
   const leverage = i.setting?.leverage ?? DEFAULT_LEVERAGE;
   const maxLeverage = i.setting?.maxLeverage ?? fut?.max_leverage ?? DEFAULT_MAX_LEVERAGE;
@@ -213,10 +213,10 @@ export function orderModel(i: OrderModelInput): OrderModel {
       ? watched !== undefined && watched > 0
         ? watched
         : NaN
-      : activationIn.kind === 'ok' && activationIn.n > 0 && !aboveMax(activationIn, maxPrice)
+      : activationIn.kind === 'ok' && activationIn.n > 0
         ? activationIn.n
         : NaN;
-  const triggerPrice = triggerIn.kind === 'ok' && triggerIn.n > 0 && !aboveMax(triggerIn, maxPrice) ? triggerIn.n : NaN;
+  const triggerPrice = triggerIn.kind === 'ok' && triggerIn.n > 0 ? triggerIn.n : NaN;
   const maxQty = fut?.max_qty ?? '';
   const open = f.action === 'open';
 
@@ -224,7 +224,7 @@ export function orderModel(i: OrderModelInput): OrderModel {
     if (trailing) return trailPrice;
     // (none typed yet: the book, as a limit price not typed yet, so Max and % still size it)
     if (stopMarket && triggerIn.kind !== 'empty') return triggerPrice;
-    if (type === OrderType.LIMIT && priceIn.kind === 'ok') return aboveMax(priceIn, maxPrice) ? NaN : priceIn.n;
+    if (type === OrderType.LIMIT && priceIn.kind === 'ok') return priceIn.n;
     // a price that is not a number estimates nothing (never the market price in its place)
     if (type === OrderType.LIMIT && priceIn.kind !== 'empty') return NaN;
     const book = side === Side.BUY ? bestAsk : bestBid;

@@ -11,21 +11,22 @@ import { priceCheck } from './input-checks.ts';
 import type { OrderFormState } from './order-form-store.ts';
 import { NOT_A_NUMBER } from './order-model.ts';
 import { stopWhenWords } from './stop-order.ts';
-import type { TrailingContext } from './trailing-stop.ts';
 import { ARMED_ID, describedBy } from './price-field.tsx';
 
 export interface StopFieldsProps {
   f: OrderFormState;
   triggerIn: DecimalInput;
-  /** The price the trigger watches now, the pair's tick, maximum price and price decimals. */
-  x: Omit<TrailingContext, 'working'>;
+  /** The price the trigger watches now (the screen's mark or last). */
+  watched: number | undefined;
+  /** The pair's tick (undefined until the catalogue is loaded). */
+  tick: string | undefined;
+  pd: number;
   quote: string;
 }
 
-export function StopTrigger({ f, triggerIn, x, quote }: StopFieldsProps) {
-  const { watched, pd } = x;
+export function StopTrigger({ f, triggerIn, watched, tick, pd, quote }: StopFieldsProps) {
   const a = f.actions;
-  const offTick = x.tick === undefined ? null : priceCheck(triggerIn, x.tick, x.maxPrice);
+  const offTick = tick === undefined ? null : priceCheck(triggerIn, tick);
   const invalid = triggerIn.kind === 'invalid' || triggerIn.kind === 'negative';
   return (
     <>
@@ -78,8 +79,8 @@ export function StopTrigger({ f, triggerIn, x, quote }: StopFieldsProps) {
 }
 
 /** The trigger in words, above the two sides' columns; "—" off the tick; or how the direction is chosen. */
-export function StopWhen({ f, triggerIn, x }: Omit<StopFieldsProps, 'quote'>) {
-  const { text, muted } = stopWhenWords(triggerIn, { ...x, working: f.working });
+export function StopWhen({ f, triggerIn, watched, tick, pd }: Omit<StopFieldsProps, 'quote'>) {
+  const { text, muted } = stopWhenWords(f.working, triggerIn, watched, tick, pd);
   return (
     <p className={`oe-stop-when${muted ? ' muted' : ''}`} data-testid="stop-sentence">
       {text}

@@ -19,7 +19,6 @@ import { fmt } from '../../lib/format.ts';
 import { parseDecimalInput, type DecimalInput } from '../../lib/decimal-input.ts';
 import { priceCheck, sizeCheck } from './input-checks.ts';
 import { NOT_A_NUMBER } from './order-model.ts';
-import type { TrailingContext } from './trailing-stop.ts';
 
 /** The price a trigger watches, as the form and the tables name it. */
 export const WATCHED_NAMES: Record<WorkingType, string> = {
@@ -84,39 +83,38 @@ export function stopSentence(
 
 /** The pair's figures the form's words are checked against (undefined until the catalogue is loaded). */
 export type StopWordsPair =
-  | (Pick<FuturesSymbol, 'price_step' | 'qty_step' | 'min_qty'> &
-      Partial<Pick<FuturesSymbol, 'max_qty'>> & { maxPrice?: string })
-  | undefined;
+  (Pick<FuturesSymbol, 'price_step' | 'qty_step' | 'min_qty'> & Partial<Pick<FuturesSymbol, 'max_qty'>>) | undefined;
 
 /**
  * Whether the venue will refuse what a side of the form would place as typed: a limit price off
- * the tick or over the pair's maximum price, a size off the step, under the minimum or over the maximum (input-checks.ts, said
+ * the tick, a size off the step, under the minimum or over the maximum (input-checks.ts, said
  * under the field). Its words are then "—", as Modify stop's are, never a value rounded to the
  * pair's decimals (a value on the tick and the step has no more decimals than the pair shows).
  */
 export function stopRefusedAsTyped(o: Pick<StopWhat, 'type' | 'price' | 'qty'>, pair: StopWordsPair): boolean {
   if (pair === undefined) return false;
-  if (
-    o.type === OrderType.LIMIT &&
-    o.price !== undefined &&
-    priceCheck(parseDecimalInput(o.price), pair.price_step, pair.maxPrice)
-  )
+  if (o.type === OrderType.LIMIT && o.price !== undefined && priceCheck(parseDecimalInput(o.price), pair.price_step))
     return true;
   return typeof o.qty === 'string' && sizeCheck(parseDecimalInput(o.qty), pair) !== null;
 }
 
 /**
  * The form's words above the two sides' columns: the trigger clause ("When the mark price rises
- * to 97,000.0:"), "—" for a trigger off the tick or over the maximum price (the venue refuses it, said under the
+ * to 97,000.0:"), "—" for a trigger off the tick (the venue refuses it, 3003, said under the
  * field), at the watched price that it is to move, or how the direction is chosen (`muted`).
  */
-export function stopWhenWords(triggerIn: DecimalInput, x: TrailingContext): { text: string; muted: boolean } {
-  const { working, watched, tick, maxPrice, pd } = x;
+export function stopWhenWords(
+  working: WorkingType,
+  triggerIn: DecimalInput,
+  watched: number | undefined,
+  tick: string | undefined,
+  pd: number,
+): { text: string; muted: boolean } {
   const name = WATCHED_NAMES[working];
   const ok = triggerIn.kind === 'ok' && triggerIn.n > 0;
   const direction = ok ? triggerDirection(triggerIn.n, watched) : null;
   if (ok && direction !== null)
-    return tick !== undefined && priceCheck(triggerIn, tick, maxPrice) !== null
+    return tick !== undefined && priceCheck(triggerIn, tick) !== null
       ? { text: '—', muted: true }
       : { text: `${triggerClause(working, direction, triggerIn.value, pd)}:`, muted: false };
   if (ok && watched !== undefined && watched > 0)

@@ -148,7 +148,7 @@ export function TrailingWhen({ f, callbackIn, activationIn, x }: Omit<TrailingFi
   const pending = activationIn.kind !== 'empty' && start === null;
   const known = x.watched !== undefined && x.watched > 0;
   // an activation off the tick (said under its field) is "—", never rounded to the pair's decimals
-  const offTick = start !== null && x.tick !== undefined && priceCheck(activationIn, x.tick, x.maxPrice) !== null;
+  const offTick = start !== null && x.tick !== undefined && priceCheck(activationIn, x.tick) !== null;
   const text =
     rate === null || pending || (!known && activationIn.kind === 'empty')
       ? `A trailing stop follows the ${name}: a sell its highest, firing when it falls the callback rate from it; a buy its lowest, firing on a rise of the rate.`

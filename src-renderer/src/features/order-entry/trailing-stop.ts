@@ -69,8 +69,6 @@ export interface TrailingContext {
   watched: number | undefined;
   /** The pair's tick (undefined until the catalogue is loaded). */
   tick?: string;
-  /** The pair's maximum price (undefined: not known). */
-  maxPrice?: string;
   /** The pair's price decimals. */
   pd: number;
 }
@@ -91,7 +89,7 @@ export function activationCheck(activation: DecimalInput, x: TrailingContext, si
   if (activation.kind === 'empty') return null;
   if (activation.kind === 'invalid') return { text: `Not a price: ${NOT_A_NUMBER}.`, warn: true };
   if (activation.kind === 'negative' || !(activation.n > 0)) return { text: 'A price is above 0.', warn: true };
-  const offTick = x.tick === undefined ? null : priceCheck(activation, x.tick, x.maxPrice);
+  const offTick = x.tick === undefined ? null : priceCheck(activation, x.tick);
   if (offTick !== null) return { text: offTick, warn: true };
   if (x.watched === undefined || !(x.watched > 0)) return null;
   const name = WATCHED_NAMES[x.working];

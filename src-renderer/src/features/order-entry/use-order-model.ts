@@ -50,7 +50,6 @@ export function useOrderModel(): OrderModel {
     symbol,
     form: f,
     futures: entry?.futures,
-    maxPrice: entry?.maxPrice,
     summary,
     setting,
     positions,

@@ -12,11 +12,6 @@ export interface SymbolEntry {
   general: GeneralSymbol;
   futures: FuturesSymbol;
   tags: SymbolTag[];
-  /**
-   * The highest price the venue takes for the pair (its PRICE_FILTER's maxPrice in the Binance
-   * facade's exchangeInfo, which /fapi/v1/symbols does not carry); undefined when not known.
-   */
-  maxPrice?: string;
   /** Decimals of prices and quantities on screen. */
   priceDecimals: number;
   qtyDecimals: number;
@@ -43,10 +38,9 @@ export function createSymbolsStore(api: RestClient) {
         set({ status: 'loading', error: null });
         try {
           // Tags are not a field of the records; the API's tag filter tells which pair has which.
-          const [general, futures, maxPrices, ...tagged] = await Promise.all([
+          const [general, futures, ...tagged] = await Promise.all([
             api.generalSymbols(),
             api.futuresSymbols(),
-            publishedMaxPrices(api),
             ...SYMBOL_TAGS.map((tag) => api.futuresSymbols({ tag })),
           ]);
           const byFutures = new Map(futures.map((f) => [f.symbol, f]));
@@ -58,7 +52,6 @@ export function createSymbolsStore(api: RestClient) {
                 general: g,
                 futures: f,
                 tags: SYMBOL_TAGS.filter((_, i) => tagged[i].some((t) => t.symbol === g.symbol)),
-                maxPrice: maxPrices.get(g.symbol),
                 priceDecimals: f.price_precision,
                 qtyDecimals: f.qty_precision,
               };
@@ -70,28 +63,6 @@ export function createSymbolsStore(api: RestClient) {
       },
     },
   }));
-}
-
-/**
- * Each pair's highest price as the venue publishes it (`GET /binance/fapi/v1/exchangeInfo`, the
- * PRICE_FILTER's maxPrice); none when the facade does not answer it: the form then says nothing
- * of it and the venue's refusal on send does.
- */
-async function publishedMaxPrices(api: RestClient): Promise<Map<string, string>> {
-  const out = new Map<string, string>();
-  let symbols: unknown;
-  try {
-    symbols = ((await api.request('GET', '/binance/fapi/v1/exchangeInfo')).json as { symbols?: unknown }).symbols;
-  } catch {
-    return out;
-  }
-  if (!Array.isArray(symbols)) return out;
-  for (const s of symbols as { symbol?: unknown; filters?: { filterType?: unknown; maxPrice?: unknown }[] }[]) {
-    const f = Array.isArray(s.filters) ? s.filters.find((x) => x.filterType === 'PRICE_FILTER') : undefined;
-    if (typeof s.symbol === 'string' && typeof f?.maxPrice === 'string' && Number(f.maxPrice) > 0)
-      out.set(s.symbol, f.maxPrice);
-  }
-  return out;
 }
 
 /**
